@@ -1,0 +1,150 @@
+/**
+ * Storage benchmark: write throughput (one at a time and 16 in flight), point
+ * read latency, and reading one 500-item page of a 10,000-object collection,
+ * for the Dexie backend over fake-indexeddb and for the in-memory backend.
+ * `runStorageBench` returns the numbers for the project's bench runner;
+ * `npx tsx bench/storage.ts` prints them.
+ */
+
+import { pathToFileURL } from 'node:url';
+import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
+import type { KubeObject } from '../src/api/meta';
+import { createDexieStorage } from '../src/storage/dexie/dexie-storage';
+import { createMemoryStorage } from '../src/storage/memory/memory-storage';
+import type { Storage } from '../src/storage/types';
+
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+const writes = 2000;
+const reads = 2000;
+const collection = 10_000;
+const pageSize = 500;
+const pageReads = 20;
+
+export async function runStorageBench(): Promise<BenchResult[]> {
+  const backends: Array<[string, () => Storage]> = [
+    [
+      'dexie+fake-indexeddb',
+      () =>
+        createDexieStorage({ name: `storage-bench-${Date.now()}-${Math.random()}`, indexedDB, IDBKeyRange }),
+    ],
+    ['memory', () => createMemoryStorage()],
+  ];
+  const results: BenchResult[] = [];
+  for (const [name, open] of backends) {
+    const store = open();
+    try {
+      results.push(...(await benchBackend(name, store)));
+    } finally {
+      await store.close();
+    }
+  }
+  return results;
+}
+
+async function benchBackend(name: string, store: Storage): Promise<BenchResult[]> {
+  const sequential = await timed(async () => {
+    for (let i = 0; i < writes; i++) await store.create(`/seq/${key(i)}`, pod(i));
+  });
+  const parallel = await timed(() => inFlight(16, writes, (i) => store.create(`/par/${key(i)}`, pod(i))));
+
+  const latencies: number[] = [];
+  for (let i = 0; i < reads; i++) {
+    const k = `/seq/${key((i * 7919) % writes)}`;
+    const start = performance.now();
+    await store.get(k);
+    latencies.push(performance.now() - start);
+  }
+  latencies.sort((a, b) => a - b);
+
+  await inFlight(16, collection, (i) => store.create(`/big/${key(i)}`, pod(i)));
+  const pageTimes: number[] = [];
+  for (let i = 0; i < pageReads; i++) {
+    const after = `/big/${key(Math.floor((i * collection) / pageReads / 2))}`;
+    const start = performance.now();
+    const page = await store.list({ prefix: '/big/', after, limit: pageSize, countRemaining: true });
+    pageTimes.push(performance.now() - start);
+    if (page.items.length !== pageSize) throw new Error(`short page: ${page.items.length}`);
+  }
+  pageTimes.sort((a, b) => a - b);
+
+  return [
+    { name: `${name} create sequential`, value: round(writes / (sequential / 1000)), unit: 'ops/s' },
+    { name: `${name} create 16 in flight`, value: round(writes / (parallel / 1000)), unit: 'ops/s' },
+    { name: `${name} get p50`, value: round(percentile(latencies, 0.5), 3), unit: 'ms' },
+    { name: `${name} get p99`, value: round(percentile(latencies, 0.99), 3), unit: 'ms' },
+    {
+      name: `${name} list ${pageSize} of ${collection} (median)`,
+      value: round(percentile(pageTimes, 0.5), 2),
+      unit: 'ms',
+    },
+  ];
+}
+
+/** Runs `count` tasks with at most `width` of them in flight. */
+async function inFlight(width: number, count: number, task: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+}
+
+async function timed(run: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+}
+
+function round(value: number, digits = 0): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+function key(i: number): string {
+  return `default/pod-${String(i).padStart(6, '0')}`;
+}
+
+/** A pod of typical size (about 1 KB of JSON). */
+function pod(i: number): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `pod-${i}`,
+      namespace: 'default',
+      uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      labels: { app: 'bench', shard: String(i % 16) },
+      annotations: { 'example.com/note': 'benchmark object' },
+      creationTimestamp: '2024-01-01T00:00:00Z',
+    },
+    spec: {
+      containers: [
+        {
+          name: 'app',
+          image: 'registry.example.com/app:1.0',
+          ports: [{ containerPort: 8080, protocol: 'TCP' }],
+          resources: { requests: { cpu: '100m', memory: '128Mi' } },
+          env: [{ name: 'INDEX', value: String(i) }],
+        },
+      ],
+      restartPolicy: 'Always',
+      nodeName: `node-${i % 3}`,
+    },
+    status: { phase: 'Running', podIP: `10.0.${(i >> 8) & 255}.${i & 255}` },
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const results = await runStorageBench();
+  const width = Math.max(...results.map((r) => r.name.length));
+  for (const r of results) console.log(`${r.name.padEnd(width)}  ${String(r.value).padStart(10)} ${r.unit}`);
+}

@@ -1,0 +1,108 @@
+// Lint: typescript-eslint's recommended rules plus the layering of
+// guide/ARCHITECTURE.md: imports flow downward only (type-only imports are
+// fine), and the server core uses neither DOM nor Node APIs.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+const layers = [
+  'api',
+  'machinery',
+  'storage',
+  'fieldmanager',
+  'cel',
+  'auth',
+  'admission',
+  'registry',
+  'http',
+  'server',
+  'client',
+  'controllers',
+  'hosts',
+  'ui',
+];
+
+// What each layer may import (besides itself). Anything else is a violation.
+const allowed = {
+  api: [],
+  machinery: ['api'],
+  storage: ['api', 'machinery'],
+  fieldmanager: ['api', 'machinery'],
+  cel: ['api', 'machinery'],
+  auth: ['api', 'machinery', 'cel'],
+  admission: ['api', 'machinery', 'cel', 'auth'],
+  registry: ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'admission', 'auth'],
+  http: ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'auth', 'admission', 'registry'],
+  client: ['api', 'machinery'],
+  controllers: ['api', 'machinery', 'client'],
+  server: ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'auth', 'admission', 'registry', 'http', 'client', 'controllers'],
+  hosts: ['api', 'machinery', 'storage', 'server', 'client'],
+  ui: ['api', 'client', 'machinery'],
+};
+
+const zones = layers.flatMap((target) =>
+  layers
+    .filter((from) => from !== target && !allowed[target].includes(from))
+    .map((from) => ({
+      target: `./src/${target}`,
+      from: `./src/${from}`,
+      message: `src/${target} may not import src/${from} (imports flow downward; see guide/ARCHITECTURE.md).`,
+    })),
+);
+
+const coreDirs = ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'auth', 'admission', 'registry', 'http', 'server', 'client', 'controllers'];
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules', 'dist', 'coverage', 'test-results', 'playwright-report', 'src/registry/generated/*.json', '.bench'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: coreDirs.map((d) => `src/${d}/**/*.ts`),
+    ignores: ['**/*.test.ts', 'src/storage/conformance.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'http', 'os', 'crypto', 'stream', 'events', 'url', 'buffer', 'child_process'], message: 'The server core uses no Node APIs.' },
+            { group: ['react', 'react-dom', 'msw', 'msw/*', 'fake-indexeddb', 'fake-indexeddb/*'], message: 'Not in the server core.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'indexedDB', 'self', 'location', 'process', 'Buffer', 'require', 'global', '__dirname', 'caches', 'importScripts'].map((name) => ({
+          name,
+          message: 'The server core uses Web-standard APIs only (no DOM, no Node).',
+        })),
+      ],
+    },
+  },
+  {
+    files: coreDirs.map((d) => `src/${d}/**/*.ts`),
+    ignores: ['**/*.test.ts', 'src/storage/conformance.ts', 'src/storage/dexie/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'http', 'os', 'crypto', 'stream', 'events', 'url', 'buffer', 'child_process'], message: 'The server core uses no Node APIs.' },
+            { group: ['react', 'react-dom', 'msw', 'msw/*', 'fake-indexeddb', 'fake-indexeddb/*'], message: 'Not in the server core.' },
+            { group: ['dexie', 'dexie-*'], message: 'Only src/storage/dexie imports Dexie.' },
+          ],
+        },
+      ],
+    },
+  },
+);

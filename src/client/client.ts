@@ -1,0 +1,122 @@
+/**
+ * A small typed client for the API over any `fetch`: the page's own (answered
+ * by the service worker), a server's `fetch` function handed in directly, or
+ * Node's against a remote host. Every method maps to one request; failures
+ * throw `ApiError` carrying the server's Status body.
+ */
+
+import type { KubeList, KubeObject, Status, WatchEvent } from '../api/meta';
+import { discover } from './discovery';
+import type { Discovery } from './discovery-types';
+import { errorFromResponse } from './errors';
+import { resourcePath, withQuery, type QueryParams, type ResourceRef } from './paths';
+import { readWatchEvents } from './watch-stream';
+
+export type FetchFunction = (request: Request) => Promise<Response>;
+
+export interface ClientOptions {
+  /** Prefix of every request URL, e.g. `https://127.0.0.1:6443`; empty means relative to the page. */
+  baseUrl?: string;
+  /** How requests are sent; default the global `fetch`. */
+  fetch?: FetchFunction;
+  /** Headers sent with every request (e.g. `authorization`). */
+  headers?: Record<string, string>;
+}
+
+/** The patch flavours the API accepts, by their content type. */
+export type PatchContentType =
+  | 'application/json-patch+json'
+  | 'application/merge-patch+json'
+  | 'application/strategic-merge-patch+json'
+  | 'application/apply-patch+yaml';
+
+/** A reference that names one object. */
+export type ObjectRef = ResourceRef & { name: string };
+
+export interface ApiClient {
+  /** Groups, versions and resources the server serves. */
+  discovery(): Promise<Discovery>;
+  get<T extends KubeObject = KubeObject>(ref: ObjectRef, query?: QueryParams): Promise<T>;
+  list<T extends KubeObject = KubeObject>(ref: ResourceRef, query?: QueryParams): Promise<KubeList<T>>;
+  /** POSTs `object` to the collection `ref` names (its `name`, if any, is ignored). */
+  create<T extends KubeObject = KubeObject>(ref: ResourceRef, object: T, query?: QueryParams): Promise<T>;
+  update<T extends KubeObject = KubeObject>(ref: ObjectRef, object: T, query?: QueryParams): Promise<T>;
+  /** Returns the deleted object (or the object with a deletionTimestamp while finalizers run), or a Success Status. */
+  delete(ref: ObjectRef, options?: KubeObject, query?: QueryParams): Promise<KubeObject | Status>;
+  /** `patch` is sent as is when it is a string (YAML for apply), as JSON otherwise. */
+  patch<T extends KubeObject = KubeObject>(
+    ref: ObjectRef,
+    patch: unknown,
+    contentType: PatchContentType,
+    query?: QueryParams,
+  ): Promise<T>;
+  /** Watch events of a collection until `signal` aborts or the server ends the stream. */
+  watch(ref: ResourceRef, query?: QueryParams, signal?: AbortSignal): AsyncIterable<WatchEvent>;
+  /** Sends one request to an API path and returns the raw response (no error mapping). */
+  raw(
+    method: string,
+    path: string,
+    init?: { body?: string; headers?: Record<string, string>; signal?: AbortSignal },
+  ): Promise<Response>;
+}
+
+export function createClient(options: ClientOptions = {}): ApiClient {
+  const baseUrl = options.baseUrl ?? '';
+  const send: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
+  const commonHeaders = options.headers ?? {};
+
+  const raw: ApiClient['raw'] = (method, path, init = {}) => {
+    const headers = new Headers({ accept: 'application/json', ...commonHeaders, ...init.headers });
+    const requestInit: RequestInit = { method, headers };
+    if (init.body !== undefined) requestInit.body = init.body;
+    if (init.signal !== undefined) requestInit.signal = init.signal;
+    return send(new Request(absolute(baseUrl, path), requestInit));
+  };
+
+  async function call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType = 'application/json',
+  ): Promise<T> {
+    const init: { body?: string; headers?: Record<string, string> } = {};
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      init.headers = { 'content-type': contentType };
+    }
+    const response = await raw(method, path, init);
+    if (!response.ok) throw await errorFromResponse(response);
+    return (await response.json()) as T;
+  }
+
+  const collection = (ref: ResourceRef): ResourceRef => {
+    const { name: _name, subresource: _subresource, ...rest } = ref;
+    return rest;
+  };
+
+  return {
+    discovery: () => discover((path) => call('GET', path)),
+    get: (ref, query) => call('GET', withQuery(resourcePath(ref), query)),
+    list: (ref, query) => call('GET', withQuery(resourcePath(collection(ref)), query)),
+    create: (ref, object, query) => call('POST', withQuery(resourcePath(collection(ref)), query), object),
+    update: (ref, object, query) => call('PUT', withQuery(resourcePath(ref), query), object),
+    delete: (ref, deleteOptions, query) => call('DELETE', withQuery(resourcePath(ref), query), deleteOptions),
+    patch: (ref, patch, contentType, query) =>
+      call('PATCH', withQuery(resourcePath(ref), query), patch, contentType),
+    watch: (ref, query, signal) => ({
+      async *[Symbol.asyncIterator]() {
+        const path = withQuery(resourcePath(collection(ref)), { ...query, watch: true });
+        const response = await raw('GET', path, signal === undefined ? {} : { signal });
+        if (!response.ok) throw await errorFromResponse(response);
+        yield* readWatchEvents(response);
+      },
+    }),
+    raw,
+  };
+}
+
+function absolute(baseUrl: string, path: string): string {
+  if (baseUrl !== '') return baseUrl.replace(/\/+$/, '') + path;
+  // A relative Request URL resolves against the document or worker; elsewhere (Node) there is nothing to resolve against.
+  return path;
+}

@@ -1,0 +1,30 @@
+/**
+ * Reads a watch response body: one JSON watch event per line. Split from the
+ * client so that a partial line at a chunk boundary is handled in one place.
+ */
+
+import type { WatchEvent } from '../api/meta';
+
+export async function* readWatchEvents(response: Response): AsyncGenerator<WatchEvent> {
+  if (response.body === null) return;
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffered += value;
+      let newline = buffered.indexOf('\n');
+      while (newline >= 0) {
+        const line = buffered.slice(0, newline).trim();
+        buffered = buffered.slice(newline + 1);
+        if (line !== '') yield JSON.parse(line) as WatchEvent;
+        newline = buffered.indexOf('\n');
+      }
+    }
+    if (buffered.trim() !== '') yield JSON.parse(buffered) as WatchEvent;
+  } finally {
+    // Leaving the loop early (break, throw, abort) must cancel the stream so the server stops the watch.
+    await reader.cancel().catch(() => undefined);
+  }
+}

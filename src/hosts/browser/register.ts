@@ -1,0 +1,64 @@
+/**
+ * Page side of the browser host: registers the service worker that runs the
+ * API server and resolves once this page is controlled by it, so that the
+ * page's first API request is answered by the worker and not by the network.
+ */
+
+import type { ProfileName } from '../../machinery/naming';
+import { CLAIM_MESSAGE } from './messages';
+
+export interface RegisterOptions {
+  /** Worker script; default `/sw.js`. */
+  scriptUrl?: string;
+  /** Naming profile of the in-browser server; default `orch`. A different profile is a different worker script URL and store. */
+  profile?: ProfileName;
+}
+
+/** How long to wait for the worker to take control before telling the user; installs are usually well under a second. */
+const CONTROL_TIMEOUT_MS = 30_000;
+
+export async function registerServiceWorker(
+  options: RegisterOptions = {},
+): Promise<ServiceWorkerRegistration> {
+  if (!('serviceWorker' in navigator)) {
+    throw new Error(
+      'This browser offers no service workers here (private window, or a page not served from https or localhost); the in-browser API server needs one.',
+    );
+  }
+  const container = navigator.serviceWorker;
+  const scriptUrl = options.scriptUrl ?? '/sw.js';
+  const url =
+    options.profile === undefined ? scriptUrl : `${scriptUrl}?profile=${encodeURIComponent(options.profile)}`;
+  // Listen before registering: on a first visit the new worker claims the page as soon as it activates.
+  const changed = new Promise<void>((resolve) =>
+    container.addEventListener('controllerchange', () => resolve(), { once: true }),
+  );
+  const registration = await container.register(url, { type: 'module', scope: '/' });
+  await withTimeout(
+    untilControlled(container, changed),
+    CONTROL_TIMEOUT_MS,
+    'The service worker did not take control of this page (its install may have failed); reload to retry.',
+  );
+  return registration;
+}
+
+async function untilControlled(container: ServiceWorkerContainer, changed: Promise<void>): Promise<void> {
+  if (container.controller !== null) return;
+  const { active } = await container.ready;
+  if (container.controller !== null) return;
+  // A hard reload leaves the page uncontrolled although the worker is active, and claim() only runs at activation.
+  active?.postMessage({ type: CLAIM_MESSAGE });
+  await changed;
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([work, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The build's list of app-shell URLs, injected into the worker bundle by the
+ * Vite plugin in `vite.config.ts` (empty and `dev: true` under `vite dev`).
+ */
+declare module 'virtual:orch-shell-manifest' {
+  const manifest: {
+    /** Changes whenever any shell file changes; names the cache. */
+    version: string;
+    /** True under the dev server: no shell caching, so edits show up at once. */
+    dev: boolean;
+    /** Absolute paths to precache, including `/` and `/index.html`. */
+    urls: string[];
+  };
+  export default manifest;
+}

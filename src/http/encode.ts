@@ -1,0 +1,55 @@
+/**
+ * Encoding of API results: single objects and lists in the negotiated
+ * representation — JSON or YAML as they are, a server-rendered Table
+ * (default columns Name and Created At), or object metadata only
+ * (PartialObjectMetadata). Items of built-in lists carry no apiVersion and
+ * kind, as in the real server; custom resource items keep theirs.
+ */
+
+import type { KubeObject, ListMeta } from '../api/meta';
+import type { ResourceType } from '../registry/resource-type';
+import { toServedVersion } from '../registry/conversion';
+import type { RequestContext } from './context';
+import { respondValue } from './respond';
+import type { ServerContext } from './server-context';
+import { tableFor } from './table';
+
+function partial(server: ServerContext, metaVersion: string, obj: KubeObject): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: `${server.profile.metaGroup}/${metaVersion}`, metadata: obj.metadata ?? {} };
+}
+
+export function respondObject(server: ServerContext, ctx: RequestContext, status: number, rt: ResourceType, stored: KubeObject): Response {
+  const obj = toServedVersion(rt, stored);
+  const out = ctx.output;
+  if (out?.kind === 'table') return respondValue(ctx, status, tableFor(server, ctx, rt, [obj], { resourceVersion: obj.metadata?.resourceVersion }));
+  if (out?.kind === 'partial') return respondValue(ctx, status, partial(server, out.metaVersion ?? 'v1', obj));
+  return respondValue(ctx, status, obj);
+}
+
+export function respondList(server: ServerContext, ctx: RequestContext, rt: ResourceType, items: KubeObject[], metadata: ListMeta): Response {
+  const out = ctx.output;
+  if (out?.kind === 'table') return respondValue(ctx, 200, tableFor(server, ctx, rt, items.map((o) => toServedVersion(rt, o)), metadata));
+  if (out?.kind === 'partial') {
+    const v = out.metaVersion ?? 'v1';
+    return respondValue(ctx, 200, {
+      kind: 'PartialObjectMetadataList',
+      apiVersion: `${server.profile.metaGroup}/${v}`,
+      metadata,
+      items: items.map((o) => partial(server, v, o)),
+    });
+  }
+  return respondValue(ctx, 200, {
+    kind: rt.listKind,
+    apiVersion: rt.apiVersion,
+    metadata,
+    items: items.map((o) => listItem(rt, o)),
+  });
+}
+
+/** A list item: built-in kinds drop apiVersion/kind (the list names them); custom resources keep them. */
+export function listItem(rt: ResourceType, obj: KubeObject): KubeObject {
+  if (rt.custom) return toServedVersion(rt, obj);
+  if (obj.apiVersion === undefined && obj.kind === undefined) return obj;
+  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  return rest;
+}

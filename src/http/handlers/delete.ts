@@ -1,0 +1,38 @@
+/**
+ * delete (DELETE to a named object): preconditions, admission, then either
+ * removal or — for an object with finalizers — the terminating state with
+ * deletionTimestamp set. Answers with the object (kinds whose real strategy
+ * returns it, and terminating objects) or with a Success Status naming it.
+ */
+
+import type { RequestContext } from '../context';
+import type { ResolvedRequest } from '../dispatch';
+import type { ServerContext } from '../server-context';
+import { parseDeleteOptions } from '../delete-options';
+import { respondObject } from '../encode';
+import { respondValue } from '../respond';
+
+export async function handleDelete(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
+  const { options, dryRun } = await parseDeleteOptions(ctx.request, ctx.query);
+  const outcome = await server.runWrite({
+    verb: 'delete',
+    rt: req.rt,
+    subresource: req.info.subresource,
+    namespace: req.namespace,
+    name: req.info.name,
+    dryRun,
+    user: ctx.user,
+    createWhenMissing: false,
+    deleteOptions: options,
+  });
+  const status = outcome.deleted !== true && options.orphanDependents === false ? 202 : 200;
+  if (outcome.deleted !== true || req.rt.behavior.returnDeletedObject) return respondObject(server, ctx, status, req.rt, outcome.object);
+  const m = outcome.object.metadata ?? {};
+  return respondValue(ctx, status, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: m.name, ...(req.rt.group !== '' ? { group: req.rt.group } : {}), kind: req.rt.resource, uid: m.uid },
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * update (PUT to a named object or its status/scale): the body must name
+ * the object of the URL; a resourceVersion in it makes the update
+ * conditional (stale is 409), without one it is unconditional. Kinds that
+ * allow it are created when absent (201).
+ */
+
+import type { KubeObject } from '../../api/meta';
+import { badRequest } from '../../machinery/errors';
+import { deepClone, dropNulls } from '../../machinery/json';
+import type { RequestContext } from '../context';
+import type { ResolvedRequest } from '../dispatch';
+import type { ServerContext } from '../server-context';
+import { asObjectOfType, parseBody, readBodyText } from '../body';
+import { negotiateBody } from '../negotiate';
+import { parseDryRun } from '../options';
+import { enforceFieldValidation, parseFieldValidation } from '../field-validation';
+import { respondObject } from '../encode';
+import { applyScale, scaleOf } from '../subresources/scale';
+import { respondValue } from '../respond';
+
+export function checkNameAndNamespace(req: ResolvedRequest, obj: KubeObject): void {
+  const meta = obj.metadata ?? (obj.metadata = {});
+  if ((meta.name ?? '') !== req.info.name) throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${req.info.name})`);
+  if (req.rt.namespaced) {
+    if ((meta.namespace ?? '') === '') meta.namespace = req.namespace;
+    else if (meta.namespace !== req.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  } else delete meta.namespace;
+}
+
+export async function handleUpdate(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
+  const dryRun = parseDryRun(ctx.query);
+  const mode = parseFieldValidation(ctx.query);
+  const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
+  const value = parseBody(await readBodyText(ctx.request), format);
+  const sub = req.info.subresource;
+
+  if (sub === 'scale') {
+    const scaleRt = req.rt.subresources.get('scale');
+    const scale = asObjectOfType(value, { apiVersion: `${scaleRt?.group ?? 'autoscaling'}/${scaleRt?.version ?? 'v1'}`, kind: 'Scale' });
+    checkNameAndNamespace(req, scale);
+    const outcome = await server.runWrite({
+      verb: 'update',
+      rt: req.rt,
+      subresource: '',
+      namespace: req.namespace,
+      name: req.info.name,
+      dryRun,
+      user: ctx.user,
+      desired: (current) => applyScale(current ?? {}, scale),
+      createWhenMissing: false,
+    });
+    return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
+  }
+
+  const obj = asObjectOfType(value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
+  dropNulls(obj);
+  enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings);
+  checkNameAndNamespace(req, obj);
+  const outcome = await server.runWrite({
+    verb: 'update',
+    rt: req.rt,
+    subresource: sub,
+    namespace: req.namespace,
+    name: req.info.name,
+    dryRun,
+    user: ctx.user,
+    desired: () => deepClone(obj),
+    createWhenMissing: sub === '' && req.rt.behavior.allowCreateOnUpdate,
+  });
+  return respondObject(server, ctx, outcome.created ? 201 : 200, req.rt, outcome.object);
+}

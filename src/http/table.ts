@@ -1,0 +1,49 @@
+/**
+ * Server-side Table rendering (`Accept: application/json;as=Table;...`).
+ * Every resource gets the default columns Name and Created At; kinds with
+ * their own printer columns add them here as they are defined. Each row
+ * carries the object's metadata (includeObject=Metadata, the default),
+ * or the whole object or nothing as `includeObject` asks.
+ */
+
+import type { KubeObject, ListMeta } from '../api/meta';
+import type { ResourceType } from '../registry/resource-type';
+import type { RequestContext } from './context';
+import type { ServerContext } from './server-context';
+
+export interface TableColumn {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+export interface TableRow {
+  cells: unknown[];
+  object?: KubeObject;
+}
+
+const defaultColumns: TableColumn[] = [
+  { name: 'Name', type: 'string', format: 'name', description: 'The name of the object, unique within its namespace (or the cluster).', priority: 0 },
+  { name: 'Created At', type: 'date', format: '', description: 'When the server created the object (RFC 3339).', priority: 0 },
+];
+
+export function tableFor(server: ServerContext, ctx: RequestContext, _rt: ResourceType, items: KubeObject[], listMeta: ListMeta): KubeObject {
+  const include = ctx.query.get('includeObject') ?? 'Metadata';
+  const metaVersion = ctx.output?.metaVersion ?? 'v1';
+  const rows: TableRow[] = items.map((obj) => {
+    const row: TableRow = { cells: [obj.metadata?.name ?? '', obj.metadata?.creationTimestamp ?? ''] };
+    if (include === 'Object') row.object = obj;
+    else if (include !== 'None')
+      row.object = { kind: 'PartialObjectMetadata', apiVersion: `${server.profile.metaGroup}/${metaVersion}`, metadata: obj.metadata ?? {} };
+    return row;
+  });
+  return {
+    kind: 'Table',
+    apiVersion: `${server.profile.metaGroup}/${metaVersion}`,
+    metadata: listMeta,
+    columnDefinitions: defaultColumns,
+    rows,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * JSON value helpers the server uses on every request: structural equality,
+ * deep copies, and removal of null-valued fields (the real server drops them
+ * when it decodes into its types).
+ */
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bb[i])) return false;
+    return true;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  if (ak.length !== bk.length) return false;
+  for (const k of ak) if (!deepEqual(ao[k], bo[k])) return false;
+  return true;
+}
+
+export function deepClone<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+/** Removes fields whose value is null, recursively (list items are kept). */
+export function dropNulls(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const item of value) dropNulls(item);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const obj = value as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    if (obj[k] === null) delete obj[k];
+    else dropNulls(obj[k]);
+  }
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

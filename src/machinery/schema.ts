@@ -1,0 +1,59 @@
+/**
+ * Schema facts: the structural description of a kind that the server needs
+ * to validate, prune, default and merge objects. Built-in kinds get them from
+ * the generated registry data (`registry/generated/definitions.json`); custom
+ * resources get them from their CRD's OpenAPI schema. Markers keep neutral
+ * names here; the naming profile spells them (`x-orch-list-type`) on the wire.
+ */
+
+import type { JsonValue } from '../api/meta';
+
+export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+
+export interface SchemaNode {
+  type?: SchemaType;
+  format?: string;
+  /** Name of a definition in the same definition set (neutral name, e.g. `api.apps.v1.Deployment`). */
+  ref?: string;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  items?: SchemaNode;
+  /** A map's value schema; `true` means any value. */
+  additionalProperties?: SchemaNode | boolean;
+  default?: JsonValue;
+  enum?: JsonValue[];
+  nullable?: boolean;
+  listType?: 'atomic' | 'set' | 'map';
+  listMapKeys?: string[];
+  mapType?: 'atomic' | 'granular';
+  /** Strategic merge patch strategy, e.g. `merge`, `retainKeys`, `merge,retainKeys`, `replace`. */
+  patchStrategy?: string;
+  patchMergeKey?: string;
+  intOrString?: boolean;
+  preserveUnknownFields?: boolean;
+  embeddedResource?: boolean;
+}
+
+export interface Definition extends SchemaNode {
+  /**
+   * Group/version/kinds this definition is the top-level schema of. Group names are neutral (see
+   * `GeneratedGroup`): `groupSuffixed` is present and true when the full name is `<group>.<suffix>`.
+   */
+  gvk?: { group: string; groupSuffixed?: boolean; version: string; kind: string }[];
+}
+
+/** A set of named definitions; refs resolve within it. */
+export type DefinitionSet = Record<string, Definition>;
+
+/** Resolves `ref`s; returns the node itself when it has none. */
+export function resolveSchema(defs: DefinitionSet, node: SchemaNode | undefined): SchemaNode | undefined {
+  let current = node;
+  for (let hops = 0; current?.ref !== undefined && hops < 8; hops++) {
+    const target: SchemaNode | undefined = defs[current.ref];
+    if (target === undefined) return undefined;
+    // A node may carry markers beside its ref (e.g. a list field's patch strategy); keep them.
+    const { ref: _ref, ...rest } = current;
+    current = Object.keys(rest).length === 0 ? target : { ...target, ...rest };
+  }
+  return current;
+}

@@ -1,0 +1,166 @@
+/**
+ * The catalog of served resources: the generated v1.27 registry completed
+ * with the active profile's group names and the per-kind behaviour table,
+ * filtered by `--runtime-config`, plus the custom resources registered at
+ * run time. Discovery, routing and the generic store all read from here.
+ */
+
+import type { NamingProfile } from '../machinery/naming';
+import type { DefinitionSet } from '../machinery/schema';
+import type { GeneratedRegistry, GeneratedResource, GeneratedSubresource } from './generated/format';
+import { apiVersionOf, type ResourceType, type SubresourceType } from './resource-type';
+import { builtInKindBehavior } from './kind-behavior';
+import { isGroupVersionEnabled, type RuntimeConfig } from './runtime-config';
+
+export interface ServedVersion {
+  version: string;
+  stability: 'stable' | 'beta' | 'alpha';
+  resources: Map<string, ResourceType>;
+}
+
+export interface ServedGroup {
+  name: string;
+  /** Enabled versions, preferred first. */
+  versions: ServedVersion[];
+}
+
+export type CatalogListener = () => void;
+
+export class Catalog {
+  private readonly groupsByName = new Map<string, ServedGroup>();
+  private readonly listeners = new Set<CatalogListener>();
+  /** Bumped on every change, so caches (discovery, OpenAPI) know when to rebuild. */
+  generation = 0;
+
+  constructor(
+    readonly profile: NamingProfile,
+    readonly definitions: DefinitionSet,
+  ) {}
+
+  /** Loads the built-in registry, keeping the group/versions the runtime config enables. */
+  loadBuiltIns(registry: GeneratedRegistry, config: RuntimeConfig): void {
+    for (const g of registry.groups) {
+      const group = g.suffixed ? this.profile.suffixed(g.name) : g.name;
+      for (const v of g.versions) {
+        if (!isGroupVersionEnabled(config, group, v.version, v.stability, v.enabledByDefault)) continue;
+        const resources = new Map<string, ResourceType>();
+        for (const r of v.resources) {
+          const enabledResource = config.resources.get(`${group}/${v.version}/${r.name}`);
+          if (enabledResource === false) continue;
+          resources.set(r.name, this.builtInResource(group, v.version, v.stability, r));
+        }
+        this.addVersion(group, { version: v.version, stability: v.stability, resources }, false);
+      }
+    }
+    this.changed();
+  }
+
+  private builtInResource(group: string, version: string, stability: ServedVersion['stability'], r: GeneratedResource): ResourceType {
+    const subresources = new Map<string, SubresourceType>();
+    for (const s of r.subresources) subresources.set(s.name, this.subresource(s));
+    return {
+      group,
+      version,
+      resource: r.name,
+      singularName: r.singularName,
+      kind: r.kind,
+      listKind: `${r.kind}List`,
+      namespaced: r.namespaced,
+      verbs: new Set(r.verbs),
+      shortNames: r.shortNames ?? [],
+      categories: r.categories ?? [],
+      subresources,
+      apiVersion: apiVersionOf(group, version),
+      storage: storageIdentity(this.profile, group, r.name),
+      definition: r.definition,
+      stability,
+      behavior: builtInKindBehavior(r.kind),
+      custom: false,
+    };
+  }
+
+  private subresource(s: GeneratedSubresource): SubresourceType {
+    const group = s.group === undefined ? undefined : s.groupSuffixed === true ? this.profile.suffixed(s.group) : s.group;
+    return {
+      name: s.name,
+      kind: s.kind,
+      ...(group !== undefined ? { group } : {}),
+      ...(s.version !== undefined ? { version: s.version } : {}),
+      verbs: new Set(s.verbs),
+      ...(s.definition !== undefined ? { definition: s.definition } : {}),
+    };
+  }
+
+  /** Adds (or replaces) a served version of a group; custom versions go after built-in ones unless `preferFirst`. */
+  addVersion(groupName: string, version: ServedVersion, notify = true, preferFirst = false): void {
+    let group = this.groupsByName.get(groupName);
+    if (group === undefined) {
+      group = { name: groupName, versions: [] };
+      this.groupsByName.set(groupName, group);
+    }
+    const at = group.versions.findIndex((v) => v.version === version.version);
+    if (at >= 0) group.versions[at] = version;
+    else if (preferFirst) group.versions.unshift(version);
+    else group.versions.push(version);
+    if (notify) this.changed();
+  }
+
+  /** Removes a group entirely (custom resource groups when their last CRD goes). */
+  removeGroup(groupName: string): void {
+    if (this.groupsByName.delete(groupName)) this.changed();
+  }
+
+  groups(): ServedGroup[] {
+    return [...this.groupsByName.values()].filter((g) => g.versions.length > 0);
+  }
+
+  group(name: string): ServedGroup | undefined {
+    const g = this.groupsByName.get(name);
+    return g !== undefined && g.versions.length > 0 ? g : undefined;
+  }
+
+  servedVersion(group: string, version: string): ServedVersion | undefined {
+    return this.groupsByName.get(group)?.versions.find((v) => v.version === version);
+  }
+
+  lookup(group: string, version: string, resource: string): ResourceType | undefined {
+    return this.servedVersion(group, version)?.resources.get(resource);
+  }
+
+  /** The resource serving `kind` in a group/version. */
+  byKind(group: string, version: string, kind: string): ResourceType | undefined {
+    const v = this.servedVersion(group, version);
+    if (v === undefined) return undefined;
+    for (const rt of v.resources.values()) if (rt.kind === kind) return rt;
+    return undefined;
+  }
+
+  /** The preferred version's resource for a group/resource. */
+  preferred(group: string, resource: string): ResourceType | undefined {
+    for (const v of this.group(group)?.versions ?? []) {
+      const rt = v.resources.get(resource);
+      if (rt !== undefined) return rt;
+    }
+    return undefined;
+  }
+
+  onChange(listener: CatalogListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.generation++;
+    for (const l of this.listeners) l();
+  }
+}
+
+/**
+ * Storage identity: every version of a resource shares one; `events` of the
+ * events group share the core group's, as the real server stores both in
+ * one place.
+ */
+function storageIdentity(profile: NamingProfile, group: string, resource: string): { group: string; resource: string } {
+  if (group === profile.suffixed('events') && resource === 'events') return { group: '', resource: 'events' };
+  return { group, resource };
+}

@@ -1,0 +1,55 @@
+/**
+ * What the server knows about one served resource: its names, scope, verbs,
+ * subresources, schema and the behaviour of its kind. Routes, discovery and
+ * the generic store are all derived from these.
+ */
+
+import type { GroupResource } from '../machinery/errors';
+import type { KindBehavior } from './kind-behavior';
+import type { SchemaNode } from '../machinery/schema';
+
+export interface SubresourceType {
+  name: string;
+  kind: string;
+  /** Group/version of the subresource's kind when it differs from the parent's (Scale is autoscaling/v1). */
+  group?: string;
+  version?: string;
+  verbs: ReadonlySet<string>;
+  definition?: string;
+}
+
+export interface ResourceType {
+  group: string;
+  version: string;
+  /** Plural name used in paths. */
+  resource: string;
+  singularName: string;
+  kind: string;
+  listKind: string;
+  namespaced: boolean;
+  verbs: ReadonlySet<string>;
+  shortNames: readonly string[];
+  categories: readonly string[];
+  subresources: ReadonlyMap<string, SubresourceType>;
+  /** `v1` for the core group, else `<group>/<version>`. */
+  apiVersion: string;
+  /** Where objects of this resource are stored: one storage identity for every version that serves it. */
+  storage: GroupResource;
+  /** Neutral definition name of the kind's schema (built-in kinds). */
+  definition?: string;
+  /** The kind's schema (custom resources carry theirs inline). */
+  schema?: SchemaNode;
+  /** Stability of the group/version. */
+  stability: 'stable' | 'beta' | 'alpha';
+  behavior: KindBehavior;
+  /** True for kinds served from a CustomResourceDefinition. */
+  custom: boolean;
+}
+
+export function groupResource(rt: Pick<ResourceType, 'group' | 'resource'>): GroupResource {
+  return { group: rt.group, resource: rt.resource };
+}
+
+export function apiVersionOf(group: string, version: string): string {
+  return group === '' ? version : `${group}/${version}`;
+}

@@ -1,0 +1,24 @@
+/**
+ * Settings of one API server instance. Hosts build these from their command
+ * line or UI settings; everything has the real server's default.
+ */
+
+import type { ProfileName } from '../machinery/naming';
+import type { Storage } from '../storage/types';
+
+export interface ApiServerOptions {
+  /** Where state lives; the server owns it from now on (close() closes it). */
+  storage: Storage;
+  /** Naming profile; default `orch`. */
+  profile?: ProfileName;
+  /** Source of the current time; default the system clock. */
+  now?: () => Date;
+  /** `--runtime-config`: comma-separated `<group>/<version>[=true|false]` entries. */
+  runtimeConfig?: string;
+  /** `--feature-gates` as a map, e.g. `{ WatchList: true }`. */
+  featureGates?: Record<string, boolean>;
+  /** How often the change history is compacted, in milliseconds; default 5 minutes. */
+  compactionIntervalMs?: number;
+  /** Bearer tokens honoured as a cluster administrator (the host's kubeconfig token). */
+  adminTokens?: string[];
+}

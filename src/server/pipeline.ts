@@ -1,0 +1,203 @@
+/**
+ * The request pipeline: every request passes these stages, in this order,
+ * here and nowhere else.
+ *
+ *   decode       — request info from method and path, negotiated output
+ *   authenticate — who is asking
+ *   authorize    — may they
+ *   (handler)    — the verb's handler decodes its body and options, reads,
+ *                  or builds a write and hands it to `runWrite`, which runs:
+ *     admission (mutating) → validate → admission (validating) → persist
+ *   encode       — the result in the negotiated representation, with
+ *                  warnings and Status errors shaped as the real server's.
+ */
+
+import type { KubeObject } from '../api/meta';
+import type { UserInfo } from '../api/authn';
+import { invalid, notFound, staleResourceVersion, conflict, toStatusError, StatusError } from '../machinery/errors';
+import { newUid, randomSuffix, rfc3339Seconds } from '../machinery/ids';
+import { deepClone, deepEqual } from '../machinery/json';
+import type { AdmissionChain } from '../admission/chain';
+import type { AdmissionAttributes, AdmissionOperation } from '../admission/types';
+import { groupResource } from '../registry/resource-type';
+import { isRevisionMismatch } from '../registry/object-store';
+import { prepareForCreate, prepareForUpdate, validateCreate, validateUpdate } from '../registry/strategy';
+import { canonicalOrder } from '../registry/canonical';
+import { parseRequestInfo } from '../http/request-info';
+import { wantsPretty, type RequestContext } from '../http/context';
+import { respondError } from '../http/respond';
+import type { ServerContext, WriteOutcome, WriteRequest } from '../http/server-context';
+import { dispatch } from '../http/dispatch';
+
+export interface PipelineDeps {
+  server: ServerContext;
+  admission: AdmissionChain;
+  authenticate(request: Request): Promise<UserInfo>;
+  authorize(ctx: RequestContext): Promise<void>;
+}
+
+/** Answers one request; never rejects. */
+export async function handleRequest(deps: PipelineDeps, request: Request): Promise<Response> {
+  // decode
+  const url = new URL(request.url);
+  const ctx: RequestContext = {
+    request,
+    url,
+    query: url.searchParams,
+    info: parseRequestInfo(request.method, url),
+    user: { username: '', groups: [] },
+    warnings: [],
+    auditId: newUid(),
+    now: deps.server.now(),
+    pretty: wantsPretty(url.searchParams, request.headers.get('user-agent')),
+    signal: request.signal,
+  };
+  try {
+    // authenticate
+    ctx.user = await deps.authenticate(request);
+    // authorize
+    await deps.authorize(ctx);
+    // handler (reads, or writes through runWrite) and encode
+    return await dispatch(deps.server, ctx);
+  } catch (e) {
+    return respondError(ctx, deps.server.profile, toStatusError(e));
+  }
+}
+
+const maxAttempts = 32;
+const maxGenerateNameAttempts = 8;
+
+function attributes(w: WriteRequest, operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined): AdmissionAttributes {
+  return {
+    operation,
+    group: w.rt.group,
+    version: w.rt.version,
+    kind: w.rt.kind,
+    resource: w.rt.resource,
+    subresource: w.subresource,
+    namespace: w.rt.namespaced ? w.namespace : '',
+    name: object?.metadata?.name ?? w.name,
+    object,
+    oldObject,
+    user: w.user,
+    dryRun: w.dryRun,
+  };
+}
+
+/**
+ * Runs one write: admission (mutating) → validate → admission (validating)
+ * → persist, inside an optimistic-concurrency loop that re-reads and
+ * retries when another writer got there first (unless the client named the
+ * resourceVersion it expects, which makes that a 409).
+ */
+export async function runWrite(deps: PipelineDeps, w: WriteRequest): Promise<WriteOutcome> {
+  if (w.verb === 'delete') return runDelete(deps, w);
+  const { server, admission } = deps;
+  let generateNameAttempts = 0;
+  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    const current = w.verb === 'create' ? undefined : await server.store.get(w.rt, w.namespace, w.name);
+    if (current === undefined && w.verb !== 'create' && !w.createWhenMissing) throw notFound(groupResource(w.rt), w.name);
+    const creating = current === undefined;
+    const now = server.now();
+    const sctx = server.strategy(now);
+
+    let obj = await (w.desired ?? (() => ({}) as KubeObject))(current === undefined ? undefined : deepClone(current.object));
+    if (!creating) {
+      const rv = obj.metadata?.resourceVersion;
+      if (rv !== undefined && rv !== '' && rv !== String(current.revision)) throw staleResourceVersion(groupResource(w.rt), w.name);
+    }
+
+    // admission (mutating)
+    obj = (await admission.mutate(attributes(w, creating ? 'CREATE' : 'UPDATE', obj, current?.object))) ?? obj;
+
+    // validate: the strategy's preparation, then every rule
+    let errors;
+    if (creating) {
+      const meta = obj.metadata ?? (obj.metadata = {});
+      if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = `${meta.generateName}${randomSuffix()}`;
+      prepareForCreate(w.rt, obj, sctx);
+      errors = validateCreate(w.rt, obj, sctx);
+    } else {
+      obj = prepareForUpdate(w.rt, w.subresource, obj, current.object, sctx);
+      errors = validateUpdate(w.rt, obj, current.object, sctx);
+    }
+    if (errors.length > 0) throw invalid({ group: w.rt.group, kind: w.rt.kind }, obj.metadata?.name ?? w.name, errors);
+
+    // admission (validating)
+    await admission.validate(attributes(w, creating ? 'CREATE' : 'UPDATE', obj, current?.object));
+    obj = canonicalOrder(obj);
+
+    // persist
+    if (creating) {
+      if (w.dryRun) return { object: obj, created: true };
+      try {
+        const stored = await server.store.create(w.rt, obj);
+        return { object: stored.object, created: true };
+      } catch (e) {
+        const generated = (obj.metadata?.generateName ?? '') !== '' && w.verb === 'create' && w.name === '';
+        if (e instanceof StatusError && e.reason === 'AlreadyExists' && generated && ++generateNameAttempts < maxGenerateNameAttempts) {
+          if (obj.metadata !== undefined) obj.metadata.name = '';
+          continue;
+        }
+        if (e instanceof StatusError && e.reason === 'AlreadyExists' && w.verb !== 'create') continue; // raced with another creator: retry as an update
+        throw e;
+      }
+    }
+    if (obj.metadata !== undefined) obj.metadata.resourceVersion = String(current.revision);
+    if (deepEqual(obj, current.object)) return { object: current.object, created: false };
+    if (w.dryRun) return { object: obj, created: false };
+    try {
+      const stored = await server.store.update(w.rt, obj, current.revision);
+      return { object: stored.object, created: false };
+    } catch (e) {
+      if (isRevisionMismatch(e)) continue;
+      if (e instanceof StatusError && e.reason === 'NotFound' && w.createWhenMissing) continue;
+      throw e;
+    }
+  }
+  throw conflict(groupResource(w.rt), w.name, 'too many concurrent writers; please retry');
+}
+
+async function runDelete(deps: PipelineDeps, w: WriteRequest): Promise<WriteOutcome> {
+  const { server, admission } = deps;
+  const gr = groupResource(w.rt);
+  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    const current = await server.store.mustGet(w.rt, w.namespace, w.name);
+    const meta = current.object.metadata ?? {};
+    const pre = w.deleteOptions?.preconditions;
+    if (pre?.uid !== undefined && pre.uid !== meta.uid)
+      throw conflict(gr, w.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+    if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion)
+      throw conflict(gr, w.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+
+    // admission (mutating, then validating) sees the object being deleted as oldObject
+    await admission.mutate(attributes(w, 'DELETE', undefined, current.object));
+    await admission.validate(attributes(w, 'DELETE', undefined, current.object));
+
+    const finalizers = meta.finalizers ?? [];
+    if (finalizers.length > 0) {
+      if (meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) return { object: current.object, created: false, deleted: false };
+      const next = deepClone(current.object);
+      const m = next.metadata ?? (next.metadata = {});
+      m.deletionTimestamp = rfc3339Seconds(server.now());
+      m.deletionGracePeriodSeconds = 0;
+      if (w.dryRun) return { object: next, created: false, deleted: false };
+      try {
+        const stored = await server.store.update(w.rt, next, current.revision);
+        return { object: stored.object, created: false, deleted: false };
+      } catch (e) {
+        if (isRevisionMismatch(e)) continue;
+        throw e;
+      }
+    }
+    if (w.dryRun) return { object: current.object, created: false, deleted: true };
+    try {
+      const gone = await server.store.delete(w.rt, w.namespace, w.name, current.revision);
+      return { object: gone.object, created: false, deleted: true };
+    } catch (e) {
+      if (isRevisionMismatch(e)) continue;
+      throw e;
+    }
+  }
+  throw conflict(gr, w.name, 'too many concurrent writers; please retry');
+}

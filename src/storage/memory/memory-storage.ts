@@ -1,0 +1,266 @@
+/**
+ * The in-memory backend: the same semantics as the IndexedDB backend without
+ * persistence, for fast unit tests and for hosts that keep state only for the
+ * life of the process. Current objects sit in a map beside a sorted array of
+ * their keys (a collection is a slice of it); the change history is an array
+ * in revision order plus a per-key index for reads at past revisions. Stored
+ * values are never handed out: everything that goes in or out is a copy, as
+ * IndexedDB would have stored it.
+ */
+
+import type { KubeObject } from '../../api/meta';
+import {
+  StorageError,
+  type ChangeRecord,
+  type CommitListener,
+  type ListOptions,
+  type ListResult,
+  type Storage,
+  type StoredObject,
+} from '../types';
+import {
+  assertRevision,
+  checkReadable,
+  lowerBound,
+  PageBuilder,
+  prefixRange,
+  revisionOf,
+  snapshotOverlay,
+} from '../keys';
+import { cloneValue } from './clone';
+
+export function createMemoryStorage(): Storage {
+  return new MemoryStorage();
+}
+
+export class MemoryStorage implements Storage {
+  /** Keys of the current objects, sorted. */
+  private keys: string[] = [];
+  private readonly objects = new Map<string, StoredObject>();
+  /** Retained change records; revisions are consecutive, so a record's index follows from its revision. */
+  private changes: ChangeRecord[] = [];
+  /** Each key's retained change records, oldest first. */
+  private readonly history = new Map<string, ChangeRecord[]>();
+  private revision = 0;
+  private compacted = 0;
+  private readonly settings = new Map<string, unknown>();
+  private readonly listeners = new Set<CommitListener>();
+  /** Changes waiting for delivery: a listener that writes must not overtake the change it is handling. */
+  private readonly undelivered: ChangeRecord[] = [];
+  private delivering = false;
+
+  async currentRevision(): Promise<number> {
+    return this.revision;
+  }
+
+  async compactedRevision(): Promise<number> {
+    return this.compacted;
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    const stored = this.objects.get(key);
+    return stored && copy(stored);
+  }
+
+  async getAt(key: string, revision: number): Promise<StoredObject | undefined> {
+    assertRevision(revision);
+    checkReadable(revision, this.compacted, this.revision);
+    const stored = this.objects.get(key);
+    if (stored && stored.revision <= revision) return copy(stored);
+    // The key changed after `revision`: its first later change holds the value it had then.
+    const changes = this.history.get(key) ?? [];
+    let lo = 0;
+    let hi = changes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((changes[mid] as ChangeRecord).revision <= revision) lo = mid + 1;
+      else hi = mid;
+    }
+    const next = changes[lo];
+    if (!next || next.type === 'ADDED' || !next.previous) return undefined;
+    return copy({ key, revision: revisionOf(next.previous), object: next.previous });
+  }
+
+  async list(options: ListOptions): Promise<ListResult> {
+    assertRevision(options.revision);
+    const revision = options.revision ?? this.revision;
+    checkReadable(revision, this.compacted, this.revision);
+    const range = prefixRange(options.prefix, options.after);
+    if (!range) return new PageBuilder(options).result(revision);
+
+    const overlay =
+      revision < this.revision ? snapshotOverlay(this.changesAfter(revision), range) : undefined;
+    const page = new PageBuilder(options, overlay);
+    const start = lowerBound(this.keys, range.lower, range.lowerOpen);
+    const end = range.upper === undefined ? this.keys.length : lowerBound(this.keys, range.upper);
+    if (page.feed(this.rows(start, end))) page.finish();
+    const countAfter = page.countAfter;
+    if (countAfter !== undefined) page.setLiveCountAfter(end - lowerBound(this.keys, countAfter, true));
+    const result = page.result(revision);
+    result.items = result.items.map(copy);
+    return result;
+  }
+
+  async count(prefix: string): Promise<number> {
+    const range = prefixRange(prefix);
+    if (!range) return 0;
+    const end = range.upper === undefined ? this.keys.length : lowerBound(this.keys, range.upper);
+    return end - lowerBound(this.keys, range.lower);
+  }
+
+  async create(key: string, object: KubeObject): Promise<StoredObject> {
+    const input = cloneInput(object);
+    const existing = this.objects.get(key);
+    if (existing) throw new StorageError('KeyExists', `${key} already exists`, copy(existing));
+    const revision = this.revision + 1;
+    const stored = { key, revision, object: stamp(input, revision) };
+    this.keys.splice(lowerBound(this.keys, key), 0, key);
+    this.objects.set(key, stored);
+    this.commit({ revision, type: 'ADDED', key, object: stored.object });
+    return copy(stored);
+  }
+
+  async update(key: string, object: KubeObject, expectedRevision: number): Promise<StoredObject> {
+    const input = cloneInput(object);
+    const existing = this.current(key, expectedRevision);
+    const revision = this.revision + 1;
+    const stored = { key, revision, object: stamp(input, revision) };
+    this.objects.set(key, stored);
+    this.commit({ revision, type: 'MODIFIED', key, object: stored.object, previous: existing.object });
+    return copy(stored);
+  }
+
+  async delete(key: string, expectedRevision?: number): Promise<StoredObject> {
+    const existing = this.current(key, expectedRevision);
+    const revision = this.revision + 1;
+    const last = stamp(cloneValue(existing.object), revision);
+    this.keys.splice(lowerBound(this.keys, key), 1);
+    this.objects.delete(key);
+    this.commit({ revision, type: 'DELETED', key, object: last, previous: existing.object });
+    return copy({ key, revision, object: last });
+  }
+
+  async changesSince(after: number, limit?: number): Promise<ChangeRecord[]> {
+    assertRevision(after);
+    checkReadable(after, this.compacted, this.revision);
+    const start = this.indexAfter(after);
+    const end = limit === undefined ? this.changes.length : start + Math.max(limit, 0);
+    return cloneValue(this.changes.slice(start, end));
+  }
+
+  async compact(revision: number): Promise<void> {
+    assertRevision(revision);
+    if (revision <= this.compacted) return;
+    checkReadable(revision, this.compacted, this.revision);
+    const dropped = this.changes.slice(0, this.indexAfter(revision - 1));
+    this.changes = this.changes.slice(dropped.length);
+    const perKey = new Map<string, number>();
+    for (const change of dropped) perKey.set(change.key, (perKey.get(change.key) ?? 0) + 1);
+    for (const [key, n] of perKey) {
+      const changes = this.history.get(key) ?? [];
+      changes.splice(0, n);
+      if (changes.length === 0) this.history.delete(key);
+    }
+    this.compacted = revision;
+  }
+
+  async getSetting<T>(name: string): Promise<T | undefined> {
+    return cloneValue(this.settings.get(name)) as T | undefined;
+  }
+
+  async setSetting<T>(name: string, value: T): Promise<void> {
+    this.settings.set(name, cloneInput(value));
+  }
+
+  onCommit(listener: CommitListener): () => void {
+    // Wrapped, so that subscribing the same function twice means two deliveries and two unsubscribes.
+    const entry: CommitListener = (change) => listener(change);
+    this.listeners.add(entry);
+    return () => this.listeners.delete(entry);
+  }
+
+  async clear(): Promise<void> {
+    this.keys = [];
+    this.objects.clear();
+    this.changes = [];
+    this.history.clear();
+    this.settings.clear();
+    this.revision = 0;
+    this.compacted = 0;
+  }
+
+  async close(): Promise<void> {}
+
+  /** The stored object of `key` if its revision is the expected one (when given). */
+  private current(key: string, expectedRevision: number | undefined): StoredObject {
+    const existing = this.objects.get(key);
+    if (!existing) throw new StorageError('NotFound', `${key} not found`);
+    if (expectedRevision !== undefined && existing.revision !== expectedRevision) {
+      throw new StorageError(
+        'RevisionMismatch',
+        `${key}: expected revision ${expectedRevision}, stored ${existing.revision}`,
+        copy(existing),
+      );
+    }
+    return existing;
+  }
+
+  private commit(change: ChangeRecord): void {
+    this.revision = change.revision;
+    this.changes.push(change);
+    const changes = this.history.get(change.key);
+    if (changes) changes.push(change);
+    else this.history.set(change.key, [change]);
+    if (this.listeners.size === 0) return;
+    this.undelivered.push(cloneValue(change));
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.undelivered.shift(); next; next = this.undelivered.shift()) {
+        for (const listener of this.listeners) {
+          try {
+            listener(next);
+          } catch (error) {
+            console.error('storage commit listener failed', error);
+          }
+        }
+      }
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  /** Index in `changes` of the first record after `revision`. */
+  private indexAfter(revision: number): number {
+    const first = this.changes[0]?.revision ?? this.revision + 1;
+    return Math.min(Math.max(revision + 1 - first, 0), this.changes.length);
+  }
+
+  private *changesAfter(revision: number): Generator<ChangeRecord> {
+    for (let i = this.indexAfter(revision); i < this.changes.length; i++)
+      yield this.changes[i] as ChangeRecord;
+  }
+
+  private *rows(start: number, end: number): Generator<StoredObject> {
+    for (let i = start; i < end; i++) yield this.objects.get(this.keys[i] as string) as StoredObject;
+  }
+}
+
+function copy(stored: StoredObject): StoredObject {
+  return { key: stored.key, revision: stored.revision, object: cloneValue(stored.object) };
+}
+
+/** A copy of a value to store; values that IndexedDB could not store fail the same way here. */
+function cloneInput<T>(value: T): T {
+  try {
+    return cloneValue(value);
+  } catch (error) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new StorageError('Internal', `storage failed: ${message}`);
+  }
+}
+
+function stamp(object: KubeObject, revision: number): KubeObject {
+  object.metadata = { ...object.metadata, resourceVersion: String(revision) };
+  return object;
+}

@@ -1,0 +1,126 @@
+/**
+ * The storage interface every backend implements, and the change history it
+ * keeps. One store-wide revision sequence: every committed write takes the
+ * next revision, stamps it into `metadata.resourceVersion`, writes the object
+ * and appends a change record in one transaction, so that an acknowledged
+ * write is never lost and a failed write changes nothing. Writes are
+ * compare-and-swap on the object's revision; callers retry (the registry's
+ * guaranteed-update loop), since no I/O of the caller may run inside a
+ * backend's transaction.
+ */
+
+import type { KubeObject } from '../api/meta';
+
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** An object as stored, with the revision of its last modification. */
+export interface StoredObject {
+  key: string;
+  revision: number;
+  object: KubeObject;
+}
+
+/** One entry of the change history. */
+export interface ChangeRecord {
+  revision: number;
+  type: ChangeType;
+  key: string;
+  /** The object after the change; for DELETED, its last state stamped with the deletion's revision. */
+  object: KubeObject;
+  /** The object before the change (absent for ADDED). */
+  previous?: KubeObject;
+}
+
+export interface ListOptions {
+  /** Key prefix of the collection, ending in `/`. */
+  prefix: string;
+  /** Exclusive start key (the last key of the previous page). */
+  after?: string;
+  /** Maximum number of items; unset means all. */
+  limit?: number;
+  /**
+   * Revision to read at; unset means the current revision. A revision older
+   * than the compacted revision throws `StorageError('Compacted')`; a revision
+   * newer than the current one throws `StorageError('FutureRevision')`.
+   */
+  revision?: number;
+  /** Only objects for which this returns true count towards `limit` and `remaining`. */
+  predicate?: (object: KubeObject) => boolean;
+  /** Whether to compute `remaining` (it costs a count). */
+  countRemaining?: boolean;
+}
+
+export interface ListResult {
+  items: StoredObject[];
+  /** The revision the list was read at. */
+  revision: number;
+  /** True when items after the last returned one exist. */
+  more: boolean;
+  /** Number of matching items after the last returned one (only when `countRemaining`). */
+  remaining?: number;
+}
+
+export type StorageErrorCode =
+  /** create: the key exists. */
+  | 'KeyExists'
+  /** update/delete: the key does not exist. */
+  | 'NotFound'
+  /** update/delete: the stored revision differs from the expected one. */
+  | 'RevisionMismatch'
+  /** read at a revision older than the retained history. */
+  | 'Compacted'
+  /** read at a revision newer than the current one. */
+  | 'FutureRevision'
+  /** the backend failed; nothing was written. */
+  | 'Internal';
+
+export class StorageError extends Error {
+  constructor(
+    readonly code: StorageErrorCode,
+    message: string,
+    /** For `RevisionMismatch` and `KeyExists`: the current stored object. */
+    readonly current?: StoredObject,
+  ) {
+    super(message);
+    this.name = 'StorageError';
+  }
+}
+
+export type CommitListener = (change: ChangeRecord) => void;
+
+export interface Storage {
+  /** The revision of the last committed write (0 for an empty store). */
+  currentRevision(): Promise<number>;
+  /** The oldest revision still readable: history before it is gone (0 when nothing was compacted). */
+  compactedRevision(): Promise<number>;
+
+  get(key: string): Promise<StoredObject | undefined>;
+  /** The object as it was at `revision` (undefined when it did not exist then). */
+  getAt(key: string, revision: number): Promise<StoredObject | undefined>;
+  list(options: ListOptions): Promise<ListResult>;
+  /** Number of objects under a prefix at the current revision. */
+  count(prefix: string): Promise<number>;
+
+  /** Creates `key`; fails with `KeyExists`. Returns the stored object with its new revision. */
+  create(key: string, object: KubeObject): Promise<StoredObject>;
+  /** Replaces `key` if its stored revision equals `expectedRevision`; fails with `NotFound` or `RevisionMismatch`. */
+  update(key: string, object: KubeObject, expectedRevision: number): Promise<StoredObject>;
+  /** Deletes `key` if its stored revision equals `expectedRevision` (when given). Returns the deleted object stamped with the deletion's revision. */
+  delete(key: string, expectedRevision?: number): Promise<StoredObject>;
+
+  /** Change records with revision > `after`, oldest first, at most `limit`. Throws `Compacted` when `after` predates the history. */
+  changesSince(after: number, limit?: number): Promise<ChangeRecord[]>;
+  /** Drops change history older than `revision` (exclusive); reads before it then fail with `Compacted`. */
+  compact(revision: number): Promise<void>;
+
+  /** Small persistent settings of the server (keys, feature state); not part of the revision sequence. */
+  getSetting<T>(name: string): Promise<T | undefined>;
+  setSetting<T>(name: string, value: T): Promise<void>;
+
+  /** Called once per committed write, in revision order, within this process. Returns an unsubscribe function. */
+  onCommit(listener: CommitListener): () => void;
+
+  /** Deletes everything (objects, history, settings) and resets the revision to 0. */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
