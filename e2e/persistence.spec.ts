@@ -1,11 +1,19 @@
 /**
  * (a) State lives in IndexedDB behind the worker: an object created from the
  * page's create panel is listed, survives a reload, and can be deleted with
- * its row's button. Needs the core's discovery and CRUD on configmaps.
+ * its row's button; and the state outlives the worker, which the browser
+ * stops when idle. Needs the core's discovery and CRUD on configmaps.
  */
 
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { api, apiOk, openSandbox, uniqueName, waitForController } from './support/sandbox';
+import {
+  api,
+  apiOk,
+  openSandbox,
+  uniqueName,
+  waitForController,
+  type ObjectWithMeta,
+} from './support/sandbox';
 
 test('an object created from the page is still there after a reload', async ({ page }, testInfo) => {
   await openSandbox(page);
@@ -50,6 +58,45 @@ test('the delete button removes the object', async ({ page }) => {
   await page.getByRole('button', { name: `Delete ${name}` }).click();
   await expect(rowOf(page, name)).toHaveCount(0);
   expect((await api(page, 'GET', `/api/v1/namespaces/default/configmaps/${name}`)).status).toBe(404);
+});
+
+test('state survives the browser stopping the idle worker', async ({ page, context }) => {
+  await openSandbox(page);
+  const name = uniqueName('restart');
+  const created = await apiOk<ObjectWithMeta>(
+    page,
+    'POST',
+    '/api/v1/namespaces/default/configmaps',
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } },
+    201,
+  );
+  // The probe's in-memory record tells this worker instance from the next one.
+  const marker = uniqueName('instance');
+  await page.evaluate(async (id) => {
+    const controller = new AbortController();
+    const response = await fetch(`/__sandbox/probe/stream/${id}`, { signal: controller.signal });
+    await response.body!.getReader().read();
+    controller.abort();
+  }, marker);
+  await expect
+    .poll(async () => (await api(page, 'GET', `/__sandbox/probe/status/${marker}`)).body)
+    .toMatchObject({ state: 'cancelled' });
+
+  // What Chrome does to a worker idle for 30–45 s; the next request starts a fresh one with a fresh server.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  expect((await api(page, 'GET', `/__sandbox/probe/status/${marker}`)).body).toEqual({ state: 'unknown' });
+  const read = await apiOk<ObjectWithMeta>(page, 'GET', `/api/v1/namespaces/default/configmaps/${name}`);
+  expect(read.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+  const next = await apiOk<ObjectWithMeta>(
+    page,
+    'POST',
+    '/api/v1/namespaces/default/configmaps',
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${name}-after` } },
+    201,
+  );
+  expect(BigInt(next.metadata.resourceVersion) > BigInt(created.metadata.resourceVersion)).toBe(true);
 });
 
 function rowOf(page: Page, name: string) {

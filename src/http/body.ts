@@ -14,9 +14,14 @@ import type { BodyFormat } from './negotiate';
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
 export async function readBodyText(request: Request): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request));
+}
+
+/** The raw body, read with the size limit. */
+export async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get('content-length') ?? 'NaN');
   if (Number.isFinite(declared) && declared > maxRequestBodyBytes) throw requestEntityTooLarge(`limit is ${maxRequestBodyBytes}`);
-  if (request.body === null) return '';
+  if (request.body === null) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -36,7 +41,7 @@ export async function readBodyText(request: Request): Promise<string> {
     all.set(c, at);
     at += c.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 /** Parses JSON or YAML into a JSON value; syntax errors are 400. */

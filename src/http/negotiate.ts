@@ -19,6 +19,8 @@ export interface OutputFormat {
   /** For `discovery`: the apidiscovery version requested. */
   discoveryVersion?: string;
   /** Table: include the full object of each row (`includeObject`). */
+  /** For `protobuf`: the profile whose media type and group names the encoding uses. */
+  profile?: NamingProfile;
 }
 
 export interface NegotiateOptions {
@@ -68,7 +70,7 @@ export function negotiateOutput(profile: NamingProfile, accept: string | null, o
       return { kind: 'json' };
     }
     if ((m.essence === 'application/yaml' || m.essence === 'application/*+yaml') && !opts.watch) return { kind: 'yaml' };
-    if (m.essence === profile.protobufMediaType && opts.protobuf && m.params.as === undefined) return { kind: 'protobuf' };
+    if (m.essence === profile.protobufMediaType && opts.protobuf && m.params.as === undefined) return { kind: 'protobuf', profile };
   }
   throw notAcceptable(acceptedOutputTypes(profile, opts));
 }

@@ -37,6 +37,7 @@ function discoveryResponse(server: ServerContext, ctx: RequestContext, legacy: b
 export async function handleNonResource(server: ServerContext, ctx: RequestContext): Promise<Response> {
   const path = ctx.url.pathname.replace(/\/+$/, '') || '/';
   const method = ctx.request.method.toUpperCase();
+  if (path.startsWith('/sandbox/')) return server.sandbox(ctx);
   if (method !== 'GET' && method !== 'HEAD') {
     if (path === '/api' || path.startsWith('/api/') || path === '/apis' || path.startsWith('/apis/')) throw methodNotAllowed();
     throw pathNotFound();

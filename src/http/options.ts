@@ -30,17 +30,16 @@ export function parseResourceVersion(text: string): number {
 export async function waitForRevision(storage: Storage, revision: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
   if (revision <= (await storage.currentRevision())) return;
   await new Promise<void>((resolve) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const done = (): void => {
       off();
-      if (timer !== undefined) clearTimeout(timer);
+      clearTimeout(timer);
       signal?.removeEventListener('abort', done);
       resolve();
     };
     const off = storage.onCommit((c) => {
       if (c.revision >= revision) done();
     });
-    timer = setTimeout(done, timeoutMs);
+    const timer = setTimeout(done, timeoutMs);
     signal?.addEventListener('abort', done);
   });
   const current = await storage.currentRevision();

@@ -8,6 +8,7 @@ import { stringify as toYaml } from 'yaml';
 import type { NamingProfile } from '../machinery/naming';
 import type { StatusError } from '../machinery/errors';
 import type { RequestContext } from './context';
+import { respondProtobuf } from './protobuf/http';
 
 export function baseHeaders(ctx: Pick<RequestContext, 'auditId' | 'warnings'>, contentType: string): Headers {
   const h = new Headers({ 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Audit-Id': ctx.auditId });
@@ -26,13 +27,24 @@ export function serialize(value: unknown, kind: 'json' | 'yaml', pretty: boolean
 }
 
 export function respondValue(ctx: RequestContext, status: number, value: unknown): Response {
+  if (ctx.output?.kind === 'protobuf' && ctx.output.profile !== undefined) {
+    const encoded = respondProtobuf(ctx, ctx.output.profile, status, value);
+    if (encoded !== undefined) return encoded;
+  }
   const out = ctx.output?.kind === 'yaml' ? 'yaml' : 'json';
   const body = serialize(value, out, ctx.pretty);
   const headers = baseHeaders(ctx, out === 'yaml' ? 'application/yaml' : 'application/json');
   return new Response(ctx.request.method === 'HEAD' ? null : body, { status, headers });
 }
 
-export function respondError(ctx: Pick<RequestContext, 'auditId' | 'warnings' | 'pretty' | 'request'>, _profile: NamingProfile, error: StatusError): Response {
+export function respondError(ctx: Pick<RequestContext, 'auditId' | 'warnings' | 'pretty' | 'request'> & Partial<Pick<RequestContext, 'output'>>, profile: NamingProfile, error: StatusError): Response {
+  if (ctx.output?.kind === 'protobuf') {
+    const encoded = respondProtobuf(ctx, profile, error.code, error.status);
+    if (encoded !== undefined) {
+      for (const [k, v] of Object.entries(error.headers)) encoded.headers.set(k, v);
+      return encoded;
+    }
+  }
   const headers = baseHeaders(ctx, 'application/json');
   for (const [k, v] of Object.entries(error.headers)) headers.set(k, v);
   return new Response(ctx.request.method === 'HEAD' ? null : serialize(error.status, 'json', ctx.pretty), { status: error.code, headers });

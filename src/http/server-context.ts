@@ -79,6 +79,27 @@ export interface ServerContext {
   metricsText(): Promise<string>;
   /** Serves `/openapi/v2` and `/openapi/v3[/...]`. */
   openapi(ctx: RequestContext): Promise<Response>;
+  /** Serves the sandbox control endpoints under `/sandbox/`. */
+  sandbox(ctx: RequestContext): Promise<Response>;
+  metrics: MetricsSink;
+}
+
+export interface RequestLabels {
+  verb: string;
+  dryRun: boolean;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  /** `cluster`, `namespace` or `resource` as the real server labels scope. */
+  scope: string;
+  code: number;
+}
+
+export interface MetricsSink {
+  recordRequest(labels: RequestLabels): void;
+  watchOpened(group: string, version: string, kind: string): void;
+  watchClosed(group: string, version: string, kind: string): void;
 }
 
 export interface HealthCheck {

@@ -32,6 +32,23 @@ export interface SchemaNode {
   intOrString?: boolean;
   preserveUnknownFields?: boolean;
   embeddedResource?: boolean;
+  /** Bounds that CEL cost estimation multiplies by (absent: the worst case a request of the maximum size allows). */
+  maxItems?: number;
+  maxLength?: number;
+  maxProperties?: number;
+  /** Expression rules checked against this node's value (`x-orch-validations`). */
+  validations?: ValidationRule[];
+}
+
+/** One expression rule on a schema node; `rule` sees the value as `self` (and `oldSelf` on update). */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  /** `FieldValueInvalid` (default), `FieldValueForbidden`, `FieldValueRequired` or `FieldValueDuplicate`. */
+  reason?: string;
+  /** Path, relative to this node, that a failure is reported at (e.g. `.spec.replicas`). */
+  fieldPath?: string;
 }
 
 export interface Definition extends SchemaNode {

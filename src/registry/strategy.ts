@@ -22,6 +22,7 @@ import type { ResourceType } from './resource-type';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from './validation/object-meta';
 import { checkAgainstSchema } from './validation/schema-check';
 import { kindHooks } from './kind-hooks';
+import { validateFinalizersOnTerminating } from './deletion';
 
 export interface StrategyContext {
   now: Date;
@@ -84,6 +85,14 @@ export function prepareForUpdate(rt: ResourceType, subresource: string, obj: Kub
       if (om[key] === undefined) delete m[key];
       else (m as Record<string, unknown>)[key] = deepClone(om[key]);
     }
+  } else if (subresource === 'finalize') {
+    // A Namespace's finalize subresource changes spec.finalizers and nothing else.
+    next = deepClone(old);
+    const spec = (next.spec ?? {}) as Record<string, unknown>;
+    const finalizers = (obj.spec as { finalizers?: unknown } | undefined)?.finalizers;
+    if (finalizers === undefined) delete spec.finalizers;
+    else spec.finalizers = finalizers;
+    next.spec = spec;
   } else {
     next = obj;
     if (hasStatusSubresource(rt)) {
@@ -119,6 +128,7 @@ export function validateCreate(rt: ResourceType, obj: KubeObject, ctx: StrategyC
 export function validateUpdate(rt: ResourceType, obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
   return [
     ...validateObjectMetaUpdate(rt, obj, old),
+    ...validateFinalizersOnTerminating(obj, old),
     ...schemaErrors(rt, obj, ctx),
     ...(kindHooks(rt)?.validateUpdate?.(obj, old, ctx) ?? kindHooks(rt)?.validate?.(obj, ctx) ?? []),
   ];

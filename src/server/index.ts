@@ -7,7 +7,7 @@
 
 import type { UserInfo } from '../api/authn';
 import { namingProfile, type NamingProfile } from '../machinery/naming';
-import { StatusError, pathNotFound } from '../machinery/errors';
+import { StatusError } from '../machinery/errors';
 import { AdmissionChain } from '../admission/chain';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle';
 import { Catalog } from '../registry/catalog';
@@ -22,6 +22,14 @@ import { handleRequest, runWrite, type PipelineDeps } from './pipeline';
 import type { ApiServerOptions } from './options';
 import { Metrics } from './metrics';
 import { bootstrap } from './bootstrap';
+import { createOpenApiService } from '../http/openapi/service';
+import { serverVersion } from '../http/nonresource';
+import { Compactor, defaultCompactionIntervalMs } from './compaction';
+import { deleteEverything, handleSandbox, type SandboxControl, type SandboxSettings } from './sandbox-api';
+import { createClient } from '../client/client';
+import type { Controller, ControllerContext } from '../controllers/types';
+import { namespaceController } from '../controllers/namespace-controller';
+import { garbageCollector } from '../controllers/garbage-collector';
 
 export type { ApiServerOptions } from './options';
 
@@ -31,6 +39,10 @@ export interface ApiServer {
   /** Resolves once the server can serve (initial namespaces exist). */
   readonly ready: Promise<void>;
   readonly profile: NamingProfile;
+  /** Compacts the change history up to the current revision now (tests, workshops). */
+  compact(): Promise<number>;
+  /** Resolves when the in-server controllers have nothing queued (tests). */
+  controllersIdle(): Promise<void>;
   /** Stops timers and open watches and closes the storage. */
   close(): Promise<void>;
 }
@@ -46,6 +58,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const store = new ObjectStore(storage);
   const shutdownCallbacks = new Set<() => void>();
   const metrics = new Metrics();
+  const openapi = createOpenApiService(catalog, serverVersion.gitVersion);
+  const compactor = new Compactor(storage, options.compactionIntervalMs ?? defaultCompactionIntervalMs);
+  const featureGates: Record<string, boolean> = { APIListChunking: true, WatchList: false, ...options.featureGates };
+  const controllers: Controller[] = [];
   let started = false;
   let tokens: ContinueTokens | undefined;
   let hashes: { generation: number; map: Map<ResourceType, string> } | undefined;
@@ -77,8 +93,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return tokens;
     },
     tooLargeResourceVersionWaitMs: 3000,
-    featureGates: { APIListChunking: true, WatchList: false, ...options.featureGates },
-    bookmarkIntervalMs: 60_000,
+    featureGates,
+    bookmarkIntervalMs: options.watchBookmarkIntervalMs ?? 60_000,
     onShutdown(callback) {
       shutdownCallbacks.add(callback);
       return () => shutdownCallbacks.delete(callback);
@@ -98,8 +114,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     healthChecks: () => healthChecks,
     metricsText: async () => metrics.text(),
-    openapi: async () => {
-      throw pathNotFound();
+    metrics,
+    openapi: (ctx) => openapi.handle(ctx),
+    sandbox: (ctx) => handleSandbox(sandbox, storage, ctx),
+  };
+
+  const sandbox: SandboxControl = {
+    settings: () => ({ profile: profile.name, compactionIntervalMs: compactor.interval, featureGates: { ...featureGates } }),
+    async update(patch: Partial<SandboxSettings>) {
+      if (patch.compactionIntervalMs !== undefined) compactor.setInterval(patch.compactionIntervalMs);
+      if (patch.featureGates !== undefined) Object.assign(featureGates, patch.featureGates);
+      await storage.setSetting('sandbox.settings', { compactionIntervalMs: compactor.interval, featureGates: { ...featureGates } });
+    },
+    compact: () => compactor.compactNow(),
+    async reset() {
+      await deleteEverything(storage);
+      await compactor.compactNow();
+      await bootstrap(server, systemAdmin);
     },
   };
 
@@ -117,7 +148,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await storage.setSetting('continueTokenKey', secret);
     }
     tokens = await ContinueTokens.create(new Uint8Array(secret));
+    const saved = await storage.getSetting<Partial<SandboxSettings>>('sandbox.settings');
+    // Settings saved from the UI apply unless the host was started with explicit ones.
+    if (saved?.compactionIntervalMs !== undefined && options.compactionIntervalMs === undefined) compactor.setInterval(saved.compactionIntervalMs);
+    if (saved?.featureGates !== undefined) for (const [k, v] of Object.entries(saved.featureGates)) if (options.featureGates?.[k] === undefined) featureGates[k] = v;
     await bootstrap(server, systemAdmin);
+    compactor.start();
+    if (options.controllers !== false) {
+      const controllerContext: ControllerContext = {
+        client: createClient({ baseUrl: 'http://orch.internal', fetch: (request) => handleRequest(deps, request) }),
+        profile,
+        now,
+      };
+      controllers.push(namespaceController(controllerContext), garbageCollector(controllerContext));
+      for (const c of controllers) c.start();
+    }
     started = true;
   })();
   ready.catch(() => undefined);
@@ -127,12 +172,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     ready,
     async fetch(request: Request): Promise<Response> {
       await ready;
-      const response = await handleRequest(deps, request);
-      const info = new URL(request.url).pathname;
-      metrics.recordRequest({ verb: request.method, group: '', version: '', resource: info.split('/')[3] ?? '', subresource: '', scope: '', code: response.status });
-      return response;
+      return handleRequest(deps, request);
+    },
+    compact: () => compactor.compactNow(),
+    async controllersIdle() {
+      await Promise.all(controllers.map((c) => c.idle()));
     },
     async close() {
+      compactor.stop();
+      for (const c of controllers) c.stop();
       for (const cb of [...shutdownCallbacks]) cb();
       shutdownCallbacks.clear();
       await ready.catch(() => undefined);

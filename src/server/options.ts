@@ -21,4 +21,8 @@ export interface ApiServerOptions {
   compactionIntervalMs?: number;
   /** Bearer tokens honoured as a cluster administrator (the host's kubeconfig token). */
   adminTokens?: string[];
+  /** Interval of periodic watch bookmarks; default 1 minute. */
+  watchBookmarkIntervalMs?: number;
+  /** Run the in-server controllers (namespace lifecycle, garbage collector); default true. */
+  controllers?: boolean;
 }

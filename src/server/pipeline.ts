@@ -15,7 +15,7 @@
 import type { KubeObject } from '../api/meta';
 import type { UserInfo } from '../api/authn';
 import { invalid, notFound, staleResourceVersion, conflict, toStatusError, StatusError } from '../machinery/errors';
-import { newUid, randomSuffix, rfc3339Seconds } from '../machinery/ids';
+import { newUid, randomSuffix } from '../machinery/ids';
 import { deepClone, deepEqual } from '../machinery/json';
 import type { AdmissionChain } from '../admission/chain';
 import type { AdmissionAttributes, AdmissionOperation } from '../admission/types';
@@ -23,6 +23,7 @@ import { groupResource } from '../registry/resource-type';
 import { isRevisionMismatch } from '../registry/object-store';
 import { prepareForCreate, prepareForUpdate, validateCreate, validateUpdate } from '../registry/strategy';
 import { canonicalOrder } from '../registry/canonical';
+import { planDelete, shouldRemoveAfterUpdate } from '../registry/deletion';
 import { parseRequestInfo } from '../http/request-info';
 import { wantsPretty, type RequestContext } from '../http/context';
 import { respondError } from '../http/respond';
@@ -52,16 +53,41 @@ export async function handleRequest(deps: PipelineDeps, request: Request): Promi
     pretty: wantsPretty(url.searchParams, request.headers.get('user-agent')),
     signal: request.signal,
   };
+  let response: Response;
   try {
     // authenticate
     ctx.user = await deps.authenticate(request);
     // authorize
     await deps.authorize(ctx);
     // handler (reads, or writes through runWrite) and encode
-    return await dispatch(deps.server, ctx);
+    response = await dispatch(deps.server, ctx);
   } catch (e) {
-    return respondError(ctx, deps.server.profile, toStatusError(e));
+    response = respondError(ctx, deps.server.profile, toStatusError(e));
   }
+  recordRequest(deps.server, ctx, response.status);
+  return response;
+}
+
+/** The verb label of apiserver_request_total, as the real server's CleanVerb spells it. */
+function cleanVerb(verb: string, contentType: string | null): string {
+  if (verb === 'patch' && (contentType ?? '').startsWith('application/apply-patch')) return 'APPLY';
+  const byVerb: Record<string, string> = { get: 'GET', list: 'LIST', watch: 'WATCH', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE' };
+  return byVerb[verb] ?? verb.toUpperCase();
+}
+
+function recordRequest(server: ServerContext, ctx: RequestContext, code: number): void {
+  const info = ctx.info;
+  if (!info.isResourceRequest) return;
+  server.metrics.recordRequest({
+    verb: cleanVerb(info.verb, ctx.request.headers.get('content-type')),
+    dryRun: ctx.query.get('dryRun') === 'All',
+    group: info.group,
+    version: info.version,
+    resource: info.resource,
+    subresource: info.subresource,
+    scope: info.name !== '' ? 'resource' : info.namespace !== '' && info.resource !== 'namespaces' ? 'namespace' : 'cluster',
+    code,
+  });
 }
 
 const maxAttempts = 32;
@@ -147,6 +173,11 @@ export async function runWrite(deps: PipelineDeps, w: WriteRequest): Promise<Wri
     if (deepEqual(obj, current.object)) return { object: current.object, created: false };
     if (w.dryRun) return { object: obj, created: false };
     try {
+      if (shouldRemoveAfterUpdate(w.rt, obj, current.object)) {
+        // The last finalizer of a terminating object is gone: the update completes its deletion.
+        const gone = await server.store.delete(w.rt, w.namespace, w.name, current.revision);
+        return { object: gone.object, created: false, deleted: true };
+      }
       const stored = await server.store.update(w.rt, obj, current.revision);
       return { object: stored.object, created: false };
     } catch (e) {
@@ -174,16 +205,12 @@ async function runDelete(deps: PipelineDeps, w: WriteRequest): Promise<WriteOutc
     await admission.mutate(attributes(w, 'DELETE', undefined, current.object));
     await admission.validate(attributes(w, 'DELETE', undefined, current.object));
 
-    const finalizers = meta.finalizers ?? [];
-    if (finalizers.length > 0) {
-      if (meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) return { object: current.object, created: false, deleted: false };
-      const next = deepClone(current.object);
-      const m = next.metadata ?? (next.metadata = {});
-      m.deletionTimestamp = rfc3339Seconds(server.now());
-      m.deletionGracePeriodSeconds = 0;
-      if (w.dryRun) return { object: next, created: false, deleted: false };
+    const plan = planDelete(w.rt, current.object, w.deleteOptions ?? {}, server.now());
+    if (plan.kind === 'unchanged') return { object: current.object, created: false, deleted: false };
+    if (plan.kind === 'terminate') {
+      if (w.dryRun) return { object: plan.object, created: false, deleted: false };
       try {
-        const stored = await server.store.update(w.rt, next, current.revision);
+        const stored = await server.store.update(w.rt, canonicalOrder(plan.object), current.revision);
         return { object: stored.object, created: false, deleted: false };
       } catch (e) {
         if (isRevisionMismatch(e)) continue;

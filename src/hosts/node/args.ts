@@ -16,7 +16,8 @@ export function parseDuration(text: string): number {
     total += n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[m[2] as 'ms' | 's' | 'm' | 'h'];
     consumed += m[0].length;
   }
-  if (consumed !== text.length || consumed === 0) throw new Error(`invalid duration "${text}" (examples: 30s, 5m, 1h30m)`);
+  if (consumed !== text.length || consumed === 0)
+    throw new Error(`invalid duration "${text}" (examples: 30s, 5m, 1h30m)`);
   return total;
 }
 
@@ -24,7 +25,8 @@ export function parseFeatureGates(text: string): Record<string, boolean> {
   const gates: Record<string, boolean> = {};
   for (const entry of text.split(',').filter((e) => e.trim() !== '')) {
     const [name, value] = entry.split('=');
-    if (name === undefined || (value !== 'true' && value !== 'false')) throw new Error(`invalid feature gate "${entry}" (expected Name=true|false)`);
+    if (name === undefined || (value !== 'true' && value !== 'false'))
+      throw new Error(`invalid feature gate "${entry}" (expected Name=true|false)`);
     gates[name.trim()] = value === 'true';
   }
   return gates;
@@ -48,21 +50,26 @@ export function parseHostArgs(argv: string[]): NodeHostOptions {
   const options: NodeHostOptions = {};
   if (values.port !== undefined) {
     const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port "${values.port}"`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new Error(`invalid --port "${values.port}"`);
     options.port = port;
   }
   if (values.host !== undefined) options.host = values.host;
   if (values.profile !== undefined) {
-    if (!isProfileName(values.profile)) throw new Error(`invalid --profile "${values.profile}" (orch or kubernetes)`);
+    if (!isProfileName(values.profile))
+      throw new Error(`invalid --profile "${values.profile}" (orch or kubernetes)`);
     options.profile = values.profile;
   }
   if (values.kubeconfig !== undefined) options.kubeconfig = values.kubeconfig;
   if (values.storage !== undefined) {
-    if (values.storage !== 'dexie' && values.storage !== 'memory') throw new Error(`invalid --storage "${values.storage}" (dexie or memory)`);
+    if (values.storage !== 'dexie' && values.storage !== 'memory')
+      throw new Error(`invalid --storage "${values.storage}" (dexie or memory)`);
     options.storage = values.storage;
   }
   if (values['runtime-config'] !== undefined) options.runtimeConfig = values['runtime-config'];
-  if (values['feature-gates'] !== undefined) options.featureGates = parseFeatureGates(values['feature-gates']);
-  if (values['compaction-interval'] !== undefined) options.compactionIntervalMs = parseDuration(values['compaction-interval']);
+  if (values['feature-gates'] !== undefined)
+    options.featureGates = parseFeatureGates(values['feature-gates']);
+  if (values['compaction-interval'] !== undefined)
+    options.compactionIntervalMs = parseDuration(values['compaction-interval']);
   return options;
 }

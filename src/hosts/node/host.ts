@@ -26,6 +26,7 @@ export interface NodeHostOptions {
   runtimeConfig?: string;
   featureGates?: Record<string, boolean>;
   compactionIntervalMs?: number;
+  watchBookmarkIntervalMs?: number;
 }
 
 export interface NodeHost {
@@ -42,7 +43,11 @@ let dbCounter = 0;
 function makeStorage(kind: 'dexie' | 'memory', profile: ProfileName): Storage {
   if (kind === 'memory') return createMemoryStorage();
   // One in-memory database per host instance, so several hosts in one process stay apart.
-  return createDexieStorage({ name: `orch-sandbox-${profile}-${process.pid}-${++dbCounter}`, indexedDB, IDBKeyRange });
+  return createDexieStorage({
+    name: `orch-sandbox-${profile}-${process.pid}-${++dbCounter}`,
+    indexedDB,
+    IDBKeyRange,
+  });
 }
 
 export async function startNodeHost(options: NodeHostOptions = {}): Promise<NodeHost> {
@@ -52,12 +57,16 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     storage: makeStorage(options.storage ?? 'dexie', profile),
     profile,
     adminTokens: [token],
-    ...(options.runtimeConfig !== undefined ? { runtimeConfig: options.runtimeConfig } : {}),
-    ...(options.featureGates !== undefined ? { featureGates: options.featureGates } : {}),
-    ...(options.compactionIntervalMs !== undefined ? { compactionIntervalMs: options.compactionIntervalMs } : {}),
+    runtimeConfig: options.runtimeConfig,
+    featureGates: options.featureGates,
+    compactionIntervalMs: options.compactionIntervalMs,
+    watchBookmarkIntervalMs: options.watchBookmarkIntervalMs,
   });
   await api.ready;
-  const http = createAdaptorServer({ fetch: (request: Request) => api.fetch(request), hostname: options.host ?? '127.0.0.1' });
+  const http = createAdaptorServer({
+    fetch: (request: Request) => api.fetch(request),
+    hostname: options.host ?? '127.0.0.1',
+  });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

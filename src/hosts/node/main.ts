@@ -20,7 +20,9 @@ async function main(): Promise<void> {
   const host = await startNodeHost({ port: 6443, ...options });
   const profile = options.profile ?? 'orch';
   const kubeconfig = options.kubeconfig !== undefined ? ` (kubeconfig: ${options.kubeconfig})` : '';
-  process.stdout.write(`Orch Sandbox API server (profile ${profile}) listening on ${host.url}${kubeconfig}\n`);
+  process.stdout.write(
+    `Orch Sandbox API server (profile ${profile}) listening on ${host.url}${kubeconfig}\n`,
+  );
   const stop = (): void => {
     host.close().then(
       () => process.exit(0),

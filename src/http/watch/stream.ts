@@ -45,9 +45,11 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
   const cleanups: (() => void)[] = [];
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
 
+  server.metrics.watchOpened(rt.group, rt.version, rt.kind);
   const cleanup = (): void => {
     if (closed) return;
     closed = true;
+    server.metrics.watchClosed(rt.group, rt.version, rt.kind);
     for (const c of cleanups.splice(0)) c();
   };
 

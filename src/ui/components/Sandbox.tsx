@@ -29,8 +29,12 @@ export function Sandbox() {
 
   const groupVersions = discovery.value?.groupVersions ?? [];
   const choice = picked ?? defaultChoice(groupVersions);
+  const listable = choice?.resource.verbs.includes('list') ?? false;
   const objects = useAsync(
-    () => (choice === undefined ? Promise.resolve(undefined) : client.list(collectionRef(choice, namespace))),
+    () =>
+      choice === undefined || !listable
+        ? Promise.resolve(undefined)
+        : client.list(collectionRef(choice, namespace)),
     [choice === undefined ? '' : choiceKey(choice), namespace],
   );
   const namespaceNames = (namespaces.value?.items ?? []).flatMap((ns) =>
@@ -89,6 +93,12 @@ export function Sandbox() {
           {actionError !== undefined ? <ErrorNotice title="Not deleted" error={actionError} /> : null}
           {objects.error !== undefined ? <ErrorNotice title="Listing failed" error={objects.error} /> : null}
           {objects.loading && objects.value === undefined ? <p role="status">Loading…</p> : null}
+          {choice !== undefined && !listable ? (
+            <p className="muted">
+              {choice.resource.name} cannot be listed; the server offers only:{' '}
+              {choice.resource.verbs.join(', ') || 'no verbs'}.
+            </p>
+          ) : null}
           {choice !== undefined && objects.value !== undefined ? (
             <ObjectTable
               kindLabel={choice.resource.name}

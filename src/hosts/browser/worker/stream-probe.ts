@@ -1,33 +1,40 @@
 /**
  * A diagnostic endpoint that proves the worker sees a client going away: a
  * response body that streams until its `cancel()` runs, and a status route
- * that reports whether it did. The e2e suite aborts a fetch (and closes a
- * tab) and asserts the cancel arrives; watch streams of the server core rely
- * on the same path to stop. It holds no state beyond a few ids in memory.
+ * that reports whether it did, and whether the request's `signal` aborted
+ * too. The e2e suite aborts a fetch (and closes a tab) and asserts the cancel
+ * arrives; watch streams of the server core rely on the same path to stop.
+ * It holds no state beyond a few ids in memory.
  */
 
 import { http, type HttpHandler } from 'msw';
 
 export const PROBE_PREFIX = '/__sandbox/probe';
 
-type ProbeState = 'streaming' | 'cancelled';
-const probes = new Map<string, ProbeState>();
+interface ProbeRecord {
+  state: 'streaming' | 'cancelled';
+  signalAborted: boolean;
+}
+
+const probes = new Map<string, ProbeRecord>();
 const MAX_PROBES = 64;
 
 export function probeHandlers(origin: string): HttpHandler[] {
   return [
-    http.get(`${origin}${PROBE_PREFIX}/stream/:id`, ({ params }) =>
-      streamUntilCancelled(String(params['id'])),
+    http.get(`${origin}${PROBE_PREFIX}/stream/:id`, ({ params, request }) =>
+      streamUntilCancelled(String(params['id']), request.signal),
     ),
     http.get(`${origin}${PROBE_PREFIX}/status/:id`, ({ params }) =>
-      Response.json({ state: probes.get(String(params['id'])) ?? 'unknown' }),
+      Response.json(probes.get(String(params['id'])) ?? { state: 'unknown' }),
     ),
   ];
 }
 
-function streamUntilCancelled(id: string): Response {
+function streamUntilCancelled(id: string, signal: AbortSignal): Response {
   if (probes.size >= MAX_PROBES) probes.delete(probes.keys().next().value ?? '');
-  probes.set(id, 'streaming');
+  const record: ProbeRecord = { state: 'streaming', signalAborted: false };
+  probes.set(id, record);
+  signal.addEventListener('abort', () => (record.signalAborted = true), { once: true });
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setInterval> | undefined;
   const body = new ReadableStream<Uint8Array>({
@@ -37,7 +44,7 @@ function streamUntilCancelled(id: string): Response {
     },
     cancel() {
       clearInterval(timer);
-      probes.set(id, 'cancelled');
+      record.state = 'cancelled';
     },
   });
   return new Response(body, {

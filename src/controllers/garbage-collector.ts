@@ -1,0 +1,227 @@
+/**
+ * The garbage collector: keeps a graph of owner references over every
+ * listable resource (informers on each, found through discovery and
+ * re-checked periodically so new kinds join), and acts as the real one does:
+ * - a dependent whose owners are all gone is deleted (in the background);
+ *   dangling references beside live owners are removed;
+ * - an owner deleted with propagationPolicy Orphan carries the `orphan`
+ *   finalizer: its dependents lose their reference to it, then the
+ *   finalizer goes;
+ * - an owner deleted with Foreground carries `foregroundDeletion`: its
+ *   dependents are deleted first, and once none with blockOwnerDeletion is
+ *   left the finalizer goes.
+ * Owners are verified with a live read (name and uid) before anything is
+ * deleted, so a stale cache never deletes a live object's dependents.
+ */
+
+import type { KubeObject, OwnerReference } from '../api/meta';
+import { ApiError } from '../client/errors';
+import { parseApiVersion, type ResourceRef } from '../client/paths';
+import type { ObjectRef } from '../client/client';
+import { Informer } from './informer';
+import type { Controller, ControllerContext } from './types';
+import { WorkQueue } from './work-queue';
+
+const orphanFinalizer = 'orphan';
+const foregroundFinalizer = 'foregroundDeletion';
+const rediscoverEveryMs = 5_000;
+
+interface KindInfo {
+  ref: ResourceRef;
+  namespaced: boolean;
+}
+
+interface Node {
+  uid: string;
+  ref: ObjectRef;
+  obj: KubeObject;
+}
+
+function terminating(obj: KubeObject): boolean {
+  return obj.metadata?.deletionTimestamp !== undefined && obj.metadata.deletionTimestamp !== null;
+}
+
+function hasFinalizer(obj: KubeObject, f: string): boolean {
+  return (obj.metadata?.finalizers ?? []).includes(f);
+}
+
+export function garbageCollector(ctx: ControllerContext): Controller {
+  const nodes = new Map<string, Node>();
+  const dependents = new Map<string, Set<string>>();
+  const kinds = new Map<string, KindInfo>();
+  const informers = new Map<string, Informer>();
+  let synced = false;
+  let stopped = false;
+  let rediscoverTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const owners = (obj: KubeObject): OwnerReference[] => obj.metadata?.ownerReferences ?? [];
+
+  const link = (uid: string, refs: OwnerReference[]): void => {
+    for (const o of refs) {
+      let set = dependents.get(o.uid);
+      if (set === undefined) dependents.set(o.uid, (set = new Set()));
+      set.add(uid);
+    }
+  };
+  const unlink = (uid: string, refs: OwnerReference[]): void => {
+    for (const o of refs) dependents.get(o.uid)?.delete(uid);
+  };
+
+  const enqueueFor = (node: Node): void => {
+    if (!synced) return;
+    if (owners(node.obj).length > 0) queue.add(`dep:${node.uid}`);
+    if (terminating(node.obj) && hasFinalizer(node.obj, orphanFinalizer)) queue.add(`orphan:${node.uid}`);
+    if (terminating(node.obj) && hasFinalizer(node.obj, foregroundFinalizer)) queue.add(`fg:${node.uid}`);
+    for (const o of owners(node.obj)) {
+      const owner = nodes.get(o.uid);
+      if (owner !== undefined && terminating(owner.obj)) queue.add(`fg:${o.uid}`);
+    }
+  };
+
+  const upsert = (ref: ResourceRef, obj: KubeObject): void => {
+    const uid = obj.metadata?.uid;
+    if (uid === undefined) return;
+    const prev = nodes.get(uid);
+    if (prev !== undefined) unlink(uid, owners(prev.obj));
+    const node: Node = { uid, obj, ref: { ...ref, name: obj.metadata?.name ?? '', ...(obj.metadata?.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}) } };
+    nodes.set(uid, node);
+    link(uid, owners(obj));
+    enqueueFor(node);
+  };
+
+  const remove = (obj: KubeObject): void => {
+    const uid = obj.metadata?.uid;
+    if (uid === undefined) return;
+    nodes.delete(uid);
+    unlink(uid, owners(obj));
+    if (!synced) return;
+    for (const d of dependents.get(uid) ?? []) queue.add(`dep:${d}`);
+    for (const o of owners(obj)) if (nodes.has(o.uid)) queue.add(`fg:${o.uid}`);
+  };
+
+  const kindKey = (apiVersion: string, kind: string): string => `${parseApiVersion(apiVersion).group}/${kind}`;
+
+  /** Whether the owner a reference names exists (same name and uid), read live. Unknown kinds count as present. */
+  const ownerExists = async (ref: OwnerReference, namespace: string | undefined): Promise<boolean> => {
+    const info = kinds.get(kindKey(ref.apiVersion, ref.kind));
+    if (info === undefined) return true;
+    try {
+      const owner = await ctx.client.get({ ...info.ref, ...(info.namespaced && namespace !== undefined ? { namespace } : {}), name: ref.name });
+      return owner.metadata?.uid === ref.uid;
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 404) return false;
+      throw e;
+    }
+  };
+
+  const del = async (node: Node, policy: 'Background' | 'Foreground' | 'Orphan'): Promise<void> => {
+    try {
+      await ctx.client.delete(node.ref, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: policy, preconditions: { uid: node.uid } });
+    } catch (e) {
+      if (!(e instanceof ApiError && (e.code === 404 || e.code === 409))) throw e;
+    }
+  };
+
+  /** Merge-patches the object guarded by its resourceVersion; a 409 means someone moved first and we retry. */
+  const guardedPatch = async (node: Node, metadata: Record<string, unknown>): Promise<void> => {
+    await ctx.client.patch(node.ref, { metadata: { resourceVersion: node.obj.metadata?.resourceVersion, ...metadata } }, 'application/merge-patch+json');
+  };
+
+  const reconcile = async (key: string): Promise<void> => {
+    const [what, uid = ''] = key.split(':');
+    const node = nodes.get(uid);
+    if (node === undefined) return;
+    if (what === 'dep') {
+      const refs = owners(node.obj);
+      if (refs.length === 0 || terminating(node.obj)) return;
+      const absent: OwnerReference[] = [];
+      for (const ref of refs) if (!(await ownerExists(ref, node.obj.metadata?.namespace))) absent.push(ref);
+      if (absent.length === 0) return;
+      if (absent.length === refs.length) {
+        const policy = hasFinalizer(node.obj, orphanFinalizer) ? 'Orphan' : hasFinalizer(node.obj, foregroundFinalizer) ? 'Foreground' : 'Background';
+        await del(node, policy);
+        return;
+      }
+      const gone = new Set(absent.map((a) => a.uid));
+      await guardedPatch(node, { ownerReferences: refs.filter((r) => !gone.has(r.uid)) });
+      return;
+    }
+    if (what === 'orphan') {
+      if (!terminating(node.obj) || !hasFinalizer(node.obj, orphanFinalizer)) return;
+      for (const d of [...(dependents.get(uid) ?? [])]) {
+        const dep = nodes.get(d);
+        if (dep === undefined) continue;
+        await guardedPatch(dep, { ownerReferences: owners(dep.obj).filter((r) => r.uid !== uid) });
+      }
+      await guardedPatch(node, { finalizers: (node.obj.metadata?.finalizers ?? []).filter((f) => f !== orphanFinalizer) });
+      return;
+    }
+    if (what === 'fg') {
+      if (!terminating(node.obj) || !hasFinalizer(node.obj, foregroundFinalizer)) return;
+      let blocking = 0;
+      for (const d of [...(dependents.get(uid) ?? [])]) {
+        const dep = nodes.get(d);
+        if (dep === undefined) continue;
+        const ref = owners(dep.obj).find((r) => r.uid === uid);
+        if (ref === undefined) continue;
+        if (ref.blockOwnerDeletion === true) blocking++;
+        if (!terminating(dep.obj)) await del(dep, (dependents.get(d)?.size ?? 0) > 0 ? 'Foreground' : 'Background');
+      }
+      if (blocking === 0) await guardedPatch(node, { finalizers: (node.obj.metadata?.finalizers ?? []).filter((f) => f !== foregroundFinalizer) });
+    }
+  };
+
+  const queue = new WorkQueue(reconcile);
+
+  const discoverKinds = async (): Promise<void> => {
+    const d = await ctx.client.discovery();
+    const started: Informer[] = [];
+    for (const gv of d.groupVersions) {
+      for (const r of gv.resources) {
+        if (r.name.includes('/')) continue;
+        const info: KindInfo = { ref: { group: gv.group, version: gv.version, resource: r.name }, namespaced: r.namespaced };
+        const kk = `${gv.group}/${r.kind}`;
+        if (gv.preferred || !kinds.has(kk)) kinds.set(kk, info);
+        if (!gv.preferred || !r.verbs.includes('list') || !r.verbs.includes('watch') || !r.verbs.includes('delete')) continue;
+        const ik = `${gv.group}/${r.name}`;
+        if (informers.has(ik) || stopped) continue;
+        const informer = new Informer(ctx.client, info.ref, { add: (o) => upsert(info.ref, o), update: (_old, o) => upsert(info.ref, o), delete: (o) => remove(o) });
+        informers.set(ik, informer);
+        informer.start();
+        started.push(informer);
+      }
+    }
+    await Promise.all(started.map((i) => i.synced));
+    if (!synced) {
+      synced = true;
+      for (const node of nodes.values()) enqueueFor(node);
+    } else {
+      for (const i of started) for (const o of i.cache.values()) {
+        const n = o.metadata?.uid !== undefined ? nodes.get(o.metadata.uid) : undefined;
+        if (n !== undefined) enqueueFor(n);
+      }
+    }
+  };
+
+  const loop = async (): Promise<void> => {
+    if (stopped) return;
+    try {
+      await discoverKinds();
+    } catch {
+      // discovery failed this round; the next round retries
+    }
+    if (!stopped) rediscoverTimer = setTimeout(() => void loop(), rediscoverEveryMs);
+  };
+
+  return {
+    name: 'garbage-collector',
+    start: () => void loop(),
+    stop: () => {
+      stopped = true;
+      if (rediscoverTimer !== undefined) clearTimeout(rediscoverTimer);
+      for (const i of informers.values()) i.stop();
+      queue.stop();
+    },
+    idle: () => queue.idle(),
+  };
+}

@@ -1,0 +1,207 @@
+/**
+ * Sets of field paths, the unit of ownership: a manager owns a set. Stored
+ * as a tree — at each level the sorted elements that are members, and the
+ * sorted children that lead to deeper members — so that set algebra runs
+ * level by level as the real server's does (including its two kinds of
+ * difference: plain, which leaves the children of a removed parent, and
+ * recursive, which removes them too).
+ */
+
+import { comparePE, type Path, type PathElement } from './path';
+
+interface Child {
+  pe: PathElement;
+  set: FieldSet;
+}
+
+function search<T>(items: readonly T[], pe: PathElement, key: (item: T) => PathElement): { index: number; found: boolean } {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (comparePE(key(items[mid] as T), pe) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return { index: lo, found: lo < items.length && comparePE(key(items[lo] as T), pe) === 0 };
+}
+
+const self = (pe: PathElement): PathElement => pe;
+const childPE = (c: Child): PathElement => c.pe;
+
+export class FieldSet {
+  /** Sorted, unique. */
+  readonly members: PathElement[] = [];
+  /** Sorted by element, unique; may be empty sets only transiently (operations drop them). */
+  readonly children: Child[] = [];
+
+  static of(...paths: Path[]): FieldSet {
+    const s = new FieldSet();
+    for (const p of paths) s.insert(p);
+    return s;
+  }
+
+  /** Adds a path; its parents are not added (the whole object, the empty path, is never owned). */
+  insert(path: Path): void {
+    if (path.length === 0) return;
+    let s: FieldSet = this;
+    for (let i = 0; i < path.length - 1; i++) s = s.descend(path[i] as PathElement);
+    s.insertMember(path[path.length - 1] as PathElement);
+  }
+
+  insertMember(pe: PathElement): void {
+    const { index, found } = search(this.members, pe, self);
+    if (!found) this.members.splice(index, 0, pe);
+  }
+
+  /** The child set for `pe`, created when absent. */
+  descend(pe: PathElement): FieldSet {
+    const { index, found } = search(this.children, pe, childPE);
+    if (found) return (this.children[index] as Child).set;
+    const set = new FieldSet();
+    this.children.splice(index, 0, { pe, set });
+    return set;
+  }
+
+  hasMember(pe: PathElement): boolean {
+    return search(this.members, pe, self).found;
+  }
+
+  child(pe: PathElement): FieldSet | undefined {
+    const { index, found } = search(this.children, pe, childPE);
+    return found ? (this.children[index] as Child).set : undefined;
+  }
+
+  has(path: Path): boolean {
+    if (path.length === 0) return false;
+    let s: FieldSet | undefined = this;
+    for (let i = 0; i < path.length - 1 && s !== undefined; i++) s = s.child(path[i] as PathElement);
+    return s !== undefined && s.hasMember(path[path.length - 1] as PathElement);
+  }
+
+  /** The paths under `pe`, without the prefix (empty when none). */
+  withPrefix(pe: PathElement): FieldSet {
+    return this.child(pe) ?? new FieldSet();
+  }
+
+  empty(): boolean {
+    if (this.members.length > 0) return false;
+    return this.children.every((c) => c.set.empty());
+  }
+
+  size(): number {
+    let n = this.members.length;
+    for (const c of this.children) n += c.set.size();
+    return n;
+  }
+
+  union(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    const push = (pe: PathElement): void => void out.members.push(pe);
+    mergeSorted(this.members, other.members, self, push, push, push);
+    let i = 0;
+    let j = 0;
+    while (i < this.children.length && j < other.children.length) {
+      const a = this.children[i] as Child;
+      const b = other.children[j] as Child;
+      const c = comparePE(a.pe, b.pe);
+      if (c < 0) {
+        out.children.push(a);
+        i++;
+      } else if (c > 0) {
+        out.children.push(b);
+        j++;
+      } else {
+        out.children.push({ pe: a.pe, set: a.set.union(b.set) });
+        i++;
+        j++;
+      }
+    }
+    out.children.push(...this.children.slice(i), ...other.children.slice(j));
+    return out;
+  }
+
+  intersection(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const m of this.members) if (other.hasMember(m)) out.members.push(m);
+    for (const c of this.children) {
+      const o = other.child(c.pe);
+      if (o === undefined) continue;
+      const r = c.set.intersection(o);
+      if (!r.empty()) out.children.push({ pe: c.pe, set: r });
+    }
+    return out;
+  }
+
+  /** Members of `this` not in `other`; a member of `other` does not remove children of `this` (parent − child = parent). */
+  difference(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const m of this.members) if (!other.hasMember(m)) out.members.push(m);
+    for (const c of this.children) {
+      const o = other.child(c.pe);
+      if (o === undefined) {
+        out.children.push(c);
+        continue;
+      }
+      const d = c.set.difference(o);
+      if (!d.empty()) out.children.push({ pe: c.pe, set: d });
+    }
+    return out;
+  }
+
+  /** Like `difference`, but a member of `other` also removes everything under it. */
+  recursiveDifference(other: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const m of this.members) if (!other.hasMember(m)) out.members.push(m);
+    for (const c of this.children) {
+      if (other.hasMember(c.pe)) continue;
+      const o = other.child(c.pe);
+      if (o === undefined) {
+        out.children.push(c);
+        continue;
+      }
+      const d = c.set.recursiveDifference(o);
+      if (!d.empty()) out.children.push({ pe: c.pe, set: d });
+    }
+    return out;
+  }
+
+  equals(other: FieldSet): boolean {
+    if (this.members.length !== other.members.length || this.children.length !== other.children.length) return false;
+    for (let i = 0; i < this.members.length; i++) if (comparePE(this.members[i] as PathElement, other.members[i] as PathElement) !== 0) return false;
+    for (let i = 0; i < this.children.length; i++) {
+      const a = this.children[i] as Child;
+      const b = other.children[i] as Child;
+      if (comparePE(a.pe, b.pe) !== 0 || !a.set.equals(b.set)) return false;
+    }
+    return true;
+  }
+
+  /** Every member path, depth first: a level's members, then its children in order. */
+  iterate(fn: (path: Path) => void, prefix: PathElement[] = []): void {
+    for (const m of this.members) fn([...prefix, m]);
+    for (const c of this.children) c.set.iterate(fn, [...prefix, c.pe]);
+  }
+
+  paths(): Path[] {
+    const out: Path[] = [];
+    this.iterate((p) => out.push(p));
+    return out;
+  }
+}
+
+function mergeSorted<T>(a: readonly T[], b: readonly T[], key: (x: T) => PathElement, both: (x: T) => void, onlyA: (x: T) => void, onlyB: (x: T) => void): void {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const c = comparePE(key(a[i] as T), key(b[j] as T));
+    if (c < 0) onlyA(a[i++] as T);
+    else if (c > 0) onlyB(b[j++] as T);
+    else {
+      both(a[i] as T);
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) onlyA(a[i++] as T);
+  while (j < b.length) onlyB(b[j++] as T);
+}

@@ -1,0 +1,177 @@
+/**
+ * Serves `/openapi/v2` and `/openapi/v3[/<group-version>]` as the real
+ * server does: v3 has an index whose entries point at each document with
+ * `?hash=` (the uppercase hex SHA-512 of the document), documents fetched
+ * with the current hash are immutable for caches and a stale hash
+ * redirects (301) to the current one; every response carries an ETag and
+ * answers `If-None-Match` with 304. v2 is JSON or gnostic protobuf by
+ * `Accept`, anything else is a bare 406. Documents are rebuilt when the
+ * catalog's generation changes (custom resources come and go).
+ */
+
+import type { JsonObject } from '../../api/meta';
+import { pathNotFound, methodNotAllowed } from '../../machinery/errors';
+import type { Catalog } from '../../registry/catalog';
+import type { RequestContext } from '../context';
+import { parseAccept } from '../media-type';
+import { baseHeaders } from '../respond';
+import { buildV2Document, buildV3Documents } from './documents';
+import { encodeSwaggerDocument } from './gnostic';
+
+const v2Protobuf = ['com.github.proto-openapi.spec.v2@v1.0+protobuf', 'com.github.proto-openapi.spec.v2.v1.0+protobuf'];
+const v2ProtobufContentType = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+
+interface Doc {
+  body: Uint8Array<ArrayBuffer>;
+  hash: string;
+}
+
+interface V3State {
+  generation: number;
+  index: Doc;
+  docs: Map<string, Doc>;
+}
+
+interface V2State {
+  generation: number;
+  document: JsonObject;
+  json: Doc;
+  proto?: Uint8Array<ArrayBuffer>;
+}
+
+const encoder = new TextEncoder();
+
+async function sha512Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-512', bytes));
+  let hex = '';
+  for (const b of digest) hex += b.toString(16).padStart(2, '0');
+  return hex.toUpperCase();
+}
+
+async function doc(value: JsonObject): Promise<Doc> {
+  const body = encoder.encode(JSON.stringify(value));
+  return { body, hash: await sha512Hex(body) };
+}
+
+export interface OpenApiService {
+  handle(ctx: RequestContext): Promise<Response>;
+  /** The current v3 documents by index key (tests, UI). */
+  v3(): Promise<ReadonlyMap<string, { json: JsonObject; hash: string }>>;
+}
+
+export function createOpenApiService(catalog: Catalog, serverVersion: string): OpenApiService {
+  let v3: Promise<V3State> | undefined;
+  let v2: Promise<V2State> | undefined;
+
+  const currentV3 = (): Promise<V3State> => {
+    const generation = catalog.generation;
+    if (v3 === undefined || latest3 !== generation) {
+      latest3 = generation;
+      v3 = (async () => {
+        const docs = new Map<string, Doc>();
+        const paths: Record<string, { serverRelativeURL: string }> = {};
+        for (const [key, value] of buildV3Documents(catalog)) {
+          const d = await doc(value);
+          docs.set(key, d);
+          paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${d.hash}` };
+        }
+        return { generation, index: await doc({ paths }), docs };
+      })();
+    }
+    return v3;
+  };
+  let latest3 = -1;
+
+  const currentV2 = (): Promise<V2State> => {
+    const generation = catalog.generation;
+    if (v2 === undefined || latest2 !== generation) {
+      latest2 = generation;
+      const document = buildV2Document(catalog, serverVersion);
+      v2 = doc(document).then((json) => ({ generation, document, json }));
+    }
+    return v2;
+  };
+  let latest2 = -1;
+
+  return {
+    async handle(ctx) {
+      const method = ctx.request.method.toUpperCase();
+      if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed();
+      const parts = ctx.url.pathname.split('/').filter((p) => p !== '');
+      if (parts[1] === 'v2' && parts.length === 2) return serveV2(ctx, await currentV2());
+      if (parts[1] === 'v3') {
+        const state = await currentV3();
+        if (parts.length === 2) return serve(ctx, state.index, 'application/json');
+        const key = parts.slice(2).join('/');
+        const d = state.docs.get(key);
+        if (d === undefined) throw pathNotFound();
+        return serveV3Document(ctx, key, d);
+      }
+      throw pathNotFound();
+    },
+    async v3() {
+      const state = await currentV3();
+      const out = new Map<string, { json: JsonObject; hash: string }>();
+      for (const [k, d] of state.docs) out.set(k, { json: JSON.parse(new TextDecoder().decode(d.body)) as JsonObject, hash: d.hash });
+      return out;
+    },
+  };
+}
+
+/** Which representation an Accept header picks: the first clause we can serve, in preference order. */
+function pick(accept: string | null, subtypes: { subtype: string; value: string }[]): string | undefined {
+  const clauses = parseAccept(accept === null || accept.trim() === '' ? '*/*' : accept);
+  for (const c of clauses) {
+    for (const s of subtypes) {
+      if (c.type !== 'application' && c.type !== '*') continue;
+      if (c.subtype !== s.subtype && c.subtype !== '*') continue;
+      return s.value;
+    }
+  }
+  return undefined;
+}
+
+function notAcceptable(ctx: RequestContext): Response {
+  const headers = baseHeaders(ctx, 'text/plain; charset=utf-8');
+  headers.set('Vary', 'Accept');
+  return new Response(null, { status: 406, headers });
+}
+
+function serve(ctx: RequestContext, d: { body: Uint8Array<ArrayBuffer>; hash: string }, contentType: string, extra?: Record<string, string>): Response {
+  const headers = baseHeaders(ctx, contentType);
+  headers.set('ETag', `"${d.hash}"`);
+  headers.set('Vary', 'Accept');
+  for (const [k, v] of Object.entries(extra ?? {})) headers.set(k, v);
+  const match = ctx.request.headers.get('if-none-match');
+  if (match !== null && match.split(',').some((t) => t.trim().replace(/^W\//, '') === `"${d.hash}"`)) {
+    return new Response(null, { status: 304, headers });
+  }
+  headers.set('Content-Length', String(d.body.length));
+  return new Response(ctx.request.method.toUpperCase() === 'HEAD' ? null : d.body, { status: 200, headers });
+}
+
+function serveV2(ctx: RequestContext, state: V2State): Response {
+  const choice = pick(ctx.request.headers.get('accept'), [
+    { subtype: 'json', value: 'json' },
+    ...v2Protobuf.map((subtype) => ({ subtype, value: 'protobuf' })),
+  ]);
+  if (choice === undefined) return notAcceptable(ctx);
+  if (choice === 'json') return serve(ctx, state.json, 'application/json');
+  state.proto ??= encodeSwaggerDocument(state.document);
+  return serve(ctx, { body: state.proto, hash: state.json.hash }, v2ProtobufContentType);
+}
+
+function serveV3Document(ctx: RequestContext, key: string, d: Doc): Response {
+  if (pick(ctx.request.headers.get('accept'), [{ subtype: 'json', value: 'json' }]) === undefined) return notAcceptable(ctx);
+  const requested = ctx.query.get('hash');
+  if (requested !== null && requested !== '') {
+    if (requested !== d.hash) {
+      const headers = baseHeaders(ctx, 'text/html; charset=utf-8');
+      headers.set('Location', `/openapi/v3/${key}?hash=${d.hash}`);
+      return new Response(null, { status: 301, headers });
+    }
+    const expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+    return serve(ctx, d, 'application/json', { 'Cache-Control': 'public, immutable', Expires: expires });
+  }
+  return serve(ctx, d, 'application/json');
+}

@@ -1,0 +1,61 @@
+/**
+ * Protobuf at the HTTP edge: responses in the envelope when the client
+ * negotiated protobuf (falling back to JSON for anything without a message,
+ * as the real server never offers protobuf for those), watch event framing,
+ * and protobuf request bodies of POST and PUT, which are decoded here into
+ * the JSON request the handlers read — so every verb handler stays
+ * JSON-only.
+ */
+
+import type { JsonObject } from '../../api/meta';
+import type { NamingProfile } from '../../machinery/naming';
+import { badRequest } from '../../machinery/errors';
+import type { RequestContext } from '../context';
+import { parseMediaType } from '../media-type';
+import { baseHeaders } from '../respond';
+import { readBodyBytes } from '../body';
+import { protobufCodec } from './codec';
+
+/** The response in protobuf, or undefined when the value's kind has no message. */
+export function respondProtobuf(ctx: RequestContext, profile: NamingProfile, status: number, value: unknown): Response | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const bytes = protobufCodec(profile).encode(value as JsonObject);
+  if (bytes === undefined) return undefined;
+  return new Response(ctx.request.method.toUpperCase() === 'HEAD' ? null : bytes, { status, headers: baseHeaders(ctx, profile.protobufMediaType) });
+}
+
+export interface WatchEncoding {
+  contentType: string;
+  /** One event as bytes on the stream. */
+  encode(type: string, object: object): Uint8Array;
+}
+
+const textEncoder = new TextEncoder();
+
+/** How a watch stream writes its events: JSON lines, or length-prefixed protobuf frames. */
+export function watchEncoding(ctx: RequestContext, profile: NamingProfile): WatchEncoding {
+  const json: WatchEncoding = { contentType: 'application/json', encode: (type, object) => textEncoder.encode(`${JSON.stringify({ type, object })}\n`) };
+  if (ctx.output?.kind !== 'protobuf') return json;
+  const codec = protobufCodec(profile);
+  return {
+    contentType: `${profile.protobufMediaType};stream=watch`,
+    encode: (type, object) => codec.watchFrame(type, object as JsonObject) ?? json.encode(type, object),
+  };
+}
+
+/**
+ * When a request's body is protobuf, replaces `ctx.request` with the same
+ * request carrying the decoded object as JSON. The envelope names its own
+ * apiVersion and kind, so handlers still check them against the endpoint.
+ */
+export async function decodeProtobufBody(ctx: RequestContext, profile: NamingProfile): Promise<void> {
+  const contentType = ctx.request.headers.get('content-type');
+  if (contentType === null || parseMediaType(contentType)?.essence !== profile.protobufMediaType) return;
+  const bytes = await readBodyBytes(ctx.request);
+  if (bytes.length === 0) throw badRequest('empty protobuf request body');
+  const object = protobufCodec(profile).decode(bytes);
+  const headers = new Headers(ctx.request.headers);
+  headers.set('content-type', 'application/json');
+  headers.delete('content-length');
+  ctx.request = new Request(ctx.request.url, { method: ctx.request.method, headers, body: JSON.stringify(object), signal: ctx.signal });
+}

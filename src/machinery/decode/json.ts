@@ -1,0 +1,124 @@
+/**
+ * Duplicate-aware JSON decoding: the value as `JSON.parse` builds it (the
+ * last of repeated keys wins), plus every repeated field with its path in
+ * the real server's spelling (`metadata.labels.a`, `spec.containers[0].name`).
+ * Typed decoding (built-in kinds) can instead merge a repeated object or
+ * list into the earlier one, as Go decodes a repeated struct field into the
+ * same struct. Malformed input throws a `JsonSyntaxError` in Go's words.
+ */
+
+import { scanDuplicateKeys, valueEnd, type PathSegment } from './json-scan';
+import { findSyntaxError, lineColumn } from './json-syntax';
+
+export type { PathSegment } from './json-scan';
+
+export interface DuplicateField {
+  /** The strict-decoding path, e.g. `spec.template.spec.containers[0].name`. */
+  path: string;
+  segments: PathSegment[];
+  /** Distinct keys the enclosing object had when the repeat was read. */
+  keysBefore: number;
+  offset: number;
+  line: number;
+}
+
+export interface DecodedJson {
+  value: unknown;
+  duplicates: DuplicateField[];
+}
+
+export interface JsonDecodeOptions {
+  /**
+   * Merge a repeated object (or list) into the earlier occurrence instead of
+   * replacing it, as decoding into a typed struct does. Scalars are replaced
+   * either way.
+   */
+  mergeDuplicates?: boolean;
+}
+
+export class JsonSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(message);
+    this.name = 'JsonSyntaxError';
+  }
+}
+
+/** Spells a path as strict decoding errors do: keys joined by dots, indexes in brackets. */
+export function formatPath(segments: readonly PathSegment[]): string {
+  let out = '';
+  for (const s of segments) {
+    if (typeof s === 'number') out += `[${s}]`;
+    else out += out === '' ? s : `.${s}`;
+  }
+  return out;
+}
+
+export function decodeJson(text: string, options: JsonDecodeOptions = {}): DecodedJson {
+  let found: ReturnType<typeof scanDuplicateKeys> = [];
+  try {
+    found = scanDuplicateKeys(text);
+  } catch {
+    // Not JSON as far as the scanner can tell: JSON.parse (or the syntax finder) says why.
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch {
+    const problem = findSyntaxError(text) ?? { message: 'invalid JSON', offset: 0, line: 1, column: 1 };
+    throw new JsonSyntaxError(problem.message, problem.offset, problem.line, problem.column);
+  }
+  if (found.length === 0) return { value, duplicates: [] };
+  if (options.mergeDuplicates === true) value = mergeRepeated(text, value, found);
+  const duplicates = found.map((d) => ({ path: formatPath(d.segments), segments: d.segments, keysBefore: d.keysBefore, offset: d.offset, line: lineColumn(text, d.offset).line }));
+  return { value, duplicates };
+}
+
+type Container = Record<string, unknown> | unknown[];
+
+function isContainer(v: unknown): v is Container {
+  return typeof v === 'object' && v !== null;
+}
+
+/**
+ * Typed decoding reuses what an earlier occurrence filled in: objects keep
+ * fields the repeat does not set, lists keep merging element by element up
+ * to the repeat's length.
+ */
+export function mergeTyped(earlier: unknown, later: unknown): unknown {
+  if (Array.isArray(earlier) && Array.isArray(later)) return later.map((item, i) => (i < earlier.length ? mergeTyped(earlier[i], item) : item));
+  if (isContainer(earlier) && isContainer(later) && !Array.isArray(earlier) && !Array.isArray(later)) {
+    const out: Record<string, unknown> = { ...earlier };
+    for (const [k, v] of Object.entries(later)) out[k] = Object.hasOwn(earlier, k) ? mergeTyped(earlier[k], v) : v;
+    return out;
+  }
+  return later;
+}
+
+function mergeRepeated(text: string, root: unknown, found: ReturnType<typeof scanDuplicateKeys>): unknown {
+  // Fold every run of repeats of one field in document order, then write the results back, outer fields first.
+  const folded = new Map<string, { segments: PathSegment[]; value: unknown }>();
+  for (const d of found) {
+    const open = text.charCodeAt(d.value);
+    if (open !== 0x7b && open !== 0x5b) continue;
+    const key = JSON.stringify(d.segments);
+    const earlier = folded.get(key)?.value ?? parseAt(text, d.previousValue);
+    folded.set(key, { segments: d.segments, value: mergeTyped(earlier, parseAt(text, d.value)) });
+  }
+  const writes = [...folded.values()].sort((a, b) => a.segments.length - b.segments.length);
+  for (const w of writes) {
+    let parent: unknown = root;
+    for (const s of w.segments.slice(0, -1)) parent = isContainer(parent) ? (parent as Record<string | number, unknown>)[s] : undefined;
+    const last = w.segments[w.segments.length - 1];
+    if (isContainer(parent) && last !== undefined) (parent as Record<string | number, unknown>)[last] = w.value;
+  }
+  return root;
+}
+
+function parseAt(text: string, start: number): unknown {
+  return JSON.parse(text.slice(start, valueEnd(text, start))) as unknown;
+}
