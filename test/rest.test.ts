@@ -9,12 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost, type TestResponse } from './support/host';
 
 let host: TestHost;
-beforeAll(async () => {
-  host = await startTestHost();
-});
-afterAll(async () => {
-  await host.close();
-});
 
 interface Step {
   method: string;
@@ -475,7 +469,14 @@ const cases: Case[] = [
   },
 ];
 
-describe('generic REST over HTTP', () => {
+// The whole table runs against both storage backends the Node host offers.
+describe.each(['memory', 'dexie'] as const)('generic REST over HTTP (%s store)', (storage) => {
+  beforeAll(async () => {
+    host = await startTestHost({ storage });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
   for (const c of cases) {
     it(c.name, async () => {
       for (const [i, step] of c.steps.entries()) {
@@ -489,6 +490,12 @@ describe('generic REST over HTTP', () => {
 });
 
 describe('discovery, version and health', () => {
+  beforeAll(async () => {
+    host = await startTestHost();
+  });
+  afterAll(async () => {
+    await host.close();
+  });
   it('/api, /apis, resource lists and aggregated discovery', async () => {
     const api = await host.request('GET', '/api');
     expect(api.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });

@@ -20,6 +20,7 @@ import { handlePatch } from './handlers/patch';
 import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/deletecollection';
 import { handleWatch } from './handlers/watch';
+import { decodeProtobufBody } from './protobuf/http';
 
 export interface ResolvedRequest {
   info: ResourceRequestInfo;
@@ -48,7 +49,8 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
     if (!verbs.has(verb)) throw methodNotAllowed();
   };
   const output = (table: boolean, watch = false) => {
-    ctx.output = negotiateOutput(server.profile, ctx.request.headers.get('accept'), { table, protobuf: false, watch });
+    // Protobuf is offered for built-in kinds only; custom resources fall back to JSON (or 406).
+    ctx.output = negotiateOutput(server.profile, ctx.request.headers.get('accept'), { table, protobuf: !rt.custom, watch });
   };
 
   switch (method) {
@@ -72,11 +74,13 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
       if (named && info.subresource === '') throw methodNotAllowed();
       allow('create');
       output(false);
+      if (!rt.custom) await decodeProtobufBody(ctx, server.profile);
       return handleCreate(server, ctx, req);
     case 'PUT':
       if (!named) throw methodNotAllowed();
       allow('update');
       output(false);
+      if (!rt.custom) await decodeProtobufBody(ctx, server.profile);
       return handleUpdate(server, ctx, req);
     case 'PATCH':
       if (!named) throw methodNotAllowed();

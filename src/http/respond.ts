@@ -8,7 +8,7 @@ import { stringify as toYaml } from 'yaml';
 import type { NamingProfile } from '../machinery/naming';
 import type { StatusError } from '../machinery/errors';
 import type { RequestContext } from './context';
-import { respondProtobuf } from './protobuf/http';
+import { encodeProtobufBody } from './protobuf/http';
 
 export function baseHeaders(ctx: Pick<RequestContext, 'auditId' | 'warnings'>, contentType: string): Headers {
   const h = new Headers({ 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Audit-Id': ctx.auditId });
@@ -28,7 +28,7 @@ export function serialize(value: unknown, kind: 'json' | 'yaml', pretty: boolean
 
 export function respondValue(ctx: RequestContext, status: number, value: unknown): Response {
   if (ctx.output?.kind === 'protobuf' && ctx.output.profile !== undefined) {
-    const encoded = respondProtobuf(ctx, ctx.output.profile, status, value);
+    const encoded = protobufResponse(ctx, ctx.output.profile, status, value);
     if (encoded !== undefined) return encoded;
   }
   const out = ctx.output?.kind === 'yaml' ? 'yaml' : 'json';
@@ -39,7 +39,7 @@ export function respondValue(ctx: RequestContext, status: number, value: unknown
 
 export function respondError(ctx: Pick<RequestContext, 'auditId' | 'warnings' | 'pretty' | 'request'> & Partial<Pick<RequestContext, 'output'>>, profile: NamingProfile, error: StatusError): Response {
   if (ctx.output?.kind === 'protobuf') {
-    const encoded = respondProtobuf(ctx, profile, error.code, error.status);
+    const encoded = protobufResponse(ctx, profile, error.code, error.status);
     if (encoded !== undefined) {
       for (const [k, v] of Object.entries(error.headers)) encoded.headers.set(k, v);
       return encoded;
@@ -52,4 +52,11 @@ export function respondError(ctx: Pick<RequestContext, 'auditId' | 'warnings' | 
 
 export function respondText(ctx: Pick<RequestContext, 'auditId' | 'warnings'>, status: number, text: string): Response {
   return new Response(text, { status, headers: baseHeaders(ctx, 'text/plain; charset=utf-8') });
+}
+
+/** A response in the protobuf envelope, or undefined when the value's kind has no message. */
+function protobufResponse(ctx: Pick<RequestContext, 'auditId' | 'warnings' | 'request'>, profile: NamingProfile, status: number, value: unknown): Response | undefined {
+  const bytes = encodeProtobufBody(profile, value);
+  if (bytes === undefined) return undefined;
+  return new Response(ctx.request.method === 'HEAD' ? null : bytes, { status, headers: baseHeaders(ctx, profile.protobufMediaType) });
 }

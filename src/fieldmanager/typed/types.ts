@@ -74,14 +74,21 @@ export class TypeResolver {
     return a;
   }
 
+  private readonly roots = new WeakMap<SchemaNode, SchemaNode>();
+  private unstructuredRoot: SchemaNode | undefined;
+
   /** The root of an object type: `metadata` is always ObjectMeta, as every kind's (custom resources' too) is. */
   root(root: SchemaNode | undefined): TypeRef {
     if (this.definitions[objectMetaRef] === undefined) return root ?? 'deduced';
     const metadata: SchemaNode = { ref: objectMetaRef };
-    if (root === undefined) return { type: 'object', properties: { metadata }, preserveUnknownFields: true };
     const resolved = resolveSchema(this.definitions, root);
-    if (resolved === undefined) return { type: 'object', properties: { metadata }, preserveUnknownFields: true };
-    return { ...resolved, properties: { ...(resolved.properties ?? {}), metadata } };
+    if (root === undefined || resolved === undefined) return (this.unstructuredRoot ??= { type: 'object', properties: { metadata }, preserveUnknownFields: true });
+    let r = this.roots.get(root);
+    if (r === undefined) {
+      r = { ...resolved, properties: { ...(resolved.properties ?? {}), metadata } };
+      this.roots.set(root, r);
+    }
+    return r;
   }
 
   private build(node: SchemaNode | undefined): Atom {

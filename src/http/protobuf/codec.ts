@@ -24,11 +24,11 @@ export interface ProtobufCodec {
   /** True when `apiVersion`/`kind` has a message (built-in kinds, their lists, Status, Scale, ...). */
   canEncode(apiVersion: string, kind: string): boolean;
   /** The envelope of an object, list or Status; undefined when its kind has no message. */
-  encode(value: JsonObject | KubeObject): Uint8Array | undefined;
+  encode(value: JsonObject | KubeObject): Uint8Array<ArrayBuffer> | undefined;
   /** An envelope back to the JSON object, with apiVersion and kind from its type meta. Malformed input is a 400. */
   decode(bytes: Uint8Array): KubeObject;
   /** One watch stream frame (length prefix included); undefined when the object's kind has no message. */
-  watchFrame(type: string, object: JsonObject | KubeObject): Uint8Array | undefined;
+  watchFrame(type: string, object: JsonObject | KubeObject): Uint8Array<ArrayBuffer> | undefined;
 }
 
 class Codec implements ProtobufCodec {
@@ -56,7 +56,7 @@ class Codec implements ProtobufCodec {
     return this.kinds.message(apiVersion, kind) !== undefined;
   }
 
-  encode(value: JsonObject | KubeObject): Uint8Array | undefined {
+  encode(value: JsonObject | KubeObject): Uint8Array<ArrayBuffer> | undefined {
     const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : '';
     const kind = typeof value.kind === 'string' ? value.kind : '';
     const type = this.kinds.message(apiVersion, kind);
@@ -99,7 +99,7 @@ class Codec implements ProtobufCodec {
     return { apiVersion, kind, ...this.converter.fromMessage(type, msg) } as KubeObject;
   }
 
-  watchFrame(type: string, object: JsonObject | KubeObject): Uint8Array | undefined {
+  watchFrame(type: string, object: JsonObject | KubeObject): Uint8Array<ArrayBuffer> | undefined {
     const raw = this.encode(object);
     if (raw === undefined) return undefined;
     const event = this.watchEvent().encode({ type, object: { raw } }).finish();

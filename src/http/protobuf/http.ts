@@ -1,7 +1,8 @@
 /**
- * Protobuf at the HTTP edge: responses in the envelope when the client
- * negotiated protobuf (falling back to JSON for anything without a message,
- * as the real server never offers protobuf for those), watch event framing,
+ * Protobuf at the HTTP edge: response bodies in the envelope when the
+ * client negotiated protobuf (the writers fall back to JSON for anything
+ * without a message, which the real server never offers as protobuf),
+ * watch event framing,
  * and protobuf request bodies of POST and PUT, which are decoded here into
  * the JSON request the handlers read — so every verb handler stays
  * JSON-only.
@@ -12,16 +13,13 @@ import type { NamingProfile } from '../../machinery/naming';
 import { badRequest } from '../../machinery/errors';
 import type { RequestContext } from '../context';
 import { parseMediaType } from '../media-type';
-import { baseHeaders } from '../respond';
 import { readBodyBytes } from '../body';
 import { protobufCodec } from './codec';
 
-/** The response in protobuf, or undefined when the value's kind has no message. */
-export function respondProtobuf(ctx: RequestContext, profile: NamingProfile, status: number, value: unknown): Response | undefined {
+/** The protobuf body of a response value, or undefined when its kind has no message. */
+export function encodeProtobufBody(profile: NamingProfile, value: unknown): Uint8Array<ArrayBuffer> | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const bytes = protobufCodec(profile).encode(value as JsonObject);
-  if (bytes === undefined) return undefined;
-  return new Response(ctx.request.method.toUpperCase() === 'HEAD' ? null : bytes, { status, headers: baseHeaders(ctx, profile.protobufMediaType) });
+  return protobufCodec(profile).encode(value as JsonObject);
 }
 
 export interface WatchEncoding {

@@ -2,7 +2,7 @@
  * One watch as a streamed response. It subscribes to commits before reading
  * the starting state, so nothing falls between the initial state (or the
  * replayed history) and the live stream; events leave in resourceVersion
- * order, one JSON document per line. The stream ends on `timeoutSeconds`,
+ * order, one JSON document per line (or one length-prefixed protobuf frame). The stream ends on `timeoutSeconds`,
  * on client abort (releasing the subscription at once), and with a 410
  * ERROR event when the start is older than the history or the client falls
  * too far behind.
@@ -16,6 +16,7 @@ import type { ResourceType } from '../../registry/resource-type';
 import type { RequestContext } from '../context';
 import type { ServerContext } from '../server-context';
 import { baseHeaders } from '../respond';
+import { watchEncoding } from '../protobuf/http';
 import { filterChange, type WatchFilter } from './event-filter';
 
 export interface WatchSpec {
@@ -36,7 +37,8 @@ const maxBacklog = 10_000;
 const historyPage = 1_000;
 
 export function openWatchStream(server: ServerContext, ctx: RequestContext, spec: WatchSpec): Response {
-  const encoder = new TextEncoder();
+  // JSON lines, or length-prefixed protobuf frames when the client negotiated protobuf.
+  const encoding = watchEncoding(ctx, server.profile);
   const { rt, filter } = spec;
   let closed = false;
   let live = false;
@@ -66,9 +68,9 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
   const send = (type: WatchEventType, object: KubeObject | Status): void => {
     const c = controllerRef;
     if (closed || c === undefined) return;
-    c.enqueue(encoder.encode(`${JSON.stringify({ type, object })}\n`));
+    c.enqueue(encoding.encode(type, object));
     if ((c.desiredSize ?? 0) < -maxBacklog) {
-      c.enqueue(encoder.encode(`${JSON.stringify({ type: 'ERROR', object: resourceExpired(`too old resource version: ${lastSeen} (watcher fell behind)`).status })}\n`));
+      c.enqueue(encoding.encode('ERROR', resourceExpired(`too old resource version: ${lastSeen} (watcher fell behind)`).status));
       close();
     }
   };
@@ -154,5 +156,5 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
     },
     { highWaterMark: 0 },
   );
-  return new Response(stream, { status: 200, headers: baseHeaders(ctx, 'application/json') });
+  return new Response(stream, { status: 200, headers: baseHeaders(ctx, encoding.contentType) });
 }

@@ -125,6 +125,22 @@ export function scanDuplicateKeys(text: string): DuplicateKey[] {
   const frames: Frame[] = [];
   let depth = 0;
   let i = 0;
+  // Offset of the next backslash at or after the scan position: a string that ends before it has no
+  // escapes, so its closing quote is simply the next quote.
+  let nextBackslash = text.indexOf('\\');
+  if (nextBackslash < 0) nextBackslash = n;
+
+  const stringEnd = (start: number): number => {
+    const q = text.indexOf('"', start + 1);
+    if (q >= 0 && q < nextBackslash) {
+      sawEscape = false;
+      return q + 1;
+    }
+    const end = skipString(text, start, n);
+    const b = text.indexOf('\\', end);
+    nextBackslash = b < 0 ? n : b;
+    return end;
+  };
 
   const pathTo = (key: string): PathSegment[] => {
     const segments: PathSegment[] = [];
@@ -189,7 +205,7 @@ export function scanDuplicateKeys(text: string): DuplicateKey[] {
       open(c === LBRACE);
       i++;
     } else if (c === QUOTE) {
-      i = skipString(text, i, n);
+      i = stringEnd(i);
     } else {
       const start = i;
       while (i < n) {
@@ -225,7 +241,7 @@ export function scanDuplicateKeys(text: string): DuplicateKey[] {
       }
       if (c !== QUOTE) throw new ScanError('expected key');
       const keyStart = i;
-      i = skipString(text, i, n);
+      i = stringEnd(i);
       const keyEnd = i;
       const escaped = sawEscape;
       c = text.charCodeAt(i);

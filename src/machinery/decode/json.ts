@@ -8,7 +8,7 @@
  */
 
 import { scanDuplicateKeys, valueEnd, type PathSegment } from './json-scan';
-import { findSyntaxError, lineColumn } from './json-syntax';
+import { findSyntaxError } from './json-syntax';
 
 export type { PathSegment } from './json-scan';
 
@@ -74,7 +74,8 @@ export function decodeJson(text: string, options: JsonDecodeOptions = {}): Decod
   }
   if (found.length === 0) return { value, duplicates: [] };
   if (options.mergeDuplicates === true) value = mergeRepeated(text, value, found);
-  const duplicates = found.map((d) => ({ path: formatPath(d.segments), segments: d.segments, keysBefore: d.keysBefore, offset: d.offset, line: lineColumn(text, d.offset).line }));
+  const lines = lineNumbers(text, found.map((d) => d.offset));
+  const duplicates = found.map((d, k) => ({ path: formatPath(d.segments), segments: d.segments, keysBefore: d.keysBefore, offset: d.offset, line: lines[k] ?? 1 }));
   return { value, duplicates };
 }
 
@@ -117,6 +118,21 @@ function mergeRepeated(text: string, root: unknown, found: ReturnType<typeof sca
     if (isContainer(parent) && last !== undefined) (parent as Record<string | number, unknown>)[last] = w.value;
   }
   return root;
+}
+
+/** 1-based line numbers of ascending offsets, in one pass. */
+function lineNumbers(text: string, offsets: readonly number[]): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let from = 0;
+  for (const offset of offsets) {
+    for (let k = text.indexOf('\n', from); k >= 0 && k < offset; k = text.indexOf('\n', k + 1)) {
+      line++;
+      from = k + 1;
+    }
+    out.push(line);
+  }
+  return out;
 }
 
 function parseAt(text: string, start: number): unknown {

@@ -17,6 +17,7 @@ export const API_PREFIXES = [
   '/livez',
   '/readyz',
   '/metrics',
+  '/sandbox',
 ] as const;
 
 /** True when `pathname` is `prefix` itself or below it (`/apis/x`, not `/apisx`). */

@@ -17,12 +17,13 @@ import { apiHandlers } from './api-routes';
 import { apiServer, profileFromScriptUrl } from './server-instance';
 import { dropOldShellCaches, precacheShell, shellResponse } from './shell-cache';
 import { probeHandlers } from './stream-probe';
+import { benchFloorHandler } from './bench-floor';
 
 declare const self: ServiceWorkerGlobalScope;
 
 const profile = profileFromScriptUrl(self.location.href);
 const origin = self.location.origin;
-const handlers = [...apiHandlers(origin, serveApi), ...probeHandlers(origin)];
+const handlers = [benchFloorHandler(origin), ...apiHandlers(origin, serveApi), ...probeHandlers(origin)];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(precacheShell().then(() => self.skipWaiting()));

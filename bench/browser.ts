@@ -1,0 +1,140 @@
+/**
+ * Browser host figures, measured in Chromium against the built app: the
+ * page's fetches go through the app's service worker to the server core
+ * and IndexedDB, as in the product. Creates per second (sequential and 16
+ * in flight) and GET p50/p99, beside floors measured in the same browser:
+ * a trivial handler in the same worker answering a constant on the same
+ * path (header `x-orch-bench: floor`), and one IndexedDB transaction that
+ * bumps a counter and writes the object.
+ */
+
+import { execFileSync } from 'node:child_process';
+import { preview } from 'vite';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
+import type { Figure } from './report';
+
+interface PageFigures {
+  seq: number;
+  par: number;
+  p50: number;
+  p99: number;
+  floorSeq: number;
+  floorPar: number;
+  floorP50: number;
+  floorP99: number;
+  idbSeq: number;
+  idbPar: number;
+}
+
+export async function runBrowserBench(): Promise<Figure[]> {
+  const browserChoice = findChromium();
+  if (browserChoice === undefined) {
+    process.stderr.write(`${CHROMIUM_HELP}\nbrowser section skipped: no Chromium\n`);
+    return [];
+  }
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  const server = await preview({ preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
+  const url = server.resolvedUrls?.local[0] ?? '';
+  const browser = await chromium.launch({ executablePath: browserChoice.executablePath, args: CHROMIUM_ARGS, headless: true });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // tsx compiles with keepNames: functions handed to page.evaluate call a `__name` helper the page lacks.
+    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+    await page.goto(url);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    const r = await page.evaluate(async (): Promise<PageFigures> => {
+      const path = '/api/v1/namespaces/default/configmaps';
+      const creates = 400;
+      const gets = 600;
+      const body = (i: number) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `bench-${i}`, labels: { app: 'bench' } }, data: { key: `value-${i}`, other: 'x'.repeat(64) } });
+      const rate = async (width: number, offset: number, headers: Record<string, string>) => {
+        let next = 0;
+        const t = performance.now();
+        await Promise.all(
+          Array.from({ length: width }, async () => {
+            while (next < creates) {
+              const i = offset + next++;
+              const res = await fetch(path, { method: 'POST', body: body(i), headers: { 'content-type': 'application/json', ...headers } });
+              if (res.status !== 201) throw new Error(`create answered ${res.status}`);
+              await res.arrayBuffer();
+            }
+          }),
+        );
+        return (creates / (performance.now() - t)) * 1000;
+      };
+      const latency = async (headers: Record<string, string>) => {
+        const samples: number[] = [];
+        for (let i = 0; i < gets; i++) {
+          const t = performance.now();
+          const res = await fetch(`${path}/bench-1`, { headers });
+          await res.arrayBuffer();
+          samples.push(performance.now() - t);
+        }
+        samples.sort((a, b) => a - b);
+        const pct = (p: number) => samples[Math.min(samples.length - 1, Math.ceil((p / 100) * samples.length) - 1)] ?? NaN;
+        return { p50: pct(50), p99: pct(99) };
+      };
+      const idb = async (width: number) => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const req = indexedDB.open(`bench-floor-${width}-${Date.now()}`, 1);
+          req.onupgradeneeded = () => {
+            req.result.createObjectStore('objects', { keyPath: 'key' });
+            req.result.createObjectStore('meta', { keyPath: 'name' });
+          };
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+        let next = 0;
+        const t = performance.now();
+        await Promise.all(
+          Array.from({ length: width }, async () => {
+            while (next < creates) {
+              const i = next++;
+              await new Promise<void>((resolve, reject) => {
+                const tx = db.transaction(['objects', 'meta'], 'readwrite');
+                const meta = tx.objectStore('meta');
+                const get = meta.get('rv');
+                get.onsuccess = () => {
+                  const value = ((get.result as { value?: number } | undefined)?.value ?? 0) + 1;
+                  meta.put({ name: 'rv', value });
+                  tx.objectStore('objects').put({ key: `/core/configmaps/default/bench-${i}`, object: JSON.parse(body(i)) as unknown });
+                };
+                tx.oncomplete = () => resolve();
+                tx.onerror = () => reject(tx.error);
+              });
+            }
+          }),
+        );
+        const r2 = (creates / (performance.now() - t)) * 1000;
+        db.close();
+        return r2;
+      };
+      const floor = { 'x-orch-bench': 'floor' };
+      const seq = await rate(1, 0, {});
+      const par = await rate(16, creates, {});
+      const lat = await latency({});
+      const floorSeq = await rate(1, 0, floor);
+      const floorPar = await rate(16, 0, floor);
+      const floorLat = await latency(floor);
+      const idbSeq = await idb(1);
+      const idbPar = await idb(16);
+      return { seq, par, p50: lat.p50, p99: lat.p99, floorSeq, floorPar, floorP50: floorLat.p50, floorP99: floorLat.p99, idbSeq, idbPar };
+    });
+    const section = 'browser host (service worker + IndexedDB)';
+    const floorName = 'trivial handler in the worker, same path';
+    const idbName = '1 IDB txn: counter + object';
+    return [
+      { section, name: 'creates/s sequential', value: r.seq, unit: '/s', floor: r.floorSeq, floorName, higherIsBetter: true },
+      { section, name: 'creates/s sequential', value: r.seq, unit: '/s', floor: r.idbSeq, floorName: idbName, higherIsBetter: true },
+      { section, name: 'creates/s 16 in flight', value: r.par, unit: '/s', floor: r.floorPar, floorName, higherIsBetter: true },
+      { section, name: 'creates/s 16 in flight', value: r.par, unit: '/s', floor: r.idbPar, floorName: idbName, higherIsBetter: true },
+      { section, name: 'GET p50', value: r.p50, unit: 'ms', floor: r.floorP50, floorName },
+      { section, name: 'GET p99', value: r.p99, unit: 'ms', floor: r.floorP99, floorName },
+    ];
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  }
+}

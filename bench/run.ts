@@ -1,0 +1,37 @@
+/**
+ * `npm run bench`: runs every benchmark section and prints each figure
+ * beside its floor with the cost ratio. `npm run bench -- node watch` runs
+ * only the named sections. Results also go to `.bench/results.json`.
+ */
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { printFigures, type Figure } from './report';
+import { runNodeHostBench } from './node-host';
+import { runWatchPagingBench } from './watch-paging';
+import { runStorageBench } from './storage';
+import { runBrowserBench } from './browser';
+
+const sections: Record<string, () => Promise<Figure[]>> = {
+  node: runNodeHostBench,
+  watch: runWatchPagingBench,
+  storage: async () => (await runStorageBench()).map((r) => ({ section: 'storage (raw)', name: r.name, value: r.value, unit: r.unit })),
+  browser: runBrowserBench,
+};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const names = wanted.length > 0 ? wanted : Object.keys(sections);
+  const figures: Figure[] = [];
+  for (const name of names) {
+    const run = sections[name];
+    if (run === undefined) throw new Error(`unknown section ${name} (known: ${Object.keys(sections).join(', ')})`);
+    process.stderr.write(`running ${name}…\n`);
+    figures.push(...(await run()));
+  }
+  process.stdout.write(`${printFigures(figures)}\n`);
+  mkdirSync('.bench', { recursive: true });
+  writeFileSync('.bench/results.json', JSON.stringify(figures, null, 2));
+  process.exit(0);
+}
+
+void main();

@@ -1,0 +1,164 @@
+/**
+ * Instruments a checked program: every node that costs something gets an
+ * `evaluate` that charges the active cost tracker (cel-go's runtime model:
+ * identifiers and selections 1, calls by function, list and map literals a
+ * base cost, comprehensions per iteration), and calls and operators are
+ * evaluated here so our semantics apply first (RE2 `matches`, heterogeneous
+ * equality, set/map lists, nanosecond time, overflow checks); the engine's
+ * resolved handler runs when our layer passes. Installed once per program,
+ * after type checking (the checker fills in the operands and handlers).
+ */
+
+import { charge, callCost, operatorCost, MAP_CREATE_BASE_COST } from './cost';
+import { CostLimitError } from './errors';
+import { celError } from './errors';
+import { callName, callArgs, walk, type ComprehensionArgs, type EvaluateFn, type LibContext, type LibEvaluator, type Node } from './engine';
+import { binaryOperator, negate, PASS, type Pass } from './operators';
+
+/** Replaces a function's evaluation when it returns a value; `PASS` falls back to the engine's handler. */
+export type CallOverride = (args: unknown[]) => unknown;
+
+export interface InstrumentOptions {
+  overrides: ReadonlyMap<string, CallOverride>;
+  listCreateCost: number;
+}
+
+const BINARY = new Set(['==', '!=', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', 'in']);
+
+/** Per-iteration cost of the loop condition and accumulator step cel-go's expansion of each macro adds. */
+const QUANTIFIER_STEP_COST: Record<string, number> = { all: 3, exists: 4 };
+const RESULT_COST: Record<string, number> = { all: 1, exists: 1, exists_one: 2, map: 1, filter: 1 };
+
+export function instrument(root: Node, options: InstrumentOptions): void {
+  walk(root, (node) => install(node, options));
+  const inner = root.evaluate;
+  root.evaluate = (ev, node, ctx) => {
+    guardTryEval(ev);
+    return inner(ev, node, ctx);
+  };
+}
+
+function install(node: Node, options: InstrumentOptions): void {
+  const meta = node.meta;
+  if (meta.alternate !== undefined) {
+    if (meta.alternate.op === 'comprehension') instrumentComprehension(callName(node), meta.alternate, options);
+    return;
+  }
+  if (meta.macro !== undefined) return;
+  const original = meta.evaluate;
+  switch (node.op) {
+    case 'id':
+    case '.':
+    case '[]':
+    case '!_':
+      node.evaluate = charging(1, original);
+      return;
+    case 'list':
+      node.evaluate = charging(options.listCreateCost, original);
+      return;
+    case 'map':
+      node.evaluate = evaluateMapLiteral;
+      return;
+    case '-_':
+      node.evaluate = evaluateNegation;
+      return;
+    case 'call':
+    case 'rcall':
+      node.evaluate = callEvaluator(node, options.overrides.get(callName(node)));
+      return;
+    default:
+      if (BINARY.has(node.op)) node.evaluate = evaluateBinary;
+  }
+}
+
+function charging(units: number, original: EvaluateFn): EvaluateFn {
+  return (ev, node, ctx) => {
+    charge(units);
+    return original(ev, node, ctx);
+  };
+}
+
+function evaluateBinary(ev: LibEvaluator, node: Node, ctx: LibContext): unknown {
+  const left = ev.run(node.left!, ctx);
+  const right = ev.run(node.right!, ctx);
+  let result = binaryOperator(node.op, left, right);
+  if (result === PASS) result = node.handle!(left, right, node, ev);
+  charge(operatorCost(node.op, left, right));
+  return result;
+}
+
+function evaluateNegation(ev: LibEvaluator, node: Node, ctx: LibContext): unknown {
+  const value = ev.run(node.args as Node, ctx);
+  charge(1);
+  const result = negate(value);
+  return result === PASS ? node.handle!(value, node, ev) : result;
+}
+
+function callEvaluator(node: Node, override: CallOverride | undefined): EvaluateFn {
+  const name = callName(node);
+  const method = node.op === 'rcall';
+  const argNodes = method ? node.receiverWithArgs! : callArgs(node);
+  return (ev, n, ctx) => {
+    const values = argNodes.map((a) => ev.run(a, ctx));
+    let result: unknown | Pass = override === undefined ? PASS : override(values);
+    if (result === PASS) result = method ? n.handle!(values, ev, n) : n.handle!(values, n, ev);
+    charge(callCost(name, values, result));
+    return result;
+  };
+}
+
+/** Map literals: keys must be int, uint, bool or string and unique; non-string keys make a `Map`. */
+function evaluateMapLiteral(ev: LibEvaluator, node: Node, ctx: LibContext): unknown {
+  const entries = (node.args as [Node, Node][]).map(([k, v]): [unknown, unknown] => [ev.run(k, ctx), ev.run(v, ctx)]);
+  charge(MAP_CREATE_BASE_COST);
+  const keys = new Set<unknown>();
+  let plain = true;
+  for (const [k] of entries) {
+    if (typeof k === 'number' || k === null || (typeof k === 'object' && !('value' in k))) throw celError(`unsupported key type: ${k === null ? 'null' : typeof k}`);
+    const id = typeof k === 'object' ? (k as { value: bigint }).value : k;
+    if (keys.has(id)) throw celError(`Failed with repeated key: ${String(id)}`);
+    keys.add(id);
+    if (typeof k !== 'string' || k === '__proto__') plain = false;
+  }
+  return plain ? Object.fromEntries(entries as [string, unknown][]) : new Map(entries);
+}
+
+function instrumentComprehension(macro: string, comprehension: Node, options: InstrumentOptions): void {
+  const args = comprehension.args as ComprehensionArgs;
+  const inner = comprehension.meta.evaluate;
+  const resultCost = RESULT_COST[macro] ?? 1;
+  comprehension.evaluate = (ev, node, ctx) => {
+    const value = inner(ev, node, ctx);
+    charge(resultCost);
+    return value;
+  };
+  const step = args.step;
+  const stepCost = QUANTIFIER_STEP_COST[macro];
+  if (stepCost !== undefined) {
+    step.evaluate = charging(stepCost, step.meta.evaluate);
+    return;
+  }
+  // map, filter and exists_one accumulate in the step's branches: `accu + [x]`, `accu + 1`, or `accu`.
+  const branches = step.op === '?:' ? (step.args as Node[]).slice(1) : [step];
+  for (const branch of branches) {
+    const units = branch.op === 'accuPush' ? 2 + options.listCreateCost : branch.op === 'accuInc' ? 2 : 1;
+    branch.evaluate = charging(units, branch.meta.evaluate);
+  }
+  if (macro === 'exists_one') step.evaluate = charging(0, step.meta.evaluate);
+}
+
+const patched = new WeakSet<object>();
+
+/** The engine's `tryEval` absorbs errors for `&&`, `||` and quantifiers; a cost-limit error must still stop evaluation. */
+function guardTryEval(ev: LibEvaluator): void {
+  if (patched.has(ev)) return;
+  patched.add(ev);
+  ev.tryEval = function tryEval(this: LibEvaluator, node: Node, ctx: LibContext): unknown {
+    try {
+      return this.run(node, ctx);
+    } catch (error) {
+      if (error instanceof CostLimitError) throw error;
+      return error;
+    }
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * What changed between two versions of an object, as three field sets:
+ * added, modified, removed. Leaves (scalars, atomic lists and maps, and
+ * containers that are empty on both sides) compare by value; a container
+ * that appears or disappears is itself added or removed along with
+ * everything inside it. Writers take ownership of what they add or modify;
+ * a field removed is removed from everyone's ownership.
+ */
+
+import type { JsonValue } from '../../api/meta';
+import { deepEqual } from '../../machinery/json';
+import { FieldSet } from '../field-set';
+import { fieldPE, pathString, peString, serializePE, type PathElement } from '../path';
+import { asList, asMap, atomKind, deduceAtom, sameAtom, TypedError, type Atom, type ListAtom, type MapAtom, type TypeRef, type TypeResolver } from './types';
+
+export interface Comparison {
+  added: FieldSet;
+  modified: FieldSet;
+  removed: FieldSet;
+}
+
+export function isSame(c: Comparison): boolean {
+  return c.added.empty() && c.modified.empty() && c.removed.empty();
+}
+
+/** Drops `fields` (and everything under them) from every part of a comparison. */
+export function excludeFields(c: Comparison, fields: FieldSet | undefined): Comparison {
+  if (fields === undefined || fields.empty()) return c;
+  return { added: c.added.recursiveDifference(fields), modified: c.modified.recursiveDifference(fields), removed: c.removed.recursiveDifference(fields) };
+}
+
+export function compareValues(types: TypeResolver, lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef): Comparison {
+  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+  node(types, c, lhs, rhs, ref, []);
+  return c;
+}
+
+interface Walker {
+  types: TypeResolver;
+  c: Comparison;
+  lhs: JsonValue | undefined;
+  rhs: JsonValue | undefined;
+  path: PathElement[];
+  inLeaf: boolean;
+}
+
+function node(types: TypeResolver, c: Comparison, lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, path: PathElement[]): void {
+  const atom = types.atom(ref);
+  const al = deduceAtom(atom, lhs);
+  const ar = deduceAtom(atom, rhs);
+  const w: Walker = { types, c, lhs, rhs, path, inLeaf: false };
+  if (rhs === undefined) handle(w, al);
+  else if (lhs === undefined || sameAtom(al, ar)) handle(w, ar);
+  else {
+    handle({ ...w }, al);
+    handle(w, ar);
+  }
+  if (!w.inLeaf) {
+    if (lhs === undefined) c.added.insert(path);
+    else if (rhs === undefined) c.removed.insert(path);
+  }
+}
+
+function handle(w: Walker, atom: Atom): void {
+  switch (atomKind(atom)) {
+    case 'scalar':
+      leaf(w);
+      return;
+    case 'list':
+      list(w, atom.list as ListAtom);
+      return;
+    case 'map':
+      map(w, atom.map as MapAtom);
+      return;
+    default:
+      return;
+  }
+}
+
+function leaf(w: Walker): void {
+  if (w.inLeaf) return;
+  w.inLeaf = true;
+  if (w.lhs === undefined) w.c.added.insert(w.path);
+  else if (w.rhs === undefined) w.c.removed.insert(w.path);
+  else if (!deepEqual(w.lhs, w.rhs)) w.c.modified.insert(w.path);
+}
+
+function list(w: Walker, t: ListAtom): void {
+  const l = asList(w.lhs);
+  const r = asList(w.rhs);
+  if (t.atomic || ((l === undefined || l.length === 0) && (r === undefined || r.length === 0))) {
+    leaf(w);
+    return;
+  }
+  const items = new Map<string, { pe: PathElement; l?: JsonValue; r?: JsonValue }>();
+  const index = (values: JsonValue[] | undefined, side: 'l' | 'r'): void => {
+    values?.forEach((v, i) => {
+      let pe: PathElement;
+      try {
+        pe = w.types.itemPE(t, v);
+      } catch (e) {
+        if (e instanceof TypedError) throw new TypedError(pathString(w.path), `element ${i}: ${e.detail}`);
+        throw e;
+      }
+      const id = serializePE(pe);
+      const entry = items.get(id) ?? { pe };
+      if (entry[side] !== undefined) throw new TypedError(pathString(w.path), `duplicate entries for key ${peString(pe)}`);
+      entry[side] = v;
+      items.set(id, entry);
+    });
+  };
+  index(l, 'l');
+  index(r, 'r');
+  for (const { pe, l: lv, r: rv } of items.values()) node(w.types, w.c, lv, rv, t.element, [...w.path, pe]);
+}
+
+function map(w: Walker, t: MapAtom): void {
+  const l = asMap(w.lhs);
+  const r = asMap(w.rhs);
+  const lEmpty = l === undefined || Object.keys(l).length === 0;
+  const rEmpty = r === undefined || Object.keys(r).length === 0;
+  if (t.atomic || (lEmpty && rEmpty)) {
+    leaf(w);
+    return;
+  }
+  const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
+  for (const key of keys) {
+    node(w.types, w.c, l !== undefined && Object.hasOwn(l, key) ? l[key] : undefined, r !== undefined && Object.hasOwn(r, key) ? r[key] : undefined, w.types.fieldType(t, key) ?? 'deduced', [...w.path, fieldPE(key)]);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Built-in objects as the real server holds them while it tracks fields:
+ * as Go structs, where a struct field that is not a pointer is always
+ * present (`{}` when unset), a timestamp is `null` when unset, and a field
+ * without `omitempty` (a required one) is present with its zero value.
+ * Comparing shaped objects reproduces which containers the real server
+ * sees appear — the `".": {}` entries of an updater's managedFields — e.g.
+ * `spec.strategy` of a Deployment always exists, `metadata.labels` does
+ * not. The schema facts mark non-pointer structs with `default: {}`.
+ */
+
+import type { JsonValue } from '../../api/meta';
+import { isPlainObject } from '../../machinery/json';
+import { resolveSchema, type DefinitionSet, type SchemaNode } from '../../machinery/schema';
+
+/** A copy of `value` with the fields a Go struct always has filled in. */
+export function goShape(defs: DefinitionSet, value: JsonValue, ref: SchemaNode | undefined): JsonValue {
+  const node = resolveSchema(defs, ref);
+  if (node === undefined) return value;
+  if (Array.isArray(value)) return node.items === undefined ? value : value.map((v) => goShape(defs, v, node.items));
+  if (!isPlainObject(value)) return value;
+  const obj = value as Record<string, JsonValue>;
+  if (node.properties !== undefined) {
+    const out: Record<string, JsonValue> = {};
+    const required = node.required ?? [];
+    for (const [key, v] of Object.entries(obj)) {
+      const prop = node.properties[key];
+      if (v === null && prop !== undefined) continue; // decoding null into a Go field leaves it unset
+      out[key] = prop !== undefined ? goShape(defs, v, prop) : v;
+    }
+    for (const [name, prop] of Object.entries(node.properties)) {
+      if (Object.hasOwn(out, name)) continue;
+      const zero = zeroOf(defs, prop, required.includes(name));
+      if (zero !== undefined) out[name] = zero;
+    }
+    return out;
+  }
+  if (isPlainObject(node.additionalProperties)) {
+    const element = node.additionalProperties as SchemaNode;
+    const out: Record<string, JsonValue> = {};
+    for (const [key, v] of Object.entries(obj)) out[key] = goShape(defs, v, element);
+    return out;
+  }
+  return value;
+}
+
+function isEmptyObject(v: JsonValue | undefined): boolean {
+  return isPlainObject(v) && Object.keys(v).length === 0;
+}
+
+/** What an unset field looks like in the marshaled Go struct; undefined when it is omitted. */
+function zeroOf(defs: DefinitionSet, prop: SchemaNode, required: boolean): JsonValue | undefined {
+  const r = resolveSchema(defs, prop);
+  if (r === undefined) return undefined;
+  if (isEmptyObject(prop.default)) {
+    if (r.properties !== undefined) return goShape(defs, {}, prop);
+    if (r.format === 'date-time') return null;
+    if (r.intOrString === true) return 0;
+    if (prop.ref?.endsWith('resource.Quantity') === true) return '0';
+    return undefined;
+  }
+  if (!required) return undefined;
+  switch (r.type) {
+    case 'string':
+      return r.format === 'date-time' ? null : '';
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    default:
+      return null;
+  }
+}
