@@ -34,8 +34,8 @@ import {
   type Engine,
   type PlainValue,
   type ValueShapes,
+  conformanceEngine,
 } from '../test/support/cel-conformance';
-import { conformanceEngine } from '../src/cel/testing/conformance-engine';
 
 const marcShapes: ValueShapes = {
   uint: (v) => new UnsignedInt(v),

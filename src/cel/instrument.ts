@@ -31,7 +31,7 @@ const RESULT_COST: Record<string, number> = { all: 1, exists: 1, exists_one: 2, 
 
 export function instrument(root: Node, options: InstrumentOptions): void {
   walk(root, (node) => install(node, options));
-  const inner = root.evaluate;
+  const inner = Object.hasOwn(root, 'evaluate') ? root.evaluate : resolvedEvaluate(root);
   root.evaluate = (ev, node, ctx) => {
     guardTryEval(ev);
     return inner(ev, node, ctx);
@@ -69,6 +69,14 @@ function install(node: Node, options: InstrumentOptions): void {
     default:
       if (BINARY.has(node.op)) node.evaluate = evaluateBinary;
   }
+}
+
+/** What the engine's self-replacing `evaluate` would settle on for an uninstrumented node. */
+function resolvedEvaluate(node: Node): EvaluateFn {
+  const { alternate, macro, evaluate } = node.meta;
+  if (alternate !== undefined) return (ev, _node, ctx) => alternate.evaluate(ev, alternate, ctx);
+  if (macro !== undefined) return (ev, _node, ctx) => macro.evaluate(ev, macro, ctx);
+  return evaluate;
 }
 
 function charging(units: number, original: EvaluateFn): EvaluateFn {

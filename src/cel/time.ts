@@ -5,7 +5,8 @@
  * `google.protobuf.Timestamp` while parsing, printing, comparison and
  * arithmetic (done here) see all nine fractional digits, as RFC 3339 values in
  * custom resources carry them. Durations use the engine's `Duration`
- * (seconds + nanos). Ranges are CEL's: years 0001 to 9999, ±10,000 years.
+ * (seconds + nanos). Ranges: timestamps years 0001 to 9999 (CEL), durations
+ * int64 nanoseconds (Go's `time.Duration`, as in the real server).
  */
 
 import { Duration } from './engine';
@@ -17,7 +18,8 @@ type TimestampDate = Date & { [SUB_MS_NANOS]?: number };
 const NANOS_PER_SECOND = 1_000_000_000n;
 const MIN_SECONDS = -62135596800n; // 0001-01-01T00:00:00Z
 const MAX_SECONDS = 253402300799n; // 9999-12-31T23:59:59Z
-const MAX_DURATION_SECONDS = 315576000000n;
+// Go's time.Duration (int64 nanoseconds, about ±292 years), which Kubernetes' cel-go uses.
+const MAX_DURATION_NANOS = 9223372036854775807n;
 
 export function isTimestamp(value: unknown): value is Date {
   return value instanceof Date;
@@ -50,8 +52,8 @@ export function timestampParts(date: Date): { seconds: bigint; nanos: number } {
 }
 
 export function durationFromNanos(total: bigint): Duration {
+  if (total > MAX_DURATION_NANOS || total < -MAX_DURATION_NANOS - 1n) throw celError('duration out of range');
   const seconds = total / NANOS_PER_SECOND; // truncates toward zero: nanos carry the sign of seconds
-  if (seconds > MAX_DURATION_SECONDS || seconds < -MAX_DURATION_SECONDS) throw celError('duration out of range');
   return new Duration(seconds, Number(total - seconds * NANOS_PER_SECOND));
 }
 

@@ -90,7 +90,7 @@ export class Updater {
   /** An apply of `config` by `manager`; `object` is undefined when the object does not change. */
   applyOp(live: JsonValue, config: JsonValue, version: string, managersIn: Managers, manager: string, force: boolean): { object: JsonValue | undefined; managers: Managers } {
     const managers = this.reconcile(managersIn);
-    let merged = mergeValues(this.o.types, live, config, this.o.root) ?? {};
+    let merged: JsonValue = mergeValues(this.o.types, live, config, this.o.root) ?? {};
     const lastSet = managers.get(manager);
     let set = toFieldSet(this.o.types, config, this.o.root);
     if (this.o.ignored !== undefined) set = set.recursiveDifference(this.o.ignored);

@@ -1,15 +1,18 @@
 /**
- * Request bodies: read with the real server's size limit (3 MiB), parsed as
- * JSON or YAML into a JSON value, and checked to be an object of the
- * endpoint's apiVersion and kind. Malformed input is a 400 and an oversized
- * one a 413 — never an exception that escapes as a 500.
+ * Request bodies: read with the real server's size limit (3 MiB), decoded
+ * as JSON or YAML into a JSON value while noting repeated fields (which
+ * field validation reports), and checked to be an object of the endpoint's
+ * apiVersion and kind. Malformed input is a 400 in the real server's words
+ * and an oversized one a 413 — never an exception that escapes as a 500.
  */
 
-import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../api/meta';
 import { badRequest, requestEntityTooLarge } from '../machinery/errors';
 import { isPlainObject } from '../machinery/json';
+import { decodeJson, JsonSyntaxError } from '../machinery/decode/json';
+import { decodeYaml, yamlDuplicatesError, YamlSyntaxError } from '../machinery/decode/yaml';
 import type { BodyFormat } from './negotiate';
+import type { DecodeFindings } from './field-validation';
 
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
 
@@ -46,18 +49,49 @@ export async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayB
 
 /** Parses JSON or YAML into a JSON value; syntax errors are 400. */
 export function parseBody(text: string, format: BodyFormat): unknown {
+  return decodeObjectBody(text, format).value;
+}
+
+export interface DecodedBody {
+  value: unknown;
+  /** What field validation reports besides unknown fields: the body's repeated fields. */
+  findings: DecodeFindings;
+}
+
+/** The real server's short form of a body it could not read: its start, as text or hex. */
+export function summarizeBody(text: string, max = 30): string {
+  if (text === '') return '<empty>';
+  const bytes = new TextEncoder().encode(text);
+  if (text.startsWith('{')) return bytes.length > max ? `${new TextDecoder().decode(bytes.slice(0, max))} ...` : text;
+  const hex = (b: Uint8Array) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return bytes.length > max ? `${hex(bytes.slice(0, max))} ...` : hex(bytes);
+}
+
+/**
+ * Decodes the body of a POST or PUT. A JSON body of a built-in kind (`typed`)
+ * is read as the real server decodes into the kind's type: a repeated
+ * object merges into the earlier one. With `kind`, unreadable bodies answer
+ * as the real server does when it cannot tell what the body is.
+ */
+export function decodeObjectBody(text: string, format: BodyFormat, expect: { kind?: string; typed?: boolean } = {}): DecodedBody {
+  const unreadable = (why: string) =>
+    badRequest(expect.kind === undefined ? why : `the object provided is unrecognized (must be of type ${expect.kind}): ${why} (${summarizeBody(text)})`);
   if (format === 'json') {
     try {
-      return JSON.parse(text) as unknown;
+      const decoded = decodeJson(text, { mergeDuplicates: expect.typed === true });
+      return { value: decoded.value, findings: { typed: decoded.duplicates } };
     } catch (e) {
-      throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
+      if (e instanceof JsonSyntaxError) throw unreadable(`couldn't get version/kind; json parse error: ${e.message}`);
+      throw e;
     }
   }
   if (format === 'yaml') {
     try {
-      return parseYaml(text, { schema: 'core', uniqueKeys: false }) as unknown;
+      const decoded = decodeYaml(text);
+      return { value: decoded.value, findings: { leading: decoded.duplicates.length > 0 ? [yamlDuplicatesError(decoded.duplicates)] : [] } };
     } catch (e) {
-      throw badRequest(`error converting YAML to JSON: yaml: ${e instanceof Error ? e.message : String(e)}`);
+      if (e instanceof YamlSyntaxError) throw unreadable(`error converting YAML to JSON: ${e.message}`);
+      throw e;
     }
   }
   throw badRequest('protobuf request bodies are not supported for this request');

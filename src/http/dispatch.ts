@@ -43,6 +43,10 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
   if (rt.namespaced && named && !pathHasNamespace) throw pathNotFound();
 
   const req: ResolvedRequest = { info, rt, namespace: rt.namespaced ? info.namespace : '' };
+  if (rt.deprecation !== undefined) {
+    ctx.warnings.push(rt.deprecation.warning);
+    server.metrics.deprecatedApiRequested({ group: rt.group, version: rt.version, resource: rt.resource, subresource: info.subresource, removedRelease: rt.deprecation.removedRelease });
+  }
   const method = ctx.request.method.toUpperCase();
   const verbs = info.subresource === '' ? rt.verbs : (rt.subresources.get(info.subresource)?.verbs ?? new Set<string>());
   const allow = (verb: string): void => {

@@ -68,6 +68,11 @@ export interface FieldValidationOptions {
   strictError?: (message: string) => StatusError;
 }
 
+/** Strict errors of a POST or PUT body: the real server could not decode it as the kind. */
+export function undecodable(rt: Pick<ResourceType, 'kind' | 'version'>): (message: string) => StatusError {
+  return (message) => badRequest(`${rt.kind} in version ${JSON.stringify(rt.version)} cannot be handled as a ${rt.kind}: ${message}`);
+}
+
 function rootSchema(rt: ResourceType): SchemaNode | undefined {
   return rt.schema ?? (rt.definition !== undefined ? { ref: rt.definition } : undefined);
 }

@@ -36,6 +36,7 @@ export function typedDecoderSees(defs: DefinitionSet, root: SchemaNode, segments
     const s = segments[i];
     node = resolveSchema(defs, node);
     if (node === undefined) return false;
+    if (node.preserveUnknownFields === true && node.properties === undefined) return true; // untyped: read key by key
     if (typeof s === 'number') {
       node = node.items;
       continue;

@@ -1,15 +1,17 @@
 /**
  * Server-side Table rendering (`Accept: application/json;as=Table;...`).
- * Every resource gets the default columns Name and Created At; kinds with
- * their own printer columns add them here as they are defined. Each row
- * carries the object's metadata (includeObject=Metadata, the default),
- * or the whole object or nothing as `includeObject` asks.
+ * Kinds with a printer (`table-columns/`) get their own columns, as the
+ * real server prints them; every other resource the default columns Name
+ * and Created At. Each row carries the object's metadata
+ * (includeObject=Metadata, the default), or the whole object or nothing as
+ * `includeObject` asks.
  */
 
 import type { KubeObject, ListMeta } from '../api/meta';
 import type { ResourceType } from '../registry/resource-type';
 import type { RequestContext } from './context';
 import type { ServerContext } from './server-context';
+import { printerFor, type RowCondition } from './table-columns';
 
 export interface TableColumn {
   name: string;
@@ -21,6 +23,7 @@ export interface TableColumn {
 
 export interface TableRow {
   cells: unknown[];
+  conditions?: RowCondition[];
   object?: KubeObject;
 }
 
@@ -29,11 +32,16 @@ const defaultColumns: TableColumn[] = [
   { name: 'Created At', type: 'date', format: '', description: 'When the server created the object (RFC 3339).', priority: 0 },
 ];
 
-export function tableFor(server: ServerContext, ctx: RequestContext, _rt: ResourceType, items: KubeObject[], listMeta: ListMeta): KubeObject {
+export function tableFor(server: ServerContext, ctx: RequestContext, rt: ResourceType, items: KubeObject[], listMeta: ListMeta): KubeObject {
   const include = ctx.query.get('includeObject') ?? 'Metadata';
   const metaVersion = ctx.output?.metaVersion ?? 'v1';
+  const printer = printerFor(server.profile, rt);
+  const print = { now: ctx.now, profile: server.profile };
   const rows: TableRow[] = items.map((obj) => {
-    const row: TableRow = { cells: [obj.metadata?.name ?? '', obj.metadata?.creationTimestamp ?? ''] };
+    const fields = obj as unknown as Record<string, unknown>;
+    const row: TableRow = { cells: printer !== undefined ? printer.cells(fields, print) : [obj.metadata?.name ?? '', obj.metadata?.creationTimestamp ?? ''] };
+    const conditions = printer?.conditions?.(fields);
+    if (conditions !== undefined) row.conditions = conditions;
     if (include === 'Object') row.object = obj;
     else if (include !== 'None')
       row.object = { kind: 'PartialObjectMetadata', apiVersion: `${server.profile.metaGroup}/${metaVersion}`, metadata: obj.metadata ?? {} };
@@ -43,7 +51,7 @@ export function tableFor(server: ServerContext, ctx: RequestContext, _rt: Resour
     kind: 'Table',
     apiVersion: `${server.profile.metaGroup}/${metaVersion}`,
     metadata: listMeta,
-    columnDefinitions: defaultColumns,
+    columnDefinitions: printer?.columns ?? defaultColumns,
     rows,
   };
 }

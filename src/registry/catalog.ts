@@ -11,6 +11,8 @@ import type { GeneratedRegistry, GeneratedResource, GeneratedSubresource } from 
 import { apiVersionOf, type ResourceType, type SubresourceType } from './resource-type';
 import { builtInKindBehavior } from './kind-behavior';
 import { isGroupVersionEnabled, type RuntimeConfig } from './runtime-config';
+import { builtInConversionFamilies } from './conversions/index';
+import { deprecationOf } from './deprecation';
 
 export interface ServedVersion {
   version: string;
@@ -52,7 +54,22 @@ export class Catalog {
         this.addVersion(group, { version: v.version, stability: v.stability, resources }, false);
       }
     }
+    this.assignStorageVersions();
     this.changed();
+  }
+
+  /** Every resource stores in its storage identity's preferred version (Events in the core group's). */
+  private assignStorageVersions(): void {
+    const families = builtInConversionFamilies(this.profile);
+    for (const g of this.groupsByName.values())
+      for (const v of g.versions)
+        for (const rt of v.resources.values()) {
+          if (rt.custom) continue;
+          const home = this.preferred(rt.storage.group, rt.storage.resource) ?? rt;
+          rt.storageVersion = { apiVersion: home.apiVersion, kind: home.kind };
+          const family = families.get(`${rt.storage.group}/${rt.storage.resource}`);
+          if (family !== undefined) rt.conversion = family;
+        }
   }
 
   private builtInResource(group: string, version: string, stability: ServedVersion['stability'], r: GeneratedResource): ResourceType {
@@ -72,6 +89,8 @@ export class Catalog {
       subresources,
       apiVersion: apiVersionOf(group, version),
       storage: storageIdentity(this.profile, group, r.name),
+      storageVersion: { apiVersion: apiVersionOf(group, version), kind: r.kind },
+      ...(deprecationOf(this.profile, group, version, r.kind) !== undefined ? { deprecation: deprecationOf(this.profile, group, version, r.kind) } : {}),
       definition: r.definition,
       stability,
       behavior: builtInKindBehavior(r.kind),

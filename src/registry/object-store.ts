@@ -9,6 +9,7 @@ import type { KubeObject } from '../api/meta';
 import { alreadyExists, notFound, resourceExpired, staleResourceVersion, tooLargeResourceVersion, internalError } from '../machinery/errors';
 import { StorageError, type ListOptions, type Storage, type StoredObject } from '../storage/types';
 import { collectionPrefix, objectKey } from './keys';
+import { toServedVersion, toStorageVersion } from './conversion';
 import { groupResource, type ResourceType } from './resource-type';
 
 export class ObjectStore {
@@ -22,8 +23,15 @@ export class ObjectStore {
     return collectionPrefix(rt.storage, rt.namespaced ? namespace : '');
   }
 
+  /** Stored objects in the resource's served version (every read converts from the storage version). */
+  private served(rt: ResourceType, s: StoredObject): StoredObject {
+    const object = toServedVersion(rt, s.object);
+    return object === s.object ? s : { ...s, object };
+  }
+
   async get(rt: ResourceType, namespace: string, name: string): Promise<StoredObject | undefined> {
-    return this.storage.get(this.key(rt, namespace, name));
+    const s = await this.storage.get(this.key(rt, namespace, name));
+    return s === undefined ? undefined : this.served(rt, s);
   }
 
   async mustGet(rt: ResourceType, namespace: string, name: string): Promise<StoredObject> {
@@ -35,7 +43,7 @@ export class ObjectStore {
   async create(rt: ResourceType, obj: KubeObject): Promise<StoredObject> {
     const m = obj.metadata ?? {};
     try {
-      return await this.storage.create(this.key(rt, m.namespace ?? '', m.name ?? ''), obj);
+      return this.served(rt, await this.storage.create(this.key(rt, m.namespace ?? '', m.name ?? ''), toStorageVersion(rt, obj)));
     } catch (e) {
       throw this.translate(e, rt, m.name ?? '');
     }
@@ -44,7 +52,7 @@ export class ObjectStore {
   async update(rt: ResourceType, obj: KubeObject, expectedRevision: number): Promise<StoredObject> {
     const m = obj.metadata ?? {};
     try {
-      return await this.storage.update(this.key(rt, m.namespace ?? '', m.name ?? ''), obj, expectedRevision);
+      return this.served(rt, await this.storage.update(this.key(rt, m.namespace ?? '', m.name ?? ''), toStorageVersion(rt, obj), expectedRevision));
     } catch (e) {
       throw this.translate(e, rt, m.name ?? '');
     }
@@ -52,7 +60,7 @@ export class ObjectStore {
 
   async delete(rt: ResourceType, namespace: string, name: string, expectedRevision?: number): Promise<StoredObject> {
     try {
-      return await this.storage.delete(this.key(rt, namespace, name), expectedRevision);
+      return this.served(rt, await this.storage.delete(this.key(rt, namespace, name), expectedRevision));
     } catch (e) {
       throw this.translate(e, rt, name);
     }
@@ -60,7 +68,14 @@ export class ObjectStore {
 
   async list(rt: ResourceType, namespace: string, options: Omit<ListOptions, 'prefix'>) {
     try {
-      return await this.storage.list({ ...options, prefix: this.prefix(rt, namespace) });
+      const predicate = options.predicate;
+      const result = await this.storage.list({
+        ...options,
+        prefix: this.prefix(rt, namespace),
+        // Selectors see objects as the served version names their fields.
+        ...(predicate !== undefined ? { predicate: (o: KubeObject) => predicate(toServedVersion(rt, o)) } : {}),
+      });
+      return { ...result, items: result.items.map((s) => this.served(rt, s)) };
     } catch (e) {
       throw this.translate(e, rt, '');
     }

@@ -7,6 +7,7 @@
 import type { GroupResource } from '../machinery/errors';
 import type { KindBehavior } from './kind-behavior';
 import type { SchemaNode } from '../machinery/schema';
+import type { ConversionFamily } from './conversion';
 
 export interface SubresourceType {
   name: string;
@@ -35,6 +36,12 @@ export interface ResourceType {
   apiVersion: string;
   /** Where objects of this resource are stored: one storage identity for every version that serves it. */
   storage: GroupResource;
+  /** The version objects are stored in (every served version converts to and from it). */
+  storageVersion: { apiVersion: string; kind: string };
+  /** How this resource's versions convert, when their fields differ. */
+  conversion?: ConversionFamily;
+  /** Set when the served version is deprecated: the Warning text and the release that removes it. */
+  deprecation?: { warning: string; removedRelease: string };
   /** Neutral definition name of the kind's schema (built-in kinds). */
   definition?: string;
   /** The kind's schema (custom resources carry theirs inline). */

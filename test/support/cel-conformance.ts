@@ -13,6 +13,11 @@ import type { Value } from '@bufbuild/cel-spec/cel/expr/value_pb.js';
 import type { Type } from '@bufbuild/cel-spec/cel/expr/checked_pb.js';
 import { anyUnpack } from '@bufbuild/protobuf/wkt';
 import { getTestRegistry } from '@bufbuild/cel-spec/testdata/registry.js';
+import { Duration, UnsignedInt } from '../../src/cel/engine';
+import { baseEnvironment, deriveEnvironment } from '../../src/cel/env';
+import { compileExpression, isCompileError } from '../../src/cel/program';
+import { CostTracker, withTracker } from '../../src/cel/cost';
+import { durationFromNanos, timestampFromNanos, timestampParts } from '../../src/cel/time';
 
 export interface ConformanceCase {
   /** `[suite, section, test]`, the names of the cel-spec test files. */
@@ -179,6 +184,8 @@ export function declaredTypeName(type: Type | undefined): string {
       return ['dyn', 'bool', 'int', 'uint', 'double', 'string', 'bytes'][kind.value] ?? 'dyn';
     case 'wellKnown':
       return ['dyn', 'dyn', 'google.protobuf.Timestamp', 'google.protobuf.Duration'][kind.value] ?? 'dyn';
+    case 'messageType':
+      return kind.value === 'google.protobuf.Timestamp' || kind.value === 'google.protobuf.Duration' ? kind.value : 'dyn';
     case 'listType':
       return `list<${declaredTypeName(kind.value.elemType)}>`;
     case 'mapType':
@@ -294,4 +301,49 @@ export function jsEquals(actual: unknown, p: PlainValue, shapes: ValueShapes): b
     case 'message':
       return false;
   }
+}
+
+/** Value shapes of our layer (`src/cel`): timestamps keep nanoseconds. */
+export const ourShapes: ValueShapes = {
+  uint: (v) => new UnsignedInt(v),
+  uintValue: (v) => (v instanceof UnsignedInt ? v.value : undefined),
+  timestamp: (s, n) => timestampFromNanos(s * 1_000_000_000n + BigInt(n)),
+  timestampParts: (v) => (v instanceof Date ? timestampParts(v) : undefined),
+  duration: (s, n) => durationFromNanos(s * 1_000_000_000n + BigInt(n)),
+  durationParts: (v) => (v instanceof Duration ? { seconds: v.seconds, nanos: v.nanos } : undefined),
+  typeName: (v) => (v !== null && typeof v === 'object' && 'name' in v && typeof v.name === 'string' ? v.name : undefined),
+};
+
+/** Our layer as a conformance engine: the standard environment with heterogeneous literals, `disable_check` run unchecked. */
+export function conformanceEngine(): Engine & { prepare(expr: string, context: Record<string, unknown>): () => unknown } {
+  const base = baseEnvironment({ homogeneousAggregateLiterals: false, kubernetesOnly: false });
+  const compile = (expr: string, variables: [string, string][], unchecked: boolean) => {
+    const env = deriveEnvironment(base, (engine) => {
+      for (const [name, type] of variables) {
+        try {
+          engine.registerVariable(name, type);
+        } catch {
+          engine.registerVariable(name, 'dyn');
+        }
+      }
+    });
+    const compiled = compileExpression(env, expr, { unchecked });
+    if (isCompileError(compiled)) throw new Error(compiled.message);
+    return compiled;
+  };
+  return {
+    name: 'ours (src/cel)',
+    evaluate(test) {
+      const compiled = compile(test.expr, declaredVariables(test), test.disableCheck);
+      const context: Record<string, unknown> = {};
+      for (const [name, value] of bindings(test)) context[name] = toJs(value, ourShapes);
+      return { value: withTracker(new CostTracker(Number.POSITIVE_INFINITY, 'per-call'), () => compiled.program(context)) };
+    },
+    equals: (actual, expected) => jsEquals(actual, plainValue(expected), ourShapes),
+    prepare(expr, context) {
+      const vars = Object.keys(context).map((name): [string, string] => [name, 'dyn']);
+      const compiled = compile(expr, vars, false);
+      return () => withTracker(new CostTracker(1e9, 'per-call'), () => compiled.program(context));
+    },
+  };
 }

@@ -10,10 +10,10 @@ import { deepClone, dropNulls } from '../../machinery/json';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
-import { asObjectOfType, parseBody, readBodyText } from '../body';
+import { asObjectOfType, decodeObjectBody, readBodyText } from '../body';
 import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
-import { enforceFieldValidation, parseFieldValidation } from '../field-validation';
+import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
 import { respondObject } from '../encode';
 
 export async function handleCreate(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
@@ -21,10 +21,10 @@ export async function handleCreate(server: ServerContext, ctx: RequestContext, r
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
-  const value = parseBody(await readBodyText(ctx.request), format);
-  const obj = asObjectOfType(value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
+  const decoded = decodeObjectBody(await readBodyText(ctx.request), format, { kind: req.rt.kind, typed: !req.rt.custom });
+  const obj = asObjectOfType(decoded.value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
   dropNulls(obj);
-  enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings);
+  enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, { strictError: undecodable(req.rt) });
   const meta = obj.metadata ?? (obj.metadata = {});
   if (req.rt.namespaced) {
     if ((meta.namespace ?? '') === '') meta.namespace = req.namespace;

@@ -1,8 +1,8 @@
 /**
- * patch (PATCH to a named object or its status/scale): JSON patch and merge
- * patch applied to the stored object (again on each optimistic retry), then
- * the write pipeline like an update; a resourceVersion the patch sets is a
- * precondition. Strategic merge patch and apply join through `patchers`.
+ * patch (PATCH to a named object or its status/scale): JSON patch, merge
+ * patch and (for built-in kinds) strategic merge patch applied to the
+ * stored object (again on each optimistic retry), then the write pipeline
+ * like an update; a resourceVersion the patch sets is a precondition.
  */
 
 import type { KubeObject } from '../../api/meta';
@@ -10,6 +10,8 @@ import { badRequest, StatusError } from '../../machinery/errors';
 import { dropNulls } from '../../machinery/json';
 import { applyMergePatch } from '../../fieldmanager/merge-patch';
 import { applyJsonPatch, JsonPatchError } from '../../fieldmanager/json-patch';
+import { strategicMergePatch } from '../../fieldmanager/strategic-merge-patch';
+import type { DefinitionSet, SchemaNode } from '../../machinery/schema';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
@@ -21,6 +23,7 @@ import { applyScale, scaleOf } from '../subresources/scale';
 import { respondValue } from '../respond';
 import { checkNameAndNamespace } from './update';
 import { enforceFieldValidation, parseFieldValidation } from '../field-validation';
+import { decodePatch, patchStrictError } from '../patch-decode';
 
 function parsePatchJson(text: string): unknown {
   try {
@@ -30,8 +33,17 @@ function parsePatchJson(text: string): unknown {
   }
 }
 
-function applyPatch(type: PatchType, current: KubeObject, patch: unknown): KubeObject {
+/** The schema a strategic merge patch follows: the definitions and the target kind's top definition. */
+interface PatchSchemaRef {
+  defs: DefinitionSet;
+  root: SchemaNode | undefined;
+}
+
+function applyPatch(type: PatchType, current: KubeObject, patch: unknown, schema?: PatchSchemaRef): KubeObject {
   switch (type) {
+    case 'strategic':
+      if (schema?.root === undefined) throw badRequest(`patch type ${type} is not supported`);
+      return strategicMergePatch(schema.defs, schema.root, current, patch) as KubeObject;
     case 'merge': {
       const result = applyMergePatch(current, patch);
       if (typeof result !== 'object' || result === null || Array.isArray(result)) throw badRequest('merge patch must be a JSON object');
@@ -53,19 +65,24 @@ function applyPatch(type: PatchType, current: KubeObject, patch: unknown): KubeO
 }
 
 export async function handlePatch(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
-  const type = negotiatePatch(ctx.request.headers.get('content-type'), false);
+  // Strategic merge patch needs the Go types' patch markers: built-in kinds only (custom resources get 415).
+  const type = negotiatePatch(ctx.request.headers.get('content-type'), !req.rt.custom);
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
-  const patch = parsePatchJson(await readBodyText(ctx.request));
+  const text = await readBodyText(ctx.request);
+  const { patch, findings } = type === 'apply' ? { patch: parsePatchJson(text), findings: {} } : decodePatch(text, type, mode);
   const sub = req.info.subresource;
   const gvk = { apiVersion: req.rt.apiVersion, kind: req.rt.kind };
+  const defs = server.catalog.definitions;
+  const schema: PatchSchemaRef = { defs, root: req.rt.definition !== undefined ? { ref: req.rt.definition } : req.rt.schema };
 
   const patched = (current: KubeObject): KubeObject => {
-    const obj = applyPatch(type, current, patch);
+    const obj = applyPatch(type, current, patch, schema);
     if (obj.apiVersion !== gvk.apiVersion || obj.kind !== gvk.kind) throw badRequest('the patch must not change apiVersion or kind');
     dropNulls(obj);
     checkNameAndNamespace(req, obj);
-    enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings);
+    const strictError = patchStrictError(type, patch, mode === 'Strict' ? obj : undefined);
+    enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, { strictError });
     return obj;
   };
 
@@ -80,7 +97,8 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
       user: ctx.user,
       desired: (current) => {
         const obj = current ?? {};
-        const scale = applyPatch(type, scaleOf(server, req.rt, obj), patch);
+        const scaleDefinition = req.rt.subresources.get('scale')?.definition;
+        const scale = applyPatch(type, scaleOf(server, req.rt, obj), patch, { defs, root: scaleDefinition !== undefined ? { ref: scaleDefinition } : undefined });
         return applyScale(obj, scale);
       },
       createWhenMissing: false,

@@ -11,10 +11,10 @@ import { deepClone, dropNulls } from '../../machinery/json';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
-import { asObjectOfType, parseBody, readBodyText } from '../body';
+import { asObjectOfType, decodeObjectBody, readBodyText } from '../body';
 import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
-import { enforceFieldValidation, parseFieldValidation } from '../field-validation';
+import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
 import { respondObject } from '../encode';
 import { applyScale, scaleOf } from '../subresources/scale';
 import { respondValue } from '../respond';
@@ -32,8 +32,9 @@ export async function handleUpdate(server: ServerContext, ctx: RequestContext, r
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
-  const value = parseBody(await readBodyText(ctx.request), format);
   const sub = req.info.subresource;
+  const decoded = decodeObjectBody(await readBodyText(ctx.request), format, { kind: sub === 'scale' ? 'Scale' : req.rt.kind, typed: !req.rt.custom });
+  const value = decoded.value;
 
   if (sub === 'scale') {
     const scaleRt = req.rt.subresources.get('scale');
@@ -55,7 +56,7 @@ export async function handleUpdate(server: ServerContext, ctx: RequestContext, r
 
   const obj = asObjectOfType(value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
   dropNulls(obj);
-  enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings);
+  enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, { strictError: undecodable(req.rt) });
   checkNameAndNamespace(req, obj);
   const outcome = await server.runWrite({
     verb: 'update',

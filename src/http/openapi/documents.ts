@@ -13,7 +13,7 @@ import type { Catalog, ServedVersion } from '../../registry/catalog';
 import type { ResourceType } from '../../registry/resource-type';
 import type { SchemaNode } from '../../machinery/schema';
 import { resourcePaths, groupWords, type BodyRef, type OperationModel, type ParamModel, type PathModel } from './operations';
-import { SchemaRenderer, type Flavor } from './schema';
+import { SchemaRenderer } from './schema';
 
 const meta = 'apimachinery.pkg.apis.meta.v1';
 const reasons: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted', '401': 'Unauthorized' };

@@ -22,8 +22,14 @@ const ingress: Printer = {
     ageColumn,
   ],
   cells(o, c) {
+    // At most three hosts; `+ N more...` counts every further rule, as kubectl users know it.
     const rules = arr(at(o, 'spec', 'rules')).map(rec);
-    const hosts = rules.map((r) => str(r.host)).filter((h) => h !== '');
+    const hosts: string[] = [];
+    let more = false;
+    for (const r of rules) {
+      if (hosts.length === 3) more = true;
+      if (!more && str(r.host) !== '') hosts.push(str(r.host));
+    }
     const address = new Set<string>();
     for (const i of arr(at(o, 'status', 'loadBalancer', 'ingress')).map(rec)) {
       if (str(i.ip) !== '') address.add(str(i.ip));
@@ -32,7 +38,7 @@ const ingress: Printer = {
     return [
       name(o),
       str(at(o, 'spec', 'ingressClassName')) || '<none>',
-      hosts.length === 0 ? '*' : firstThree(hosts, Math.max(hosts.length, rules.length > 3 ? rules.length : hosts.length)),
+      hosts.length === 0 ? '*' : more ? `${hosts.join(',')} + ${rules.length - 3} more...` : hosts.join(','),
       [...address].sort().join(','),
       arr(at(o, 'spec', 'tls')).length > 0 ? '80, 443' : '80',
       age(o, c.now),

@@ -78,8 +78,11 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
   const deliver = (change: ChangeRecord): void => {
     if (change.revision <= lastSeen) return;
     lastSeen = change.revision;
-    const event = filterChange(filter, change);
-    if (event !== undefined) send(event.type, toServedVersion(rt, event.object));
+    if (!change.key.startsWith(filter.prefix)) return;
+    // Selectors and clients see objects in the served version.
+    const served: ChangeRecord = { ...change, object: toServedVersion(rt, change.object), ...(change.previous !== undefined ? { previous: toServedVersion(rt, change.previous) } : {}) };
+    const event = filterChange(filter, served);
+    if (event !== undefined) send(event.type, event.object);
   };
 
   const bookmark = (annotations?: Record<string, string>): void => {
@@ -102,8 +105,9 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
       const snapshot = await server.storage.list({ prefix: filter.prefix });
       for (const item of snapshot.items) {
         if (filter.key !== undefined && item.key !== filter.key) continue;
-        if (filter.predicate !== undefined && !filter.predicate(item.object)) continue;
-        send('ADDED', toServedVersion(rt, item.object));
+        const object = toServedVersion(rt, item.object);
+        if (filter.predicate !== undefined && !filter.predicate(object)) continue;
+        send('ADDED', object);
       }
       lastSeen = snapshot.revision;
       if (spec.initialEventsEndBookmark && spec.allowBookmarks) bookmark({ [server.profile.groupPrefixed('initial-events-end')]: 'true' });

@@ -1,0 +1,49 @@
+/**
+ * The failures of a strategic merge patch as the real server answers them:
+ * a malformed directive is 400 Bad Request, a list of lists or a patch that
+ * contradicts its retainKeys list is 422, and every other failure of the
+ * merge (a missing merge key, an unknown `$patch` value, ...) reaches the
+ * client unconverted, which the real server answers with a 500 without a
+ * reason. Messages are the real ones, with Go's formatting of values.
+ */
+
+import { StatusError, badRequest } from '../../machinery/errors';
+import { goTypeName, goValue } from '../../machinery/go-format';
+
+export const badPatchFormat = {
+  primitiveList: 'invalid patch format of primitive list',
+  retainKeys: 'invalid patch format of retainKeys',
+  setElementOrder: 'invalid patch format of setElementOrder list',
+} as const;
+
+/** 400 for a directive the patch spells wrongly. */
+export function badPatch(message: string): StatusError {
+  return badRequest(message);
+}
+
+/** 422 the way the real server builds it for list-of-lists and retainKeys content errors. */
+export function unprocessable(message: string): StatusError {
+  return new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {
+    causes: [{ reason: 'UnexpectedServerResponse', message }],
+  });
+}
+
+export const noListOfLists = (): StatusError => unprocessable('lists of lists are not supported');
+
+/** An error the real server does not convert: it answers 500 with the error's text and no reason. */
+export function unexpected(message: string): StatusError {
+  return new StatusError(500, undefined, message);
+}
+
+export function noMergeKey(item: unknown, mergeKey: string): StatusError {
+  return unexpected(`map: ${goValue(item)} does not contain declared merge key: ${mergeKey}`);
+}
+
+/** Go's `ErrBadArgType`: the expected type is named by a typed nil (`map[string]interface {}` or `[]interface {}`). */
+export function badArgType(expected: 'map' | 'list', actual: unknown): StatusError {
+  return unexpected(`expected a ${expected === 'map' ? 'map[string]interface {}' : '[]interface {}'}, but received a ${goTypeName(actual)}`);
+}
+
+export function badPatchType(directive: unknown, patch: unknown): StatusError {
+  return unexpected(`Unknown patch type: ${goValue(directive)} in map: ${goValue(patch)}`);
+}
