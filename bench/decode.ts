@@ -3,18 +3,13 @@
  * holding one duplicate key, decoded by the server's duplicate-aware decoder
  * and by plain `JSON.parse` (the floor, which cannot see the duplicate).
  * Runs alternate between the two so machine noise hits both alike; the
- * medians and their ratio are reported. `runDecodeBench` returns the numbers
- * for the project's bench runner; `npx tsx bench/decode.ts` prints them.
+ * medians are reported beside the floor. `runDecodeBench` returns the
+ * figures for `npm run bench`; `npx tsx bench/decode.ts` prints them.
  */
 
 import { pathToFileURL } from 'node:url';
 import { decodeJson } from '../src/machinery/decode/json';
-
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-}
+import { printFigures, type Figure } from './report';
 
 const targetBytes = 1_000_000;
 const warmup = 10;
@@ -30,7 +25,10 @@ export function duplicateKeyBody(bytes = targetBytes): string {
       name: `container-${i}`,
       image: `registry.example.com/team/app-${i % 17}:1.${i % 9}.0`,
       args: ['--listen=:8080', `--shard=${i}`, '--log-level=info'],
-      env: Array.from({ length: 5 }, (_, k) => ({ name: `SETTING_${k}`, value: k === 4 ? `quoted "value" ${i}` : `value-${i}-${k}` })),
+      env: Array.from({ length: 5 }, (_, k) => ({
+        name: `SETTING_${k}`,
+        value: k === 4 ? `quoted "value" ${i}` : `value-${i}-${k}`,
+      })),
       ports: [{ name: 'http', containerPort: 8080 + (i % 50), protocol: 'TCP' }],
       resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
       readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 10 },
@@ -40,14 +38,23 @@ export function duplicateKeyBody(bytes = targetBytes): string {
     pieces.push(piece);
     size += piece.length + 1;
   }
-  const body = JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'big', namespace: 'default', labels: { app: 'bench', tier: 'x' } }, spec: { containers } });
-  return body.replace('"labels":{"app":"bench","tier":"x"}', '"labels":{"app":"bench","tier":"x","app":"again"}');
+  const body = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'big', namespace: 'default', labels: { app: 'bench', tier: 'x' } },
+    spec: { containers },
+  });
+  return body.replace(
+    '"labels":{"app":"bench","tier":"x"}',
+    '"labels":{"app":"bench","tier":"x","app":"again"}',
+  );
 }
 
-export function runDecodeBench(): BenchResult[] {
+export function runDecodeBench(): Figure[] {
   const body = duplicateKeyBody();
   const found = decodeJson(body).duplicates.map((d) => d.path);
-  if (found.length !== 1 || found[0] !== 'metadata.labels.app') throw new Error(`expected one duplicate, found ${JSON.stringify(found)}`);
+  if (found.length !== 1 || found[0] !== 'metadata.labels.app')
+    throw new Error(`expected one duplicate, found ${JSON.stringify(found)}`);
   const parse: number[] = [];
   const decode: number[] = [];
   const typed: number[] = [];
@@ -62,16 +69,34 @@ export function runDecodeBench(): BenchResult[] {
     }
   }
   const floor = median(parse);
-  const ours = median(decode);
-  const oursTyped = median(typed);
-  const nsPerByte = (ms: number) => round((ms * 1e6) / body.length, 2);
+  const nsPerByte = (ms: number) => (ms * 1e6) / body.length;
+  const section = 'decode';
+  const floorName = 'JSON.parse, same body';
   return [
-    { name: `JSON.parse ${body.length} B (floor)`, value: round(floor, 2), unit: 'ms' },
-    { name: 'decodeJson, one duplicate found', value: round(ours, 2), unit: 'ms' },
-    { name: 'decodeJson typed (merge repeats)', value: round(oursTyped, 2), unit: 'ms' },
-    { name: 'JSON.parse per byte', value: nsPerByte(floor), unit: 'ns/B' },
-    { name: 'decodeJson per byte', value: nsPerByte(ours), unit: 'ns/B' },
-    { name: 'decodeJson / JSON.parse', value: round(ours / floor, 2), unit: 'x' },
+    {
+      section,
+      name: `1 MB JSON body, one duplicate key found (${body.length} B)`,
+      value: median(decode),
+      unit: 'ms',
+      floor,
+      floorName,
+    },
+    {
+      section,
+      name: 'same, typed decoding (repeats merge)',
+      value: median(typed),
+      unit: 'ms',
+      floor,
+      floorName,
+    },
+    {
+      section,
+      name: 'per byte',
+      value: nsPerByte(median(decode)),
+      unit: 'ns/B',
+      floor: nsPerByte(floor),
+      floorName,
+    },
   ];
 }
 
@@ -86,13 +111,5 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-function round(value: number, digits = 0): number {
-  const scale = 10 ** digits;
-  return Math.round(value * scale) / scale;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const results = runDecodeBench();
-  const width = Math.max(...results.map((r) => r.name.length));
-  for (const r of results) console.log(`${r.name.padEnd(width)}  ${String(r.value).padStart(10)} ${r.unit}`);
-}
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  console.log(printFigures(runDecodeBench()));

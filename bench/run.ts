@@ -10,12 +10,14 @@ import { runNodeHostBench } from './node-host';
 import { runWatchPagingBench } from './watch-paging';
 import { runStorageBench } from './storage';
 import { runBrowserBench } from './browser';
+import { runDecodeBench } from './decode';
 
 const sections: Record<string, () => Promise<Figure[]>> = {
   node: runNodeHostBench,
   watch: runWatchPagingBench,
   storage: async () => (await runStorageBench()).map((r) => ({ section: 'storage (raw)', name: r.name, value: r.value, unit: r.unit })),
   browser: runBrowserBench,
+  decode: async () => runDecodeBench(),
 };
 
 async function main(): Promise<void> {

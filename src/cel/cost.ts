@@ -79,11 +79,17 @@ export function callCost(name: string, args: unknown[], result: unknown): number
     case 'trim':
       return ceil(sizeOf(args[0]) * STRING_TRAVERSAL_COST_FACTOR);
     case 'contains':
-      return ceil(sizeOf(args[0]) * STRING_TRAVERSAL_COST_FACTOR) * ceil(sizeOf(args[1]) * STRING_TRAVERSAL_COST_FACTOR);
+      return (
+        ceil(sizeOf(args[0]) * STRING_TRAVERSAL_COST_FACTOR) *
+        ceil(sizeOf(args[1]) * STRING_TRAVERSAL_COST_FACTOR)
+      );
     case 'matches':
     case 'find':
     case 'findAll':
-      return ceil((1 + sizeOf(args[0])) * STRING_TRAVERSAL_COST_FACTOR) * ceil(sizeOf(args[1]) * REGEX_STRING_LENGTH_COST_FACTOR);
+      return (
+        ceil((1 + sizeOf(args[0])) * STRING_TRAVERSAL_COST_FACTOR) *
+        ceil(sizeOf(args[1]) * REGEX_STRING_LENGTH_COST_FACTOR)
+      );
     case 'isSorted':
     case 'sum':
     case 'max':
@@ -99,7 +105,9 @@ export function callCost(name: string, args: unknown[], result: unknown): number
     case 'string':
     case 'bytes':
       // O(n) only for the string <-> bytes conversions.
-      return typeof args[0] === 'string' || args[0] instanceof Uint8Array ? ceil(sizeOf(args[0]) * STRING_TRAVERSAL_COST_FACTOR) : 1;
+      return typeof args[0] === 'string' || args[0] instanceof Uint8Array
+        ? ceil(sizeOf(args[0]) * STRING_TRAVERSAL_COST_FACTOR)
+        : 1;
     case 'check':
       return AUTHZ_CHECK_COST;
     default:
@@ -117,9 +125,13 @@ export function operatorCost(op: string, left: unknown, right: unknown): number 
     case '<=':
     case '>':
     case '>=':
-      return isText(left) && isText(right) ? ceil(Math.min(sizeOf(left), sizeOf(right)) * STRING_TRAVERSAL_COST_FACTOR) : 1;
+      return isText(left) && isText(right)
+        ? ceil(Math.min(sizeOf(left), sizeOf(right)) * STRING_TRAVERSAL_COST_FACTOR)
+        : 1;
     case '+':
-      return isText(left) && isText(right) ? ceil((sizeOf(left) + sizeOf(right)) * STRING_TRAVERSAL_COST_FACTOR) : 1;
+      return isText(left) && isText(right)
+        ? ceil((sizeOf(left) + sizeOf(right)) * STRING_TRAVERSAL_COST_FACTOR)
+        : 1;
     case 'in':
       return Array.isArray(right) ? right.length : 1;
     default:
@@ -133,7 +145,7 @@ function isText(v: unknown): boolean {
 
 /** Cost of walking a value once, as the Kubernetes list library charges it (strings count UTF-8 bytes). */
 export function traversalCost(value: unknown): number {
-  if (typeof value === 'string') return Math.floor(new TextEncoder().encode(value).length * STRING_TRAVERSAL_COST_FACTOR);
+  if (typeof value === 'string') return Math.floor(utf8Length(value) * STRING_TRAVERSAL_COST_FACTOR);
   if (value instanceof Uint8Array) return Math.floor(value.length * STRING_TRAVERSAL_COST_FACTOR);
   if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + traversalCost(item), 0);
   if (value instanceof Map) {
@@ -145,4 +157,18 @@ export function traversalCost(value: unknown): number {
     return Object.entries(value).reduce((sum, [k, v]) => sum + traversalCost(k) + traversalCost(v), 0);
   }
   return 1;
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }

@@ -17,7 +17,12 @@ export interface CompileError {
   readonly code: string;
 }
 
-export function positionOf(source: string, offset: number, summary: string, code = 'type_error'): CompileError {
+export function positionOf(
+  source: string,
+  offset: number,
+  summary: string,
+  code = 'type_error',
+): CompileError {
   const clamped = Math.max(0, Math.min(offset, source.length));
   const before = source.slice(0, clamped);
   const line = before.split('\n').length;
@@ -79,7 +84,8 @@ function translate(e: EngineError): string {
     }
     case 'no_such_overload': {
       const binary = /^no such overload: (.+) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/.exec(summary);
-      if (binary !== null) return `found no matching overload for '${OPERATOR_NAMES[binary[2]!]}' applied to '(${binary[1]}, ${binary[3]})'`;
+      if (binary !== null)
+        return `found no matching overload for '${OPERATOR_NAMES[binary[2]!]}' applied to '(${binary[1]}, ${binary[3]})'`;
       const unary = /^no such overload: ([-!])(.+)$/.exec(summary);
       if (unary !== null) return `found no matching overload for '${unary[1]}_' applied to '(${unary[2]})'`;
       return summary;
@@ -91,6 +97,10 @@ function translate(e: EngineError): string {
 
 export function describeCheckError(source: string, error: unknown): CompileError {
   const e = asEngineError(error);
-  if (e.code !== undefined && (error as { name?: string }).name === 'ParseError') return describeParseError(source, error);
-  return positionOf(source, offsetOf(e), translate(e), e.code ?? 'type_error');
+  if (e.code !== undefined && (error as { name?: string }).name === 'ParseError')
+    return describeParseError(source, error);
+  let offset = offsetOf(e);
+  // cel-go places a field selection at its dot; the engine at the field name.
+  if (e.node?.op === '.' || e.node?.op === '.?') offset = Math.max(0, source.lastIndexOf('.', offset - 1));
+  return positionOf(source, offset, translate(e), e.code ?? 'type_error');
 }

@@ -9,7 +9,12 @@
 import { Environment, parseProgram, type LibType } from './engine';
 import { LIST_CREATE_BASE_COST } from './cost';
 import type { InstrumentOptions } from './instrument';
-import { overrides, registerKubernetesLibraries, registerStandardFixes, registerStringsExtension } from './library';
+import {
+  overrides,
+  registerKubernetesLibraries,
+  registerStandardFixes,
+  registerStringsExtension,
+} from './library';
 
 export interface CelEnvironment {
   readonly engine: Environment;
@@ -33,7 +38,11 @@ export function baseEnvironment(options: BaseOptions = {}): CelEnvironment {
   const homogeneous = options.homogeneousAggregateLiterals ?? true;
   const kubernetesOnly = options.kubernetesOnly ?? true;
   if (homogeneous && kubernetesOnly && kubernetesBase !== undefined) return kubernetesBase;
-  const engine = new Environment({ homogeneousAggregateLiterals: homogeneous, unlistedVariablesAreDyn: false, enableOptionalTypes: false });
+  const engine = new Environment({
+    homogeneousAggregateLiterals: homogeneous,
+    unlistedVariablesAreDyn: false,
+    enableOptionalTypes: false,
+  });
   registerStandardFixes(engine);
   registerStringsExtension(engine);
   registerKubernetesLibraries(engine);
@@ -48,7 +57,10 @@ export function baseEnvironment(options: BaseOptions = {}): CelEnvironment {
 }
 
 /** An environment derived from `base` with more declarations (variables, object types, functions). */
-export function deriveEnvironment(base: CelEnvironment, declare: (engine: Environment) => void): CelEnvironment {
+export function deriveEnvironment(
+  base: CelEnvironment,
+  declare: (engine: Environment) => void,
+): CelEnvironment {
   const engine = base.engine.clone();
   declare(engine);
   return { ...base, engine };

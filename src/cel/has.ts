@@ -8,7 +8,15 @@
 
 import { charge, SELECT_AND_IDENT_COST } from './cost';
 import { celError } from './errors';
-import { callArgs, type LibChecker, type LibContext, type LibEvaluator, type LibMacro, type LibType, type Node } from './engine';
+import {
+  callArgs,
+  type LibChecker,
+  type LibContext,
+  type LibEvaluator,
+  type LibMacro,
+  type LibType,
+  type Node,
+} from './engine';
 import { isMapValue, isObjectValue } from './values';
 
 interface HasMacro extends LibMacro {
@@ -26,14 +34,20 @@ export function installHas(node: Node): void {
 
 function typeCheck(checker: LibChecker, m: LibMacro, ctx: LibContext): LibType {
   const select = (m as HasMacro).select;
-  if (select.op !== '.') throw checker.createError('invalid_macro_argument', 'invalid argument to has() macro', select);
+  if (select.op !== '.')
+    throw checker.createError('invalid_macro_argument', 'invalid argument to has() macro', select);
   const [operand, field] = select.args as [Node, string];
   const type = checker.check(operand, ctx);
   if (type.kind === 'message') {
     const fields = (checker as CheckerWithTypes).objectTypes.get(type.name)?.fields;
-    if (fields !== undefined && fields[field] === undefined) throw checker.createError('no_such_key', `No such key: ${field}`, select);
+    if (fields !== undefined && fields[field] === undefined)
+      throw checker.createError('no_such_key', `No such key: ${field}`, select);
   } else if (type.kind !== 'map' && type.kind !== 'dyn') {
-    throw checker.createError('invalid_select', `type '${type.name}' does not support field selection`, select);
+    throw checker.createError(
+      'invalid_select',
+      `type '${type.name}' does not support field selection`,
+      select,
+    );
   }
   return checker.getType('bool');
 }

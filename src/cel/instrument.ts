@@ -12,8 +12,19 @@
 import { charge, callCost, operatorCost, MAP_CREATE_BASE_COST } from './cost';
 import { CostLimitError } from './errors';
 import { celError } from './errors';
-import { callName, callArgs, walk, type ComprehensionArgs, type EvaluateFn, type LibContext, type LibEvaluator, type Node } from './engine';
+import {
+  UnsignedInt,
+  callName,
+  callArgs,
+  walk,
+  type ComprehensionArgs,
+  type EvaluateFn,
+  type LibContext,
+  type LibEvaluator,
+  type Node,
+} from './engine';
 import { binaryOperator, negate, PASS, type Pass } from './operators';
+import { celEquals } from './values';
 
 /** Replaces a function's evaluation when it returns a value; `PASS` falls back to the engine's handler. */
 export type CallOverride = (args: unknown[]) => unknown;
@@ -41,15 +52,18 @@ export function instrument(root: Node, options: InstrumentOptions): void {
 function install(node: Node, options: InstrumentOptions): void {
   const meta = node.meta;
   if (meta.alternate !== undefined) {
-    if (meta.alternate.op === 'comprehension') instrumentComprehension(callName(node), meta.alternate, options);
+    if (meta.alternate.op === 'comprehension')
+      instrumentComprehension(callName(node), meta.alternate, options);
     return;
   }
   if (meta.macro !== undefined) return;
   const original = meta.evaluate;
   switch (node.op) {
+    case '[]':
+      node.evaluate = evaluateIndex;
+      return;
     case 'id':
     case '.':
-    case '[]':
     case '!_':
       node.evaluate = charging(1, original);
       return;
@@ -58,6 +72,12 @@ function install(node: Node, options: InstrumentOptions): void {
       return;
     case 'map':
       node.evaluate = evaluateMapLiteral;
+      return;
+    case '&&':
+      node.evaluate = logical(false);
+      return;
+    case '||':
+      node.evaluate = logical(true);
       return;
     case '-_':
       node.evaluate = evaluateNegation;
@@ -95,6 +115,22 @@ function evaluateBinary(ev: LibEvaluator, node: Node, ctx: LibContext): unknown 
   return result;
 }
 
+/** `m[k]` finds numeric keys by value (`{1u: x}[1]`); lists accept uint and integral double indices. */
+function evaluateIndex(ev: LibEvaluator, node: Node, ctx: LibContext): unknown {
+  const container = ev.run(node.left!, ctx);
+  let key = ev.run(node.right!, ctx);
+  charge(1);
+  if (container instanceof Map && typeof key !== 'string') {
+    for (const [k, v] of container) if (celEquals(k, key)) return v;
+    throw celError(`no such key: ${String(key)}`);
+  }
+  if (Array.isArray(container)) {
+    if (key instanceof UnsignedInt) key = key.value;
+    else if (typeof key === 'number' && Number.isInteger(key)) key = BigInt(key);
+  }
+  return node.handle!(container, key, node, ev);
+}
+
 function evaluateNegation(ev: LibEvaluator, node: Node, ctx: LibContext): unknown {
   const value = ev.run(node.args as Node, ctx);
   charge(1);
@@ -115,14 +151,46 @@ function callEvaluator(node: Node, override: CallOverride | undefined): Evaluate
   };
 }
 
+/**
+ * `&&` and `||` as cel-go evaluates them: a deciding operand wins even over an error on the other side (commutative
+ * error absorption); otherwise the left operand's error is reported first.
+ */
+function logical(decides: boolean): EvaluateFn {
+  return (ev, node, ctx) => {
+    const [left, right] = node.args as [Node, Node];
+    const l = attempt(ev, left, ctx);
+    if (l === decides) return decides;
+    const r = attempt(ev, right, ctx);
+    if (r === decides) return decides;
+    if (l instanceof Error) throw l;
+    if (r instanceof Error) throw r;
+    if (typeof l !== 'boolean' || typeof r !== 'boolean')
+      throw celError(`no such overload: logical operator on '${typeof l}' and '${typeof r}'`);
+    return !decides;
+  };
+}
+
+function attempt(ev: LibEvaluator, node: Node, ctx: LibContext): unknown {
+  try {
+    return ev.run(node, ctx);
+  } catch (error) {
+    if (error instanceof CostLimitError) throw error;
+    return error instanceof Error ? error : celError(String(error));
+  }
+}
+
 /** Map literals: keys must be int, uint, bool or string and unique; non-string keys make a `Map`. */
 function evaluateMapLiteral(ev: LibEvaluator, node: Node, ctx: LibContext): unknown {
-  const entries = (node.args as [Node, Node][]).map(([k, v]): [unknown, unknown] => [ev.run(k, ctx), ev.run(v, ctx)]);
+  const entries = (node.args as [Node, Node][]).map(([k, v]): [unknown, unknown] => [
+    ev.run(k, ctx),
+    ev.run(v, ctx),
+  ]);
   charge(MAP_CREATE_BASE_COST);
   const keys = new Set<unknown>();
   let plain = true;
   for (const [k] of entries) {
-    if (typeof k === 'number' || k === null || (typeof k === 'object' && !('value' in k))) throw celError(`unsupported key type: ${k === null ? 'null' : typeof k}`);
+    if (typeof k === 'number' || k === null || (typeof k === 'object' && !('value' in k)))
+      throw celError(`unsupported key type: ${k === null ? 'null' : typeof k}`);
     const id = typeof k === 'object' ? (k as { value: bigint }).value : k;
     if (keys.has(id)) throw celError(`Failed with repeated key: ${String(id)}`);
     keys.add(id);

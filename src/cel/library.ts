@@ -15,7 +15,17 @@ import { extreme, indexOfElement, isSorted, lastIndexOfElement, sum, type SumKin
 import { MAX_INT, MIN_INT, PASS } from './operators';
 import { find, findAll, matches } from './regex';
 import * as str from './strings';
-import { durationNanos, formatDuration, formatTimestamp, parseDuration, parseTimestamp, timestampFromNanos, timestampParts, wallClock, type WallClock } from './time';
+import {
+  durationNanos,
+  formatDuration,
+  formatTimestamp,
+  parseDuration,
+  parseTimestamp,
+  timestampFromNanos,
+  timestampParts,
+  wallClock,
+  type WallClock,
+} from './time';
 import { CelURL, isURL, parseURL } from './url';
 import { celCompare } from './values';
 
@@ -92,12 +102,12 @@ export function registerKubernetesLibraries(env: Environment): void {
 
 function intFromDouble(v: number): bigint {
   // Doubles at or beyond ±2^63 do not fit (2^63 - 1 is not representable, it rounds up).
-  if (!Number.isFinite(v) || v >= 9223372036854775807 || v <= -9223372036854775808) throw celError('integer overflow');
+  if (!Number.isFinite(v) || v >= 2 ** 63 || v <= -(2 ** 63)) throw celError('integer overflow');
   return BigInt(Math.trunc(v));
 }
 
 function uintFromDouble(v: number): UnsignedInt {
-  if (!Number.isFinite(v) || v < 0 || v >= 18446744073709551615) throw celError('unsigned integer overflow');
+  if (!Number.isFinite(v) || v < 0 || v >= 2 ** 64) throw celError('unsigned integer overflow');
   return new UnsignedInt(BigInt(Math.trunc(v)));
 }
 
@@ -116,7 +126,11 @@ const TIME_FIELDS: Record<string, keyof WallClock> = {
   getMilliseconds: 'milliseconds',
 };
 
-const DURATION_UNITS: Record<string, bigint> = { getHours: 3_600_000_000_000n, getMinutes: 60_000_000_000n, getSeconds: 1_000_000_000n };
+const DURATION_UNITS: Record<string, bigint> = {
+  getHours: 3_600_000_000_000n,
+  getMinutes: 60_000_000_000n,
+  getSeconds: 1_000_000_000n,
+};
 
 function timeAccessor(name: string): CallOverride {
   const field = TIME_FIELDS[name]!;
@@ -143,7 +157,9 @@ type StringFn = (s: string, ...rest: never[]) => unknown;
 const onString =
   (fn: (s: string, ...rest: never[]) => unknown, ...kinds: ArgKind[]): CallOverride =>
   ([receiver, ...rest]) =>
-    typeof receiver === 'string' && rest.every((a, i) => typeof a === kinds[i]) ? fn(receiver, ...(rest as never[])) : PASS;
+    typeof receiver === 'string' && rest.every((a, i) => typeof a === kinds[i])
+      ? fn(receiver, ...(rest as never[]))
+      : PASS;
 
 /** Replacements for engine functions, by name; each passes on argument types it does not fix. */
 export function overrides(): Map<string, CallOverride> {
@@ -157,7 +173,7 @@ export function overrides(): Map<string, CallOverride> {
     ['lastIndexOf', onString(str.lastIndexOf as StringFn, 'string', 'bigint')],
     ['substring', onString(str.substring as StringFn, 'bigint', 'bigint')],
     ['int', ([v]) => (typeof v === 'number' ? intFromDouble(v) : PASS)],
-    ['uint', ([v]) => (typeof v === 'number' ? uintFromDouble(v) : typeof v === 'bigint' && v < 0n ? failUint() : PASS)],
+    ['uint', ([v]) => (typeof v === 'number' ? uintFromDouble(v) : PASS)],
     [
       'string',
       ([v]) => {
@@ -169,15 +185,15 @@ export function overrides(): Map<string, CallOverride> {
         }
       },
     ],
-    ['timestamp', ([v]) => (typeof v === 'string' ? parseTimestamp(v) : typeof v === 'bigint' ? timestampFromSeconds(v) : PASS)],
+    [
+      'timestamp',
+      ([v]) =>
+        typeof v === 'string' ? parseTimestamp(v) : typeof v === 'bigint' ? timestampFromSeconds(v) : PASS,
+    ],
     ['duration', ([v]) => (typeof v === 'string' ? parseDuration(v) : PASS)],
   ]);
   for (const name of Object.keys(TIME_FIELDS)) table.set(name, timeAccessor(name));
   return table;
-}
-
-function failUint(): never {
-  throw celError('unsigned integer overflow');
 }
 
 function timestampFromSeconds(seconds: bigint): Date {

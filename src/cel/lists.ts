@@ -7,7 +7,7 @@
  */
 
 import { celError } from './errors';
-import { Duration, UnsignedInt } from './engine';
+import { UnsignedInt, type Duration } from './engine';
 import { MAX_INT, MIN_INT } from './operators';
 import { durationFromNanos, durationNanos } from './time';
 import { celCompare, celEquals } from './values';

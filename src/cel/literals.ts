@@ -7,7 +7,20 @@
 
 import type { Node } from './engine';
 
-const SIMPLE_ESCAPES: Record<string, number> = { a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, '\\': 92, '?': 63, '"': 34, "'": 39, '`': 96 };
+const SIMPLE_ESCAPES: Record<string, number> = {
+  a: 7,
+  b: 8,
+  f: 12,
+  n: 10,
+  r: 13,
+  t: 9,
+  v: 11,
+  '\\': 92,
+  '?': 63,
+  '"': 34,
+  "'": 39,
+  '`': 96,
+};
 
 export function fixBytesLiteral(node: Node): void {
   if (!(node.args instanceof Uint8Array)) return;
@@ -20,7 +33,7 @@ export function fixBytesLiteral(node: Node): void {
 function decode(body: string): Uint8Array {
   const out: number[] = [];
   const encoder = new TextEncoder();
-  for (let i = 0; i < body.length; ) {
+  for (let i = 0; i < body.length;) {
     const c = body[i]!;
     if (c !== '\\') {
       const ch = String.fromCodePoint(body.codePointAt(i)!);

@@ -8,7 +8,13 @@
 
 import { celError } from './errors';
 import { Duration } from './engine';
-import { addDurationToTimestamp, durationFromNanos, durationNanos, isTimestamp, subtractTimestamps } from './time';
+import {
+  addDurationToTimestamp,
+  durationFromNanos,
+  durationNanos,
+  isTimestamp,
+  subtractTimestamps,
+} from './time';
 import { celCompare, celEquals, concatLists, isMapValue, listContains, mapHasKey } from './values';
 
 export const PASS: unique symbol = Symbol('orch.cel.pass');
@@ -51,7 +57,11 @@ function relational(op: string, left: unknown, right: unknown): boolean | Pass {
   const c = celCompare(left, right);
   if (c === undefined) {
     // NaN is unordered: every comparison with it is false.
-    if ((typeof left === 'number' && Number.isNaN(left)) || (typeof right === 'number' && Number.isNaN(right))) return false;
+    if (
+      (typeof left === 'number' && Number.isNaN(left)) ||
+      (typeof right === 'number' && Number.isNaN(right))
+    )
+      return false;
     return PASS;
   }
   return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0;
@@ -61,14 +71,16 @@ function add(left: unknown, right: unknown): unknown {
   if (Array.isArray(left) && Array.isArray(right)) return concatLists(left, right);
   if (isTimestamp(left) && right instanceof Duration) return addDurationToTimestamp(left, right);
   if (left instanceof Duration && isTimestamp(right)) return addDurationToTimestamp(right, left);
-  if (left instanceof Duration && right instanceof Duration) return durationFromNanos(durationNanos(left) + durationNanos(right));
+  if (left instanceof Duration && right instanceof Duration)
+    return durationFromNanos(durationNanos(left) + durationNanos(right));
   return PASS;
 }
 
 function subtract(left: unknown, right: unknown): unknown {
   if (isTimestamp(left) && right instanceof Duration) return addDurationToTimestamp(left, right, -1n);
   if (isTimestamp(left) && isTimestamp(right)) return subtractTimestamps(left, right);
-  if (left instanceof Duration && right instanceof Duration) return durationFromNanos(durationNanos(left) - durationNanos(right));
+  if (left instanceof Duration && right instanceof Duration)
+    return durationFromNanos(durationNanos(left) - durationNanos(right));
   return PASS;
 }
 

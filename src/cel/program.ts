@@ -7,7 +7,16 @@
  */
 
 import type { CelEnvironment } from './env';
-import { callArgs, callName, callReceiver, parseProgram, walk, type LibProgram, type LibType, type Node } from './engine';
+import {
+  callArgs,
+  callName,
+  callReceiver,
+  parseProgram,
+  walk,
+  type LibProgram,
+  type LibType,
+  type Node,
+} from './engine';
 import { instrument } from './instrument';
 import { fixBytesLiteral } from './literals';
 import { installHas } from './has';
@@ -31,7 +40,11 @@ export interface CompileOptions {
 
 const NOT_IN_KUBERNETES = new Set(['json', 'hex', 'base64', 'at']);
 
-export function compileExpression(env: CelEnvironment, source: string, options: CompileOptions = {}): CompiledExpression | CompileError {
+export function compileExpression(
+  env: CelEnvironment,
+  source: string,
+  options: CompileOptions = {},
+): CompiledExpression | CompileError {
   let program: LibProgram;
   try {
     program = parseProgram(env.engine, source);
@@ -69,7 +82,8 @@ function prepare(env: CelEnvironment, ast: Node, options: CompileOptions): Compi
     if (alternate?.op === 'comprehension') {
       // `[].all(x, ...)`: an empty literal range has no element type; CEL treats its elements as dyn.
       const iterable = (alternate.args as { iterable: Node }).iterable;
-      if (iterable.op === 'list' && (iterable.args as Node[]).length === 0) iterable.checkedType = env.types.listOfDyn;
+      if (iterable.op === 'list' && (iterable.args as Node[]).length === 0)
+        iterable.checkedType = env.types.listOfDyn;
     }
     if (env.kubernetesOnly && node.op === 'rcall' && rejected === undefined) {
       const name = callName(node);
@@ -77,7 +91,11 @@ function prepare(env: CelEnvironment, ast: Node, options: CompileOptions): Compi
       const bind = name === 'bind' && receiver?.op === 'id' && receiver.args === 'cel';
       if (NOT_IN_KUBERNETES.has(name) || bind || (name === 'string' && callArgs(node).length === 0)) {
         const reference = bind ? 'cel' : name;
-        rejected = positionOf(node.input, node.pos, `undeclared reference to '${reference}' (in container '')`);
+        rejected = positionOf(
+          node.input,
+          node.pos,
+          `undeclared reference to '${reference}' (in container '')`,
+        );
       }
     }
   });
@@ -90,7 +108,10 @@ function swapDurationPlusTimestamp(ast: Node): boolean {
   walk(ast, (node) => {
     if (node.op !== '+') return;
     const [left, right] = node.args as [Node, Node];
-    if (left.checkedType?.name === 'google.protobuf.Duration' && right.checkedType?.name === 'google.protobuf.Timestamp') {
+    if (
+      left.checkedType?.name === 'google.protobuf.Duration' &&
+      right.checkedType?.name === 'google.protobuf.Timestamp'
+    ) {
       node.args = [right, left];
       swapped = true;
     }
@@ -110,7 +131,8 @@ function checkConstantRegexes(source: string, ast: Node): CompileError | undefin
     const pattern = node.op === 'rcall' ? args[0] : args[1];
     if (pattern?.op !== 'value' || typeof pattern.args !== 'string') return;
     const problem = regexError(pattern.args);
-    if (problem !== undefined) error = positionOf(source, pattern.pos, `program instantiation failed: ${problem}`, 'invalid_regex');
+    if (problem !== undefined)
+      error = positionOf(source, pattern.pos, `program instantiation failed: ${problem}`, 'invalid_regex');
   });
   return error;
 }

@@ -19,7 +19,9 @@ export function compileRegex(pattern: string): RE2JS {
       re = RE2JS.compile(pattern);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
-      throw celError(message.startsWith('error parsing regexp') ? message : `error parsing regexp: ${message}`);
+      throw celError(
+        message.startsWith('error parsing regexp') ? message : `error parsing regexp: ${message}`,
+      );
     }
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
     cache.set(pattern, re);

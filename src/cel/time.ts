@@ -66,7 +66,8 @@ function floorDiv(a: bigint, b: bigint): bigint {
   return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** RFC 3339 date-time (`2006-01-02T15:04:05.999999999Z07:00`); `dateOnly` also accepts `2006-01-02` (OpenAPI `date`). */
@@ -74,8 +75,18 @@ export function parseTimestamp(text: string, dateOnly = false): Date {
   const date = dateOnly ? DATE_ONLY.exec(text) : null;
   const m = date ?? RFC3339.exec(text);
   if (m === null) throw celError(`cannot parse '${text}' as a timestamp (RFC 3339)`);
-  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((v) => (v === undefined ? 0 : Number(v))) as number[];
-  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth(year!, month!) || hour > 23 || minute > 59 || second > 59) {
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m
+    .slice(1, 7)
+    .map((v) => (v === undefined ? 0 : Number(v))) as number[];
+  if (
+    month! < 1 ||
+    month! > 12 ||
+    day! < 1 ||
+    day! > daysInMonth(year!, month!) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  ) {
     throw celError(`cannot parse '${text}' as a timestamp: field out of range`);
   }
   const frac = date === null ? (m[7] ?? '') : '';
@@ -84,7 +95,8 @@ export function parseTimestamp(text: string, dateOnly = false): Date {
     offsetMinutes = (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
   }
   const epochDays = daysFromCivil(year!, month!, day!);
-  const seconds = BigInt(epochDays) * 86400n + BigInt(hour * 3600 + minute * 60 + second - offsetMinutes * 60);
+  const seconds =
+    BigInt(epochDays) * 86400n + BigInt(hour * 3600 + minute * 60 + second - offsetMinutes * 60);
   return timestampFromNanos(seconds * NANOS_PER_SECOND + BigInt(frac.padEnd(9, '0') || '0'));
 }
 
@@ -99,7 +111,16 @@ export function formatTimestamp(date: Date): string {
   return `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(Math.floor(secOfDay / 3600))}:${pad(Math.floor(secOfDay / 60) % 60)}:${pad(secOfDay % 60)}${frac}Z`;
 }
 
-const UNIT_NANOS: Record<string, bigint> = { ns: 1n, us: 1_000n, µs: 1_000n, μs: 1_000n, ms: 1_000_000n, s: NANOS_PER_SECOND, m: 60n * NANOS_PER_SECOND, h: 3600n * NANOS_PER_SECOND };
+const UNIT_NANOS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: NANOS_PER_SECOND,
+  m: 60n * NANOS_PER_SECOND,
+  h: 3600n * NANOS_PER_SECOND,
+};
 const DURATION_PART = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
 
 /** Go duration syntax (`300ms`, `-1.5h`, `2h45m`, `0`), as CEL's `duration(string)` and OpenAPI `duration`. */
@@ -118,7 +139,8 @@ export function parseDuration(text: string): Duration {
     if (m === null || (m[1] === '' && (m[2] ?? '') === '')) throw celError(`invalid duration '${text}'`);
     const unit = UNIT_NANOS[m[3]!]!;
     const frac = (m[2] ?? '').slice(0, 18);
-    total += BigInt(m[1] || '0') * unit + (frac === '' ? 0n : (BigInt(frac) * unit) / 10n ** BigInt(frac.length));
+    total +=
+      BigInt(m[1] || '0') * unit + (frac === '' ? 0n : (BigInt(frac) * unit) / 10n ** BigInt(frac.length));
     rest = rest.slice(m[0].length);
   }
   return durationFromNanos(sign * total);
@@ -194,7 +216,17 @@ function zoneOffsetMs(ms: number, timeZone: string): number {
   let fmt = formatters.get(timeZone);
   if (fmt === undefined) {
     try {
-      fmt = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', era: 'short' });
+      fmt = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+        era: 'short',
+      });
     } catch {
       throw celError(`invalid time zone '${timeZone}'`);
     }
@@ -231,7 +263,9 @@ function civilFromDays(z0: number): [number, number, number] {
   const z = z0 + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;

@@ -37,7 +37,8 @@ export class CelURL {
   }
 
   escapedPath(): string {
-    if (this.rawPath !== '' && validEncoded(this.rawPath) && unescape(this.rawPath, 'path') === this.path) return this.rawPath;
+    if (this.rawPath !== '' && validEncoded(this.rawPath) && unescape(this.rawPath, 'path') === this.path)
+      return this.rawPath;
     if (this.path === '*') return '*';
     return escape(this.path);
   }
@@ -82,7 +83,8 @@ export function isURL(raw: string): boolean {
 }
 
 function parseRequestURI(raw: string): CelURL {
-  if (/[\x00-\x1f\x7f]/.test(raw)) throw new UrlError('net/url: invalid control character in URL');
+  if ([...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    throw new UrlError('net/url: invalid control character in URL');
   if (raw === '') throw new UrlError('empty url');
   if (raw === '*') return new CelURL(raw, '', '', '', '*', '', '');
   const [scheme, afterScheme] = splitScheme(raw);
@@ -129,7 +131,8 @@ function splitScheme(raw: string): [string, string] {
 function parseAuthority(authority: string): string {
   const at = authority.lastIndexOf('@');
   const host = parseHost(at < 0 ? authority : authority.slice(at + 1));
-  if (at >= 0 && !/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(authority.slice(0, at))) throw new UrlError('net/url: invalid userinfo');
+  if (at >= 0 && !/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(authority.slice(0, at)))
+    throw new UrlError('net/url: invalid userinfo');
   return host;
 }
 
@@ -143,7 +146,8 @@ function parseHost(host: string): string {
     const colon = host.lastIndexOf(':');
     if (colon >= 0) colonPort = host.slice(colon);
   }
-  if (colonPort !== '' && !/^:\d*$/.test(colonPort)) throw new UrlError(`invalid port ${JSON.stringify(colonPort)} after host`);
+  if (colonPort !== '' && !/^:\d*$/.test(colonPort))
+    throw new UrlError(`invalid port ${JSON.stringify(colonPort)} after host`);
   return unescape(host, 'host');
 }
 
@@ -156,17 +160,19 @@ function unescape(s: string, mode: 'path' | 'host' | 'query'): string {
     if (pending.length > 0) out += new TextDecoder().decode(new Uint8Array(pending));
     pending = [];
   };
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     if (s[i] === '%') {
       const hex = s.slice(i + 1, i + 3);
-      if (!/^[0-9a-fA-F]{2}$/.test(hex)) throw new UrlError(`invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`);
+      if (!/^[0-9a-fA-F]{2}$/.test(hex))
+        throw new UrlError(`invalid URL escape ${JSON.stringify(s.slice(i, i + 3))}`);
       pending.push(parseInt(hex, 16));
       i += 3;
       continue;
     }
     flush();
     const ch = String.fromCodePoint(s.codePointAt(i)!);
-    if (mode === 'host' && ch.charCodeAt(0) < 0x80 && !HOST_CHAR.test(ch)) throw new UrlError(`invalid character ${JSON.stringify(ch)} in host name`);
+    if (mode === 'host' && ch.charCodeAt(0) < 0x80 && !HOST_CHAR.test(ch))
+      throw new UrlError(`invalid character ${JSON.stringify(ch)} in host name`);
     out += ch;
     i += ch.length;
   }
@@ -182,7 +188,10 @@ function escape(path: string): string {
   let out = '';
   for (const byte of new TextEncoder().encode(path)) {
     const c = String.fromCharCode(byte);
-    out += byte < 0x80 && /[A-Za-z0-9\-._~$&+,/:;=@]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    out +=
+      byte < 0x80 && /[A-Za-z0-9\-._~$&+,/:;=@]/.test(c)
+        ? c
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }

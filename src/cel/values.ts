@@ -63,11 +63,13 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (a === b) return typeof a !== 'number' || !Number.isNaN(a);
   const na = numeric(a);
   const nb = numeric(b);
-  if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && compareNumbers(na, nb) === 0;
+  if (na !== undefined || nb !== undefined)
+    return na !== undefined && nb !== undefined && compareNumbers(na, nb) === 0;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   if (a instanceof Uint8Array || b instanceof Uint8Array) return bytesEqual(a, b);
   if (isTimestamp(a) || isTimestamp(b)) return isTimestamp(a) && isTimestamp(b) && compareTime(a, b) === 0;
-  if (a instanceof Duration || b instanceof Duration) return a instanceof Duration && b instanceof Duration && compareTime(a, b) === 0;
+  if (a instanceof Duration || b instanceof Duration)
+    return a instanceof Duration && b instanceof Duration && compareTime(a, b) === 0;
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && listsEqual(a, b);
   if (isObjectValue(a) || isObjectValue(b)) return isObjectValue(a) && isObjectValue(b) && objectsEqual(a, b);
   if (isMapValue(a) && isMapValue(b)) return mapsEqual(a, b);
@@ -106,7 +108,8 @@ function field(obj: unknown, name: string): unknown {
 }
 
 function objectsEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  if (a[OBJECT_TYPE] !== b[OBJECT_TYPE]) return false;
+  if ((a as Record<symbol, unknown>)[OBJECT_TYPE] !== (b as Record<symbol, unknown>)[OBJECT_TYPE])
+    return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((k) => Object.hasOwn(b, k) && celEquals(a[k], b[k]));
@@ -116,7 +119,10 @@ function mapEntries(m: Record<string, unknown> | Map<unknown, unknown>): [unknow
   return m instanceof Map ? [...m.entries()] : Object.entries(m);
 }
 
-function mapsEqual(a: Record<string, unknown> | Map<unknown, unknown>, b: Record<string, unknown> | Map<unknown, unknown>): boolean {
+function mapsEqual(
+  a: Record<string, unknown> | Map<unknown, unknown>,
+  b: Record<string, unknown> | Map<unknown, unknown>,
+): boolean {
   const ea = mapEntries(a);
   const eb = mapEntries(b);
   if (ea.length !== eb.length) return false;
@@ -137,7 +143,8 @@ export function celCompare(a: unknown, b: unknown): number | undefined {
     for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
     return a.length - b.length === 0 ? 0 : a.length < b.length ? -1 : 1;
   }
-  if ((isTimestamp(a) && isTimestamp(b)) || (a instanceof Duration && b instanceof Duration)) return compareTime(a, b);
+  if ((isTimestamp(a) && isTimestamp(b)) || (a instanceof Duration && b instanceof Duration))
+    return compareTime(a, b);
   return undefined;
 }
 
@@ -158,7 +165,8 @@ function compareCodePoints(a: string, b: string): number {
 export function concatLists(left: unknown[], right: unknown[]): unknown[] {
   const kind = listKind(left);
   if (kind === undefined) return [...left, ...right];
-  if (kind.type === 'set') return withListKind([...left, ...right.filter((r) => !left.some((l) => celEquals(l, r)))], kind);
+  if (kind.type === 'set')
+    return withListKind([...left, ...right.filter((r) => !left.some((l) => celEquals(l, r)))], kind);
   const merged = left.map((l) => right.find((r) => sameMapKey(kind.keys, l, r)) ?? l);
   for (const r of right) if (!left.some((l) => sameMapKey(kind.keys, l, r))) merged.push(r);
   return withListKind(merged, kind);

@@ -11,6 +11,7 @@ import type { Discovery } from './discovery-types';
 import { errorFromResponse } from './errors';
 import { resourcePath, withQuery, type QueryParams, type ResourceRef } from './paths';
 import { readWatchEvents } from './watch-stream';
+import { parseWarnings } from './warnings';
 
 export type FetchFunction = (request: Request) => Promise<Response>;
 
@@ -33,6 +34,27 @@ export type PatchContentType =
 /** A reference that names one object. */
 export type ObjectRef = ResourceRef & { name: string };
 
+/** What `send` sends besides method and path. */
+export interface SendOptions {
+  /** Sent as is when a string, as JSON otherwise. */
+  body?: unknown;
+  /** Content type of the body; default `application/json`. */
+  contentType?: string;
+  /** Default `application/json`. */
+  accept?: string;
+  query?: QueryParams;
+  signal?: AbortSignal;
+}
+
+/** A successful answer with what the verb methods leave out: status and headers. */
+export interface ApiResponse<T> {
+  status: number;
+  headers: Headers;
+  /** The texts of the `Warning` header (unknown fields, deprecated APIs). */
+  warnings: string[];
+  body: T;
+}
+
 export interface ApiClient {
   /** Groups, versions and resources the server serves. */
   discovery(): Promise<Discovery>;
@@ -52,6 +74,8 @@ export interface ApiClient {
   ): Promise<T>;
   /** Watch events of a collection until `signal` aborts or the server ends the stream. */
   watch(ref: ResourceRef, query?: QueryParams, signal?: AbortSignal): AsyncIterable<WatchEvent>;
+  /** One request with the answer's status, headers and warnings; non-2xx throws `ApiError` (which carries warnings too). */
+  send<T = unknown>(method: string, path: string, options?: SendOptions): Promise<ApiResponse<T>>;
   /** Sends one request to an API path and returns the raw response (no error mapping). */
   raw(
     method: string,
@@ -62,7 +86,7 @@ export interface ApiClient {
 
 export function createClient(options: ClientOptions = {}): ApiClient {
   const baseUrl = options.baseUrl ?? '';
-  const send: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
+  const transport: FetchFunction = options.fetch ?? ((request) => globalThis.fetch(request));
   const commonHeaders = options.headers ?? {};
 
   const raw: ApiClient['raw'] = (method, path, init = {}) => {
@@ -70,7 +94,27 @@ export function createClient(options: ClientOptions = {}): ApiClient {
     const requestInit: RequestInit = { method, headers };
     if (init.body !== undefined) requestInit.body = init.body;
     if (init.signal !== undefined) requestInit.signal = init.signal;
-    return send(new Request(absolute(baseUrl, path), requestInit));
+    return transport(new Request(absolute(baseUrl, path), requestInit));
+  };
+
+  const send: ApiClient['send'] = async <T>(method: string, path: string, options: SendOptions = {}) => {
+    const headers: Record<string, string> = {};
+    const init: { body?: string; headers: Record<string, string>; signal?: AbortSignal } = { headers };
+    if (options.accept !== undefined) headers['accept'] = options.accept;
+    if (options.body !== undefined) {
+      init.body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] = options.contentType ?? 'application/json';
+    }
+    if (options.signal !== undefined) init.signal = options.signal;
+    const response = await raw(method, withQuery(path, options.query), init);
+    if (!response.ok) throw await errorFromResponse(response);
+    const text = await response.text();
+    return {
+      status: response.status,
+      headers: response.headers,
+      warnings: parseWarnings(response.headers.get('warning')),
+      body: (text === '' ? undefined : JSON.parse(text)) as T,
+    };
   };
 
   async function call<T>(
@@ -79,14 +123,9 @@ export function createClient(options: ClientOptions = {}): ApiClient {
     body?: unknown,
     contentType = 'application/json',
   ): Promise<T> {
-    const init: { body?: string; headers?: Record<string, string> } = {};
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      init.headers = { 'content-type': contentType };
-    }
-    const response = await raw(method, path, init);
-    if (!response.ok) throw await errorFromResponse(response);
-    return (await response.json()) as T;
+    const options: SendOptions = { contentType };
+    if (body !== undefined) options.body = body;
+    return (await send<T>(method, path, options)).body;
   }
 
   const collection = (ref: ResourceRef): ResourceRef => {
@@ -111,6 +150,7 @@ export function createClient(options: ClientOptions = {}): ApiClient {
         yield* readWatchEvents(response);
       },
     }),
+    send,
     raw,
   };
 }

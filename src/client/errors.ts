@@ -5,18 +5,22 @@
  */
 
 import type { Status, StatusReason } from '../api/meta';
+import { parseWarnings } from './warnings';
 
 export class ApiError extends Error {
   /** HTTP status code of the answer. */
   readonly code: number;
   /** The Status body, or one built from the HTTP status when the body was not a Status. */
   readonly status: Status;
+  /** The texts of the answer's `Warning` header. */
+  readonly warnings: string[];
 
-  constructor(status: Status) {
+  constructor(status: Status, warnings: string[] = []) {
     super(status.message ?? `request failed with HTTP ${status.code}`);
     this.name = 'ApiError';
     this.code = status.code;
     this.status = status;
+    this.warnings = warnings;
   }
 
   get reason(): StatusReason | undefined {
@@ -28,15 +32,19 @@ export class ApiError extends Error {
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   const text = await response.text();
   const parsed = parseJson(text);
-  if (isStatus(parsed)) return new ApiError({ ...parsed, code: parsed.code || response.status });
-  return new ApiError({
+  const warnings = parseWarnings(response.headers.get('warning'));
+  if (isStatus(parsed)) return new ApiError({ ...parsed, code: parsed.code || response.status }, warnings);
+  return new ApiError(
+    {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Failure',
-    code: response.status,
-    message: text.trim() !== '' ? text.trim() : `HTTP ${response.status} ${response.statusText}`.trim(),
-  });
+      code: response.status,
+      message: text.trim() !== '' ? text.trim() : `HTTP ${response.status} ${response.statusText}`.trim(),
+    },
+    warnings,
+  );
 }
 
 export function isStatus(value: unknown): value is Status {

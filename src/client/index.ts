@@ -6,12 +6,17 @@
 export {
   createClient,
   type ApiClient,
+  type ApiResponse,
   type ClientOptions,
+  type SendOptions,
   type FetchFunction,
   type ObjectRef,
   type PatchContentType,
 } from './client';
-export { ApiError, isStatus } from './errors';
+export { ApiError, errorFromResponse, isStatus } from './errors';
+export { parseWarnings } from './warnings';
+export { defaultTable, isTable, TABLE_ACCEPT, type Table, type TableColumnDefinition, type TableRow } from './table-types';
+export { listWatch, type ListWatchHandlers, type ListWatchOptions } from './list-watch';
 export {
   groupVersionPath,
   parseApiVersion,

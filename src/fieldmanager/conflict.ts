@@ -57,6 +57,10 @@ export class ApplyConflictError extends Error {
 /** The 409 the real server answers: reason Conflict, one FieldManagerConflict cause per field, no object details. */
 export function applyConflictStatus(e: ApplyConflictError): StatusError {
   return new StatusError(409, 'Conflict', e.message, {
-    causes: e.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${c.owner}`, field: c.field })),
+    causes: e.conflicts.map((c) => ({
+      reason: 'FieldManagerConflict',
+      message: `conflict with ${c.owner}`,
+      field: c.field,
+    })),
   });
 }

@@ -15,16 +15,30 @@
 import type { JsonValue, KubeObject, ManagedFieldsEntry } from '../api/meta';
 import { badRequest } from '../machinery/errors';
 import { rfc3339Seconds } from '../machinery/ids';
-import { deepClone, dropNulls } from '../machinery/json';
+import { deepClone, deepEqual, dropNulls } from '../machinery/json';
 import { resolveSchema } from '../machinery/schema';
 import { ApplyConflictError, printManager, type FieldConflict } from './conflict';
 import { FieldSet } from './field-set';
-import { defaultLastAppliedAnnotation, fieldsFromLastApplied, lastAppliedManager, syncLastApplied } from './last-applied';
-import { cloneManaged, decodeManagedFields, emptyManaged, encodeManagedFields, managerIdentifier, parseIdentifier, timeSeconds, type Managed } from './managed-fields';
+import {
+  defaultLastAppliedAnnotation,
+  fieldsFromLastApplied,
+  lastAppliedManager,
+  syncLastApplied,
+} from './last-applied';
+import {
+  cloneManaged,
+  decodeManagedFields,
+  emptyManaged,
+  encodeManagedFields,
+  managerIdentifier,
+  parseIdentifier,
+  timeSeconds,
+  type Managed,
+} from './managed-fields';
 import { resolverFor, type ObjectType } from './object-type';
 import { fieldPE, pathString, type Path } from './path';
 import { resetFields } from './reset-fields';
-import { goShape } from './typed/go-shape';
+import { goShape, normalizeAsGo } from './typed/go-shape';
 import { TypedError } from './typed/types';
 import { typedErrorsMessage, validateTyped } from './typed/validate';
 import { Conflicts, Updater, type Managers } from './updater';
@@ -41,7 +55,17 @@ const stripSet = FieldSet.of(
   [fieldPE('apiVersion')],
   [fieldPE('kind')],
   [fieldPE('metadata')],
-  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((f): Path => [fieldPE('metadata'), fieldPE(f)]),
+  ...[
+    'name',
+    'namespace',
+    'creationTimestamp',
+    'selfLink',
+    'uid',
+    'clusterName',
+    'generation',
+    'managedFields',
+    'resourceVersion',
+  ].map((f): Path => [fieldPE('metadata'), fieldPE(f)]),
 );
 
 /** A failure the real server reports without a Status of its own (answered as 500 with this message). */
@@ -57,8 +81,16 @@ function engine(type: ObjectType, subresource: string, objects: (KubeObject | un
   const types = resolverFor(type.definitions);
   const root = types.root(type.root);
   const rootProperties = Object.keys(resolveSchema(type.definitions, type.root)?.properties ?? {});
-  const ignored = resetFields({ subresource, statusSubresource: type.statusSubresource === true, rootProperties, objects });
-  const shape = type.goStructs === true ? (v: JsonValue): JsonValue => goShape(type.definitions, v, type.root) : (v: JsonValue): JsonValue => v;
+  const ignored = resetFields({
+    subresource,
+    statusSubresource: type.statusSubresource === true,
+    rootProperties,
+    objects,
+  });
+  const shape =
+    type.goStructs === true
+      ? (v: JsonValue): JsonValue => goShape(type.definitions, v, type.root)
+      : (v: JsonValue): JsonValue => v;
   const empty = shape({}) as KubeObject;
   return { updater: new Updater({ types, root, ignored, shape }), shape, empty };
 }
@@ -100,14 +132,20 @@ function strip(managers: Managers, id: string): void {
 function capUpdateManagers(m: Managed): void {
   const updaters = [...m.fields.entries()].filter(([, vs]) => !vs.applied).map(([id]) => id);
   if (updaters.length <= maxUpdateManagers) return;
-  updaters.sort((a, b) => timeSeconds(m.times.get(a)) - timeSeconds(m.times.get(b)) || (a < b ? -1 : a > b ? 1 : 0));
+  updaters.sort(
+    (a, b) => timeSeconds(m.times.get(a)) - timeSeconds(m.times.get(b)) || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const firstByVersion = new Map<string, string>();
   let length = updaters.length;
   for (let i = 0; i < updaters.length && length > maxUpdateManagers; i++) {
     const id = updaters[i] as string;
     const vs = m.fields.get(id);
     if (vs === undefined) continue;
-    const bucket = managerIdentifier({ manager: oldUpdatesManager, operation: 'Update', apiVersion: vs.apiVersion });
+    const bucket = managerIdentifier({
+      manager: oldUpdatesManager,
+      operation: 'Update',
+      apiVersion: vs.apiVersion,
+    });
     const first = firstByVersion.get(vs.apiVersion);
     if (first === undefined) {
       firstByVersion.set(vs.apiVersion, id);
@@ -119,7 +157,11 @@ function capUpdateManagers(m: Managed): void {
       if (s !== undefined) m.fields.set(bucket, s);
     }
     const b = m.fields.get(bucket);
-    m.fields.set(bucket, { set: vs.set.union(b?.set ?? new FieldSet()), apiVersion: vs.apiVersion, applied: vs.applied });
+    m.fields.set(bucket, {
+      set: vs.set.union(b?.set ?? new FieldSet()),
+      apiVersion: vs.apiVersion,
+      applied: vs.applied,
+    });
     m.fields.delete(id);
     length--;
     m.times.set(bucket, m.times.get(id));
@@ -136,15 +178,38 @@ function finish(obj: KubeObject, m: Managed): KubeObject {
 }
 
 /** Records an update in `m`: computed under `current-operation`, then joined to `manager`'s Update entry (timestamped only if it took fields). */
-function recordUpdate(e: Engine, m: Managed, live: KubeObject, next: KubeObject, manager: string, apiVersion: string, subresource: string, now: Date): void {
-  const managers = e.updater.updateOp(live as JsonValue, next as JsonValue, apiVersion, m.fields, currentOperation);
+function recordUpdate(
+  e: Engine,
+  m: Managed,
+  live: KubeObject,
+  next: KubeObject,
+  manager: string,
+  apiVersion: string,
+  subresource: string,
+  now: Date,
+): void {
+  const managers = e.updater.updateOp(
+    live as JsonValue,
+    next as JsonValue,
+    apiVersion,
+    m.fields,
+    currentOperation,
+  );
   strip(managers, currentOperation);
-  const id = managerIdentifier({ manager: manager === '' ? 'unknown' : manager, operation: 'Update', apiVersion, subresource });
+  const id = managerIdentifier({
+    manager: manager === '' ? 'unknown' : manager,
+    operation: 'Update',
+    apiVersion,
+    subresource,
+  });
   const current = managers.get(currentOperation);
   if (current !== undefined) {
     managers.delete(currentOperation);
     const previous = managers.get(id);
-    managers.set(id, { ...current, set: previous === undefined ? current.set : current.set.union(previous.set) });
+    managers.set(id, {
+      ...current,
+      set: previous === undefined ? current.set : current.set.union(previous.set),
+    });
     m.times.set(id, rfc3339Seconds(now));
   }
   m.fields = managers;
@@ -155,14 +220,24 @@ function recordUpdate(e: Engine, m: Managed, live: KubeObject, next: KubeObject,
  * takes ownership of every field it set or changed, away from others
  * (updates never conflict). Returns `next` with its managedFields.
  */
-export function updateManagedFields(a: { type: ObjectType; live: KubeObject | undefined; next: KubeObject; manager: string; apiVersion: string; subresource: string; now: Date }): KubeObject {
+export function updateManagedFields(a: {
+  type: ObjectType;
+  live: KubeObject | undefined;
+  next: KubeObject;
+  manager: string;
+  apiVersion: string;
+  subresource: string;
+  now: Date;
+}): KubeObject {
   const liveEntries = a.live?.metadata?.managedFields;
   const requested = a.next.metadata?.managedFields as unknown;
   let m: Managed;
   if (a.subresource !== '') m = decodeOrEmpty(liveEntries);
   else if (isReset(requested)) m = emptyManaged();
   else {
-    const fromRequest = Array.isArray(requested) ? decodeOrEmpty(requested as ManagedFieldsEntry[]) : emptyManaged();
+    const fromRequest = Array.isArray(requested)
+      ? decodeOrEmpty(requested as ManagedFieldsEntry[])
+      : emptyManaged();
     m = fromRequest.fields.size > 0 ? fromRequest : decodeOrEmpty(liveEntries);
   }
   const next = withoutManagedFields(a.next);
@@ -182,7 +257,12 @@ export function updateManagedFields(a: { type: ObjectType; live: KubeObject | un
 function gvkText(apiVersion: unknown, kind: unknown): string {
   const v = typeof apiVersion === 'string' ? apiVersion : '';
   const parts = v.split('/');
-  const [group, version] = parts.length === 1 ? ['', parts[0] ?? ''] : parts.length === 2 ? [parts[0] ?? '', parts[1] ?? ''] : ['', ''];
+  const [group, version] =
+    parts.length === 1
+      ? ['', parts[0] ?? '']
+      : parts.length === 2
+        ? [parts[0] ?? '', parts[1] ?? '']
+        : ['', ''];
   return `${group}/${version}, Kind=${typeof kind === 'string' ? kind : ''}`;
 }
 
@@ -228,15 +308,22 @@ export interface ApplyArgs {
  * the new object with its managedFields.
  */
 export function apply(a: ApplyArgs): KubeObject {
-  if (a.config.apiVersion !== a.apiVersion || a.config.kind !== a.kind) throw badRequest(`invalid object type: ${gvkText(a.config.apiVersion, a.config.kind)}`);
+  if (a.config.apiVersion !== a.apiVersion || a.config.kind !== a.kind)
+    throw badRequest(`invalid object type: ${gvkText(a.config.apiVersion, a.config.kind)}`);
   let stored: Managed;
   try {
     stored = decodeManagedFields(a.live?.metadata?.managedFields ?? []);
   } catch (err) {
-    throw new FieldManagerError(`failed to decode managed fields: ${err instanceof Error ? err.message : String(err)}`);
+    throw new FieldManagerError(
+      `failed to decode managed fields: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const annotation = a.lastAppliedAnnotation ?? defaultLastAppliedAnnotation;
-  const id = managerIdentifier({ manager: a.manager === '' ? 'unknown' : a.manager, operation: 'Apply', subresource: a.subresource });
+  const id = managerIdentifier({
+    manager: a.manager === '' ? 'unknown' : a.manager,
+    operation: 'Apply',
+    subresource: a.subresource,
+  });
   const config = deepClone(a.config);
   const e = engine(a.type, a.subresource, [a.live, config]);
   const live = a.live === undefined ? ({} as KubeObject) : withoutManagedFields(a.live);
@@ -250,15 +337,25 @@ export function apply(a: ApplyArgs): KubeObject {
       try {
         recordUpdate(e, m, e.empty, live, beforeFirstApplyManager, a.apiVersion, a.subresource, a.now);
       } catch (err) {
-        if (err instanceof TypedError) throw new FieldManagerError(`failed to create manager for existing fields: failed to update ManagedFields (${objectName(live)}): ${err.message}`);
+        if (err instanceof TypedError)
+          throw new FieldManagerError(
+            `failed to create manager for existing fields: failed to update ManagedFields (${objectName(live)}): ${err.message}`,
+          );
         throw err;
       }
     }
-    if (config.metadata?.managedFields !== undefined && config.metadata.managedFields !== null) throw badRequest('metadata.managedFields must be nil');
+    if (config.metadata?.managedFields !== undefined && config.metadata.managedFields !== null)
+      throw badRequest('metadata.managedFields must be nil');
     const configErrors = validateTyped(types, config as JsonValue, root);
-    if (configErrors.length > 0) throw new FieldManagerError(`failed to create typed patch object (${objectName(config)}): ${typedErrorsMessage(configErrors)}`);
+    if (configErrors.length > 0)
+      throw new FieldManagerError(
+        `failed to create typed patch object (${objectName(config)}): ${typedErrorsMessage(configErrors)}`,
+      );
     const liveErrors = validateTyped(types, live as JsonValue, root);
-    if (liveErrors.length > 0) throw new FieldManagerError(`failed to create typed live object (${objectName(live)}): ${typedErrorsMessage(liveErrors)}`);
+    if (liveErrors.length > 0)
+      throw new FieldManagerError(
+        `failed to create typed live object (${objectName(live)}): ${typedErrorsMessage(liveErrors)}`,
+      );
     const r = e.updater.applyOp(live as JsonValue, config as JsonValue, a.apiVersion, m.fields, id, force);
     m.fields = r.managers;
     let object: KubeObject;
@@ -275,7 +372,8 @@ export function apply(a: ApplyArgs): KubeObject {
     result = run(a.force);
   } catch (err) {
     if (!(err instanceof Conflicts)) throw err;
-    if (a.manager !== lastAppliedManager || a.live === undefined) throw new ApplyConflictError(conflictList(err.byManager));
+    if (a.manager !== lastAppliedManager || a.live === undefined)
+      throw new ApplyConflictError(conflictList(err.byManager));
     const allowed = fieldsFromLastApplied(types, root, a.live, a.apiVersion, annotation, e.shape);
     if (allowed === undefined) throw new ApplyConflictError(conflictList(err.byManager));
     const remaining = conflictList(err.byManager, allowed);
@@ -283,7 +381,24 @@ export function apply(a: ApplyArgs): KubeObject {
     result = run(true);
   }
   const { object, m } = result;
+  // What the real server stores goes through its types: Go structs for built-in kinds, and no nulls.
+  if (a.type.goStructs === true) normalizeAsGo(a.type.definitions, object as JsonValue, a.type.root);
   dropNulls(object);
   if (a.manager === lastAppliedManager) syncLastApplied(object, a.config, annotation);
   return finish(object, m);
+}
+
+/**
+ * A write whose only effect on the object is newer managedFields times is
+ * no write: the stored times are kept (the real server's guard against
+ * spurious resourceVersion bumps). Entries added, removed or changed are
+ * kept as written.
+ */
+export function ignoreManagedFieldsTimestamps(next: KubeObject, old: KubeObject | undefined): KubeObject {
+  const now = next.metadata?.managedFields ?? [];
+  const before = old?.metadata?.managedFields ?? [];
+  if (old === undefined || now.length !== before.length || now.length === 0) return next;
+  if (now.every((e, i) => e.time === before[i]?.time)) return next;
+  const reverted: KubeObject = { ...next, metadata: { ...next.metadata, managedFields: before } };
+  return deepEqual(reverted, old) ? reverted : next;
 }

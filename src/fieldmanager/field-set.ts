@@ -14,7 +14,11 @@ interface Child {
   set: FieldSet;
 }
 
-function search<T>(items: readonly T[], pe: PathElement, key: (item: T) => PathElement): { index: number; found: boolean } {
+function search<T>(
+  items: readonly T[],
+  pe: PathElement,
+  key: (item: T) => PathElement,
+): { index: number; found: boolean } {
   let lo = 0;
   let hi = items.length;
   while (lo < hi) {
@@ -43,9 +47,14 @@ export class FieldSet {
   /** Adds a path; its parents are not added (the whole object, the empty path, is never owned). */
   insert(path: Path): void {
     if (path.length === 0) return;
-    let s: FieldSet = this;
-    for (let i = 0; i < path.length - 1; i++) s = s.descend(path[i] as PathElement);
-    s.insertMember(path[path.length - 1] as PathElement);
+    const last = path[path.length - 1] as PathElement;
+    if (path.length === 1) {
+      this.insertMember(last);
+      return;
+    }
+    let s = this.descend(path[0] as PathElement);
+    for (let i = 1; i < path.length - 1; i++) s = s.descend(path[i] as PathElement);
+    s.insertMember(last);
   }
 
   insertMember(pe: PathElement): void {
@@ -73,9 +82,11 @@ export class FieldSet {
 
   has(path: Path): boolean {
     if (path.length === 0) return false;
-    let s: FieldSet | undefined = this;
-    for (let i = 0; i < path.length - 1 && s !== undefined; i++) s = s.child(path[i] as PathElement);
-    return s !== undefined && s.hasMember(path[path.length - 1] as PathElement);
+    const last = path[path.length - 1] as PathElement;
+    if (path.length === 1) return this.hasMember(last);
+    let s = this.child(path[0] as PathElement);
+    for (let i = 1; i < path.length - 1 && s !== undefined; i++) s = s.child(path[i] as PathElement);
+    return s !== undefined && s.hasMember(last);
   }
 
   /** The paths under `pe`, without the prefix (empty when none). */
@@ -166,8 +177,10 @@ export class FieldSet {
   }
 
   equals(other: FieldSet): boolean {
-    if (this.members.length !== other.members.length || this.children.length !== other.children.length) return false;
-    for (let i = 0; i < this.members.length; i++) if (comparePE(this.members[i] as PathElement, other.members[i] as PathElement) !== 0) return false;
+    if (this.members.length !== other.members.length || this.children.length !== other.children.length)
+      return false;
+    for (let i = 0; i < this.members.length; i++)
+      if (comparePE(this.members[i] as PathElement, other.members[i] as PathElement) !== 0) return false;
     for (let i = 0; i < this.children.length; i++) {
       const a = this.children[i] as Child;
       const b = other.children[i] as Child;
@@ -189,7 +202,14 @@ export class FieldSet {
   }
 }
 
-function mergeSorted<T>(a: readonly T[], b: readonly T[], key: (x: T) => PathElement, both: (x: T) => void, onlyA: (x: T) => void, onlyB: (x: T) => void): void {
+function mergeSorted<T>(
+  a: readonly T[],
+  b: readonly T[],
+  key: (x: T) => PathElement,
+  both: (x: T) => void,
+  onlyA: (x: T) => void,
+  onlyB: (x: T) => void,
+): void {
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {

@@ -7,9 +7,20 @@
 
 export type { ObjectType, ResourceShape } from './object-type';
 export { objectTypeFor } from './object-type';
-export { apply, updateManagedFields, FieldManagerError, type ApplyArgs } from './field-manager';
+export {
+  apply,
+  updateManagedFields,
+  ignoreManagedFieldsTimestamps,
+  FieldManagerError,
+  type ApplyArgs,
+} from './field-manager';
 export { ApplyConflictError, applyConflictStatus, conflictMessage, type FieldConflict } from './conflict';
-export { managerFromUserAgent, managerOrUserAgent, validateFieldManager, fieldManagerMaxLength } from './manager-name';
+export {
+  managerFromUserAgent,
+  managerOrUserAgent,
+  validateFieldManager,
+  fieldManagerMaxLength,
+} from './manager-name';
 export { defaultLastAppliedAnnotation } from './last-applied';
 export { FieldSet } from './field-set';
 export { fieldsV1ToSet, setToFieldsV1 } from './fields-v1';

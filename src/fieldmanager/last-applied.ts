@@ -75,7 +75,8 @@ export function syncLastApplied(obj: KubeObject, config: KubeObject, annotation:
   const meta = obj.metadata ?? (obj.metadata = {});
   const all = { ...(meta.annotations ?? {}), [annotation]: value };
   let size = 0;
-  for (const [k, v] of Object.entries(all)) size += new TextEncoder().encode(k).length + new TextEncoder().encode(v).length;
+  for (const [k, v] of Object.entries(all))
+    size += new TextEncoder().encode(k).length + new TextEncoder().encode(v).length;
   if (size > totalAnnotationSizeLimit) delete all[annotation];
   meta.annotations = all;
 }

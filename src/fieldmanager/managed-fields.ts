@@ -44,7 +44,8 @@ export function managerIdentifier(e: ManagerIdentity): string {
   const parts: string[] = [];
   if ((e.manager ?? '') !== '') parts.push(`"manager":${goJson(e.manager ?? '')}`);
   if ((e.operation ?? '') !== '') parts.push(`"operation":${goJson(e.operation ?? '')}`);
-  if (e.operation !== 'Apply' && (e.apiVersion ?? '') !== '') parts.push(`"apiVersion":${goJson(e.apiVersion ?? '')}`);
+  if (e.operation !== 'Apply' && (e.apiVersion ?? '') !== '')
+    parts.push(`"apiVersion":${goJson(e.apiVersion ?? '')}`);
   if ((e.subresource ?? '') !== '') parts.push(`"subresource":${goJson(e.subresource ?? '')}`);
   return `{${parts.join(',')}}`;
 }
@@ -59,10 +60,15 @@ export class ManagedFieldsError extends Error {}
 export function decodeManagedFields(entries: readonly ManagedFieldsEntry[]): Managed {
   const m = emptyManaged();
   entries.forEach((e, i) => {
-    if (e.operation !== 'Apply' && e.operation !== 'Update') throw new ManagedFieldsError('operation must be `Apply` or `Update`');
+    if (e.operation !== 'Apply' && e.operation !== 'Update')
+      throw new ManagedFieldsError('operation must be `Apply` or `Update`');
     if ((e.apiVersion ?? '') === '') throw new ManagedFieldsError('apiVersion must not be empty');
-    if ((e.fieldsType ?? '') === '') throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
-    if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    if ((e.fieldsType ?? '') === '')
+      throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1')
+      throw new ManagedFieldsError(
+        `invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`,
+      );
     const id = managerIdentifier(e);
     let set: FieldSet;
     try {

@@ -41,12 +41,15 @@ export function managerOrUserAgent(fieldManager: string | null, userAgent: strin
 /** The real server's checks of a `fieldManager` option (length, printable characters). */
 export function validateFieldManager(fieldManager: string, field = 'fieldManager'): FieldError[] {
   const errors: FieldError[] = [];
-  if (utf8.encode(fieldManager).length > fieldManagerMaxLength) errors.push(fieldError.tooLong(field, fieldManagerMaxLength));
+  if (utf8.encode(fieldManager).length > fieldManagerMaxLength)
+    errors.push(fieldError.tooLong(field, fieldManagerMaxLength));
   let position = 0;
   for (const ch of fieldManager) {
     if (!isPrint(ch)) {
       const code = (ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0');
-      errors.push(fieldError.invalid(field, fieldManager, `invalid character U+${code} (at position ${position})`));
+      errors.push(
+        fieldError.invalid(field, fieldManager, `invalid character U+${code} (at position ${position})`),
+      );
     }
     position += utf8.encode(ch).length;
   }

@@ -173,8 +173,13 @@ export function pathString(path: Path): string {
 
 /** JSON as Go's encoder writes it (`<`, `>`, `&` and the line separators escaped). */
 export function goJson(value: JsonValue): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const json = JSON.stringify(value);
+  return htmlUnsafe.test(json)
+    ? json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : json;
 }
+
+const htmlUnsafe = /[<>&\u2028\u2029]/;
 
 /** The FieldsV1 key of an element: `f:name`, `k:{"name":"a"}`, `v:"x"`, `i:0`. */
 export function serializePE(pe: PathElement): string {
@@ -204,7 +209,8 @@ export function deserializePE(s: string): PathElement | undefined {
       return valuePE(parseJson(body));
     case 'k': {
       const obj = parseJson(body);
-      if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new PathElementSyntaxError(`invalid key: ${s}`);
+      if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+        throw new PathElementSyntaxError(`invalid key: ${s}`);
       return keyPE(Object.entries(obj).map(([name, value]) => ({ name, value })));
     }
     case 'i': {

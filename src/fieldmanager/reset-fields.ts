@@ -11,9 +11,19 @@ import { FieldSet } from './field-set';
 import { fieldPE } from './path';
 
 /** Metadata a `/status` write cannot change (the strategy restores them). */
-const statusKeepsMetadata = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'deletionTimestamp', 'deletionGracePeriodSeconds'];
+const statusKeepsMetadata = [
+  'labels',
+  'annotations',
+  'finalizers',
+  'ownerReferences',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+];
 
-function topLevelKeys(rootProperties: readonly string[], objects: readonly (KubeObject | undefined)[]): Set<string> {
+function topLevelKeys(
+  rootProperties: readonly string[],
+  objects: readonly (KubeObject | undefined)[],
+): Set<string> {
   const keys = new Set(rootProperties);
   for (const o of objects) for (const k of Object.keys(o ?? {})) keys.add(k);
   return keys;
@@ -29,14 +39,17 @@ export function resetFields(opts: {
   if (subresource === '') return statusSubresource ? FieldSet.of([fieldPE('status')]) : undefined;
   const set = new FieldSet();
   if (subresource === 'status') {
-    for (const k of topLevelKeys(opts.rootProperties, opts.objects)) if (!['apiVersion', 'kind', 'metadata', 'status'].includes(k)) set.insert([fieldPE(k)]);
+    for (const k of topLevelKeys(opts.rootProperties, opts.objects))
+      if (!['apiVersion', 'kind', 'metadata', 'status'].includes(k)) set.insert([fieldPE(k)]);
     for (const k of statusKeepsMetadata) set.insert([fieldPE('metadata'), fieldPE(k)]);
     return set;
   }
   if (subresource === 'scale') {
-    for (const k of topLevelKeys(opts.rootProperties, opts.objects)) if (!['apiVersion', 'kind', 'spec'].includes(k)) set.insert([fieldPE(k)]);
+    for (const k of topLevelKeys(opts.rootProperties, opts.objects))
+      if (!['apiVersion', 'kind', 'spec'].includes(k)) set.insert([fieldPE(k)]);
     const specKeys = new Set<string>();
-    for (const o of opts.objects) for (const k of Object.keys((o?.spec as Record<string, unknown> | undefined) ?? {})) specKeys.add(k);
+    for (const o of opts.objects)
+      for (const k of Object.keys((o?.spec as Record<string, unknown> | undefined) ?? {})) specKeys.add(k);
     for (const k of specKeys) if (k !== 'replicas') set.insert([fieldPE('spec'), fieldPE(k)]);
     return set;
   }

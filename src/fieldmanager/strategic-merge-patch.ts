@@ -19,10 +19,22 @@ import { mergeMap, PatchSchema } from './strategic/merge';
  * definition, e.g. `{ ref: 'api.apps.v1.Deployment' }`) and returns the
  * result. Neither argument is modified.
  */
-export function strategicMergePatch(defs: DefinitionSet, root: SchemaNode, original: Record<string, unknown>, patch: unknown): Record<string, unknown> {
+export function strategicMergePatch(
+  defs: DefinitionSet,
+  root: SchemaNode,
+  original: Record<string, unknown>,
+  patch: unknown,
+): Record<string, unknown> {
   if (patch === null) return deepClone(original);
   if (!isPlainObject(patch)) {
-    const shown = goTypeName(patch) === '[]interface {}' ? 'array' : typeof patch === 'string' ? 'string' : typeof patch === 'boolean' ? 'bool' : 'number';
+    const shown =
+      goTypeName(patch) === '[]interface {}'
+        ? 'array'
+        : typeof patch === 'string'
+          ? 'string'
+          : typeof patch === 'boolean'
+            ? 'bool'
+            : 'number';
     throw badRequest(`json: cannot unmarshal ${shown} into Go value of type map[string]interface {}`);
   }
   return mergeMap(deepClone(original), deepClone(patch), new PatchSchema(defs, root));

@@ -10,7 +10,7 @@ import type { KubeObject, ManagedFieldsEntry } from '../api/meta';
 import { deepClone } from '../machinery/json';
 import type { DefinitionSet, SchemaNode } from '../machinery/schema';
 import { ApplyConflictError } from './conflict';
-import { apply, updateManagedFields } from './field-manager';
+import { apply, ignoreManagedFieldsTimestamps, updateManagedFields } from './field-manager';
 import { fieldsV1ToSet } from './fields-v1';
 import type { ObjectType } from './object-type';
 import { pathString } from './path';
@@ -27,8 +27,18 @@ function widgetSpec(overrides: Record<string, SchemaNode> = {}): SchemaNode {
       tags: { type: 'array', items: str, listType: 'set' },
       args: { type: 'array', items: str, listType: 'atomic' },
       items: { type: 'array', items: { ref: 'test.Item' }, listType: 'map', listMapKeys: ['name'] },
-      ports: { type: 'array', items: { ref: 'test.Port' }, listType: 'map', listMapKeys: ['port', 'protocol'] },
-      mergeList: { type: 'array', items: { ref: 'test.Keyed' }, patchStrategy: 'merge', patchMergeKey: 'key' },
+      ports: {
+        type: 'array',
+        items: { ref: 'test.Port' },
+        listType: 'map',
+        listMapKeys: ['port', 'protocol'],
+      },
+      mergeList: {
+        type: 'array',
+        items: { ref: 'test.Keyed' },
+        patchStrategy: 'merge',
+        patchMergeKey: 'key',
+      },
       finalizers: { type: 'array', items: str, patchStrategy: 'merge' },
       plainList: { type: 'array', items: { ref: 'test.Keyed' } },
       labels: { type: 'object', additionalProperties: str },
@@ -48,16 +58,23 @@ function widgetDefinitions(specOverrides: Record<string, SchemaNode> = {}): Defi
       properties: {
         apiVersion: str,
         kind: str,
-        metadata: { ref: 'apimachinery.pkg.apis.meta.v1.ObjectMeta' },
-        spec: { ref: 'test.WidgetSpec' },
-        status: { type: 'object', properties: { phase: str, count: int } },
+        metadata: { ref: 'apimachinery.pkg.apis.meta.v1.ObjectMeta', default: {} },
+        spec: { ref: 'test.WidgetSpec', default: {} },
+        status: { type: 'object', properties: { phase: str, count: int }, default: {} },
       },
     },
     'test.WidgetSpec': widgetSpec(specOverrides),
     'test.Item': { type: 'object', properties: { name: str, value: str, extra: str }, required: ['name'] },
-    'test.Port': { type: 'object', properties: { port: int, protocol: { type: 'string', default: 'TCP' }, target: int }, required: ['port'] },
+    'test.Port': {
+      type: 'object',
+      properties: { port: int, protocol: { type: 'string', default: 'TCP' }, target: int },
+      required: ['port'],
+    },
     'test.Keyed': { type: 'object', properties: { key: str, v: str } },
-    'test.Config': { type: 'object', properties: { a: str, b: str, nested: { type: 'object', properties: { c: str, d: str } } } },
+    'test.Config': {
+      type: 'object',
+      properties: { a: str, b: str, nested: { type: 'object', properties: { c: str, d: str } } },
+    },
     'apimachinery.pkg.apis.meta.v1.ObjectMeta': {
       type: 'object',
       properties: {
@@ -76,9 +93,17 @@ function widgetDefinitions(specOverrides: Record<string, SchemaNode> = {}): Defi
   };
 }
 
-/** The test kind `Widget` (example.com/v1) with a status subresource. */
-export function widgetType(specOverrides: Record<string, SchemaNode> = {}, statusSubresource = true): ObjectType {
-  return { definitions: widgetDefinitions(specOverrides), root: { ref: 'test.Widget' }, statusSubresource };
+/** The test kind `Widget` (example.com/v1), held as Go structs like a built-in kind, with a status subresource. */
+export function widgetType(
+  specOverrides: Record<string, SchemaNode> = {},
+  opts: { statusSubresource?: boolean; goStructs?: boolean } = {},
+): ObjectType {
+  return {
+    definitions: widgetDefinitions(specOverrides),
+    root: { ref: 'test.Widget' },
+    statusSubresource: opts.statusSubresource ?? true,
+    goStructs: opts.goStructs ?? true,
+  };
 }
 
 /** Objects without a schema: keys are struct fields, every list is atomic. */
@@ -121,7 +146,8 @@ export function entryLabel(e: ManagedFieldsEntry): string {
 /** Each entry's owned fields as sorted path texts. */
 export function ownership(obj: KubeObject | undefined): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const e of obj?.metadata?.managedFields ?? []) out[entryLabel(e)] = fieldsV1ToSet(e.fieldsV1).paths().map(pathString).sort();
+  for (const e of obj?.metadata?.managedFields ?? [])
+    out[entryLabel(e)] = fieldsV1ToSet(e.fieldsV1).paths().map(pathString).sort();
   return out;
 }
 
@@ -151,22 +177,50 @@ export class Fixture {
     let written: KubeObject;
     try {
       if ('apply' in step) {
-        written = apply({ type, live: this.live, config: deepClone(step.config), manager: step.apply, apiVersion, kind: this.kind, subresource, force: step.force ?? false, now: this.now });
+        written = apply({
+          type,
+          live: this.live,
+          config: deepClone(step.config),
+          manager: step.apply,
+          apiVersion,
+          kind: this.kind,
+          subresource,
+          force: step.force ?? false,
+          now: this.now,
+        });
       } else {
-        const next = typeof step.object === 'function' ? step.object(deepClone(this.live)) : deepClone(step.object);
-        written = updateManagedFields({ type, live: this.live, next, manager: step.update, apiVersion, subresource, now: this.now });
+        const next =
+          typeof step.object === 'function' ? step.object(deepClone(this.live)) : deepClone(step.object);
+        written = updateManagedFields({
+          type,
+          live: this.live,
+          next,
+          manager: step.update,
+          apiVersion,
+          subresource,
+          now: this.now,
+        });
       }
     } catch (e) {
-      if (e instanceof ApplyConflictError) return { ok: false, conflicts: e.conflicts.map((c) => `${c.owner}: ${c.field}`), message: e.message };
+      if (e instanceof ApplyConflictError)
+        return { ok: false, conflicts: e.conflicts.map((c) => `${c.owner}: ${c.field}`), message: e.message };
       return { ok: false, message: e instanceof Error ? e.message : String(e) };
     }
-    this.live = resetByStrategy(type, subresource, this.live, written);
+    this.live = ignoreManagedFieldsTimestamps(
+      resetByStrategy(type, subresource, this.live, written),
+      this.live,
+    );
     return { ok: true };
   }
 }
 
 /** What the strategy does after the field manager: the main resource keeps the stored status, `/status` keeps everything else. */
-function resetByStrategy(type: ObjectType, subresource: string, old: KubeObject | undefined, next: KubeObject): KubeObject {
+function resetByStrategy(
+  type: ObjectType,
+  subresource: string,
+  old: KubeObject | undefined,
+  next: KubeObject,
+): KubeObject {
   if (type.statusSubresource !== true) return next;
   if (subresource === '') {
     const out = { ...next };
@@ -175,8 +229,12 @@ function resetByStrategy(type: ObjectType, subresource: string, old: KubeObject 
     return out;
   }
   if (subresource === 'status' && old !== undefined) {
-    const out: KubeObject = { ...deepClone(old), metadata: { ...deepClone(old.metadata ?? {}), managedFields: next.metadata?.managedFields ?? [] } };
-    if (next.metadata?.managedFields === undefined && out.metadata !== undefined) delete out.metadata.managedFields;
+    const out: KubeObject = {
+      ...deepClone(old),
+      metadata: { ...deepClone(old.metadata ?? {}), managedFields: next.metadata?.managedFields ?? [] },
+    };
+    if (next.metadata?.managedFields === undefined && out.metadata !== undefined)
+      delete out.metadata.managedFields;
     if (next.status === undefined) delete out.status;
     else out.status = next.status;
     return out;

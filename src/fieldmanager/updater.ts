@@ -42,7 +42,10 @@ export class Updater {
   constructor(private readonly o: UpdaterOptions) {}
 
   private compare(oldObj: JsonValue, newObj: JsonValue): Comparison {
-    return excludeFields(compareValues(this.o.types, this.o.shape(oldObj), this.o.shape(newObj), this.o.root), this.o.ignored);
+    return excludeFields(
+      compareValues(this.o.types, this.o.shape(oldObj), this.o.shape(newObj), this.o.root),
+      this.o.ignored,
+    );
   }
 
   private reconcile(managers: Managers): Managers {
@@ -54,7 +57,13 @@ export class Updater {
     return out;
   }
 
-  private update(oldObj: JsonValue, newObj: JsonValue, managers: Managers, workflow: string, force: boolean): Comparison {
+  private update(
+    oldObj: JsonValue,
+    newObj: JsonValue,
+    managers: Managers,
+    workflow: string,
+    force: boolean,
+  ): Comparison {
     const c = this.compare(oldObj, newObj);
     const changed = c.modified.union(c.added);
     const conflicts = new Map<string, FieldSet>();
@@ -69,14 +78,21 @@ export class Updater {
       managers.set(id, { ...vs, set: vs.set.difference(conflict) });
     }
     if (!c.removed.empty()) {
-      for (const [id, vs] of managers) if (id !== workflow) managers.set(id, { ...vs, set: vs.set.difference(c.removed) });
+      for (const [id, vs] of managers)
+        if (id !== workflow) managers.set(id, { ...vs, set: vs.set.difference(c.removed) });
     }
     for (const [id, vs] of managers) if (vs.set.empty()) managers.delete(id);
     return c;
   }
 
   /** A non-apply write by `manager`: it takes what it added or changed. */
-  updateOp(live: JsonValue, next: JsonValue, version: string, managersIn: Managers, manager: string): Managers {
+  updateOp(
+    live: JsonValue,
+    next: JsonValue,
+    version: string,
+    managersIn: Managers,
+    manager: string,
+  ): Managers {
     const managers = this.reconcile(managersIn);
     const c = this.update(live, next, managers, manager, true);
     const prev = managers.get(manager)?.set ?? new FieldSet();
@@ -88,14 +104,26 @@ export class Updater {
   }
 
   /** An apply of `config` by `manager`; `object` is undefined when the object does not change. */
-  applyOp(live: JsonValue, config: JsonValue, version: string, managersIn: Managers, manager: string, force: boolean): { object: JsonValue | undefined; managers: Managers } {
+  applyOp(
+    live: JsonValue,
+    config: JsonValue,
+    version: string,
+    managersIn: Managers,
+    manager: string,
+    force: boolean,
+  ): { object: JsonValue | undefined; managers: Managers } {
     const managers = this.reconcile(managersIn);
     let merged: JsonValue = mergeValues(this.o.types, live, config, this.o.root) ?? {};
     const lastSet = managers.get(manager);
     let set = toFieldSet(this.o.types, config, this.o.root);
     if (this.o.ignored !== undefined) set = set.recursiveDifference(this.o.ignored);
     managers.set(manager, { set, apiVersion: version, applied: true });
-    merged = this.prune(merged, managers, lastSet);
+    // Nothing can be pruned when the applier still sets everything it set before.
+    if (lastSet !== undefined && !lastSet.set.difference(set).empty())
+      merged = this.prune(merged, managers, lastSet);
+    // Pruning can empty a container the configuration names as empty (`{}`), which would come back on the
+    // next apply; merging the configuration once more keeps it, so that apply is idempotent.
+    merged = mergeValues(this.o.types, merged, config, this.o.root) ?? merged;
     this.update(live, merged, managers, manager, force);
     return { object: deepEqual(live, merged) ? undefined : merged, managers };
   }

@@ -23,7 +23,8 @@ export async function readBodyText(request: Request): Promise<string> {
 /** The raw body, read with the size limit. */
 export async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get('content-length') ?? 'NaN');
-  if (Number.isFinite(declared) && declared > maxRequestBodyBytes) throw requestEntityTooLarge(`limit is ${maxRequestBodyBytes}`);
+  if (Number.isFinite(declared) && declared > maxRequestBodyBytes)
+    throw requestEntityTooLarge(`limit is ${maxRequestBodyBytes}`);
   if (request.body === null) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -62,7 +63,8 @@ export interface DecodedBody {
 export function summarizeBody(text: string, max = 30): string {
   if (text === '') return '<empty>';
   const bytes = new TextEncoder().encode(text);
-  if (text.startsWith('{')) return bytes.length > max ? `${new TextDecoder().decode(bytes.slice(0, max))} ...` : text;
+  if (text.startsWith('{'))
+    return bytes.length > max ? `${new TextDecoder().decode(bytes.slice(0, max))} ...` : text;
   const hex = (b: Uint8Array) => [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
   return bytes.length > max ? `${hex(bytes.slice(0, max))} ...` : hex(bytes);
 }
@@ -73,22 +75,34 @@ export function summarizeBody(text: string, max = 30): string {
  * object merges into the earlier one. With `kind`, unreadable bodies answer
  * as the real server does when it cannot tell what the body is.
  */
-export function decodeObjectBody(text: string, format: BodyFormat, expect: { kind?: string; typed?: boolean } = {}): DecodedBody {
+export function decodeObjectBody(
+  text: string,
+  format: BodyFormat,
+  expect: { kind?: string; typed?: boolean } = {},
+): DecodedBody {
   const unreadable = (why: string) =>
-    badRequest(expect.kind === undefined ? why : `the object provided is unrecognized (must be of type ${expect.kind}): ${why} (${summarizeBody(text)})`);
+    badRequest(
+      expect.kind === undefined
+        ? why
+        : `the object provided is unrecognized (must be of type ${expect.kind}): ${why} (${summarizeBody(text)})`,
+    );
   if (format === 'json') {
     try {
       const decoded = decodeJson(text, { mergeDuplicates: expect.typed === true });
       return { value: decoded.value, findings: { typed: decoded.duplicates } };
     } catch (e) {
-      if (e instanceof JsonSyntaxError) throw unreadable(`couldn't get version/kind; json parse error: ${e.message}`);
+      if (e instanceof JsonSyntaxError)
+        throw unreadable(`couldn't get version/kind; json parse error: ${e.message}`);
       throw e;
     }
   }
   if (format === 'yaml') {
     try {
       const decoded = decodeYaml(text);
-      return { value: decoded.value, findings: { leading: decoded.duplicates.length > 0 ? [yamlDuplicatesError(decoded.duplicates)] : [] } };
+      return {
+        value: decoded.value,
+        findings: { leading: decoded.duplicates.length > 0 ? [yamlDuplicatesError(decoded.duplicates)] : [] },
+      };
     } catch (e) {
       if (e instanceof YamlSyntaxError) throw unreadable(`error converting YAML to JSON: ${e.message}`);
       throw e;
@@ -109,10 +123,14 @@ export function asObjectOfType(value: unknown, expected: ExpectedType): KubeObje
   }
   const obj = value as KubeObject;
   if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expected.apiVersion) {
-    throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expected.apiVersion})`);
+    throw badRequest(
+      `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expected.apiVersion})`,
+    );
   }
   if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== expected.kind) {
-    throw badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${expected.kind})`);
+    throw badRequest(
+      `the kind in the data (${String(obj.kind)}) does not match the expected kind (${expected.kind})`,
+    );
   }
   obj.apiVersion = expected.apiVersion;
   obj.kind = expected.kind;

@@ -45,16 +45,27 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
   const req: ResolvedRequest = { info, rt, namespace: rt.namespaced ? info.namespace : '' };
   if (rt.deprecation !== undefined) {
     ctx.warnings.push(rt.deprecation.warning);
-    server.metrics.deprecatedApiRequested({ group: rt.group, version: rt.version, resource: rt.resource, subresource: info.subresource, removedRelease: rt.deprecation.removedRelease });
+    server.metrics.deprecatedApiRequested({
+      group: rt.group,
+      version: rt.version,
+      resource: rt.resource,
+      subresource: info.subresource,
+      removedRelease: rt.deprecation.removedRelease,
+    });
   }
   const method = ctx.request.method.toUpperCase();
-  const verbs = info.subresource === '' ? rt.verbs : (rt.subresources.get(info.subresource)?.verbs ?? new Set<string>());
+  const verbs =
+    info.subresource === '' ? rt.verbs : (rt.subresources.get(info.subresource)?.verbs ?? new Set<string>());
   const allow = (verb: string): void => {
     if (!verbs.has(verb)) throw methodNotAllowed();
   };
   const output = (table: boolean, watch = false) => {
     // Protobuf is offered for built-in kinds only; custom resources fall back to JSON (or 406).
-    ctx.output = negotiateOutput(server.profile, ctx.request.headers.get('accept'), { table, protobuf: !rt.custom, watch });
+    ctx.output = negotiateOutput(server.profile, ctx.request.headers.get('accept'), {
+      table,
+      protobuf: !rt.custom,
+      watch,
+    });
   };
 
   switch (method) {

@@ -12,7 +12,13 @@ import type { DuplicateField } from '../machinery/decode/json';
 import type { DefinitionSet, SchemaNode } from '../machinery/schema';
 import type { ResourceType } from '../registry/resource-type';
 import { checkAgainstSchema } from '../registry/validation/schema-check';
-import { inDocumentOrder, inSortedOrder, pathSegments, typedDecoderSees, type FieldAt } from './strict-findings';
+import {
+  inDocumentOrder,
+  inSortedOrder,
+  pathSegments,
+  typedDecoderSees,
+  type FieldAt,
+} from './strict-findings';
 
 export type FieldValidationMode = 'Ignore' | 'Warn' | 'Strict';
 
@@ -20,7 +26,9 @@ export function parseFieldValidation(query: URLSearchParams): FieldValidationMod
   const v = query.get('fieldValidation') ?? '';
   if (v === '') return 'Warn';
   if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
-  throw badRequest(`fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "", "Ignore", "Strict", "Warn"`);
+  throw badRequest(
+    `fieldValidation: Unsupported value: ${JSON.stringify(v)}: supported values: "", "Ignore", "Strict", "Warn"`,
+  );
 }
 
 /**
@@ -42,7 +50,10 @@ export interface DecodeProblems {
 
 /** The strict-decoding texts, duplicates first (the order of decoders that read the document before the object). */
 export function problemMessages(p: DecodeProblems): string[] {
-  return dedupe([...p.duplicates.map((f) => `duplicate field "${f}"`), ...p.unknown.map((f) => `unknown field "${f}"`)]);
+  return dedupe([
+    ...p.duplicates.map((f) => `duplicate field "${f}"`),
+    ...p.unknown.map((f) => `unknown field "${f}"`),
+  ]);
 }
 
 /** The real server keeps at most this many strict errors of one decode, each once. */
@@ -56,9 +67,18 @@ function dedupe(messages: readonly string[]): string[] {
 export function warningItems(messages: readonly string[]): string[] {
   const out: string[] = [];
   for (const m of messages) {
-    const yaml = ['yaml: unmarshal errors:\n', 'error converting YAML to JSON: yaml: unmarshal errors:\n'].find((p) => m.startsWith(p));
+    const yaml = [
+      'yaml: unmarshal errors:\n',
+      'error converting YAML to JSON: yaml: unmarshal errors:\n',
+    ].find((p) => m.startsWith(p));
     if (yaml === undefined) out.push(m);
-    else out.push(...m.slice(yaml.length).split('\n').map((l) => l.trim()));
+    else
+      out.push(
+        ...m
+          .slice(yaml.length)
+          .split('\n')
+          .map((l) => l.trim()),
+      );
   }
   return out;
 }
@@ -70,7 +90,10 @@ export interface FieldValidationOptions {
 
 /** Strict errors of a POST or PUT body: the real server could not decode it as the kind. */
 export function undecodable(rt: Pick<ResourceType, 'kind' | 'version'>): (message: string) => StatusError {
-  return (message) => badRequest(`${rt.kind} in version ${JSON.stringify(rt.version)} cannot be handled as a ${rt.kind}: ${message}`);
+  return (message) =>
+    badRequest(
+      `${rt.kind} in version ${JSON.stringify(rt.version)} cannot be handled as a ${rt.kind}: ${message}`,
+    );
 }
 
 function rootSchema(rt: ResourceType): SchemaNode | undefined {
@@ -78,7 +101,12 @@ function rootSchema(rt: ResourceType): SchemaNode | undefined {
 }
 
 /** The strict-decoding messages of `obj` (unknown fields are dropped from it) in the real server's order. */
-export function strictMessages(defs: DefinitionSet, rt: ResourceType, obj: KubeObject, findings: DecodeFindings | readonly string[] = {}): string[] {
+export function strictMessages(
+  defs: DefinitionSet,
+  rt: ResourceType,
+  obj: KubeObject,
+  findings: DecodeFindings | readonly string[] = {},
+): string[] {
   const root = rootSchema(rt);
   if (Array.isArray(findings)) {
     const unknown = root === undefined ? [] : checkAgainstSchema(defs, root, obj, { prune: true }).unknown;
@@ -94,7 +122,13 @@ export function strictMessages(defs: DefinitionSet, rt: ResourceType, obj: KubeO
     // Rank against the object before unknown fields are pruned from it.
     const unknown = checkAgainstSchema(defs, root, obj, { prune: false }).unknown;
     const items: (FieldAt & { message: string })[] = [
-      ...typed.filter((d) => typedDecoderSees(defs, root, d.segments)).map((d) => ({ segments: d.segments, keysBefore: d.keysBefore, message: `duplicate field "${d.path}"` })),
+      ...typed
+        .filter((d) => typedDecoderSees(defs, root, d.segments))
+        .map((d) => ({
+          segments: d.segments,
+          keysBefore: d.keysBefore,
+          message: `duplicate field "${d.path}"`,
+        })),
       ...unknown.map((p) => ({ segments: pathSegments(p), message: `unknown field "${p}"` })),
     ];
     const ordered = inDocumentOrder(obj, items).map((i) => i.message);
@@ -103,7 +137,10 @@ export function strictMessages(defs: DefinitionSet, rt: ResourceType, obj: KubeO
   }
   const unknown = root === undefined ? [] : checkAgainstSchema(defs, root, obj, { prune: true }).unknown;
   const leading = [...(f.leading ?? []), ...typed.map((d) => `duplicate field "${d.path}"`)];
-  return [...dedupe(leading).slice(0, maxStrictErrors), ...dedupe(inSortedOrder(unknown).map((p) => `unknown field "${p}"`)).slice(0, maxStrictErrors)];
+  return [
+    ...dedupe(leading).slice(0, maxStrictErrors),
+    ...dedupe(inSortedOrder(unknown).map((p) => `unknown field "${p}"`)).slice(0, maxStrictErrors),
+  ];
 }
 
 /**

@@ -19,8 +19,8 @@ export interface OutputFormat {
   /** For `discovery`: the apidiscovery version requested. */
   discoveryVersion?: string;
   /** Table: include the full object of each row (`includeObject`). */
-  /** For `protobuf`: the profile whose media type and group names the encoding uses. */
-  profile?: NamingProfile;
+  /** Set when the representation is encoded as protobuf (`protobuf`, or object metadata): the profile whose media type and group names the encoding uses. */
+  protobuf?: NamingProfile;
 }
 
 export interface NegotiateOptions {
@@ -37,7 +37,8 @@ export interface NegotiateOptions {
 export function acceptedOutputTypes(profile: NamingProfile, opts: NegotiateOptions): string[] {
   const types = ['application/json', 'application/yaml'];
   if (opts.protobuf) types.push(profile.protobufMediaType);
-  if (opts.watch) return opts.protobuf ? ['application/json', profile.protobufMediaType] : ['application/json'];
+  if (opts.watch)
+    return opts.protobuf ? ['application/json', profile.protobufMediaType] : ['application/json'];
   return types;
 }
 
@@ -48,7 +49,11 @@ function metaMatches(profile: NamingProfile, m: MediaType, as: string): string |
   return v === 'v1' || v === 'v1beta1' ? v : undefined;
 }
 
-export function negotiateOutput(profile: NamingProfile, accept: string | null, opts: NegotiateOptions): OutputFormat {
+export function negotiateOutput(
+  profile: NamingProfile,
+  accept: string | null,
+  opts: NegotiateOptions,
+): OutputFormat {
   const entries = parseAccept(accept);
   if (entries.length === 0) return { kind: 'json' };
   for (const m of entries) {
@@ -60,17 +65,33 @@ export function negotiateOutput(profile: NamingProfile, accept: string | null, o
           if (tv !== undefined) return { kind: 'table', metaVersion: tv };
         }
         if (!opts.watch) {
-          const pv = metaMatches(profile, m, 'PartialObjectMetadata') ?? metaMatches(profile, m, 'PartialObjectMetadataList');
+          const pv =
+            metaMatches(profile, m, 'PartialObjectMetadata') ??
+            metaMatches(profile, m, 'PartialObjectMetadataList');
           if (pv !== undefined) return { kind: 'partial', metaVersion: pv };
         }
-        if (opts.discovery === true && m.params.as === 'APIGroupDiscoveryList' && m.params.g === profile.suffixed('apidiscovery') && m.params.v === 'v2beta1')
+        if (
+          opts.discovery === true &&
+          m.params.as === 'APIGroupDiscoveryList' &&
+          m.params.g === profile.suffixed('apidiscovery') &&
+          m.params.v === 'v2beta1'
+        )
           return { kind: 'discovery', discoveryVersion: 'v2beta1' };
         continue; // an `as=` we cannot serve: try the next entry
       }
       return { kind: 'json' };
     }
-    if ((m.essence === 'application/yaml' || m.essence === 'application/*+yaml') && !opts.watch) return { kind: 'yaml' };
-    if (m.essence === profile.protobufMediaType && opts.protobuf && m.params.as === undefined) return { kind: 'protobuf', profile };
+    if ((m.essence === 'application/yaml' || m.essence === 'application/*+yaml') && !opts.watch)
+      return { kind: 'yaml' };
+    if (m.essence === profile.protobufMediaType && opts.protobuf) {
+      if (m.params.as === undefined) return { kind: 'protobuf', protobuf: profile };
+      // Object metadata has messages too (Go metadata informers ask for it as protobuf first).
+      const pv = opts.watch
+        ? undefined
+        : (metaMatches(profile, m, 'PartialObjectMetadata') ??
+          metaMatches(profile, m, 'PartialObjectMetadataList'));
+      if (pv !== undefined) return { kind: 'partial', metaVersion: pv, protobuf: profile };
+    }
   }
   throw notAcceptable(acceptedOutputTypes(profile, opts));
 }
@@ -78,7 +99,11 @@ export function negotiateOutput(profile: NamingProfile, accept: string | null, o
 export type BodyFormat = 'json' | 'yaml' | 'protobuf';
 
 /** The body format of a POST or PUT from its Content-Type (absent means JSON). */
-export function negotiateBody(profile: NamingProfile, contentType: string | null, protobuf: boolean): BodyFormat {
+export function negotiateBody(
+  profile: NamingProfile,
+  contentType: string | null,
+  protobuf: boolean,
+): BodyFormat {
   if (contentType === null || contentType.trim() === '') return 'json';
   const m = parseMediaType(contentType);
   if (m?.essence === 'application/json') return 'json';
@@ -101,7 +126,9 @@ export const patchMediaTypes: Record<PatchType, string> = {
 /** The patch type of a PATCH from its Content-Type; strategic merge is only offered for built-in kinds. */
 export function negotiatePatch(contentType: string | null, strategicAllowed: boolean): PatchType {
   const essence = contentType === null ? '' : (parseMediaType(contentType)?.essence ?? '');
-  const allowed: PatchType[] = strategicAllowed ? ['json', 'merge', 'strategic', 'apply'] : ['json', 'merge', 'apply'];
+  const allowed: PatchType[] = strategicAllowed
+    ? ['json', 'merge', 'strategic', 'apply']
+    : ['json', 'merge', 'apply'];
   for (const t of allowed) if (patchMediaTypes[t] === essence) return t;
   throw unsupportedMediaType(allowed.map((t) => patchMediaTypes[t]));
 }

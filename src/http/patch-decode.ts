@@ -4,13 +4,11 @@
  * repeated fields of its operations, worded `json patch ...`) become strict
  * findings that are reported before the unknown fields of the patched
  * object; unreadable documents are 400s in the words each patch type uses.
- * Strict failures of a patch are 422 Invalid on the field `patch`.
+ * Strict failures of a patch are 400s, as for POST and PUT.
  */
 
-import { badRequest, invalid, type StatusError } from '../machinery/errors';
-import { fieldError } from '../machinery/field-errors';
+import { badRequest, type StatusError } from '../machinery/errors';
 import { decodeJson, JsonSyntaxError, type DuplicateField } from '../machinery/decode/json';
-import { goValue, compareBytes } from '../machinery/go-format';
 import { isPlainObject } from '../machinery/json';
 import type { SchemaNode } from '../machinery/schema';
 import type { DecodeFindings, FieldValidationMode } from './field-validation';
@@ -34,7 +32,15 @@ function jsonKind(value: unknown): string {
 /** An operation of a JSON patch as the server decodes it to check its fields. */
 const jsonPatchOpSchema: SchemaNode = {
   type: 'array',
-  items: { type: 'object', properties: { op: { type: 'string' }, path: { type: 'string' }, from: { type: 'string' }, value: { preserveUnknownFields: true } } },
+  items: {
+    type: 'object',
+    properties: {
+      op: { type: 'string' },
+      path: { type: 'string' },
+      from: { type: 'string' },
+      value: { preserveUnknownFields: true },
+    },
+  },
 };
 const jsonPatchFields = new Set(['op', 'path', 'from', 'value']);
 
@@ -42,10 +48,16 @@ const jsonPatchFields = new Set(['op', 'path', 'from', 'value']);
 function jsonPatchFindings(ops: unknown[], duplicates: readonly DuplicateField[]): string[] {
   const items: (FieldAt & { message: string })[] = duplicates
     .filter((d) => typedDecoderSees({}, jsonPatchOpSchema, d.segments))
-    .map((d) => ({ segments: d.segments, keysBefore: d.keysBefore, message: `json patch duplicate field "${d.path}"` }));
+    .map((d) => ({
+      segments: d.segments,
+      keysBefore: d.keysBefore,
+      message: `json patch duplicate field "${d.path}"`,
+    }));
   ops.forEach((op, i) => {
     if (!isPlainObject(op)) return;
-    for (const key of Object.keys(op)) if (!jsonPatchFields.has(key)) items.push({ segments: [i, key], message: `json patch unknown field "[${i}].${key}"` });
+    for (const key of Object.keys(op))
+      if (!jsonPatchFields.has(key))
+        items.push({ segments: [i, key], message: `json patch unknown field "[${i}].${key}"` });
   });
   return inDocumentOrder(ops, items).map((i) => i.message);
 }
@@ -66,9 +78,13 @@ export function decodePatch(text: string, type: PatchType, mode: FieldValidation
     if (patch === null) return { patch: [], findings: {} };
     const opType = checked ? 'handlers.jsonPatchOp' : 'jsonpatch.Operation';
     const prefix = checked ? 'error decoding patch: ' : '';
-    if (!Array.isArray(patch)) throw badRequest(`${prefix}json: cannot unmarshal ${jsonKind(patch)} into Go value of type ${checked ? '[]handlers.jsonPatchOp' : 'jsonpatch.Patch'}`);
+    if (!Array.isArray(patch))
+      throw badRequest(
+        `${prefix}json: cannot unmarshal ${jsonKind(patch)} into Go value of type ${checked ? '[]handlers.jsonPatchOp' : 'jsonpatch.Patch'}`,
+      );
     const bad = patch.find((op) => !isPlainObject(op) && op !== null);
-    if (bad !== undefined) throw badRequest(`${prefix}json: cannot unmarshal ${jsonKind(bad)} into Go value of type ${opType}`);
+    if (bad !== undefined)
+      throw badRequest(`${prefix}json: cannot unmarshal ${jsonKind(bad)} into Go value of type ${opType}`);
     return { patch, findings: { leading: checked ? jsonPatchFindings(patch, decoded.duplicates) : [] } };
   }
   if (type === 'merge' && patch === null) throw badRequest('Invalid JSON Patch');
@@ -76,27 +92,17 @@ export function decodePatch(text: string, type: PatchType, mode: FieldValidation
     const why = `json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`;
     throw badRequest(type === 'merge' ? `error decoding patch: ${why}` : why);
   }
-  return { patch, findings: { leading: checked ? decoded.duplicates.map((d) => `duplicate field "${d.path}"`) : [] } };
-}
-
-/** JSON with object keys sorted, as Go marshals a patched document held in a map. */
-function sortedJson(value: unknown): string {
-  const sort = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(sort);
-    if (!isPlainObject(v)) return v;
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort(compareBytes)) out[k] = sort(v[k]);
-    return out;
+  return {
+    patch,
+    findings: { leading: checked ? decoded.duplicates.map((d) => `duplicate field "${d.path}"`) : [] },
   };
-  return JSON.stringify(sort(value));
 }
 
 /**
- * The Strict failure of a patch: 422 Invalid on `patch`, whose value is the
- * patched document (JSON and merge patches) or the patch itself in Go's
- * notation (strategic merge patches).
+ * The Strict failure of a patch: 400 Bad Request naming every unknown and
+ * duplicate field in one message, as the spec's error table rules for
+ * POST, PUT and PATCH alike.
  */
-export function patchStrictError(type: PatchType, patch: unknown, patched: unknown): (message: string) => StatusError {
-  const shown = type === 'strategic' ? goValue(patch) : sortedJson(patched);
-  return (message) => invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', shown, message)]);
+export function patchStrictError(): (message: string) => StatusError {
+  return (message) => badRequest(message);
 }

@@ -11,7 +11,11 @@ import type { RequestContext } from './context';
 import { encodeProtobufBody } from './protobuf/http';
 
 export function baseHeaders(ctx: Pick<RequestContext, 'auditId' | 'warnings'>, contentType: string): Headers {
-  const h = new Headers({ 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Audit-Id': ctx.auditId });
+  const h = new Headers({
+    'Content-Type': contentType,
+    'Cache-Control': 'no-cache, private',
+    'Audit-Id': ctx.auditId,
+  });
   for (const w of ctx.warnings) h.append('Warning', `299 - ${quoteWarning(w)}`);
   return h;
 }
@@ -27,8 +31,8 @@ export function serialize(value: unknown, kind: 'json' | 'yaml', pretty: boolean
 }
 
 export function respondValue(ctx: RequestContext, status: number, value: unknown): Response {
-  if (ctx.output?.kind === 'protobuf' && ctx.output.profile !== undefined) {
-    const encoded = protobufResponse(ctx, ctx.output.profile, status, value);
+  if (ctx.output?.protobuf !== undefined) {
+    const encoded = protobufResponse(ctx, ctx.output.protobuf, status, value);
     if (encoded !== undefined) return encoded;
   }
   const out = ctx.output?.kind === 'yaml' ? 'yaml' : 'json';
@@ -37,8 +41,13 @@ export function respondValue(ctx: RequestContext, status: number, value: unknown
   return new Response(ctx.request.method === 'HEAD' ? null : body, { status, headers });
 }
 
-export function respondError(ctx: Pick<RequestContext, 'auditId' | 'warnings' | 'pretty' | 'request'> & Partial<Pick<RequestContext, 'output'>>, profile: NamingProfile, error: StatusError): Response {
-  if (ctx.output?.kind === 'protobuf') {
+export function respondError(
+  ctx: Pick<RequestContext, 'auditId' | 'warnings' | 'pretty' | 'request'> &
+    Partial<Pick<RequestContext, 'output'>>,
+  profile: NamingProfile,
+  error: StatusError,
+): Response {
+  if (ctx.output?.protobuf !== undefined) {
     const encoded = protobufResponse(ctx, profile, error.code, error.status);
     if (encoded !== undefined) {
       for (const [k, v] of Object.entries(error.headers)) encoded.headers.set(k, v);
@@ -47,16 +56,31 @@ export function respondError(ctx: Pick<RequestContext, 'auditId' | 'warnings' | 
   }
   const headers = baseHeaders(ctx, 'application/json');
   for (const [k, v] of Object.entries(error.headers)) headers.set(k, v);
-  return new Response(ctx.request.method === 'HEAD' ? null : serialize(error.status, 'json', ctx.pretty), { status: error.code, headers });
+  return new Response(ctx.request.method === 'HEAD' ? null : serialize(error.status, 'json', ctx.pretty), {
+    status: error.code,
+    headers,
+  });
 }
 
-export function respondText(ctx: Pick<RequestContext, 'auditId' | 'warnings'>, status: number, text: string): Response {
+export function respondText(
+  ctx: Pick<RequestContext, 'auditId' | 'warnings'>,
+  status: number,
+  text: string,
+): Response {
   return new Response(text, { status, headers: baseHeaders(ctx, 'text/plain; charset=utf-8') });
 }
 
 /** A response in the protobuf envelope, or undefined when the value's kind has no message. */
-function protobufResponse(ctx: Pick<RequestContext, 'auditId' | 'warnings' | 'request'>, profile: NamingProfile, status: number, value: unknown): Response | undefined {
+function protobufResponse(
+  ctx: Pick<RequestContext, 'auditId' | 'warnings' | 'request'>,
+  profile: NamingProfile,
+  status: number,
+  value: unknown,
+): Response | undefined {
   const bytes = encodeProtobufBody(profile, value);
   if (bytes === undefined) return undefined;
-  return new Response(ctx.request.method === 'HEAD' ? null : bytes, { status, headers: baseHeaders(ctx, profile.protobufMediaType) });
+  return new Response(ctx.request.method === 'HEAD' ? null : bytes, {
+    status,
+    headers: baseHeaders(ctx, profile.protobufMediaType),
+  });
 }

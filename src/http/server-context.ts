@@ -4,7 +4,7 @@
  * `server/pipeline.ts`). Handlers never reach further than this.
  */
 
-import type { KubeObject } from '../api/meta';
+import type { KubeObject, Status } from '../api/meta';
 import type { UserInfo } from '../api/authn';
 import type { NamingProfile } from '../machinery/naming';
 import type { Catalog } from '../registry/catalog';
@@ -33,6 +33,13 @@ export interface WriteRequest {
   desired?: (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
   /** When the object is absent: create it (PUT on kinds that allow it, apply) instead of 404. */
   createWhenMissing: boolean;
+  /**
+   * Field ownership (metadata.managedFields): the manager, the subresource
+   * it writes through (`status`, `scale`), and whether `desired` already
+   * recorded it (apply does, while merging). Absent: managedFields are left
+   * as the write leaves them (server-internal writes).
+   */
+  fieldManager?: { manager: string; subresource: string; recorded?: boolean };
   /** DELETE: preconditions and policy. */
   deleteOptions?: DeleteOptions;
 }
@@ -69,8 +76,12 @@ export interface ServerContext {
   featureGates: Readonly<Record<string, boolean>>;
   /** Interval of periodic watch bookmarks. */
   bookmarkIntervalMs: number;
-  /** Registers a callback for server shutdown (open watches end); returns its removal. */
-  onShutdown(callback: () => void): () => void;
+  /**
+   * Registers a callback for server shutdown (open watches end); returns its
+   * removal. `reason` is set when the state was replaced underneath (a
+   * sandbox import): watches send it as an ERROR event so clients relist.
+   */
+  onShutdown(callback: (reason?: Status) => void): () => void;
   /** storageVersionHash per served resource (computed once per catalog generation). */
   storageVersionHashes(): Promise<ReadonlyMap<ResourceType, string>>;
   /** The checks of `/healthz`, `/livez` or `/readyz`, in order. */

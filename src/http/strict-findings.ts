@@ -21,7 +21,8 @@ export interface FieldAt {
 /** Splits a strict-decoding path (`spec.containers[0].name`) back into steps; keys with dots are ambiguous. */
 export function pathSegments(path: string): PathSegment[] {
   const out: PathSegment[] = [];
-  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : (m[1] ?? ''));
+  for (const m of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g))
+    out.push(m[2] !== undefined ? Number(m[2]) : (m[1] ?? ''));
   return out;
 }
 
@@ -30,7 +31,11 @@ export function pathSegments(path: string): PathSegment[] {
  * inside a field the type does not know, nor inside a raw-JSON field (those
  * keep their bytes unread).
  */
-export function typedDecoderSees(defs: DefinitionSet, root: SchemaNode, segments: readonly PathSegment[]): boolean {
+export function typedDecoderSees(
+  defs: DefinitionSet,
+  root: SchemaNode,
+  segments: readonly PathSegment[],
+): boolean {
   let node: SchemaNode | undefined = root;
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i];

@@ -28,23 +28,50 @@ export interface TableRow {
 }
 
 const defaultColumns: TableColumn[] = [
-  { name: 'Name', type: 'string', format: 'name', description: 'The name of the object, unique within its namespace (or the cluster).', priority: 0 },
-  { name: 'Created At', type: 'date', format: '', description: 'When the server created the object (RFC 3339).', priority: 0 },
+  {
+    name: 'Name',
+    type: 'string',
+    format: 'name',
+    description: 'The name of the object, unique within its namespace (or the cluster).',
+    priority: 0,
+  },
+  {
+    name: 'Created At',
+    type: 'date',
+    format: '',
+    description: 'When the server created the object (RFC 3339).',
+    priority: 0,
+  },
 ];
 
-export function tableFor(server: ServerContext, ctx: RequestContext, rt: ResourceType, items: KubeObject[], listMeta: ListMeta): KubeObject {
+export function tableFor(
+  server: ServerContext,
+  ctx: RequestContext,
+  rt: ResourceType,
+  items: KubeObject[],
+  listMeta: ListMeta,
+): KubeObject {
   const include = ctx.query.get('includeObject') ?? 'Metadata';
   const metaVersion = ctx.output?.metaVersion ?? 'v1';
   const printer = printerFor(server.profile, rt);
   const print = { now: ctx.now, profile: server.profile };
   const rows: TableRow[] = items.map((obj) => {
     const fields = obj as unknown as Record<string, unknown>;
-    const row: TableRow = { cells: printer !== undefined ? printer.cells(fields, print) : [obj.metadata?.name ?? '', obj.metadata?.creationTimestamp ?? ''] };
+    const row: TableRow = {
+      cells:
+        printer !== undefined
+          ? printer.cells(fields, print)
+          : [obj.metadata?.name ?? '', obj.metadata?.creationTimestamp ?? ''],
+    };
     const conditions = printer?.conditions?.(fields);
     if (conditions !== undefined) row.conditions = conditions;
     if (include === 'Object') row.object = obj;
     else if (include !== 'None')
-      row.object = { kind: 'PartialObjectMetadata', apiVersion: `${server.profile.metaGroup}/${metaVersion}`, metadata: obj.metadata ?? {} };
+      row.object = {
+        kind: 'PartialObjectMetadata',
+        apiVersion: `${server.profile.metaGroup}/${metaVersion}`,
+        metadata: obj.metadata ?? {},
+      };
     return row;
   });
   return {

@@ -71,7 +71,10 @@ export function goValue(value: unknown): string {
   if (value === null || value === undefined) return '<nil>';
   if (typeof value === 'string') return value;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? String(value).replace(/e\+?/, 'e+') : goFloat(value);
+  if (typeof value === 'number')
+    return Number.isInteger(value) && Math.abs(value) < 2 ** 63
+      ? String(value).replace(/e\+?/, 'e+')
+      : goFloat(value);
   if (Array.isArray(value)) return `[${value.map(goValue).join(' ')}]`;
   if (typeof value === 'object') {
     const obj = value as Record<string, unknown>;

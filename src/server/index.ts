@@ -6,8 +6,9 @@
  */
 
 import type { UserInfo } from '../api/authn';
+import type { Status } from '../api/meta';
 import { namingProfile, type NamingProfile } from '../machinery/naming';
-import { StatusError } from '../machinery/errors';
+import { resourceExpired, StatusError } from '../machinery/errors';
 import { AdmissionChain } from '../admission/chain';
 import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle';
 import { Catalog } from '../registry/catalog';
@@ -25,7 +26,13 @@ import { bootstrap } from './bootstrap';
 import { createOpenApiService } from '../http/openapi/service';
 import { serverVersion } from '../http/nonresource';
 import { Compactor, defaultCompactionIntervalMs } from './compaction';
-import { deleteEverything, handleSandbox, type SandboxControl, type SandboxSettings } from './sandbox-api';
+import {
+  deleteEverything,
+  handleSandbox,
+  profileSetting,
+  type SandboxControl,
+  type SandboxSettings,
+} from './sandbox-api';
 import { createClient } from '../client/client';
 import type { Controller, ControllerContext } from '../controllers/types';
 import { namespaceController } from '../controllers/namespace-controller';
@@ -47,7 +54,10 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-const systemAdmin: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
+const systemAdmin: UserInfo = {
+  username: 'system:admin',
+  groups: ['system:masters', 'system:authenticated'],
+};
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const profile = namingProfile(options.profile);
@@ -56,11 +66,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const catalog = new Catalog(profile, builtInDefinitions);
   catalog.loadBuiltIns(builtInRegistry, parseRuntimeConfig(options.runtimeConfig));
   const store = new ObjectStore(storage);
-  const shutdownCallbacks = new Set<() => void>();
+  const shutdownCallbacks = new Set<(reason?: Status) => void>();
   const metrics = new Metrics();
   const openapi = createOpenApiService(catalog, serverVersion.gitVersion);
   const compactor = new Compactor(storage, options.compactionIntervalMs ?? defaultCompactionIntervalMs);
-  const featureGates: Record<string, boolean> = { APIListChunking: true, WatchList: false, ...options.featureGates };
+  const featureGates: Record<string, boolean> = {
+    APIListChunking: true,
+    WatchList: false,
+    ...options.featureGates,
+  };
   const controllers: Controller[] = [];
   let started = false;
   let tokens: ContinueTokens | undefined;
@@ -72,7 +86,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return rt === undefined ? undefined : (await store.get(rt, '', name))?.object;
     },
   };
-  const admission = new AdmissionChain([namespaceLifecycle({ namespaces, immortal: ['default', profile.systemNamespace, profile.publicNamespace] })], []);
+  const admission = new AdmissionChain(
+    [
+      namespaceLifecycle({
+        namespaces,
+        immortal: ['default', profile.systemNamespace, profile.publicNamespace],
+      }),
+    ],
+    [],
+  );
 
   const healthChecks: HealthCheck[] = [
     { name: 'ping', ok: () => true },
@@ -86,7 +108,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     store,
     storage,
     now,
-    strategy: (at) => ({ now: at, definitions: catalog.definitions, namespaceFinalizer: profile.namespaceFinalizer }),
+    strategy: (at) => ({
+      now: at,
+      definitions: catalog.definitions,
+      namespaceFinalizer: profile.namespaceFinalizer,
+    }),
     runWrite: (w) => runWrite(deps, w),
     get continueTokens(): ContinueTokens {
       if (tokens === undefined) throw new StatusError(503, 'ServiceUnavailable', 'the server is starting');
@@ -106,7 +132,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           for (const v of g.versions)
             for (const rt of v.resources.values()) {
               const storageVersion = catalog.preferred(rt.group, rt.resource) ?? rt;
-              map.set(rt, await storageVersionHash(storageVersion.group, storageVersion.version, storageVersion.kind));
+              map.set(
+                rt,
+                await storageVersionHash(storageVersion.group, storageVersion.version, storageVersion.kind),
+              );
             }
         hashes = { generation: catalog.generation, map };
       }
@@ -120,11 +149,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
 
   const sandbox: SandboxControl = {
-    settings: () => ({ profile: profile.name, compactionIntervalMs: compactor.interval, featureGates: { ...featureGates } }),
+    settings: () => ({
+      profile: profile.name,
+      compactionIntervalMs: compactor.interval,
+      featureGates: { ...featureGates },
+    }),
     async update(patch: Partial<SandboxSettings>) {
       if (patch.compactionIntervalMs !== undefined) compactor.setInterval(patch.compactionIntervalMs);
       if (patch.featureGates !== undefined) Object.assign(featureGates, patch.featureGates);
-      await storage.setSetting('sandbox.settings', { compactionIntervalMs: compactor.interval, featureGates: { ...featureGates } });
+      await storage.setSetting('sandbox.settings', {
+        compactionIntervalMs: compactor.interval,
+        featureGates: { ...featureGates },
+      });
     },
     compact: () => compactor.compactNow(),
     async reset() {
@@ -132,7 +168,38 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await compactor.compactNow();
       await bootstrap(server, systemAdmin);
     },
+    async importState(data, onProgress) {
+      compactor.stop();
+      try {
+        await storage.importState(data, onProgress === undefined ? {} : { onProgress });
+        // The state was replaced underneath every open watch: they end with 410 Gone, so clients relist.
+        const replaced = resourceExpired('the sandbox state was replaced by an import; list again').status;
+        for (const callback of [...shutdownCallbacks]) callback(replaced);
+        await applySavedSettings();
+        await bootstrap(server, systemAdmin);
+      } finally {
+        compactor.start();
+      }
+    },
   };
+
+  /** Reads what the server keeps in storage settings (continue-token key, sandbox settings), at start and after an import. */
+  async function applySavedSettings(): Promise<void> {
+    let secret = await storage.getSetting<number[]>('continueTokenKey');
+    if (secret === undefined) {
+      secret = Array.from(crypto.getRandomValues(new Uint8Array(32)));
+      await storage.setSetting('continueTokenKey', secret);
+    }
+    tokens = await ContinueTokens.create(new Uint8Array(secret));
+    await storage.setSetting(profileSetting, profile.name);
+    const saved = await storage.getSetting<Partial<SandboxSettings>>('sandbox.settings');
+    // Settings saved from the UI apply unless the host was started with explicit ones.
+    if (saved?.compactionIntervalMs !== undefined && options.compactionIntervalMs === undefined)
+      compactor.setInterval(saved.compactionIntervalMs);
+    if (saved?.featureGates !== undefined)
+      for (const [k, v] of Object.entries(saved.featureGates))
+        if (options.featureGates?.[k] === undefined) featureGates[k] = v;
+  }
 
   const deps: PipelineDeps = {
     server,
@@ -142,21 +209,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
 
   const ready = (async () => {
-    let secret = await storage.getSetting<number[]>('continueTokenKey');
-    if (secret === undefined) {
-      secret = Array.from(crypto.getRandomValues(new Uint8Array(32)));
-      await storage.setSetting('continueTokenKey', secret);
-    }
-    tokens = await ContinueTokens.create(new Uint8Array(secret));
-    const saved = await storage.getSetting<Partial<SandboxSettings>>('sandbox.settings');
-    // Settings saved from the UI apply unless the host was started with explicit ones.
-    if (saved?.compactionIntervalMs !== undefined && options.compactionIntervalMs === undefined) compactor.setInterval(saved.compactionIntervalMs);
-    if (saved?.featureGates !== undefined) for (const [k, v] of Object.entries(saved.featureGates)) if (options.featureGates?.[k] === undefined) featureGates[k] = v;
+    await applySavedSettings();
     await bootstrap(server, systemAdmin);
     compactor.start();
     if (options.controllers !== false) {
       const controllerContext: ControllerContext = {
-        client: createClient({ baseUrl: 'http://orch.internal', fetch: (request) => handleRequest(deps, request) }),
+        client: createClient({
+          baseUrl: 'http://orch.internal',
+          fetch: (request) => handleRequest(deps, request),
+        }),
         profile,
         now,
       };

@@ -7,7 +7,7 @@
  *   authorize    — may they
  *   (handler)    — the verb's handler decodes its body and options, reads,
  *                  or builds a write and hands it to `runWrite`, which runs:
- *     admission (mutating) → validate → admission (validating) → persist
+ *     defaulting → admission (mutating) → validate → admission (validating) → persist
  *   encode       — the result in the negotiated representation, with
  *                  warnings and Status errors shaped as the real server's.
  */
@@ -23,6 +23,8 @@ import { groupResource } from '../registry/resource-type';
 import { isRevisionMismatch } from '../registry/object-store';
 import { prepareForCreate, prepareForUpdate, validateCreate, validateUpdate } from '../registry/strategy';
 import { canonicalOrder } from '../registry/canonical';
+import { applyDefaults, defaultingContext } from '../registry/defaults';
+import { ignoreManagedFieldsTimestamps, objectTypeFor, updateManagedFields } from '../fieldmanager/index';
 import { planDelete, shouldRemoveAfterUpdate } from '../registry/deletion';
 import { parseRequestInfo } from '../http/request-info';
 import { wantsPretty, type RequestContext } from '../http/context';
@@ -111,7 +113,7 @@ function attributes(w: WriteRequest, operation: AdmissionOperation, object: Kube
 }
 
 /**
- * Runs one write: admission (mutating) → validate → admission (validating)
+ * Runs one write: defaulting → admission (mutating) → validate → admission (validating)
  * → persist, inside an optimistic-concurrency loop that re-reads and
  * retries when another writer got there first (unless the client named the
  * resourceVersion it expects, which makes that a 409).
@@ -128,9 +130,25 @@ export async function runWrite(deps: PipelineDeps, w: WriteRequest): Promise<Wri
     const sctx = server.strategy(now);
 
     let obj = await (w.desired ?? (() => ({}) as KubeObject))(current === undefined ? undefined : deepClone(current.object));
+    // defaulting: the real server defaults while decoding the body into the kind's type, so before
+    // field ownership and admission see the object
+    if (!w.rt.custom && w.rt.definition !== undefined) applyDefaults(server.catalog.definitions, w.rt.definition, obj, defaultingContext(server.profile, server.featureGates));
     if (!creating) {
       const rv = obj.metadata?.resourceVersion;
       if (rv !== undefined && rv !== '' && rv !== String(current.revision)) throw staleResourceVersion(groupResource(w.rt), w.name);
+    }
+
+    // field ownership: the writer takes what it set or changed (apply recorded it while merging)
+    if (w.fieldManager !== undefined && w.fieldManager.recorded !== true) {
+      obj = updateManagedFields({
+        type: objectTypeFor(w.rt, server.catalog.definitions),
+        live: current?.object,
+        next: obj,
+        manager: w.fieldManager.manager,
+        apiVersion: w.rt.apiVersion,
+        subresource: w.fieldManager.subresource,
+        now,
+      });
     }
 
     // admission (mutating)
@@ -170,6 +188,7 @@ export async function runWrite(deps: PipelineDeps, w: WriteRequest): Promise<Wri
       }
     }
     if (obj.metadata !== undefined) obj.metadata.resourceVersion = String(current.revision);
+    if (w.fieldManager !== undefined) obj = ignoreManagedFieldsTimestamps(obj, current.object);
     if (deepEqual(obj, current.object)) return { object: current.object, created: false };
     if (w.dryRun) return { object: obj, created: false };
     try {

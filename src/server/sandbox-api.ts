@@ -8,6 +8,13 @@
  * - `POST /sandbox/v1/reset`: back to a clean cluster — every object is
  *   deleted (watchers see DELETED events; revisions keep increasing), the
  *   history is compacted, and the initial namespaces are created again.
+ * - `GET /sandbox/v1/export`: the whole state (objects, history, revision
+ *   counters, settings) as a file download in Dexie's export format;
+ * - `POST /sandbox/v1/import`: replaces the whole state with such a file.
+ *   Open watches end with a 410 ERROR event, so clients relist. With
+ *   `Accept: application/x-ndjson` the answer streams progress lines
+ *   (`{"completedRows","totalRows"}`) and ends with `{"done":true,...}` or
+ *   `{"error":<Status>}`, for a progress bar on a large state.
  */
 
 import { badRequest, pathNotFound, methodNotAllowed } from '../machinery/errors';
@@ -15,8 +22,11 @@ import { isPlainObject } from '../machinery/json';
 import type { RequestContext } from '../http/context';
 import { readBodyText } from '../http/body';
 import { respondValue } from '../http/respond';
-import type { Storage } from '../storage/types';
+import type { Storage, ImportProgress } from '../storage/types';
 import { StorageError } from '../storage/types';
+import { parseExport } from '../storage/export-format';
+import { baseHeaders } from '../http/respond';
+import { toStatusError } from '../machinery/errors';
 
 export interface SandboxSettings {
   compactionIntervalMs: number;
@@ -28,7 +38,15 @@ export interface SandboxControl {
   update(patch: Partial<SandboxSettings>): Promise<void>;
   compact(): Promise<number>;
   reset(): Promise<void>;
+  /** Replaces the state with an export (already validated), ends open watches and re-reads the saved settings. */
+  importState(data: Blob, onProgress?: (progress: ImportProgress) => void): Promise<void>;
 }
+
+/** The storage setting naming the profile whose state a store holds, so an export never lands in the other profile. */
+export const profileSetting = 'sandbox.profile';
+
+/** Largest state file an import reads (the API's 3 MiB body limit is for objects, not whole states). */
+const maxImportBytes = 256 * 1024 * 1024;
 
 const knownGates = new Set(['WatchList', 'APIListChunking']);
 
@@ -75,7 +93,55 @@ export async function handleSandbox(control: SandboxControl, storage: Storage, c
     await control.reset();
     return respondValue(ctx, 200, await snapshot());
   }
+  if (path === '/sandbox/v1/export') {
+    if (method !== 'GET') throw methodNotAllowed();
+    const [data, revision] = await Promise.all([storage.exportState(), storage.currentRevision()]);
+    const headers = baseHeaders(ctx, 'application/json');
+    headers.set('Content-Disposition', `attachment; filename="orch-sandbox-${control.settings().profile}-rv${revision}.json"`);
+    return new Response(data, { status: 200, headers });
+  }
+  if (path === '/sandbox/v1/import') {
+    if (method !== 'POST') throw methodNotAllowed();
+    const data = await readImport(ctx.request, control.settings().profile);
+    if (!(ctx.request.headers.get('accept') ?? '').includes('application/x-ndjson')) {
+      await control.importState(data);
+      return respondValue(ctx, 200, await snapshot());
+    }
+    return importWithProgress(ctx, data, control, snapshot);
+  }
   throw pathNotFound();
+}
+
+/** The request body as a validated state export of this server's profile (400 otherwise). */
+async function readImport(request: Request, profile: string): Promise<Blob> {
+  const declared = Number(request.headers.get('content-length') ?? 'NaN');
+  if (Number.isFinite(declared) && declared > maxImportBytes) throw badRequest(`a state file may have at most ${maxImportBytes} bytes`);
+  const text = await request.text();
+  let settings: Map<string, unknown>;
+  try {
+    settings = parseExport(text).settings;
+  } catch (e) {
+    if (e instanceof StorageError) throw badRequest(e.message);
+    throw e;
+  }
+  const from = settings.get(profileSetting);
+  if (typeof from === 'string' && from !== profile) throw badRequest(`this state was exported from the ${from} profile; switch the sandbox to that profile to import it`);
+  return new Blob([text], { type: 'application/json' });
+}
+
+function importWithProgress(ctx: RequestContext, data: Blob, control: SandboxControl, snapshot: () => Promise<unknown>): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const line = (value: unknown): void => controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
+      control
+        .importState(data, (progress) => line(progress))
+        .then(async () => line({ done: true, settings: await snapshot() }))
+        .catch((e: unknown) => line({ error: toStatusError(e).status }))
+        .finally(() => controller.close());
+    },
+  });
+  return new Response(body, { status: 200, headers: baseHeaders(ctx, 'application/x-ndjson') });
 }
 
 /** Deletes every stored object (each a normal change the watchers see). */

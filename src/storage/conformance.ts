@@ -461,6 +461,122 @@ export function describeStorageConformance(name: string, factory: () => Promise<
       });
     });
 
+    describe('export and import', () => {
+      async function populate(target: Storage): Promise<void> {
+        await target.create('/a/x', thing('x', 1));
+        await target.create('/a/y', thing('y', 2));
+        await target.create('/b/dotted', {
+          ...thing('dotted'),
+          metadata: { name: 'dotted', labels: { 'app.orch.io/name': 'z~1' } },
+        });
+        await target.update('/a/x', thing('x', 3), 1);
+        await target.delete('/a/y');
+        await target.compact(2);
+        await target.create('/a/z', thing('z'));
+        await target.setSetting('keys', { signing: 'abc', list: [1, 2] });
+        await target.setSetting('flag', true);
+      }
+
+      async function snapshot(target: Storage) {
+        return {
+          revision: await target.currentRevision(),
+          compacted: await target.compactedRevision(),
+          objects: await target.list({ prefix: '/' }),
+          history: await target.changesSince(await target.compactedRevision()),
+          past: await target.list({ prefix: '/a/', revision: 3 }),
+          xAt2: await target.getAt('/a/x', 2),
+          yAt3: await target.getAt('/a/y', 3),
+          settings: [await target.getSetting('keys'), await target.getSetting('flag')],
+        };
+      }
+
+      it("writes the Dexie export addon's format", async () => {
+        await populate(store);
+        const document = JSON.parse(await (await store.exportState()).text()) as {
+          formatName: string;
+          formatVersion: number;
+          data: { tables: { name: string; rowCount: number }[]; data: { tableName: string; inbound: boolean }[] };
+        };
+        expect(document.formatName).toBe('dexie');
+        expect(document.formatVersion).toBe(1);
+        // Table order is the addon's business (it follows how the database was opened).
+        expect(document.data.tables.map((t) => t.name).sort()).toEqual(['changes', 'meta', 'objects', 'settings']);
+        expect(document.data.data.map((t) => [t.tableName, t.inbound]).sort()).toEqual([
+          ['changes', true],
+          ['meta', true],
+          ['objects', true],
+          ['settings', true],
+        ]);
+      });
+
+      it('an import into another store reads exactly as the exported one', async () => {
+        await populate(store);
+        const exported = await store.exportState();
+        const other = await factory();
+        try {
+          await other.importState(exported);
+          expect(await snapshot(other)).toEqual(await snapshot(store));
+          // Writes continue the imported revision sequence.
+          expect((await other.create('/a/next', thing('next'))).revision).toBe((await store.currentRevision()) + 1);
+          await storageError(other.changesSince(1), 'Compacted');
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('an import replaces everything that was there, and an empty export empties the store', async () => {
+        const empty = await store.exportState();
+        await populate(store);
+        const exported = await store.exportState();
+        const other = await factory();
+        try {
+          for (let i = 0; i < 8; i++) await other.create(`/c/${i}`, thing(`c${i}`));
+          await other.setSetting('stale', 1);
+          await other.importState(exported);
+          expect(await other.count('/c/')).toBe(0);
+          expect(await other.getSetting('stale')).toBeUndefined();
+          await other.importState(empty);
+          expect(await other.currentRevision()).toBe(0);
+          expect(await other.list({ prefix: '/' })).toEqual({ items: [], revision: 0, more: false });
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('reports progress and tells no commit listener', async () => {
+        await populate(store);
+        const exported = await store.exportState();
+        const other = await factory();
+        try {
+          const heard: ChangeRecord[] = [];
+          other.onCommit((change) => heard.push(change));
+          const progress: { completedRows: number; totalRows: number }[] = [];
+          await other.importState(exported, { onProgress: (p) => progress.push(p) });
+          expect(heard).toEqual([]);
+          expect(progress.length).toBeGreaterThan(0);
+          const last = progress.at(-1);
+          expect(last?.totalRows).toBeGreaterThan(0);
+          expect(last?.completedRows).toBe(last?.totalRows);
+        } finally {
+          await other.close();
+        }
+      });
+
+      it('refuses what is not an export, replacing nothing', async () => {
+        await populate(store);
+        const before = await snapshot(store);
+        const exported = JSON.parse(await (await store.exportState()).text()) as {
+          data: { data: { tableName: string; rows: { revision?: number }[] }[] };
+        };
+        const changes = exported.data.data.find((t) => t.tableName === 'changes');
+        changes?.rows.splice(1, 1);
+        for (const bad of ['not json', '{"formatName":"other"}', JSON.stringify(exported)]) {
+          await storageError(store.importState(new Blob([bad])), 'InvalidImport');
+        }
+        expect(await snapshot(store)).toEqual(before);
+      });
+    });
+
     describe('copies', () => {
       it('hands out objects callers may mutate without changing what is stored', async () => {
         const changes: ChangeRecord[] = [];

@@ -72,7 +72,9 @@ export type StorageErrorCode =
   /** read at a revision newer than the current one. */
   | 'FutureRevision'
   /** the backend failed; nothing was written. */
-  | 'Internal';
+  | 'Internal'
+  /** importState: the data is not a state export this backend reads; nothing was replaced. */
+  | 'InvalidImport';
 
 export class StorageError extends Error {
   constructor(
@@ -87,6 +89,17 @@ export class StorageError extends Error {
 }
 
 export type CommitListener = (change: ChangeRecord) => void;
+
+/** How far an import has come, in rows of the export (objects, changes, settings, counters). */
+export interface ImportProgress {
+  completedRows: number;
+  totalRows: number;
+}
+
+export interface ImportOptions {
+  /** Called as rows are written; the last call has `completedRows === totalRows`. */
+  onProgress?: (progress: ImportProgress) => void;
+}
 
 export interface Storage {
   /** The revision of the last committed write (0 for an empty store). */
@@ -122,5 +135,21 @@ export interface Storage {
 
   /** Deletes everything (objects, history, settings) and resets the revision to 0. */
   clear(): Promise<void>;
+
+  /**
+   * The whole state (objects, change history, revision counters, settings) as
+   * one JSON document in the format of Dexie's export addon
+   * (`dexie-export-import`; see `export-format.ts`), the same from every
+   * backend, so a state exported from one imports into any other.
+   */
+  exportState(): Promise<Blob>;
+  /**
+   * Replaces the whole state with an export of that format: afterwards the
+   * store reads exactly as the exported one did (revisions, history,
+   * compaction, settings). It is not a write: commit listeners hear nothing,
+   * so the caller ends its watches. Fails with `InvalidImport`, replacing
+   * nothing, when the data is not such an export.
+   */
+  importState(data: Blob, options?: ImportOptions): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,15 +1,16 @@
 /**
- * The application: the API server is started first (the connection gate),
- * then the sandbox screen talks to it.
+ * The application: the API server is started first (the connection gate,
+ * for the profile chosen in this browser), then the shell with its views.
  */
 
-import { ConnectionGate } from './components/ConnectionGate';
-import { Sandbox } from './components/Sandbox';
+import { ConnectionGate } from './app/ConnectionGate';
+import { Shell } from './app/Shell';
+import type { Connect } from './main';
 
-export function App({ connect }: { connect: () => Promise<unknown> }) {
+export function App({ connect }: { connect: Connect }) {
   return (
     <ConnectionGate connect={connect}>
-      <Sandbox />
+      <Shell />
     </ConnectionGate>
   );
 }

@@ -58,6 +58,18 @@ export function conformanceCases(): ConformanceCase[] {
 
 export const conformanceRegistry = getTestRegistry();
 
+const PROTOBUF =
+  /\b(?:TestAllTypes|NestedTestAllTypes|NestedMessage|GlobalEnum|google\.protobuf\.(?!Timestamp\b|Duration\b)\w+)\b|\bproto[23]\b/;
+
+/** The case needs protobuf messages (literals, wrappers, containers, message bindings or results), which Kubernetes data never is. */
+export function usesProtobuf(test: SimpleTest): boolean {
+  if (test.container !== '' || PROTOBUF.test(test.expr)) return true;
+  const isMessage = (v: Value | undefined): boolean => v !== undefined && plainValue(v).kind === 'message';
+  if (Object.values(test.bindings).some((b) => b.kind.case === 'value' && isMessage(b.kind.value)))
+    return true;
+  return test.resultMatcher.case === 'value' && isMessage(test.resultMatcher.value);
+}
+
 /** Outcome of one case: `pass`, or `fail` with what went wrong. */
 export type CaseResult = { ok: true } | { ok: false; why: string };
 
@@ -80,7 +92,9 @@ export function runCase(engine: Engine, test: SimpleTest): CaseResult {
   switch (matcher.case) {
     case 'evalError':
     case 'anyEvalErrors':
-      return 'error' in outcome ? { ok: true } : { ok: false, why: `expected an error, got ${show(outcome.value)}` };
+      return 'error' in outcome
+        ? { ok: true }
+        : { ok: false, why: `expected an error, got ${show(outcome.value)}` };
     case 'value':
       if ('error' in outcome) return { ok: false, why: `error: ${errorText(outcome.error)}` };
       return engine.equals(outcome.value, matcher.value)
@@ -89,10 +103,14 @@ export function runCase(engine: Engine, test: SimpleTest): CaseResult {
     case 'typedResult':
       if (matcher.value.result === undefined) return 'error' in outcome ? fail(outcome.error) : { ok: true };
       if ('error' in outcome) return fail(outcome.error);
-      return engine.equals(outcome.value, matcher.value.result) ? { ok: true } : { ok: false, why: `got ${show(outcome.value)}` };
+      return engine.equals(outcome.value, matcher.value.result)
+        ? { ok: true }
+        : { ok: false, why: `got ${show(outcome.value)}` };
     case undefined:
       if ('error' in outcome) return fail(outcome.error);
-      return outcome.value === true ? { ok: true } : { ok: false, why: `expected true, got ${show(outcome.value)}` };
+      return outcome.value === true
+        ? { ok: true }
+        : { ok: false, why: `expected true, got ${show(outcome.value)}` };
     default:
       return { ok: false, why: `unsupported matcher ${matcher.case}` };
   }
@@ -165,9 +183,16 @@ export function plainValue(value: Value): PlainValue {
     case 'objectValue': {
       const typeName = kind.value.typeUrl.slice(kind.value.typeUrl.lastIndexOf('/') + 1);
       const message = anyUnpack(kind.value, conformanceRegistry);
-      if (message !== undefined && (typeName === 'google.protobuf.Timestamp' || typeName === 'google.protobuf.Duration')) {
+      if (
+        message !== undefined &&
+        (typeName === 'google.protobuf.Timestamp' || typeName === 'google.protobuf.Duration')
+      ) {
         const m = message as unknown as { seconds: bigint; nanos: number };
-        return { kind: typeName === 'google.protobuf.Timestamp' ? 'timestamp' : 'duration', seconds: m.seconds, nanos: m.nanos };
+        return {
+          kind: typeName === 'google.protobuf.Timestamp' ? 'timestamp' : 'duration',
+          seconds: m.seconds,
+          nanos: m.nanos,
+        };
       }
       return { kind: 'message', typeName };
     }
@@ -185,7 +210,9 @@ export function declaredTypeName(type: Type | undefined): string {
     case 'wellKnown':
       return ['dyn', 'dyn', 'google.protobuf.Timestamp', 'google.protobuf.Duration'][kind.value] ?? 'dyn';
     case 'messageType':
-      return kind.value === 'google.protobuf.Timestamp' || kind.value === 'google.protobuf.Duration' ? kind.value : 'dyn';
+      return kind.value === 'google.protobuf.Timestamp' || kind.value === 'google.protobuf.Duration'
+        ? kind.value
+        : 'dyn';
     case 'listType':
       return `list<${declaredTypeName(kind.value.elemType)}>`;
     case 'mapType':
@@ -271,12 +298,22 @@ export function jsEquals(actual: unknown, p: PlainValue, shapes: ValueShapes): b
     case 'uint':
       return shapes.uintValue(actual) === p.value;
     case 'double':
-      return typeof actual === 'number' && (actual === p.value || (Number.isNaN(actual) && Number.isNaN(p.value)));
+      return (
+        typeof actual === 'number' && (actual === p.value || (Number.isNaN(actual) && Number.isNaN(p.value)))
+      );
     case 'bytes':
-      return actual instanceof Uint8Array && actual.length === p.value.length && actual.every((b, i) => b === p.value[i]);
+      return (
+        actual instanceof Uint8Array &&
+        actual.length === p.value.length &&
+        actual.every((b, i) => b === p.value[i])
+      );
     case 'list': {
       const items = Array.isArray(actual) ? actual : actual instanceof Set ? [...actual] : undefined;
-      return items !== undefined && items.length === p.items.length && items.every((item, i) => jsEquals(item, p.items[i]!, shapes));
+      return (
+        items !== undefined &&
+        items.length === p.items.length &&
+        items.every((item, i) => jsEquals(item, p.items[i]!, shapes))
+      );
     }
     case 'map': {
       const entries: [unknown, unknown][] =
@@ -285,11 +322,19 @@ export function jsEquals(actual: unknown, p: PlainValue, shapes: ValueShapes): b
           : actual !== null && typeof actual === 'object' && !Array.isArray(actual)
             ? Object.entries(actual)
             : [];
-      if (entries.length !== p.entries.length || (entries.length === 0 && !(actual instanceof Map) && (actual === null || typeof actual !== 'object'))) return false;
-      return p.entries.every(([k, v]) => entries.some(([ak, av]) => jsEquals(ak, k, shapes) && jsEquals(av, v, shapes)));
+      if (
+        entries.length !== p.entries.length ||
+        (entries.length === 0 && !(actual instanceof Map) && (actual === null || typeof actual !== 'object'))
+      )
+        return false;
+      return p.entries.every(([k, v]) =>
+        entries.some(([ak, av]) => jsEquals(ak, k, shapes) && jsEquals(av, v, shapes)),
+      );
     }
     case 'type':
-      return shapes.typeName(actual) === p.name || (p.name === 'null_type' && shapes.typeName(actual) === 'null');
+      return (
+        shapes.typeName(actual) === p.name || (p.name === 'null_type' && shapes.typeName(actual) === 'null')
+      );
     case 'timestamp': {
       const parts = shapes.timestampParts(actual);
       return parts !== undefined && parts.seconds === p.seconds && parts.nanos === p.nanos;
@@ -311,11 +356,14 @@ export const ourShapes: ValueShapes = {
   timestampParts: (v) => (v instanceof Date ? timestampParts(v) : undefined),
   duration: (s, n) => durationFromNanos(s * 1_000_000_000n + BigInt(n)),
   durationParts: (v) => (v instanceof Duration ? { seconds: v.seconds, nanos: v.nanos } : undefined),
-  typeName: (v) => (v !== null && typeof v === 'object' && 'name' in v && typeof v.name === 'string' ? v.name : undefined),
+  typeName: (v) =>
+    v !== null && typeof v === 'object' && 'name' in v && typeof v.name === 'string' ? v.name : undefined,
 };
 
 /** Our layer as a conformance engine: the standard environment with heterogeneous literals, `disable_check` run unchecked. */
-export function conformanceEngine(): Engine & { prepare(expr: string, context: Record<string, unknown>): () => unknown } {
+export function conformanceEngine(): Engine & {
+  prepare(expr: string, context: Record<string, unknown>): () => unknown;
+} {
   const base = baseEnvironment({ homogeneousAggregateLiterals: false, kubernetesOnly: false });
   const compile = (expr: string, variables: [string, string][], unchecked: boolean) => {
     const env = deriveEnvironment(base, (engine) => {
@@ -337,7 +385,11 @@ export function conformanceEngine(): Engine & { prepare(expr: string, context: R
       const compiled = compile(test.expr, declaredVariables(test), test.disableCheck);
       const context: Record<string, unknown> = {};
       for (const [name, value] of bindings(test)) context[name] = toJs(value, ourShapes);
-      return { value: withTracker(new CostTracker(Number.POSITIVE_INFINITY, 'per-call'), () => compiled.program(context)) };
+      return {
+        value: withTracker(new CostTracker(Number.POSITIVE_INFINITY, 'per-call'), () =>
+          compiled.program(context),
+        ),
+      };
     },
     equals: (actual, expected) => jsEquals(actual, plainValue(expected), ourShapes),
     prepare(expr, context) {

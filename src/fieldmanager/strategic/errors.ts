@@ -41,7 +41,9 @@ export function noMergeKey(item: unknown, mergeKey: string): StatusError {
 
 /** Go's `ErrBadArgType`: the expected type is named by a typed nil (`map[string]interface {}` or `[]interface {}`). */
 export function badArgType(expected: 'map' | 'list', actual: unknown): StatusError {
-  return unexpected(`expected a ${expected === 'map' ? 'map[string]interface {}' : '[]interface {}'}, but received a ${goTypeName(actual)}`);
+  return unexpected(
+    `expected a ${expected === 'map' ? 'map[string]interface {}' : '[]interface {}'}, but received a ${goTypeName(actual)}`,
+  );
 }
 
 export function badPatchType(directive: unknown, patch: unknown): StatusError {

@@ -12,7 +12,15 @@ import { isPlainObject } from '../../machinery/json';
 import { goValue } from '../../machinery/go-format';
 import { badArgType, badPatch, badPatchFormat, badPatchType, noMergeKey, unexpected } from './errors';
 import { PatchSchema, retainKeysStrategy } from './patch-meta';
-import { deduplicateScalars, findByMergeKey, normalizeElementOrder, partition, sliceElementKind, splitDeletions, type JsonMap } from './order';
+import {
+  deduplicateScalars,
+  findByMergeKey,
+  normalizeElementOrder,
+  partition,
+  sliceElementKind,
+  splitDeletions,
+  type JsonMap,
+} from './order';
 
 const directiveMarker = '$patch';
 const retainKeysDirective = '$retainKeys';
@@ -52,7 +60,8 @@ export function mergeMap(original: JsonMap | null, patch: JsonMap, schema: Patch
     const patchV = patch[rawKey];
     let k = rawKey;
     const isDeleteList = rawKey.startsWith(deleteFromPrimitiveListPrefix);
-    if (isDeleteList) k = directiveTarget(rawKey, deleteFromPrimitiveListPrefix, badPatchFormat.primitiveList);
+    if (isDeleteList)
+      k = directiveTarget(rawKey, deleteFromPrimitiveListPrefix, badPatchFormat.primitiveList);
 
     if (patchV === null) {
       delete target[k];
@@ -70,7 +79,8 @@ export function mergeMap(original: JsonMap | null, patch: JsonMap, schema: Patch
     } else if (Array.isArray(originalV) && Array.isArray(patchV)) {
       const { schema: sub, meta } = schema.forSlice(k);
       const { strategy } = retainKeysStrategy(meta.strategies);
-      target[k] = strategy === 'merge' ? mergeSlice(originalV, patchV, sub, meta.mergeKey, isDeleteList) : patchV;
+      target[k] =
+        strategy === 'merge' ? mergeSlice(originalV, patchV, sub, meta.mergeKey, isDeleteList) : patchV;
     } else {
       target[k] = patchV;
     }
@@ -86,7 +96,8 @@ function applyRetainKeys(original: JsonMap, patch: JsonMap): void {
   if (!Array.isArray(list)) throw badPatch(badPatchFormat.retainKeys);
   const keep = new Set<unknown>(list);
   for (const [k, v] of Object.entries(patch)) {
-    if (v === null || k.startsWith(deleteFromPrimitiveListPrefix) || k.startsWith(setElementOrderPrefix)) continue;
+    if (v === null || k.startsWith(deleteFromPrimitiveListPrefix) || k.startsWith(setElementOrderPrefix))
+      continue;
     if (!keep.has(k)) throw badPatch(badPatchFormat.retainKeys);
   }
   for (const k of Object.keys(original)) if (!keep.has(k)) delete original[k];
@@ -115,18 +126,31 @@ function mergeOrderedLists(original: JsonMap, patch: JsonMap, schema: PatchSchem
     let merged: unknown[];
     if (originalItems !== undefined && patchItems === undefined) merged = originalItems;
     else if (originalItems === undefined && patchItems !== undefined) merged = patchItems;
-    else if (originalItems !== undefined && patchItems !== undefined) merged = strategy === 'merge' ? mergeSlice(originalItems, patchItems, sub, meta.mergeKey, false) : patchItems;
+    else if (originalItems !== undefined && patchItems !== undefined)
+      merged =
+        strategy === 'merge' ? mergeSlice(originalItems, patchItems, sub, meta.mergeKey, false) : patchItems;
     else continue;
 
     const [named, serverOnly] = partition(merged, order, meta.mergeKey);
     const kind = sliceElementKind(originalItems, patchItems);
-    original[field] = normalizeElementOrder(named, serverOnly, order, originalItems ?? [], meta.mergeKey, kind);
+    original[field] = normalizeElementOrder(
+      named,
+      serverOnly,
+      order,
+      originalItems ?? [],
+      meta.mergeKey,
+      kind,
+    );
     delete patch[field];
   }
 }
 
 /** The patch list's items (deletions aside) must appear in the `$setElementOrder` list, in its order. */
-function validateAgainstOrder(patchList: readonly unknown[], order: readonly unknown[], mergeKey: string): void {
+function validateAgainstOrder(
+  patchList: readonly unknown[],
+  order: readonly unknown[],
+  mergeKey: string,
+): void {
   if (order.length === 0 || patchList.length === 0) return;
   const items = mergeKey === '' ? [...patchList] : splitDeletions(patchList)[0];
   const sameKey = (a: unknown, b: unknown): boolean => {
@@ -148,12 +172,20 @@ function validateAgainstOrder(patchList: readonly unknown[], order: readonly unk
     o++;
   }
   if (p < items.length && o >= order.length) {
-    throw unexpected(`The order in patch list:\n${goValue(patchList)}\n doesn't match ${setElementOrderPrefix} list:\n${goValue(order)}\n`);
+    throw unexpected(
+      `The order in patch list:\n${goValue(patchList)}\n doesn't match ${setElementOrderPrefix} list:\n${goValue(order)}\n`,
+    );
   }
 }
 
 /** Merges a list whose strategy is `merge`. */
-export function mergeSlice(original: unknown[], patch: unknown[], element: PatchSchema, mergeKey: string, isDeleteList: boolean): unknown[] {
+export function mergeSlice(
+  original: unknown[],
+  patch: unknown[],
+  element: PatchSchema,
+  mergeKey: string,
+  isDeleteList: boolean,
+): unknown[] {
   if (original.length === 0 && patch.length === 0) return original;
   const kind = sliceElementKind(original, patch);
   let merged: unknown[];
@@ -181,7 +213,11 @@ export function mergeSlice(original: unknown[], patch: unknown[], element: Patch
 }
 
 /** List items carrying `$patch`: `delete` removes by merge key, `replace` makes the rest of the patch the list. */
-function applyListDirectives(original: unknown[], patch: unknown[], mergeKey: string): [unknown[], unknown[]] {
+function applyListDirectives(
+  original: unknown[],
+  patch: unknown[],
+  mergeKey: string,
+): [unknown[], unknown[]] {
   const plain: unknown[] = [];
   let live = original;
   let replace = false;
@@ -194,7 +230,8 @@ function applyListDirectives(original: unknown[], patch: unknown[], mergeKey: st
     if (directive === 'delete') {
       if (!Object.hasOwn(v, mergeKey)) throw noMergeKey(v, mergeKey);
       const value = v[mergeKey];
-      while (findByMergeKey(live, mergeKey, value) !== undefined) live = live.filter((item) => !(isPlainObject(item) && item[mergeKey] === value));
+      while (findByMergeKey(live, mergeKey, value) !== undefined)
+        live = live.filter((item) => !(isPlainObject(item) && item[mergeKey] === value));
     } else if (directive === 'replace') {
       replace = true;
     } else if (directive === 'merge') {

@@ -59,7 +59,11 @@ export function deduplicateScalars(input: readonly unknown[]): unknown[] {
 }
 
 /** The item of `list` whose merge key equals `value`, with its index. */
-export function findByMergeKey(list: readonly unknown[], mergeKey: string, value: unknown): { item: JsonMap; index: number } | undefined {
+export function findByMergeKey(
+  list: readonly unknown[],
+  mergeKey: string,
+  value: unknown,
+): { item: JsonMap; index: number } | undefined {
   for (let k = 0; k < list.length; k++) {
     const v = list[k];
     if (!isPlainObject(v)) throw unexpected(`value for key ${k} is not a map`);
@@ -69,7 +73,11 @@ export function findByMergeKey(list: readonly unknown[], mergeKey: string, value
 }
 
 /** Splits `merged` into items present in `by` (by value, or by merge key) and the rest. */
-export function partition(merged: readonly unknown[], by: readonly unknown[], mergeKey: string): [unknown[], unknown[]] {
+export function partition(
+  merged: readonly unknown[],
+  by: readonly unknown[],
+  mergeKey: string,
+): [unknown[], unknown[]] {
   const named: unknown[] = [];
   const rest: unknown[] = [];
   if (mergeKey === '') {
@@ -91,7 +99,12 @@ function keyOf(item: unknown, mergeKey: string, kind: ElementKind): unknown {
 }
 
 /** Position of `item` in `list` (by merge key for maps), or -1. */
-export function indexIn(list: readonly unknown[], item: unknown, mergeKey: string, kind: ElementKind): number {
+export function indexIn(
+  list: readonly unknown[],
+  item: unknown,
+  mergeKey: string,
+  kind: ElementKind,
+): number {
   const wanted = keyOf(item, mergeKey, kind);
   for (let i = 0; i < list.length; i++) if (keyOf(list[i], mergeKey, kind) === wanted) return i;
   return -1;
@@ -118,7 +131,12 @@ export function splitDeletions(list: readonly unknown[]): [unknown[], unknown[]]
 }
 
 /** Sorts `toSort` stably by position in `order`; items `order` lacks go last. */
-function sortByOrder(toSort: readonly unknown[], order: readonly unknown[], mergeKey: string, kind: ElementKind): unknown[] {
+function sortByOrder(
+  toSort: readonly unknown[],
+  order: readonly unknown[],
+  mergeKey: string,
+  kind: ElementKind,
+): unknown[] {
   let items = [...toSort];
   let deletions: unknown[] = [];
   if (kind === 'map') {

@@ -62,21 +62,32 @@ export class PatchSchema {
     const shape = this.shape();
     if (shape === 'map') {
       const value = n?.additionalProperties;
-      return { schema: new PatchSchema(this.defs, typeof value === 'object' ? value : undefined), meta: { strategies: [], mergeKey: '' } };
+      return {
+        schema: new PatchSchema(this.defs, typeof value === 'object' ? value : undefined),
+        meta: { strategies: [], mergeKey: '' },
+      };
     }
-    if (shape !== 'struct') throw unexpected(`merging an object in json but data type is not map or struct, instead is: ${shape}`);
+    if (shape !== 'struct')
+      throw unexpected(`merging an object in json but data type is not map or struct, instead is: ${shape}`);
     const field = n?.properties?.[key];
     if (field === undefined || !Object.hasOwn(n?.properties ?? {}, key)) {
-      throw unexpected(`unable to find api field in struct ${this.name} for the json field ${JSON.stringify(key)}`);
+      throw unexpected(
+        `unable to find api field in struct ${this.name} for the json field ${JSON.stringify(key)}`,
+      );
     }
-    const strategies = field.patchStrategy === undefined || field.patchStrategy === '' ? [] : field.patchStrategy.split(',');
-    return { schema: new PatchSchema(this.defs, field), meta: { strategies, mergeKey: field.patchMergeKey ?? '' } };
+    const strategies =
+      field.patchStrategy === undefined || field.patchStrategy === '' ? [] : field.patchStrategy.split(',');
+    return {
+      schema: new PatchSchema(this.defs, field),
+      meta: { strategies, mergeKey: field.patchMergeKey ?? '' },
+    };
   }
 
   /** Metadata of list field `key`, with the schema of its elements. */
   forSlice(key: string): { schema: PatchSchema; meta: PatchMeta } {
     const { schema, meta } = this.forStruct(key);
-    if (schema.shape() !== 'slice') throw unexpected(`expected slice or array type, but got: ${this.shape()}`);
+    if (schema.shape() !== 'slice')
+      throw unexpected(`expected slice or array type, but got: ${this.shape()}`);
     const items = schema.node?.items;
     const element = new PatchSchema(this.defs, items);
     if (element.shape() === 'slice') throw unexpected('unexpected slice of slice');
@@ -92,7 +103,10 @@ export class PatchSchema {
 /** Splits strategies into the retainKeys flag and the one merge strategy, rejecting other combinations as the real server does. */
 export function retainKeysStrategy(strategies: readonly string[]): { retainKeys: boolean; strategy: string } {
   if (strategies.length === 0) return { retainKeys: false, strategy: '' };
-  if (strategies.length === 1) return strategies[0] === 'retainKeys' ? { retainKeys: true, strategy: '' } : { retainKeys: false, strategy: strategies[0] ?? '' };
+  if (strategies.length === 1)
+    return strategies[0] === 'retainKeys'
+      ? { retainKeys: true, strategy: '' }
+      : { retainKeys: false, strategy: strategies[0] ?? '' };
   if (strategies.length === 2) {
     if (strategies[0] === 'retainKeys') return { retainKeys: true, strategy: strategies[1] ?? '' };
     if (strategies[1] === 'retainKeys') return { retainKeys: true, strategy: strategies[0] ?? '' };

@@ -11,7 +11,19 @@ import type { JsonValue } from '../../api/meta';
 import { deepEqual } from '../../machinery/json';
 import { FieldSet } from '../field-set';
 import { fieldPE, pathString, peString, serializePE, type PathElement } from '../path';
-import { asList, asMap, atomKind, deduceAtom, sameAtom, TypedError, type Atom, type ListAtom, type MapAtom, type TypeRef, type TypeResolver } from './types';
+import {
+  asList,
+  asMap,
+  atomKind,
+  deduceAtom,
+  sameAtom,
+  TypedError,
+  type Atom,
+  type ListAtom,
+  type MapAtom,
+  type TypeRef,
+  type TypeResolver,
+} from './types';
 
 export interface Comparison {
   added: FieldSet;
@@ -26,10 +38,19 @@ export function isSame(c: Comparison): boolean {
 /** Drops `fields` (and everything under them) from every part of a comparison. */
 export function excludeFields(c: Comparison, fields: FieldSet | undefined): Comparison {
   if (fields === undefined || fields.empty()) return c;
-  return { added: c.added.recursiveDifference(fields), modified: c.modified.recursiveDifference(fields), removed: c.removed.recursiveDifference(fields) };
+  return {
+    added: c.added.recursiveDifference(fields),
+    modified: c.modified.recursiveDifference(fields),
+    removed: c.removed.recursiveDifference(fields),
+  };
 }
 
-export function compareValues(types: TypeResolver, lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef): Comparison {
+export function compareValues(
+  types: TypeResolver,
+  lhs: JsonValue | undefined,
+  rhs: JsonValue | undefined,
+  ref: TypeRef,
+): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
   node(types, c, lhs, rhs, ref, []);
   return c;
@@ -44,7 +65,14 @@ interface Walker {
   inLeaf: boolean;
 }
 
-function node(types: TypeResolver, c: Comparison, lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, path: PathElement[]): void {
+function node(
+  types: TypeResolver,
+  c: Comparison,
+  lhs: JsonValue | undefined,
+  rhs: JsonValue | undefined,
+  ref: TypeRef,
+  path: PathElement[],
+): void {
   const atom = types.atom(ref);
   const al = deduceAtom(atom, lhs);
   const ar = deduceAtom(atom, rhs);
@@ -104,7 +132,8 @@ function list(w: Walker, t: ListAtom): void {
       }
       const id = serializePE(pe);
       const entry = items.get(id) ?? { pe };
-      if (entry[side] !== undefined) throw new TypedError(pathString(w.path), `duplicate entries for key ${peString(pe)}`);
+      if (entry[side] !== undefined)
+        throw new TypedError(pathString(w.path), `duplicate entries for key ${peString(pe)}`);
       entry[side] = v;
       items.set(id, entry);
     });
@@ -125,6 +154,13 @@ function map(w: Walker, t: MapAtom): void {
   }
   const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
   for (const key of keys) {
-    node(w.types, w.c, l !== undefined && Object.hasOwn(l, key) ? l[key] : undefined, r !== undefined && Object.hasOwn(r, key) ? r[key] : undefined, w.types.fieldType(t, key) ?? 'deduced', [...w.path, fieldPE(key)]);
+    node(
+      w.types,
+      w.c,
+      l !== undefined && Object.hasOwn(l, key) ? l[key] : undefined,
+      r !== undefined && Object.hasOwn(r, key) ? r[key] : undefined,
+      w.types.fieldType(t, key) ?? 'deduced',
+      [...w.path, fieldPE(key)],
+    );
   }
 }

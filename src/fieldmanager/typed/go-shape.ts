@@ -11,13 +11,31 @@
 
 import type { JsonValue } from '../../api/meta';
 import { isPlainObject } from '../../machinery/json';
-import { resolveSchema, type DefinitionSet, type SchemaNode } from '../../machinery/schema';
+import {
+  resolveSchema as resolveUncached,
+  type DefinitionSet,
+  type SchemaNode,
+} from '../../machinery/schema';
+
+const resolvedIn = new WeakMap<DefinitionSet, WeakMap<SchemaNode, SchemaNode | undefined>>();
+
+/** Schema resolution, remembered per node (objects are shaped on every write). */
+function resolveSchema(defs: DefinitionSet, ref: SchemaNode | undefined): SchemaNode | undefined {
+  if (ref === undefined) return undefined;
+  let resolved = resolvedIn.get(defs);
+  if (resolved === undefined) resolvedIn.set(defs, (resolved = new WeakMap()));
+  if (resolved.has(ref)) return resolved.get(ref);
+  const r = resolveUncached(defs, ref);
+  resolved.set(ref, r);
+  return r;
+}
 
 /** A copy of `value` with the fields a Go struct always has filled in. */
 export function goShape(defs: DefinitionSet, value: JsonValue, ref: SchemaNode | undefined): JsonValue {
   const node = resolveSchema(defs, ref);
   if (node === undefined) return value;
-  if (Array.isArray(value)) return node.items === undefined ? value : value.map((v) => goShape(defs, v, node.items));
+  if (Array.isArray(value))
+    return node.items === undefined ? value : value.map((v) => goShape(defs, v, node.items));
   if (!isPlainObject(value)) return value;
   const obj = value as Record<string, JsonValue>;
   if (node.properties !== undefined) {
@@ -26,6 +44,7 @@ export function goShape(defs: DefinitionSet, value: JsonValue, ref: SchemaNode |
     for (const [key, v] of Object.entries(obj)) {
       const prop = node.properties[key];
       if (v === null && prop !== undefined) continue; // decoding null into a Go field leaves it unset
+      if (prop !== undefined && isOmittedEmpty(defs, v, prop, required.includes(key))) continue;
       out[key] = prop !== undefined ? goShape(defs, v, prop) : v;
     }
     for (const [name, prop] of Object.entries(node.properties)) {
@@ -42,6 +61,55 @@ export function goShape(defs: DefinitionSet, value: JsonValue, ref: SchemaNode |
     return out;
   }
   return value;
+}
+
+/** An empty list or map in an `omitempty` field: the Go struct marshals it as absent. */
+function isOmittedEmpty(defs: DefinitionSet, v: JsonValue, prop: SchemaNode, required: boolean): boolean {
+  if (required) return false;
+  if (Array.isArray(v)) return v.length === 0;
+  if (!isPlainObject(v) || Object.keys(v).length > 0) return false;
+  const r = resolveSchema(defs, prop);
+  return (
+    r !== undefined &&
+    r.properties === undefined &&
+    (r.additionalProperties !== undefined || r.preserveUnknownFields === true)
+  );
+}
+
+/**
+ * Normalizes an object in place as storing it through Go structs does:
+ * nulls disappear (a null non-pointer struct becomes `{}`), and so do
+ * empty lists and maps of `omitempty` fields, once their contents are
+ * normalized.
+ */
+export function normalizeAsGo(defs: DefinitionSet, value: JsonValue, ref: SchemaNode | undefined): void {
+  const node = resolveSchema(defs, ref);
+  if (Array.isArray(value)) {
+    for (const v of value) normalizeAsGo(defs, v, node?.items);
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  const obj = value as Record<string, JsonValue>;
+  const required = node?.required ?? [];
+  const element = isPlainObject(node?.additionalProperties)
+    ? (node?.additionalProperties as SchemaNode)
+    : undefined;
+  for (const [key, v] of Object.entries(obj)) {
+    const declared = node?.properties?.[key];
+    const prop = declared ?? element;
+    if (v === null) {
+      if (
+        declared !== undefined &&
+        isEmptyObject(declared.default) &&
+        resolveSchema(defs, declared)?.properties !== undefined
+      )
+        obj[key] = {};
+      else delete obj[key];
+      continue;
+    }
+    normalizeAsGo(defs, v, prop);
+    if (declared !== undefined && isOmittedEmpty(defs, v, declared, required.includes(key))) delete obj[key];
+  }
 }
 
 function isEmptyObject(v: JsonValue | undefined): boolean {

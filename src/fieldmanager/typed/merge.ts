@@ -9,10 +9,26 @@
 
 import type { JsonValue } from '../../api/meta';
 import { fieldPE, pathString, peString, serializePE, type PathElement } from '../path';
-import { asList, asMap, atomKind, deduceAtom, TypedError, type Atom, type ListAtom, type MapAtom, type TypeRef, type TypeResolver } from './types';
+import {
+  asList,
+  asMap,
+  atomKind,
+  deduceAtom,
+  TypedError,
+  type Atom,
+  type ListAtom,
+  type MapAtom,
+  type TypeRef,
+  type TypeResolver,
+} from './types';
 
 /** The merge of `rhs` into `lhs`; undefined when neither side has anything. */
-export function mergeValues(types: TypeResolver, lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef): JsonValue | undefined {
+export function mergeValues(
+  types: TypeResolver,
+  lhs: JsonValue | undefined,
+  rhs: JsonValue | undefined,
+  ref: TypeRef,
+): JsonValue | undefined {
   return node(types, lhs, rhs, ref, []);
 }
 
@@ -25,7 +41,13 @@ interface Walker {
   out: JsonValue | undefined;
 }
 
-function node(types: TypeResolver, lhs: JsonValue | undefined, rhs: JsonValue | undefined, ref: TypeRef, path: PathElement[]): JsonValue | undefined {
+function node(
+  types: TypeResolver,
+  lhs: JsonValue | undefined,
+  rhs: JsonValue | undefined,
+  ref: TypeRef,
+  path: PathElement[],
+): JsonValue | undefined {
   if (lhs === undefined && rhs === undefined) return undefined;
   const atom = types.atom(ref);
   // Only the configuration's reading of the atom decides the output (the live one may differ, e.g. null).
@@ -73,7 +95,8 @@ function index(w: Walker, t: ListAtom, values: JsonValue[] | undefined): Indexed
       throw e;
     }
     const id = serializePE(pe);
-    if (out.byId.has(id)) throw new TypedError(pathString(w.path), `duplicate entries for key ${peString(pe)}`);
+    if (out.byId.has(id))
+      throw new TypedError(pathString(w.path), `duplicate entries for key ${peString(pe)}`);
     out.byId.set(id, v);
     out.pes.push(pe);
     out.ids.push(id);

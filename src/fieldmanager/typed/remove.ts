@@ -12,7 +12,12 @@ import { fieldPE } from '../path';
 import { asList, asMap, atomKind, deduceAtom, type TypeRef, type TypeResolver } from './types';
 
 /** `value` without the members of `toRemove`; null where a container ends up empty. */
-export function removeFields(types: TypeResolver, value: JsonValue, toRemove: FieldSet, ref: TypeRef): JsonValue {
+export function removeFields(
+  types: TypeResolver,
+  value: JsonValue,
+  toRemove: FieldSet,
+  ref: TypeRef,
+): JsonValue {
   const atom = deduceAtom(types.atom(ref), value);
   switch (atomKind(atom)) {
     case 'scalar':
@@ -39,7 +44,10 @@ export function removeFields(types: TypeResolver, value: JsonValue, toRemove: Fi
         const pe = fieldPE(key);
         if (toRemove.hasMember(pe)) continue;
         const sub = toRemove.child(pe);
-        out[key] = sub !== undefined && !sub.empty() ? removeFields(types, v, sub, types.fieldType(map, key) ?? 'deduced') : v;
+        out[key] =
+          sub !== undefined && !sub.empty()
+            ? removeFields(types, v, sub, types.fieldType(map, key) ?? 'deduced')
+            : v;
       }
       return Object.keys(out).length > 0 ? out : null;
     }

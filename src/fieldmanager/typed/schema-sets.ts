@@ -20,7 +20,14 @@ export function reconcileWithSchema(types: TypeResolver, set: FieldSet, root: Ty
   return set.recursiveDifference(toRemove).union(toRemove);
 }
 
-function walk(types: TypeResolver, set: FieldSet | undefined, ref: TypeRef, path: PathElement[], isAtomic: boolean, toRemove: FieldSet): void {
+function walk(
+  types: TypeResolver,
+  set: FieldSet | undefined,
+  ref: TypeRef,
+  path: PathElement[],
+  isAtomic: boolean,
+  toRemove: FieldSet,
+): void {
   if (ref === 'deduced') return; // objects without a schema have no atomic/granular markers to reconcile
   const atom = types.atom(ref);
   const map = atom.map;
@@ -30,7 +37,10 @@ function walk(types: TypeResolver, set: FieldSet | undefined, ref: TypeRef, path
       if (set !== undefined && set.size() > 0) toRemove.insert(path);
       return;
     }
-    if (set !== undefined) visit(types, set, path, toRemove, (pe) => (pe.kind === 'field' ? types.fieldType(map, pe.name) : undefined));
+    if (set !== undefined)
+      visit(types, set, path, toRemove, (pe) =>
+        pe.kind === 'field' ? types.fieldType(map, pe.name) : undefined,
+      );
     return;
   }
   if (list !== undefined) {
@@ -42,7 +52,13 @@ function walk(types: TypeResolver, set: FieldSet | undefined, ref: TypeRef, path
   }
 }
 
-function visit(types: TypeResolver, set: FieldSet, path: PathElement[], toRemove: FieldSet, typeOf: (pe: PathElement) => TypeRef | undefined): void {
+function visit(
+  types: TypeResolver,
+  set: FieldSet,
+  path: PathElement[],
+  toRemove: FieldSet,
+  typeOf: (pe: PathElement) => TypeRef | undefined,
+): void {
   const handle = (pe: PathElement, isMember: boolean): void => {
     const t = typeOf(pe);
     if (t === undefined) return;
@@ -64,8 +80,10 @@ export function ensureNamedFieldsAreMembers(types: TypeResolver, set: FieldSet, 
       if (types.isDeclaredField(atom.map, c.pe.name)) out.insertMember(c.pe);
       childType = types.fieldType(atom.map, c.pe.name);
     } else if (c.pe.kind === 'key' && atom.list !== undefined) childType = atom.list.element;
-    out.children.push({ pe: c.pe, set: childType === undefined ? c.set : ensureNamedFieldsAreMembers(types, c.set, childType) });
+    out.children.push({
+      pe: c.pe,
+      set: childType === undefined ? c.set : ensureNamedFieldsAreMembers(types, c.set, childType),
+    });
   }
   return out;
 }
-

@@ -51,8 +51,16 @@ export class TypedError extends Error {
   }
 }
 
-const untypedAtom: Atom = { scalar: true, list: { atomic: true, keys: [], element: 'untyped' }, map: { atomic: true, element: 'untyped' } };
-const deducedAtom: Atom = { scalar: true, list: { atomic: true, keys: [], element: 'deduced' }, map: { atomic: false, element: 'deduced' } };
+const untypedAtom: Atom = {
+  scalar: true,
+  list: { atomic: true, keys: [], element: 'untyped' },
+  map: { atomic: true, element: 'untyped' },
+};
+const deducedAtom: Atom = {
+  scalar: true,
+  list: { atomic: true, keys: [], element: 'deduced' },
+  map: { atomic: false, element: 'deduced' },
+};
 
 const objectMetaRef = 'apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
@@ -82,7 +90,12 @@ export class TypeResolver {
     if (this.definitions[objectMetaRef] === undefined) return root ?? 'deduced';
     const metadata: SchemaNode = { ref: objectMetaRef };
     const resolved = resolveSchema(this.definitions, root);
-    if (root === undefined || resolved === undefined) return (this.unstructuredRoot ??= { type: 'object', properties: { metadata }, preserveUnknownFields: true });
+    if (root === undefined || resolved === undefined)
+      return (this.unstructuredRoot ??= {
+        type: 'object',
+        properties: { metadata },
+        preserveUnknownFields: true,
+      });
     let r = this.roots.get(root);
     if (r === undefined) {
       r = { ...resolved, properties: { ...(resolved.properties ?? {}), metadata } };
@@ -94,14 +107,16 @@ export class TypeResolver {
   private build(node: SchemaNode | undefined): Atom {
     if (node === undefined) return untypedAtom;
     const hasProps = node.properties !== undefined && Object.keys(node.properties).length > 0;
-    if (node.type === 'array' || (node.type === undefined && node.items !== undefined)) return { list: this.listAtom(node) };
+    if (node.type === 'array' || (node.type === undefined && node.items !== undefined))
+      return { list: this.listAtom(node) };
     if (node.type === 'object' || hasProps || node.additionalProperties !== undefined) {
       const atomic = node.mapType === 'atomic';
       let element: TypeRef | undefined;
       if (isPlainObject(node.additionalProperties)) element = node.additionalProperties as SchemaNode;
       else if (node.additionalProperties === true) element = 'untyped';
       if (node.preserveUnknownFields === true) element ??= 'deduced';
-      if (!hasProps && element === undefined) return node.mapType === 'granular' ? { map: { atomic: false, element: 'deduced' } } : untypedAtom;
+      if (!hasProps && element === undefined)
+        return node.mapType === 'granular' ? { map: { atomic: false, element: 'deduced' } } : untypedAtom;
       const map: MapAtom = { atomic };
       if (hasProps) {
         const fields: Record<string, TypeRef> = {};
@@ -128,7 +143,8 @@ export class TypeResolver {
     if (node.listType === 'set') return { atomic: false, keys: [], element };
     if (node.listType === 'map') return { atomic: false, keys: node.listMapKeys ?? [], element };
     const strategies = (node.patchStrategy ?? '').split(',');
-    if (strategies.includes('merge')) return { atomic: false, keys: node.patchMergeKey !== undefined ? [node.patchMergeKey] : [], element };
+    if (strategies.includes('merge'))
+      return { atomic: false, keys: node.patchMergeKey !== undefined ? [node.patchMergeKey] : [], element };
     return { atomic: true, keys: [], element };
   }
 
@@ -146,7 +162,8 @@ export class TypeResolver {
   itemPE(list: ListAtom, item: JsonValue): PathElement {
     if (list.keys.length > 0) {
       if (item === null) throw new TypedError('', 'associative list with keys may not have a null element');
-      if (!isPlainObject(item)) throw new TypedError('', 'associative list with keys may not have non-map elements');
+      if (!isPlainObject(item))
+        throw new TypedError('', 'associative list with keys may not have non-map elements');
       const fields: KeyField[] = [];
       for (const name of list.keys) {
         if (Object.hasOwn(item, name)) {
@@ -155,14 +172,21 @@ export class TypeResolver {
         }
         const elementMap = this.atom(list.element).map;
         const def = elementMap?.defaults?.[name];
-        if (def === undefined) throw new TypedError('', `associative list with keys has an element that omits key field ${JSON.stringify(name)} (and doesn't have default value)`);
+        if (def === undefined)
+          throw new TypedError(
+            '',
+            `associative list with keys has an element that omits key field ${JSON.stringify(name)} (and doesn't have default value)`,
+          );
         fields.push({ name, value: def });
       }
       return keyPE(fields);
     }
-    if (isPlainObject(item)) throw new TypedError('', "associative list without keys has an element that's a map type");
-    if (Array.isArray(item)) throw new TypedError('', 'not supported: associative list with lists as elements');
-    if (item === null) throw new TypedError('', "associative list without keys has an element that's an explicit null");
+    if (isPlainObject(item))
+      throw new TypedError('', "associative list without keys has an element that's a map type");
+    if (Array.isArray(item))
+      throw new TypedError('', 'not supported: associative list with lists as elements');
+    if (item === null)
+      throw new TypedError('', "associative list without keys has an element that's an explicit null");
     return valuePE(item);
   }
 }

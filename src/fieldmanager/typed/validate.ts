@@ -22,7 +22,13 @@ export function typedErrorsMessage(errors: readonly TypedError[]): string {
   return ['errors:', ...errors.map((e) => `  ${e.message}`)].join('\n');
 }
 
-function walk(types: TypeResolver, value: JsonValue, ref: TypeRef, path: PathElement[], errors: TypedError[]): void {
+function walk(
+  types: TypeResolver,
+  value: JsonValue,
+  ref: TypeRef,
+  path: PathElement[],
+  errors: TypedError[],
+): void {
   const atom = deduceAtom(types.atom(ref), value);
   switch (atomKind(atom)) {
     case 'list': {
@@ -41,7 +47,8 @@ function walk(types: TypeResolver, value: JsonValue, ref: TypeRef, path: PathEle
           return;
         }
         const id = serializePE(pe);
-        if (seen.has(id)) errors.push(new TypedError(pathString(path), `duplicate entries for key ${peString(pe)}`));
+        if (seen.has(id))
+          errors.push(new TypedError(pathString(path), `duplicate entries for key ${peString(pe)}`));
         seen.add(id);
         walk(types, item, list.element, [...path, pe], errors);
       }
@@ -51,7 +58,8 @@ function walk(types: TypeResolver, value: JsonValue, ref: TypeRef, path: PathEle
       const map = atom.map;
       const m = asMap(value);
       if (map === undefined || m === undefined || map.atomic) return;
-      for (const [key, v] of Object.entries(m)) walk(types, v, types.fieldType(map, key) ?? 'deduced', [...path, fieldPE(key)], errors);
+      for (const [key, v] of Object.entries(m))
+        walk(types, v, types.fieldType(map, key) ?? 'deduced', [...path, fieldPE(key)], errors);
       return;
     }
     default:

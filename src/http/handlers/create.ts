@@ -15,11 +15,13 @@ import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
 import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
 import { respondObject } from '../encode';
+import { ownershipOptions } from '../field-manager-options';
 
 export async function handleCreate(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
   if (req.info.subresource !== '') throw methodNotAllowed();
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
+  const ownership = ownershipOptions(server, ctx, 'CreateOptions');
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
   const decoded = decodeObjectBody(await readBodyText(ctx.request), format, { kind: req.rt.kind, typed: !req.rt.custom });
   const obj = asObjectOfType(decoded.value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
@@ -41,6 +43,7 @@ export async function handleCreate(server: ServerContext, ctx: RequestContext, r
     user: ctx.user,
     desired: () => deepClone(obj),
     createWhenMissing: true,
+    fieldManager: { manager: ownership.manager, subresource: '' },
   });
   return respondObject(server, ctx, 201, req.rt, outcome.object);
 }

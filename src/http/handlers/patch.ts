@@ -3,6 +3,7 @@
  * patch and (for built-in kinds) strategic merge patch applied to the
  * stored object (again on each optimistic retry), then the write pipeline
  * like an update; a resourceVersion the patch sets is a precondition.
+ * Server-side apply merges a configuration by its field manager instead.
  */
 
 import type { KubeObject } from '../../api/meta';
@@ -24,13 +25,36 @@ import { respondValue } from '../respond';
 import { checkNameAndNamespace } from './update';
 import { enforceFieldValidation, parseFieldValidation } from '../field-validation';
 import { decodePatch, patchStrictError } from '../patch-decode';
+import { apply as applyConfiguration, objectTypeFor } from '../../fieldmanager/index';
+import { applyFailure, ownershipOptions } from '../field-manager-options';
+import { decodeObjectBody } from '../body';
 
-function parsePatchJson(text: string): unknown {
+/** An apply body: YAML (or JSON) holding one object, read as the real server reads it. */
+function decodeApplyBody(text: string): {
+  config: KubeObject;
+  findings: ReturnType<typeof decodeObjectBody>['findings'];
+} {
+  let decoded;
   try {
-    return JSON.parse(text) as unknown;
+    decoded = decodeObjectBody(text, 'yaml');
   } catch (e) {
-    throw badRequest(`error decoding patch: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof StatusError && e.code === 400) throw badRequest(`error decoding YAML: ${e.message}`);
+    throw e;
   }
+  const value = decoded.value ?? {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = Array.isArray(value)
+      ? 'array'
+      : typeof value === 'string'
+        ? 'string'
+        : typeof value === 'boolean'
+          ? 'bool'
+          : 'number';
+    throw badRequest(
+      `error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`,
+    );
+  }
+  return { config: value as KubeObject, findings: decoded.findings };
 }
 
 /** The schema a strategic merge patch follows: the definitions and the target kind's top definition. */
@@ -57,7 +81,7 @@ function applyPatch(type: PatchType, current: KubeObject, patch: unknown, schema
       } catch (e) {
         if (!(e instanceof JsonPatchError)) throw e;
         if (e.malformed) throw badRequest(e.message);
-        throw new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ reason: 'FieldValueInvalid', message: e.message }] });
+        throw new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ reason: 'UnexpectedServerResponse', message: e.message }] });
       }
     default:
       throw badRequest(`patch type ${type} is not supported`);
@@ -70,7 +94,8 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const text = await readBodyText(ctx.request);
-  const { patch, findings } = type === 'apply' ? { patch: parsePatchJson(text), findings: {} } : decodePatch(text, type, mode);
+  const ownership = ownershipOptions(server, ctx, 'PatchOptions', type === 'apply');
+  const { patch, findings } = type === 'apply' ? { patch: undefined, findings: {} } : decodePatch(text, type, mode);
   const sub = req.info.subresource;
   const gvk = { apiVersion: req.rt.apiVersion, kind: req.rt.kind };
   const defs = server.catalog.definitions;
@@ -81,10 +106,12 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
     if (obj.apiVersion !== gvk.apiVersion || obj.kind !== gvk.kind) throw badRequest('the patch must not change apiVersion or kind');
     dropNulls(obj);
     checkNameAndNamespace(req, obj);
-    const strictError = patchStrictError(type, patch, mode === 'Strict' ? obj : undefined);
+    const strictError = patchStrictError();
     enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, { strictError });
     return obj;
   };
+
+  if (type === 'apply') return handleApply(server, ctx, req, text, mode, ownership);
 
   if (sub === 'scale') {
     const outcome = await server.runWrite({
@@ -102,6 +129,7 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
         return applyScale(obj, scale);
       },
       createWhenMissing: false,
+      fieldManager: { manager: ownership.manager, subresource: 'scale' },
     });
     return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
   }
@@ -120,6 +148,120 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
       return patched({ ...(current ?? {}), apiVersion: gvk.apiVersion, kind: gvk.kind });
     },
     createWhenMissing: false,
+    fieldManager: { manager: ownership.manager, subresource: sub },
   });
   return respondObject(server, ctx, 200, req.rt, outcome.object);
+}
+
+/**
+ * Server-side apply (PATCH application/apply-patch+yaml): the configuration
+ * merged into the stored object by its field manager, with conflicts; an
+ * absent object is created (201). Through `/scale`, a Scale's replicas are
+ * applied to the workload's `spec.replicas`.
+ */
+async function handleApply(
+  server: ServerContext,
+  ctx: RequestContext,
+  req: ResolvedRequest,
+  text: string,
+  mode: ReturnType<typeof parseFieldValidation>,
+  ownership: ReturnType<typeof ownershipOptions>,
+): Promise<Response> {
+  const dryRun = parseDryRun(ctx.query);
+  const sub = req.info.subresource;
+  const defs = server.catalog.definitions;
+  const { config, findings } = decodeApplyBody(text);
+  const type = objectTypeFor(req.rt, defs);
+  const common = {
+    manager: ownership.manager,
+    force: ownership.force,
+    lastAppliedAnnotation: server.profile.subPrefixed('kubectl', 'last-applied-configuration'),
+  };
+
+  if (sub === 'scale') {
+    const scaleRt = req.rt.subresources.get('scale');
+    const scaleApiVersion = `${scaleRt?.group ?? 'autoscaling'}/${scaleRt?.version ?? 'v1'}`;
+    if (config.apiVersion !== scaleApiVersion || config.kind !== 'Scale') {
+      const [g, v] =
+        typeof config.apiVersion === 'string' && config.apiVersion.includes('/')
+          ? config.apiVersion.split('/')
+          : ['', String(config.apiVersion ?? '')];
+      throw badRequest(
+        `invalid object type: ${g ?? ''}/${v ?? ''}, Kind=${typeof config.kind === 'string' ? config.kind : ''}`,
+      );
+    }
+    if (config.metadata?.managedFields !== undefined && config.metadata.managedFields !== null)
+      throw badRequest('metadata.managedFields must be nil');
+    const replicas = (config.spec as { replicas?: unknown } | undefined)?.replicas;
+    const outcome = await server.runWrite({
+      verb: 'patch',
+      rt: req.rt,
+      subresource: '',
+      namespace: req.namespace,
+      name: req.info.name,
+      dryRun,
+      user: ctx.user,
+      desired: (current) => {
+        // The Scale's replicas are the workload's spec.replicas: apply them there, as the scale subresource's manager.
+        const parentConfig: KubeObject = {
+          apiVersion: req.rt.apiVersion,
+          kind: req.rt.kind,
+          metadata: { name: req.info.name },
+        };
+        if (replicas !== undefined) parentConfig.spec = { replicas };
+        try {
+          return applyConfiguration({
+            ...common,
+            type,
+            live: current,
+            config: parentConfig,
+            apiVersion: req.rt.apiVersion,
+            kind: req.rt.kind,
+            subresource: 'scale',
+            now: server.now(),
+          });
+        } catch (e) {
+          throw applyFailure(e);
+        }
+      },
+      createWhenMissing: false,
+      fieldManager: { manager: ownership.manager, subresource: 'scale', recorded: true },
+    });
+    return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
+  }
+
+  // Fields the kind does not know are handled per fieldValidation before they could be owned.
+  enforceFieldValidation(defs, req.rt, config, mode, ctx.warnings, findings);
+  const outcome = await server.runWrite({
+    verb: 'patch',
+    rt: req.rt,
+    subresource: sub,
+    namespace: req.namespace,
+    name: req.info.name,
+    dryRun,
+    user: ctx.user,
+    desired: (current) => {
+      let obj: KubeObject;
+      try {
+        obj = applyConfiguration({
+          ...common,
+          type,
+          live: current,
+          config,
+          apiVersion: req.rt.apiVersion,
+          kind: req.rt.kind,
+          subresource: sub,
+          now: server.now(),
+        });
+      } catch (e) {
+        throw applyFailure(e);
+      }
+      checkNameAndNamespace(req, obj);
+      return obj;
+    },
+    // Apply creates an absent object (not through /status).
+    createWhenMissing: sub === '',
+    fieldManager: { manager: ownership.manager, subresource: sub, recorded: true },
+  });
+  return respondObject(server, ctx, outcome.created ? 201 : 200, req.rt, outcome.object);
 }

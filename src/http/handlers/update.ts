@@ -18,6 +18,7 @@ import { enforceFieldValidation, parseFieldValidation, undecodable } from '../fi
 import { respondObject } from '../encode';
 import { applyScale, scaleOf } from '../subresources/scale';
 import { respondValue } from '../respond';
+import { ownershipOptions } from '../field-manager-options';
 
 export function checkNameAndNamespace(req: ResolvedRequest, obj: KubeObject): void {
   const meta = obj.metadata ?? (obj.metadata = {});
@@ -31,6 +32,7 @@ export function checkNameAndNamespace(req: ResolvedRequest, obj: KubeObject): vo
 export async function handleUpdate(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
+  const ownership = ownershipOptions(server, ctx, 'UpdateOptions');
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
   const sub = req.info.subresource;
   const decoded = decodeObjectBody(await readBodyText(ctx.request), format, { kind: sub === 'scale' ? 'Scale' : req.rt.kind, typed: !req.rt.custom });
@@ -50,6 +52,7 @@ export async function handleUpdate(server: ServerContext, ctx: RequestContext, r
       user: ctx.user,
       desired: (current) => applyScale(current ?? {}, scale),
       createWhenMissing: false,
+      fieldManager: { manager: ownership.manager, subresource: 'scale' },
     });
     return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
   }
@@ -68,6 +71,7 @@ export async function handleUpdate(server: ServerContext, ctx: RequestContext, r
     user: ctx.user,
     desired: () => deepClone(obj),
     createWhenMissing: sub === '' && req.rt.behavior.allowCreateOnUpdate,
+    fieldManager: { manager: ownership.manager, subresource: sub },
   });
   return respondObject(server, ctx, outcome.created ? 201 : 200, req.rt, outcome.object);
 }

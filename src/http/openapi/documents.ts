@@ -12,11 +12,23 @@ import type { JsonObject, JsonValue } from '../../api/meta';
 import type { Catalog, ServedVersion } from '../../registry/catalog';
 import type { ResourceType } from '../../registry/resource-type';
 import type { SchemaNode } from '../../machinery/schema';
-import { resourcePaths, groupWords, type BodyRef, type OperationModel, type ParamModel, type PathModel } from './operations';
+import {
+  resourcePaths,
+  groupWords,
+  type BodyRef,
+  type OperationModel,
+  type ParamModel,
+  type PathModel,
+} from './operations';
 import { SchemaRenderer } from './schema';
 
 const meta = 'apimachinery.pkg.apis.meta.v1';
-const reasons: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted', '401': 'Unauthorized' };
+const reasons: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '401': 'Unauthorized',
+};
 
 interface Published {
   /** Definitions published under their own names (custom resources), already rendered. */
@@ -26,14 +38,17 @@ interface Published {
 
 function refOf(r: SchemaRenderer, ref: BodyRef, out: Published): JsonObject {
   if ('string' in ref) return { type: 'string' };
-  if ('published' in ref) return { $ref: `${r.flavor === 'v2' ? '#/definitions/' : '#/components/schemas/'}${ref.published}` };
+  if ('published' in ref)
+    return { $ref: `${r.flavor === 'v2' ? '#/definitions/' : '#/components/schemas/'}${ref.published}` };
   out.used.add(ref.definition);
   return { $ref: r.refTo(ref.definition) };
 }
 
 function paramJson(r: SchemaRenderer, p: ParamModel): JsonObject {
   const base: JsonObject = { name: p.name, in: p.in, ...(p.required === true ? { required: true } : {}) };
-  return r.flavor === 'v2' ? { ...base, type: p.type, uniqueItems: true } : { ...base, schema: { type: p.type, uniqueItems: true } };
+  return r.flavor === 'v2'
+    ? { ...base, type: p.type, uniqueItems: true }
+    : { ...base, schema: { type: p.type, uniqueItems: true } };
 }
 
 function operationJson(r: SchemaRenderer, o: OperationModel, out: Published): JsonObject {
@@ -55,7 +70,8 @@ function operationJson(r: SchemaRenderer, o: OperationModel, out: Published): Js
     json.consumes = o.consumes ?? ['*/*'];
     json.produces = o.produces;
     json.schemes = ['https'];
-    if (o.body !== undefined) params.push({ name: 'body', in: 'body', required: true, schema: refOf(r, o.body.ref, out) });
+    if (o.body !== undefined)
+      params.push({ name: 'body', in: 'body', required: true, schema: refOf(r, o.body.ref, out) });
   } else if (o.body !== undefined) {
     const schema = refOf(r, o.body.ref, out);
     const content: JsonObject = {};
@@ -85,24 +101,39 @@ function customDefinitionName(rt: ResourceType, kind: string): string {
   return [...rt.group.split('.').reverse(), rt.version, kind].join('.');
 }
 
-function customResourceRefs(r: SchemaRenderer, rt: ResourceType, out: Published): { kindRef: BodyRef; listRef: BodyRef } {
+function customResourceRefs(
+  r: SchemaRenderer,
+  rt: ResourceType,
+  out: Published,
+): { kindRef: BodyRef; listRef: BodyRef } {
   const kindName = customDefinitionName(rt, rt.kind);
   const listName = customDefinitionName(rt, rt.listKind);
   const gvk = (kind: string) => [{ group: rt.group, kind, version: rt.version }] as unknown as JsonValue;
   if (!out.extra.has(kindName)) {
     const root: SchemaNode = rt.schema ?? { type: 'object' };
-    const body = r.render({ ...root, properties: { ...root.properties, metadata: { ref: `${meta}.ObjectMeta` } } }, out.used);
+    const body = r.render(
+      { ...root, properties: { ...root.properties, metadata: { ref: `${meta}.ObjectMeta` } } },
+      out.used,
+    );
     const props = (body.properties as JsonObject | undefined) ?? {};
     props.apiVersion ??= { type: 'string' };
     props.kind ??= { type: 'string' };
-    out.extra.set(kindName, { ...body, type: 'object', properties: props, [r.ext('group-version-kind')]: gvk(rt.kind) });
+    out.extra.set(kindName, {
+      ...body,
+      type: 'object',
+      properties: props,
+      [r.ext('group-version-kind')]: gvk(rt.kind),
+    });
     out.used.add(`${meta}.ListMeta`);
     out.extra.set(listName, {
       type: 'object',
       required: ['items'],
       properties: {
         apiVersion: { type: 'string' },
-        items: { type: 'array', items: { $ref: `${r.flavor === 'v2' ? '#/definitions/' : '#/components/schemas/'}${kindName}` } },
+        items: {
+          type: 'array',
+          items: { $ref: `${r.flavor === 'v2' ? '#/definitions/' : '#/components/schemas/'}${kindName}` },
+        },
         kind: { type: 'string' },
         metadata: { $ref: r.refTo(`${meta}.ListMeta`) },
       },
@@ -137,17 +168,47 @@ function sortKeys(o: JsonObject): JsonObject {
   return sorted;
 }
 
-function discoveryPath(r: SchemaRenderer, path: string, operationId: string, tag: string, definition: string): PathModel {
+function discoveryPath(
+  r: SchemaRenderer,
+  path: string,
+  operationId: string,
+  tag: string,
+  definition: string,
+): PathModel {
   const produces = ['application/json', 'application/yaml', r.profile.protobufMediaType];
-  return { path, params: [], operations: [{ method: 'get', operationId, tag, params: [], responses: [{ code: '200', ref: { definition } }, { code: '401' }], produces }] };
+  return {
+    path,
+    params: [],
+    operations: [
+      {
+        method: 'get',
+        operationId,
+        tag,
+        params: [],
+        responses: [{ code: '200', ref: { definition } }, { code: '401' }],
+        produces,
+      },
+    ],
+  };
 }
 
 function groupVersionModels(r: SchemaRenderer, group: string, v: ServedVersion, out: Published): PathModel[] {
   const words = groupWords(r.profile, group);
   const camel = words.map((w) => w[0]?.toUpperCase() + w.slice(1)).join('');
-  const tag = `${words[0] ?? ''}${words.slice(1).map((w) => w[0]?.toUpperCase() + w.slice(1)).join('')}_${v.version}`;
+  const tag = `${words[0] ?? ''}${words
+    .slice(1)
+    .map((w) => w[0]?.toUpperCase() + w.slice(1))
+    .join('')}_${v.version}`;
   const prefix = group === '' ? `/api/${v.version}/` : `/apis/${group}/${v.version}/`;
-  const models = [discoveryPath(r, prefix, `get${camel}${v.version[0]?.toUpperCase()}${v.version.slice(1)}APIResources`, tag, `${meta}.APIResourceList`)];
+  const models = [
+    discoveryPath(
+      r,
+      prefix,
+      `get${camel}${v.version[0]?.toUpperCase()}${v.version.slice(1)}APIResources`,
+      tag,
+      `${meta}.APIResourceList`,
+    ),
+  ];
   for (const rt of v.resources.values()) models.push(...resourceModels(r, rt, out));
   return models.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -161,7 +222,10 @@ function document(r: SchemaRenderer, models: PathModel[], out: Published, versio
       openapi: '3.0.0',
       info: { title, version: 'unversioned' },
       paths,
-      components: { schemas, securitySchemes: { BearerToken: { type: 'apiKey', name: 'authorization', in: 'header' } } },
+      components: {
+        schemas,
+        securitySchemes: { BearerToken: { type: 'apiKey', name: 'authorization', in: 'header' } },
+      },
     };
   }
   return {
@@ -208,8 +272,12 @@ export function buildV3Documents(catalog: Catalog): Map<string, JsonObject> {
 export function buildV2Document(catalog: Catalog, version: string): JsonObject {
   const r = new SchemaRenderer(catalog.profile, 'v2', catalog.definitions);
   const out = fresh();
-  const models: PathModel[] = [discoveryPath(r, '/api/', 'getCoreAPIVersions', 'core', `${meta}.APIVersions`), discoveryPath(r, '/apis/', 'getAPIVersions', 'apis', `${meta}.APIGroupList`)];
-  for (const g of catalog.groups()) for (const v of g.versions) models.push(...groupVersionModels(r, g.name, v, out));
+  const models: PathModel[] = [
+    discoveryPath(r, '/api/', 'getCoreAPIVersions', 'core', `${meta}.APIVersions`),
+    discoveryPath(r, '/apis/', 'getAPIVersions', 'apis', `${meta}.APIGroupList`),
+  ];
+  for (const g of catalog.groups())
+    for (const v of g.versions) models.push(...groupVersionModels(r, g.name, v, out));
   models.push(discoveryPath(r, '/version/', 'getCodeVersion', 'version', 'apimachinery.pkg.version.Info'));
   return document(r, models, out, version);
 }

@@ -126,20 +126,30 @@ function operation(w: ProtoWriter, o: Obj): void {
   w.string(5, typeof o.operationId === 'string' ? o.operationId : undefined);
   for (const t of strings(o.produces)) w.string(6, t);
   for (const t of strings(o.consumes)) w.string(7, t);
-  if (Array.isArray(o.parameters)) for (const p of o.parameters) w.message(8, (x) => parameter(x, obj(p) ?? {}));
+  if (Array.isArray(o.parameters))
+    for (const p of o.parameters) w.message(8, (x) => parameter(x, obj(p) ?? {}));
   w.message(9, (x) => responses(x, obj(o.responses) ?? {}));
   for (const s of strings(o.schemes)) w.string(10, s);
   vendorExtensions(w, 13, o);
 }
 
-const methodFields: Record<string, number> = { get: 2, put: 3, post: 4, delete: 5, options: 6, head: 7, patch: 8 };
+const methodFields: Record<string, number> = {
+  get: 2,
+  put: 3,
+  post: 4,
+  delete: 5,
+  options: 6,
+  head: 7,
+  patch: 8,
+};
 
 function pathItem(w: ProtoWriter, item: Obj): void {
   for (const [method, field] of Object.entries(methodFields)) {
     const o = obj(item[method]);
     if (o !== undefined) w.message(field, (x) => operation(x, o));
   }
-  if (Array.isArray(item.parameters)) for (const p of item.parameters) w.message(9, (x) => parameter(x, obj(p) ?? {}));
+  if (Array.isArray(item.parameters))
+    for (const p of item.parameters) w.message(9, (x) => parameter(x, obj(p) ?? {}));
   vendorExtensions(w, 10, item);
 }
 

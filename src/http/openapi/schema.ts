@@ -62,13 +62,18 @@ export class SchemaRenderer {
     if (node.format !== undefined) out.format = node.format;
     if (node.properties !== undefined) {
       const props: JsonObject = {};
-      for (const [name, child] of Object.entries(node.properties)) props[this.propertyName(name)] = this.render(child, used);
+      for (const [name, child] of Object.entries(node.properties))
+        props[this.propertyName(name)] = this.render(child, used);
       out.properties = props;
     }
-    if (node.required !== undefined && node.required.length > 0) out.required = node.required.map((r) => this.propertyName(r));
+    if (node.required !== undefined && node.required.length > 0)
+      out.required = node.required.map((r) => this.propertyName(r));
     if (node.items !== undefined) out.items = this.render(node.items, used);
     if (node.additionalProperties !== undefined) {
-      out.additionalProperties = typeof node.additionalProperties === 'boolean' ? node.additionalProperties : this.render(node.additionalProperties, used);
+      out.additionalProperties =
+        typeof node.additionalProperties === 'boolean'
+          ? node.additionalProperties
+          : this.render(node.additionalProperties, used);
     }
     if (node.default !== undefined) out.default = node.default;
     if (node.enum !== undefined) out.enum = node.enum;
@@ -95,12 +100,22 @@ export class SchemaRenderer {
   renderDefinition(name: string, def: Definition, used: Set<string>): JsonObject {
     const { gvk, ...node } = def;
     const out = name === quantityDefinition ? this.quantity() : this.render(node, used);
-    if (gvk !== undefined && gvk.length > 0) out[this.ext('group-version-kind')] = gvk.map((g) => this.gvkJson(g)) as unknown as JsonValue;
+    if (gvk !== undefined && gvk.length > 0)
+      out[this.ext('group-version-kind')] = gvk.map((g) => this.gvkJson(g)) as unknown as JsonValue;
     return out;
   }
 
-  gvkJson(g: { group: string; groupSuffixed?: boolean; version: string; kind: string }): GroupVersionKindJson {
-    return { group: g.groupSuffixed === true ? this.profile.suffixed(g.group) : g.group, kind: g.kind, version: g.version };
+  gvkJson(g: {
+    group: string;
+    groupSuffixed?: boolean;
+    version: string;
+    kind: string;
+  }): GroupVersionKindJson {
+    return {
+      group: g.groupSuffixed === true ? this.profile.suffixed(g.group) : g.group,
+      kind: g.kind,
+      version: g.version,
+    };
   }
 
   /** Quantity's facts carry no type; on the wire it is a string (or, in v3, a number). */

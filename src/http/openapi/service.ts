@@ -18,7 +18,10 @@ import { baseHeaders } from '../respond';
 import { buildV2Document, buildV3Documents } from './documents';
 import { encodeSwaggerDocument } from './gnostic';
 
-const v2Protobuf = ['com.github.proto-openapi.spec.v2@v1.0+protobuf', 'com.github.proto-openapi.spec.v2.v1.0+protobuf'];
+const v2Protobuf = [
+  'com.github.proto-openapi.spec.v2@v1.0+protobuf',
+  'com.github.proto-openapi.spec.v2.v1.0+protobuf',
+];
 const v2ProtobufContentType = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 
 interface Doc {
@@ -27,16 +30,20 @@ interface Doc {
 }
 
 interface V3State {
-  generation: number;
   index: Doc;
   docs: Map<string, Doc>;
 }
 
 interface V2State {
-  generation: number;
   document: JsonObject;
   json: Doc;
   proto?: Uint8Array<ArrayBuffer>;
+}
+
+/** A build for one catalog generation. */
+interface Cached<T> {
+  generation: number;
+  state: Promise<T>;
 }
 
 const encoder = new TextEncoder();
@@ -54,44 +61,46 @@ async function doc(value: JsonObject): Promise<Doc> {
 }
 
 export interface OpenApiService {
+  /** Answers a request under `/openapi/`. */
   handle(ctx: RequestContext): Promise<Response>;
-  /** The current v3 documents by index key (tests, UI). */
-  v3(): Promise<ReadonlyMap<string, { json: JsonObject; hash: string }>>;
 }
 
 export function createOpenApiService(catalog: Catalog, serverVersion: string): OpenApiService {
-  let v3: Promise<V3State> | undefined;
-  let v2: Promise<V2State> | undefined;
+  let v3: Cached<V3State> | undefined;
+  let v2: Cached<V2State> | undefined;
 
+  const buildV3 = async (): Promise<V3State> => {
+    const docs = new Map<string, Doc>();
+    const paths: Record<string, { serverRelativeURL: string }> = {};
+    for (const [key, value] of buildV3Documents(catalog)) {
+      const d = await doc(value);
+      docs.set(key, d);
+      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${d.hash}` };
+    }
+    return { index: await doc({ paths }), docs };
+  };
+  const buildV2 = async (): Promise<V2State> => {
+    const document = buildV2Document(catalog, serverVersion);
+    return { document, json: await doc(document) };
+  };
+  // Documents are built on the first request after the catalog changes, and shared by concurrent requests.
+  // A failed build is not kept: the next request tries again.
   const currentV3 = (): Promise<V3State> => {
-    const generation = catalog.generation;
-    if (v3 === undefined || latest3 !== generation) {
-      latest3 = generation;
-      v3 = (async () => {
-        const docs = new Map<string, Doc>();
-        const paths: Record<string, { serverRelativeURL: string }> = {};
-        for (const [key, value] of buildV3Documents(catalog)) {
-          const d = await doc(value);
-          docs.set(key, d);
-          paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${d.hash}` };
-        }
-        return { generation, index: await doc({ paths }), docs };
-      })();
+    if (v3?.generation !== catalog.generation) {
+      const entry: Cached<V3State> = { generation: catalog.generation, state: buildV3() };
+      entry.state.catch(() => v3 === entry && (v3 = undefined));
+      v3 = entry;
     }
-    return v3;
+    return v3.state;
   };
-  let latest3 = -1;
-
   const currentV2 = (): Promise<V2State> => {
-    const generation = catalog.generation;
-    if (v2 === undefined || latest2 !== generation) {
-      latest2 = generation;
-      const document = buildV2Document(catalog, serverVersion);
-      v2 = doc(document).then((json) => ({ generation, document, json }));
+    if (v2?.generation !== catalog.generation) {
+      const entry: Cached<V2State> = { generation: catalog.generation, state: buildV2() };
+      entry.state.catch(() => v2 === entry && (v2 = undefined));
+      v2 = entry;
     }
-    return v2;
+    return v2.state;
   };
-  let latest2 = -1;
 
   return {
     async handle(ctx) {
@@ -108,12 +117,6 @@ export function createOpenApiService(catalog: Catalog, serverVersion: string): O
         return serveV3Document(ctx, key, d);
       }
       throw pathNotFound();
-    },
-    async v3() {
-      const state = await currentV3();
-      const out = new Map<string, { json: JsonObject; hash: string }>();
-      for (const [k, d] of state.docs) out.set(k, { json: JSON.parse(new TextDecoder().decode(d.body)) as JsonObject, hash: d.hash });
-      return out;
     },
   };
 }
@@ -137,7 +140,12 @@ function notAcceptable(ctx: RequestContext): Response {
   return new Response(null, { status: 406, headers });
 }
 
-function serve(ctx: RequestContext, d: { body: Uint8Array<ArrayBuffer>; hash: string }, contentType: string, extra?: Record<string, string>): Response {
+function serve(
+  ctx: RequestContext,
+  d: { body: Uint8Array<ArrayBuffer>; hash: string },
+  contentType: string,
+  extra?: Record<string, string>,
+): Response {
   const headers = baseHeaders(ctx, contentType);
   headers.set('ETag', `"${d.hash}"`);
   headers.set('Vary', 'Accept');
@@ -162,7 +170,8 @@ function serveV2(ctx: RequestContext, state: V2State): Response {
 }
 
 function serveV3Document(ctx: RequestContext, key: string, d: Doc): Response {
-  if (pick(ctx.request.headers.get('accept'), [{ subtype: 'json', value: 'json' }]) === undefined) return notAcceptable(ctx);
+  if (pick(ctx.request.headers.get('accept'), [{ subtype: 'json', value: 'json' }]) === undefined)
+    return notAcceptable(ctx);
   const requested = ctx.query.get('hash');
   if (requested !== null && requested !== '') {
     if (requested !== d.hash) {

@@ -97,27 +97,60 @@ describe('every built-in kind round-trips through protobuf', () => {
 });
 
 describe('wire forms', () => {
-  const pod = (spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec });
+  const pod = (spec: Record<string, unknown>) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec,
+  });
 
   it('starts with the magic and names the type in the envelope', () => {
-    const bytes = codec.encode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }) ?? new Uint8Array();
+    const bytes =
+      codec.encode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } }) ?? new Uint8Array();
     expect([...bytes.slice(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
-    const unknown = lookupMessage('apimachinery.pkg.runtime.Unknown')?.decode(bytes.slice(4)) as unknown as { typeMeta: unknown };
+    const unknown = lookupMessage('apimachinery.pkg.runtime.Unknown')?.decode(bytes.slice(4)) as unknown as {
+      typeMeta: unknown;
+    };
     expect(unknown.typeMeta).toEqual({ apiVersion: 'v1', kind: 'ConfigMap' });
   });
 
   it('keeps embedded structs inline and int-or-string as written', () => {
-    const p = pod({ containers: [{ name: 'c', livenessProbe: { httpGet: { port: 'http' }, periodSeconds: 3 }, readinessProbe: { tcpSocket: { port: 8080 } } }] });
+    const p = pod({
+      containers: [
+        {
+          name: 'c',
+          livenessProbe: { httpGet: { port: 'http' }, periodSeconds: 3 },
+          readinessProbe: { tcpSocket: { port: 8080 } },
+        },
+      ],
+    });
     expect(codec.decode(codec.encode(p) ?? new Uint8Array())).toEqual(p);
   });
 
   it('drops a zero time and empty strings without a zero default, keeps zero numbers', () => {
-    const p = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', generateName: '' }, spec: { replicas: 0, paused: false } };
-    expect(codec.decode(codec.encode(p) ?? new Uint8Array())).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { replicas: 0, paused: false } });
+    const p = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd', generateName: '' },
+      spec: { replicas: 0, paused: false },
+    };
+    expect(codec.decode(codec.encode(p) ?? new Uint8Array())).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'd' },
+      spec: { replicas: 0, paused: false },
+    });
   });
 
   it('truncates Time to seconds and MicroTime to microseconds, in UTC', () => {
-    const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e' }, involvedObject: {}, firstTimestamp: '2024-01-02T05:04:05.9+02:00', eventTime: '2024-01-02T03:04:05.1234567Z' };
+    const ev = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'e' },
+      involvedObject: {},
+      firstTimestamp: '2024-01-02T05:04:05.9+02:00',
+      eventTime: '2024-01-02T03:04:05.1234567Z',
+    };
     const back = codec.decode(codec.encode(ev) ?? new Uint8Array()) as Record<string, unknown>;
     expect(back.firstTimestamp).toBe('2024-01-02T03:04:05Z');
     expect(back.eventTime).toBe('2024-01-02T03:04:05.123456Z');
@@ -129,15 +162,36 @@ describe('wire forms', () => {
       apiVersion: 'apiextensions.orch.io/v1',
       kind: 'CustomResourceDefinition',
       metadata: { name: 'things.example.com' },
-      spec: { group: 'example.com', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-orch-preserve-unknown-fields': true } } }] },
+      spec: {
+        group: 'example.com',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-orch-preserve-unknown-fields': true } },
+          },
+        ],
+      },
     };
     expect(orch.decode(orch.encode(crd) ?? new Uint8Array())).toEqual(crd);
   });
 
   it('frames watch events with a big-endian length and the object as an envelope', () => {
-    const frame = codec.watchFrame('ADDED', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } }) ?? new Uint8Array();
+    const frame =
+      codec.watchFrame('ADDED', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'c' },
+        data: { a: 'b' },
+      }) ?? new Uint8Array();
     expect(new DataView(frame.buffer).getUint32(0, false)).toBe(frame.length - 4);
-    expect(decodeWatchFrames(profile, frame)).toEqual([{ type: 'ADDED', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } } }]);
+    expect(decodeWatchFrames(profile, frame)).toEqual([
+      {
+        type: 'ADDED',
+        object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } },
+      },
+    ]);
   });
 
   it('rejects input without the magic or of an unknown kind as 400', () => {

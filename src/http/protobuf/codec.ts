@@ -73,7 +73,9 @@ class Codec implements ProtobufCodec {
 
   decode(bytes: Uint8Array): KubeObject {
     if (bytes.length < magic.length || magic.some((b, i) => bytes[i] !== b)) {
-      throw badRequest('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
+      throw badRequest(
+        'provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]',
+      );
     }
     let envelope: Msg;
     try {
@@ -88,7 +90,8 @@ class Codec implements ProtobufCodec {
       throw badRequest(`unsupported content encoding ${JSON.stringify(envelope.contentEncoding)}`);
     }
     const type = this.kinds.message(apiVersion, kind);
-    if (type === undefined) throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}" in the protobuf scheme`);
+    if (type === undefined)
+      throw badRequest(`no kind "${kind}" is registered for version "${apiVersion}" in the protobuf scheme`);
     const raw = envelope.raw instanceof Uint8Array ? envelope.raw : new Uint8Array();
     let msg: Msg;
     try {
@@ -133,12 +136,15 @@ export function protobufCodec(profile: NamingProfile): ProtobufCodec {
 }
 
 /** Splits a watch stream body into its frames' WatchEvent messages, decoding each object: for tests and clients. */
-export function decodeWatchFrames(profile: NamingProfile, body: Uint8Array): { type: string; object: KubeObject }[] {
+export function decodeWatchFrames(
+  profile: NamingProfile,
+  body: Uint8Array,
+): { type: string; object: KubeObject }[] {
   const codec = protobufCodec(profile);
   const eventType = required('apimachinery.pkg.apis.meta.v1.WatchEvent');
   const out: { type: string; object: KubeObject }[] = [];
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
-  for (let at = 0; at + 4 <= body.length; ) {
+  for (let at = 0; at + 4 <= body.length;) {
     const len = view.getUint32(at, false);
     const frame = body.subarray(at + 4, at + 4 + len);
     at += 4 + len;

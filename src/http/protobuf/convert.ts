@@ -18,12 +18,30 @@ import type { NamingProfile } from '../../machinery/naming';
 import type { DefinitionSet } from '../../machinery/schema';
 import { isPlainObject } from '../../machinery/json';
 import { definitionOfProtoName, fieldAnnotations, fullNameOf } from './descriptor';
-import { base64ToBytes, bytesToBase64, formatMicroTime, formatTime, fromUtf8, parseTimestamp, toNumber, utf8 } from './wire-values';
+import {
+  base64ToBytes,
+  bytesToBase64,
+  formatMicroTime,
+  formatTime,
+  fromUtf8,
+  parseTimestamp,
+  toNumber,
+  utf8,
+} from './wire-values';
 
 export type Msg = Record<string, unknown>;
 type Json = Record<string, unknown>;
 
-type Special = 'time' | 'microTime' | 'intOrString' | 'quantity' | 'rawJson' | 'stringList' | 'orArray' | 'orBool' | 'orStringArray';
+type Special =
+  | 'time'
+  | 'microTime'
+  | 'intOrString'
+  | 'quantity'
+  | 'rawJson'
+  | 'stringList'
+  | 'orArray'
+  | 'orBool'
+  | 'orStringArray';
 
 interface FieldPlan {
   name: string;
@@ -71,7 +89,12 @@ function specialOf(fullName: string, type: Type): TypePlan['special'] {
       return 'orStringArray';
   }
   // ExtraValue (authentication, authorization, certificates): a string list in JSON.
-  if (fullName.endsWith('.ExtraValue') && type.fieldsArray.length === 1 && type.fields.items?.repeated === true) return 'stringList';
+  if (
+    fullName.endsWith('.ExtraValue') &&
+    type.fieldsArray.length === 1 &&
+    type.fields.items?.repeated === true
+  )
+    return 'stringList';
   return undefined;
 }
 
@@ -118,7 +141,11 @@ export class ProtoConverter {
       };
     });
     const payload = special === 'rawJson' || special === 'stringList' ? type.fieldsArray[0]?.name : undefined;
-    plan = { ...(special !== undefined ? { special } : {}), ...(payload !== undefined ? { payload } : {}), fields };
+    plan = {
+      ...(special !== undefined ? { special } : {}),
+      ...(payload !== undefined ? { payload } : {}),
+      fields,
+    };
     this.plans.set(type, plan);
     return plan;
   }
@@ -157,7 +184,7 @@ export class ProtoConverter {
     if (f.message !== undefined) return this.specialToWire(f.message, v);
     switch (f.scalar) {
       case 'string':
-        return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+        return typeof v === 'string' ? v : typeof v === 'object' ? undefined : String(v);
       case 'bool':
         return v === true || v === 'true';
       case 'bytes':
@@ -191,11 +218,18 @@ export class ProtoConverter {
       case 'stringList':
         return Array.isArray(v) ? { [plan.payload ?? 'items']: v.map(String) } : undefined;
       case 'orArray':
-        if (Array.isArray(v)) return { jSONSchemas: v.filter(isPlainObject).map((s) => this.toMessage(this.fieldType(type, 'schema'), s)) };
+        if (Array.isArray(v))
+          return {
+            jSONSchemas: v
+              .filter(isPlainObject)
+              .map((s) => this.toMessage(this.fieldType(type, 'schema'), s)),
+          };
         return isPlainObject(v) ? { schema: this.toMessage(this.fieldType(type, 'schema'), v) } : undefined;
       case 'orBool':
         if (typeof v === 'boolean') return { allows: v };
-        return isPlainObject(v) ? { allows: true, schema: this.toMessage(this.fieldType(type, 'schema'), v) } : undefined;
+        return isPlainObject(v)
+          ? { allows: true, schema: this.toMessage(this.fieldType(type, 'schema'), v) }
+          : undefined;
       case 'orStringArray':
         if (Array.isArray(v)) return { property: v.map(String) };
         return isPlainObject(v) ? { schema: this.toMessage(this.fieldType(type, 'schema'), v) } : undefined;
@@ -216,7 +250,7 @@ export class ProtoConverter {
     for (const f of this.plan(type).fields) {
       const v = msg[f.name];
       if (f.inline && f.message !== undefined) {
-        if (isPlainObject(v) || (typeof v === 'object' && v !== null)) Object.assign(out, this.fromMessage(f.message, v as Msg));
+        if (isObj(v)) Object.assign(out, this.fromMessage(f.message, v));
         continue;
       }
       if (f.map) {
@@ -243,7 +277,8 @@ export class ProtoConverter {
   }
 
   private valueFromWire(f: FieldPlan, v: unknown): unknown {
-    if (f.message !== undefined) return typeof v === 'object' && v !== null ? this.specialFromWire(f.message, v as Msg) : undefined;
+    if (f.message !== undefined)
+      return typeof v === 'object' && v !== null ? this.specialFromWire(f.message, v as Msg) : undefined;
     if (f.scalar === 'bytes') return v instanceof Uint8Array ? bytesToBase64(v) : undefined;
     if (f.scalar !== undefined && int64Types.has(f.scalar)) return toNumber(v);
     return v;
@@ -256,7 +291,9 @@ export class ProtoConverter {
         // An empty message is Go's zero time, which JSON spells null (absent here).
         return hasOwn(m, 'seconds') || hasOwn(m, 'nanos') ? formatTime(toNumber(m.seconds ?? 0)) : undefined;
       case 'microTime':
-        return hasOwn(m, 'seconds') || hasOwn(m, 'nanos') ? formatMicroTime(toNumber(m.seconds ?? 0), toNumber(m.nanos ?? 0)) : undefined;
+        return hasOwn(m, 'seconds') || hasOwn(m, 'nanos')
+          ? formatMicroTime(toNumber(m.seconds ?? 0), toNumber(m.nanos ?? 0))
+          : undefined;
       case 'intOrString':
         return toNumber(m.type ?? 0) === 1 ? String(m.strVal ?? '') : toNumber(m.intVal ?? 0);
       case 'quantity':
@@ -271,7 +308,8 @@ export class ProtoConverter {
       }
       case 'orArray': {
         const many = m.jSONSchemas;
-        if (Array.isArray(many) && many.length > 0) return many.map((s: Msg) => this.fromMessage(this.fieldType(type, 'schema'), s));
+        if (Array.isArray(many) && many.length > 0)
+          return many.map((s: Msg) => this.fromMessage(this.fieldType(type, 'schema'), s));
         return isObj(m.schema) ? this.fromMessage(this.fieldType(type, 'schema'), m.schema) : undefined;
       }
       case 'orBool':

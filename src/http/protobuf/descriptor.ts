@@ -47,7 +47,10 @@ function collectAnnotations(): Map<string, Map<string, FieldAnnotation>> {
         const notes = new Map<string, FieldAnnotation>();
         for (const [field, f] of Object.entries(child.fields)) {
           if (f.jsonName !== undefined || f.options?.inline === true)
-            notes.set(field, { ...(f.jsonName !== undefined ? { jsonName: f.jsonName } : {}), ...(f.options?.inline === true ? { inline: true } : {}) });
+            notes.set(field, {
+              ...(f.jsonName !== undefined ? { jsonName: f.jsonName } : {}),
+              ...(f.options?.inline === true ? { inline: true } : {}),
+            });
         }
         if (notes.size > 0) out.set(full, notes);
       }

@@ -17,7 +17,10 @@ import { readBodyBytes } from '../body';
 import { protobufCodec } from './codec';
 
 /** The protobuf body of a response value, or undefined when its kind has no message. */
-export function encodeProtobufBody(profile: NamingProfile, value: unknown): Uint8Array<ArrayBuffer> | undefined {
+export function encodeProtobufBody(
+  profile: NamingProfile,
+  value: unknown,
+): Uint8Array<ArrayBuffer> | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   return protobufCodec(profile).encode(value as JsonObject);
 }
@@ -32,8 +35,11 @@ const textEncoder = new TextEncoder();
 
 /** How a watch stream writes its events: JSON lines, or length-prefixed protobuf frames. */
 export function watchEncoding(ctx: RequestContext, profile: NamingProfile): WatchEncoding {
-  const json: WatchEncoding = { contentType: 'application/json', encode: (type, object) => textEncoder.encode(`${JSON.stringify({ type, object })}\n`) };
-  if (ctx.output?.kind !== 'protobuf') return json;
+  const json: WatchEncoding = {
+    contentType: 'application/json',
+    encode: (type, object) => textEncoder.encode(`${JSON.stringify({ type, object })}\n`),
+  };
+  if (ctx.output?.protobuf === undefined) return json;
   const codec = protobufCodec(profile);
   return {
     contentType: `${profile.protobufMediaType};stream=watch`,
@@ -55,5 +61,10 @@ export async function decodeProtobufBody(ctx: RequestContext, profile: NamingPro
   const headers = new Headers(ctx.request.headers);
   headers.set('content-type', 'application/json');
   headers.delete('content-length');
-  ctx.request = new Request(ctx.request.url, { method: ctx.request.method, headers, body: JSON.stringify(object), signal: ctx.signal });
+  ctx.request = new Request(ctx.request.url, {
+    method: ctx.request.method,
+    headers,
+    body: JSON.stringify(object),
+    signal: ctx.signal,
+  });
 }

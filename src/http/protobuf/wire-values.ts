@@ -13,7 +13,8 @@ interface LongLike {
 /** A protobufjs integer (number or Long) as a JSON number. */
 export function toNumber(value: unknown): number {
   if (typeof value === 'number') return value;
-  if (typeof value === 'object' && value !== null && 'toNumber' in value) return (value as LongLike).toNumber();
+  if (typeof value === 'object' && value !== null && 'toNumber' in value)
+    return (value as LongLike).toNumber();
   return Number(value);
 }
 
@@ -24,7 +25,11 @@ export function bytesToBase64(bytes: Uint8Array): string {
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
     const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += alphabet.charAt(n >> 18) + alphabet.charAt((n >> 12) & 63) + alphabet.charAt((n >> 6) & 63) + alphabet.charAt(n & 63);
+    out +=
+      alphabet.charAt(n >> 18) +
+      alphabet.charAt((n >> 12) & 63) +
+      alphabet.charAt((n >> 6) & 63) +
+      alphabet.charAt(n & 63);
   }
   const rest = bytes.length - i;
   if (rest === 1) {

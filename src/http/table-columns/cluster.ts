@@ -3,12 +3,26 @@
  * (Ingress, IngressClass, NetworkPolicy), RBAC bindings, certificate
  * signing requests, leases, storage, scheduling, node runtime classes,
  * endpoint slices, admission webhook configurations, and events/v1 Event
- * (shown with the same columns as core events).
+ * (see `events.ts`).
  */
 
 import type { Printer } from './printer';
-import { eventCells, eventColumns } from './core';
-import { age, ageColumn, arr, at, column, firstThree, formatSelector, humanDuration, int, nameColumn, rec, str, type Obj } from './format';
+import { eventPrinters } from './events';
+import {
+  age,
+  ageColumn,
+  arr,
+  at,
+  column,
+  firstThree,
+  formatSelector,
+  humanDuration,
+  int,
+  nameColumn,
+  rec,
+  str,
+  type Obj,
+} from './format';
 
 const name = (o: Obj): string => str(at(o, 'metadata', 'name'));
 
@@ -47,7 +61,12 @@ const ingress: Printer = {
 };
 
 const ingressClass: Printer = {
-  columns: [nameColumn, column('Controller', 'string', 'The controller that implements the class.'), column('Parameters', 'string', 'The resource holding its parameters.'), ageColumn],
+  columns: [
+    nameColumn,
+    column('Controller', 'string', 'The controller that implements the class.'),
+    column('Parameters', 'string', 'The resource holding its parameters.'),
+    ageColumn,
+  ],
   cells(o, c) {
     const p = at(o, 'spec', 'parameters');
     let params = '<none>';
@@ -85,7 +104,12 @@ const binding: Printer = {
     column('Groups', 'string', 'Groups it binds.', 1),
     column('ServiceAccounts', 'string', 'Service accounts it binds.', 1),
   ],
-  cells: (o, c) => [name(o), `${str(at(o, 'roleRef', 'kind'))}/${str(at(o, 'roleRef', 'name'))}`, age(o, c.now), ...subjects(o)],
+  cells: (o, c) => [
+    name(o),
+    `${str(at(o, 'roleRef', 'kind'))}/${str(at(o, 'roleRef', 'name'))}`,
+    age(o, c.now),
+    ...subjects(o),
+  ],
 };
 
 const certificateSigningRequest: Printer = {
@@ -131,7 +155,8 @@ const storageClass: Printer = {
   cells(o, c) {
     const annotations = rec(at(o, 'metadata', 'annotations'));
     const isDefault =
-      str(annotations[c.profile.subPrefixed('storageclass', 'is-default-class')]) === 'true' || str(annotations[c.profile.subPrefixed('storageclass.beta', 'is-default-class')]) === 'true';
+      str(annotations[c.profile.subPrefixed('storageclass', 'is-default-class')]) === 'true' ||
+      str(annotations[c.profile.subPrefixed('storageclass.beta', 'is-default-class')]) === 'true';
     return [
       isDefault ? `${name(o)} (default)` : name(o),
       str(o.provisioner),
@@ -144,7 +169,12 @@ const storageClass: Printer = {
 };
 
 const priorityClass: Printer = {
-  columns: [nameColumn, column('Value', 'integer', 'The priority.'), column('Global-Default', 'boolean', 'Whether pods without a class get it.'), ageColumn],
+  columns: [
+    nameColumn,
+    column('Value', 'integer', 'The priority.'),
+    column('Global-Default', 'boolean', 'Whether pods without a class get it.'),
+    ageColumn,
+  ],
   cells: (o, c) => [name(o), int(o.value), o.globalDefault === true, age(o, c.now)],
 };
 
@@ -162,18 +192,37 @@ const volumeAttachment: Printer = {
     column('Attached', 'boolean', 'Whether the attachment succeeded.'),
     ageColumn,
   ],
-  cells: (o, c) => [name(o), str(at(o, 'spec', 'attacher')), str(at(o, 'spec', 'source', 'persistentVolumeName')), str(at(o, 'spec', 'nodeName')), at(o, 'status', 'attached') === true, age(o, c.now)],
+  cells: (o, c) => [
+    name(o),
+    str(at(o, 'spec', 'attacher')),
+    str(at(o, 'spec', 'source', 'persistentVolumeName')),
+    str(at(o, 'spec', 'nodeName')),
+    at(o, 'status', 'attached') === true,
+    age(o, c.now),
+  ],
 };
 
 const endpointSlice: Printer = {
-  columns: [nameColumn, column('AddressType', 'string', 'IPv4, IPv6 or FQDN.'), column('Ports', 'string', 'The ports of the endpoints.'), column('Endpoints', 'string', 'Addresses of the endpoints.'), ageColumn],
+  columns: [
+    nameColumn,
+    column('AddressType', 'string', 'IPv4, IPv6 or FQDN.'),
+    column('Ports', 'string', 'The ports of the endpoints.'),
+    column('Endpoints', 'string', 'Addresses of the endpoints.'),
+    ageColumn,
+  ],
   cells(o, c) {
     const ports = arr(o.ports)
       .map(rec)
       .map((p) => (typeof p.port === 'number' ? String(p.port) : str(p.name) || '*'));
     const addresses = arr(o.endpoints).flatMap((e) => arr(rec(e).addresses).map(str));
     const orUnset = (s: string): string => (s === '' ? '<unset>' : s);
-    return [name(o), str(o.addressType), orUnset(firstThree(ports)), orUnset(firstThree(addresses)), age(o, c.now)];
+    return [
+      name(o),
+      str(o.addressType),
+      orUnset(firstThree(ports)),
+      orUnset(firstThree(addresses)),
+      age(o, c.now),
+    ];
   },
 };
 
@@ -195,14 +244,32 @@ const csiDriver: Printer = {
   ],
   cells(o, c) {
     const spec = rec(o.spec);
-    const tokens = spec.tokenRequests === undefined ? '<unset>' : arr(spec.tokenRequests).map((t) => str(rec(t).audience)).join(',');
+    const tokens =
+      spec.tokenRequests === undefined
+        ? '<unset>'
+        : arr(spec.tokenRequests)
+            .map((t) => str(rec(t).audience))
+            .join(',');
     const modes = arr(spec.volumeLifecycleModes).map(str).join(',');
-    return [name(o), spec.attachRequired !== false, spec.podInfoOnMount === true, spec.storageCapacity === true, tokens, spec.requiresRepublish === true, modes === '' ? '<none>' : modes, age(o, c.now)];
+    return [
+      name(o),
+      spec.attachRequired !== false,
+      spec.podInfoOnMount === true,
+      spec.storageCapacity === true,
+      tokens,
+      spec.requiresRepublish === true,
+      modes === '' ? '<none>' : modes,
+      age(o, c.now),
+    ];
   },
 };
 
 const csiStorageCapacity: Printer = {
-  columns: [nameColumn, column('StorageClassName', 'string', 'The storage class.'), column('Capacity', 'string', 'Available capacity.')],
+  columns: [
+    nameColumn,
+    column('StorageClassName', 'string', 'The storage class.'),
+    column('Capacity', 'string', 'Available capacity.'),
+  ],
   cells: (o) => [name(o), str(o.storageClassName), str(o.capacity) || '<unset>'],
 };
 
@@ -211,40 +278,22 @@ const webhooks: Printer = {
   cells: (o, c) => [name(o), arr(o.webhooks).length, age(o, c.now)],
 };
 
-const eventsV1: Printer = {
-  columns: eventColumns,
-  cells(o, c) {
-    const series = o.series;
-    return eventCells(
-      o,
-      {
-        first: o.deprecatedFirstTimestamp,
-        eventTime: o.eventTime,
-        last: o.deprecatedLastTimestamp,
-        count: o.deprecatedCount,
-        ...(series !== undefined ? { series: rec(series) } : {}),
-        involved: rec(o.regarding),
-        type: str(o.type),
-        reason: str(o.reason),
-        message: str(o.note),
-        component: str(at(o, 'deprecatedSource', 'component')) || str(o.reportingController),
-        host: str(at(o, 'deprecatedSource', 'host')) || str(o.reportingInstance),
-      },
-      c.now,
-    );
-  },
-};
-
 /** By neutral group base name (the profile adds its suffix), then kind. */
 export const suffixedPrinters: Record<string, Record<string, Printer>> = {
   networking: { Ingress: ingress, IngressClass: ingressClass, NetworkPolicy: networkPolicy },
   'rbac.authorization': { RoleBinding: binding, ClusterRoleBinding: binding },
   certificates: { CertificateSigningRequest: certificateSigningRequest },
   coordination: { Lease: lease },
-  storage: { StorageClass: storageClass, VolumeAttachment: volumeAttachment, CSINode: csiNode, CSIDriver: csiDriver, CSIStorageCapacity: csiStorageCapacity },
+  storage: {
+    StorageClass: storageClass,
+    VolumeAttachment: volumeAttachment,
+    CSINode: csiNode,
+    CSIDriver: csiDriver,
+    CSIStorageCapacity: csiStorageCapacity,
+  },
   scheduling: { PriorityClass: priorityClass },
   node: { RuntimeClass: runtimeClass },
   discovery: { EndpointSlice: endpointSlice },
   admissionregistration: { MutatingWebhookConfiguration: webhooks, ValidatingWebhookConfiguration: webhooks },
-  events: { Event: eventsV1 },
+  events: { Event: eventPrinters.v1 },
 };

@@ -33,11 +33,23 @@ export function at(obj: unknown, ...path: string[]): unknown {
   return cur;
 }
 
-export function column(name: string, type: string, description: string, priority = 0, format = ''): TableColumn {
+export function column(
+  name: string,
+  type: string,
+  description: string,
+  priority = 0,
+  format = '',
+): TableColumn {
   return { name, type, format, description, priority };
 }
 
-export const nameColumn = column('Name', 'string', 'Name of the object, unique in its namespace or the cluster.', 0, 'name');
+export const nameColumn = column(
+  'Name',
+  'string',
+  'Name of the object, unique in its namespace or the cluster.',
+  0,
+  'name',
+);
 export const ageColumn = column('Age', 'string', 'Time since the object was created.');
 
 /**

@@ -33,6 +33,9 @@ function table(profile: NamingProfile): Map<string, Printer> {
   return t;
 }
 
-export function printerFor(profile: NamingProfile, rt: Pick<ResourceType, 'group' | 'kind' | 'custom'>): Printer | undefined {
+export function printerFor(
+  profile: NamingProfile,
+  rt: Pick<ResourceType, 'group' | 'kind' | 'custom'>,
+): Printer | undefined {
   return rt.custom ? undefined : table(profile).get(`${rt.group}/${rt.kind}`);
 }

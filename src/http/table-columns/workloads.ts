@@ -5,7 +5,25 @@
  */
 
 import type { Printer } from './printer';
-import { age, ageColumn, arr, at, boolPtr, column, containerCells, formatLabels, formatSelector, humanDuration, int, nameColumn, rec, selectorString, since, str, type Obj } from './format';
+import {
+  age,
+  ageColumn,
+  arr,
+  at,
+  boolPtr,
+  column,
+  containerCells,
+  formatLabels,
+  formatSelector,
+  humanDuration,
+  int,
+  nameColumn,
+  rec,
+  selectorString,
+  since,
+  str,
+  type Obj,
+} from './format';
 
 const name = (o: Obj): string => str(at(o, 'metadata', 'name'));
 const containers = column('Containers', 'string', 'Container names of the pod template.', 1);
@@ -43,18 +61,48 @@ const deployment: Printer = {
 };
 
 const replicaSet: Printer = {
-  columns: [nameColumn, column('Desired', 'integer', 'Replicas wanted.'), column('Current', 'integer', 'Replicas that exist.'), column('Ready', 'integer', 'Replicas that are ready.'), ageColumn, containers, images, selector],
+  columns: [
+    nameColumn,
+    column('Desired', 'integer', 'Replicas wanted.'),
+    column('Current', 'integer', 'Replicas that exist.'),
+    column('Ready', 'integer', 'Replicas that are ready.'),
+    ageColumn,
+    containers,
+    images,
+    selector,
+  ],
   cells(o, c) {
     const [names, imgs] = templateContainers(o, 'spec', 'template');
-    return [name(o), int(at(o, 'spec', 'replicas')), int(at(o, 'status', 'replicas')), int(at(o, 'status', 'readyReplicas')), age(o, c.now), names, imgs, formatSelector(at(o, 'spec', 'selector'))];
+    return [
+      name(o),
+      int(at(o, 'spec', 'replicas')),
+      int(at(o, 'status', 'replicas')),
+      int(at(o, 'status', 'readyReplicas')),
+      age(o, c.now),
+      names,
+      imgs,
+      formatSelector(at(o, 'spec', 'selector')),
+    ];
   },
 };
 
 const statefulSet: Printer = {
-  columns: [nameColumn, column('Ready', 'string', 'Ready replicas out of those wanted.'), ageColumn, containers, images],
+  columns: [
+    nameColumn,
+    column('Ready', 'string', 'Ready replicas out of those wanted.'),
+    ageColumn,
+    containers,
+    images,
+  ],
   cells(o, c) {
     const [names, imgs] = templateContainers(o, 'spec', 'template');
-    return [name(o), `${int(at(o, 'status', 'readyReplicas'))}/${int(at(o, 'spec', 'replicas'))}`, age(o, c.now), names, imgs];
+    return [
+      name(o),
+      `${int(at(o, 'status', 'readyReplicas'))}/${int(at(o, 'spec', 'replicas'))}`,
+      age(o, c.now),
+      names,
+      imgs,
+    ];
   },
 };
 
@@ -92,7 +140,12 @@ const daemonSet: Printer = {
 };
 
 const controllerRevision: Printer = {
-  columns: [nameColumn, column('Controller', 'string', 'The controller that owns the revision.'), column('Revision', 'string', 'The revision number.'), ageColumn],
+  columns: [
+    nameColumn,
+    column('Controller', 'string', 'The controller that owns the revision.'),
+    column('Revision', 'string', 'The revision number.'),
+    ageColumn,
+  ],
   cells(o, c) {
     const owner = arr(at(o, 'metadata', 'ownerReferences'))
       .map(rec)
@@ -108,15 +161,30 @@ const controllerRevision: Printer = {
 };
 
 const job: Printer = {
-  columns: [nameColumn, column('Completions', 'string', 'Succeeded pods out of those wanted.'), column('Duration', 'string', 'How long the job ran (or has been running).'), ageColumn, containers, images, selector],
+  columns: [
+    nameColumn,
+    column('Completions', 'string', 'Succeeded pods out of those wanted.'),
+    column('Duration', 'string', 'How long the job ran (or has been running).'),
+    ageColumn,
+    containers,
+    images,
+    selector,
+  ],
   cells(o, c) {
     const succeeded = int(at(o, 'status', 'succeeded'));
     const completions = at(o, 'spec', 'completions');
     const parallelism = int(at(o, 'spec', 'parallelism'));
-    const done = typeof completions === 'number' ? `${succeeded}/${int(completions)}` : parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+    const done =
+      typeof completions === 'number'
+        ? `${succeeded}/${int(completions)}`
+        : parallelism > 1
+          ? `${succeeded}/1 of ${parallelism}`
+          : `${succeeded}/1`;
     const start = Date.parse(str(at(o, 'status', 'startTime')));
     const end = Date.parse(str(at(o, 'status', 'completionTime')));
-    const duration = !Number.isFinite(start) ? '' : humanDuration((Number.isFinite(end) ? end : c.now.getTime()) - start);
+    const duration = !Number.isFinite(start)
+      ? ''
+      : humanDuration((Number.isFinite(end) ? end : c.now.getTime()) - start);
     const [names, imgs] = templateContainers(o, 'spec', 'template');
     return [name(o), done, duration, age(o, c.now), names, imgs, formatSelector(at(o, 'spec', 'selector'))];
   },
@@ -167,7 +235,8 @@ function hpaTargets(o: Obj): string {
     const target = rec(rec(s[key]).target);
     const current = rec(rec(statuses[i]?.[key]).current);
     if (target.averageUtilization !== undefined) {
-      const cur = current.averageUtilization !== undefined ? `${int(current.averageUtilization)}%` : '<unknown>';
+      const cur =
+        current.averageUtilization !== undefined ? `${int(current.averageUtilization)}%` : '<unknown>';
       return `${cur}/${int(target.averageUtilization)}%`;
     }
     const field = target.averageValue !== undefined ? 'averageValue' : 'value';
@@ -212,7 +281,13 @@ const podDisruptionBudget: Printer = {
   ],
   cells(o, c) {
     const intOrString = (v: unknown): string => (v === undefined ? 'N/A' : str(v));
-    return [name(o), intOrString(at(o, 'spec', 'minAvailable')), intOrString(at(o, 'spec', 'maxUnavailable')), int(at(o, 'status', 'disruptionsAllowed')), age(o, c.now)];
+    return [
+      name(o),
+      intOrString(at(o, 'spec', 'minAvailable')),
+      intOrString(at(o, 'spec', 'maxUnavailable')),
+      int(at(o, 'status', 'disruptionsAllowed')),
+      age(o, c.now),
+    ];
   },
 };
 
@@ -224,5 +299,7 @@ export const appsPrinters: Record<string, Printer> = {
   ControllerRevision: controllerRevision,
 };
 export const batchPrinters: Record<string, Printer> = { Job: job, CronJob: cronJob };
-export const autoscalingPrinters: Record<string, Printer> = { HorizontalPodAutoscaler: horizontalPodAutoscaler };
+export const autoscalingPrinters: Record<string, Printer> = {
+  HorizontalPodAutoscaler: horizontalPodAutoscaler,
+};
 export const policyPrinters: Record<string, Printer> = { PodDisruptionBudget: podDisruptionBudget };

@@ -70,7 +70,12 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
     if (closed || c === undefined) return;
     c.enqueue(encoding.encode(type, object));
     if ((c.desiredSize ?? 0) < -maxBacklog) {
-      c.enqueue(encoding.encode('ERROR', resourceExpired(`too old resource version: ${lastSeen} (watcher fell behind)`).status));
+      c.enqueue(
+        encoding.encode(
+          'ERROR',
+          resourceExpired(`too old resource version: ${lastSeen} (watcher fell behind)`).status,
+        ),
+      );
       close();
     }
   };
@@ -80,7 +85,11 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
     lastSeen = change.revision;
     if (!change.key.startsWith(filter.prefix)) return;
     // Selectors and clients see objects in the served version.
-    const served: ChangeRecord = { ...change, object: toServedVersion(rt, change.object), ...(change.previous !== undefined ? { previous: toServedVersion(rt, change.previous) } : {}) };
+    const served: ChangeRecord = {
+      ...change,
+      object: toServedVersion(rt, change.object),
+      ...(change.previous !== undefined ? { previous: toServedVersion(rt, change.previous) } : {}),
+    };
     const event = filterChange(filter, served);
     if (event !== undefined) send(event.type, event.object);
   };
@@ -110,7 +119,8 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
         send('ADDED', object);
       }
       lastSeen = snapshot.revision;
-      if (spec.initialEventsEndBookmark && spec.allowBookmarks) bookmark({ [server.profile.groupPrefixed('initial-events-end')]: 'true' });
+      if (spec.initialEventsEndBookmark && spec.allowBookmarks)
+        bookmark({ [server.profile.groupPrefixed('initial-events-end')]: 'true' });
     } else {
       let after = spec.startRevision ?? 0;
       lastSeen = after;
@@ -122,7 +132,7 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
       }
       // A start the store has not reached yet replays nothing: the live stream delivers what comes after it.
       const current = await server.storage.currentRevision();
-      for (; after < current; ) {
+      for (; after < current;) {
         const page = await server.storage.changesSince(after, historyPage);
         for (const change of page) deliver(change);
         if (page.length < historyPage) break;
@@ -148,7 +158,12 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
         const onAbort = (): void => close();
         ctx.signal.addEventListener('abort', onAbort);
         cleanups.push(() => ctx.signal.removeEventListener('abort', onAbort));
-        cleanups.push(server.onShutdown(close));
+        cleanups.push(
+          server.onShutdown((reason) => {
+            if (reason !== undefined) send('ERROR', reason);
+            close();
+          }),
+        );
         start().catch((e: unknown) => {
           send('ERROR', toStatusError(e).status);
           close();

@@ -104,7 +104,14 @@ function keyText(text: string, start: number, end: number): string {
 }
 
 /** Whether two raw keys are the same; keys with escapes compare by their decoded text. */
-function sameKey(text: string, aStart: number, aEnd: number, bStart: number, bEnd: number, escaped: boolean): boolean {
+function sameKey(
+  text: string,
+  aStart: number,
+  aEnd: number,
+  bStart: number,
+  bEnd: number,
+  escaped: boolean,
+): boolean {
   if (escaped) return keyText(text, aStart, aEnd) === keyText(text, bStart, bEnd);
   const len = aEnd - aStart;
   if (len !== bEnd - bStart) return false;
@@ -153,14 +160,29 @@ export function scanDuplicateKeys(text: string): DuplicateKey[] {
   };
 
   const report = (f: Frame, keyStart: number, keyEnd: number, previous: number, value: number): void => {
-    duplicates.push({ segments: pathTo(keyText(text, keyStart, keyEnd)), keysBefore: f.keyCount, offset: keyStart, previousValue: previous, value });
+    duplicates.push({
+      segments: pathTo(keyText(text, keyStart, keyEnd)),
+      keysBefore: f.keyCount,
+      offset: keyStart,
+      previousValue: previous,
+      value,
+    });
   };
 
   const addKey = (f: Frame, keyStart: number, keyEnd: number, value: number, escaped: boolean): void => {
     if (f.map === undefined) {
       const end = f.keyStart + f.keyCount;
       for (let k = f.keyStart; k < end; k++) {
-        if (sameKey(text, keys.start[k] ?? 0, keys.end[k] ?? 0, keyStart, keyEnd, escaped || keys.escaped[k] === 1)) {
+        if (
+          sameKey(
+            text,
+            keys.start[k] ?? 0,
+            keys.end[k] ?? 0,
+            keyStart,
+            keyEnd,
+            escaped || keys.escaped[k] === 1,
+          )
+        ) {
           report(f, keyStart, keyEnd, keys.value[k] ?? 0, value);
           keys.value[k] = value;
           return;
@@ -170,7 +192,8 @@ export function scanDuplicateKeys(text: string): DuplicateKey[] {
       f.keyCount++;
       if (f.keyCount > linearKeyLimit) {
         f.map = new Map();
-        for (let k = f.keyStart; k < f.keyStart + f.keyCount; k++) f.map.set(keyText(text, keys.start[k] ?? 0, keys.end[k] ?? 0), keys.value[k] ?? 0);
+        for (let k = f.keyStart; k < f.keyStart + f.keyCount; k++)
+          f.map.set(keyText(text, keys.start[k] ?? 0, keys.end[k] ?? 0), keys.value[k] ?? 0);
       }
       return;
     }

@@ -29,7 +29,16 @@ export function quoteChar(ch: string): string {
   if (ch === "'") return `'\\''`;
   if (ch === '"') return `'"'`;
   const c = ch.codePointAt(0) ?? 0;
-  const named: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 92: '\\\\' };
+  const named: Record<number, string> = {
+    7: '\\a',
+    8: '\\b',
+    9: '\\t',
+    10: '\\n',
+    11: '\\v',
+    12: '\\f',
+    13: '\\r',
+    92: '\\\\',
+  };
   const shown = named[c] ?? (c < 0x20 || c === 0x7f ? `\\x${c.toString(16).padStart(2, '0')}` : ch);
   return `'${shown}'`;
 }

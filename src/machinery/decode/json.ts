@@ -74,8 +74,17 @@ export function decodeJson(text: string, options: JsonDecodeOptions = {}): Decod
   }
   if (found.length === 0) return { value, duplicates: [] };
   if (options.mergeDuplicates === true) value = mergeRepeated(text, value, found);
-  const lines = lineNumbers(text, found.map((d) => d.offset));
-  const duplicates = found.map((d, k) => ({ path: formatPath(d.segments), segments: d.segments, keysBefore: d.keysBefore, offset: d.offset, line: lines[k] ?? 1 }));
+  const lines = lineNumbers(
+    text,
+    found.map((d) => d.offset),
+  );
+  const duplicates = found.map((d, k) => ({
+    path: formatPath(d.segments),
+    segments: d.segments,
+    keysBefore: d.keysBefore,
+    offset: d.offset,
+    line: lines[k] ?? 1,
+  }));
   return { value, duplicates };
 }
 
@@ -91,10 +100,12 @@ function isContainer(v: unknown): v is Container {
  * to the repeat's length.
  */
 export function mergeTyped(earlier: unknown, later: unknown): unknown {
-  if (Array.isArray(earlier) && Array.isArray(later)) return later.map((item, i) => (i < earlier.length ? mergeTyped(earlier[i], item) : item));
+  if (Array.isArray(earlier) && Array.isArray(later))
+    return later.map((item, i) => (i < earlier.length ? mergeTyped(earlier[i], item) : item));
   if (isContainer(earlier) && isContainer(later) && !Array.isArray(earlier) && !Array.isArray(later)) {
     const out: Record<string, unknown> = { ...earlier };
-    for (const [k, v] of Object.entries(later)) out[k] = Object.hasOwn(earlier, k) ? mergeTyped(earlier[k], v) : v;
+    for (const [k, v] of Object.entries(later))
+      out[k] = Object.hasOwn(earlier, k) ? mergeTyped(earlier[k], v) : v;
     return out;
   }
   return later;
@@ -113,9 +124,11 @@ function mergeRepeated(text: string, root: unknown, found: ReturnType<typeof sca
   const writes = [...folded.values()].sort((a, b) => a.segments.length - b.segments.length);
   for (const w of writes) {
     let parent: unknown = root;
-    for (const s of w.segments.slice(0, -1)) parent = isContainer(parent) ? (parent as Record<string | number, unknown>)[s] : undefined;
+    for (const s of w.segments.slice(0, -1))
+      parent = isContainer(parent) ? (parent as Record<string | number, unknown>)[s] : undefined;
     const last = w.segments[w.segments.length - 1];
-    if (isContainer(parent) && last !== undefined) (parent as Record<string | number, unknown>)[last] = w.value;
+    if (isContainer(parent) && last !== undefined)
+      (parent as Record<string | number, unknown>)[last] = w.value;
   }
   return root;
 }

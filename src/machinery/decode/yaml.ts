@@ -6,7 +6,16 @@
  * (`line 5: key "name" already set in map`) and with its path.
  */
 
-import { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Node as YamlNode } from 'yaml';
+import {
+  LineCounter,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  type Node as YamlNode,
+} from 'yaml';
 import { goFloat, goQuote } from '../go-format';
 import { formatPath, type PathSegment } from './json';
 
@@ -79,9 +88,17 @@ export function decodeYaml(text: string): DecodedYaml {
       const id = keyIdentity(key);
       const segment = typeof key === 'string' ? key : String(key);
       if (seen.has(id)) {
-        const line = keyNode?.range !== undefined && keyNode.range !== null ? lineCounter.linePos(keyNode.range[0]).line : 0;
+        const line =
+          keyNode?.range !== undefined && keyNode.range !== null
+            ? lineCounter.linePos(keyNode.range[0]).line
+            : 0;
         const segments = [...path, segment];
-        duplicates.push({ path: formatPath(segments), segments, line, message: `line ${line}: key ${goKey(key)} already set in map` });
+        duplicates.push({
+          path: formatPath(segments),
+          segments,
+          line,
+          message: `line ${line}: key ${goKey(key)} already set in map`,
+        });
         continue; // the strict decoder does not read a repeated key's value
       }
       seen.add(id);

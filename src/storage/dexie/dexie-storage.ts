@@ -14,6 +14,7 @@ import {
   StorageError,
   type ChangeRecord,
   type CommitListener,
+  type ImportOptions,
   type ListOptions,
   type ListResult,
   type Storage,
@@ -29,6 +30,7 @@ import {
   type KeyRange,
 } from '../keys';
 import { CommitOrder } from './commit-order';
+import { exportDatabase, importDatabase } from './export-import';
 import { openDatabase, type ChangeRow, type MetaName, type ObjectRow, type StorageDatabase } from './schema';
 
 export interface DexieStorageOptions {
@@ -232,6 +234,15 @@ export class DexieStorage implements Storage {
         await Promise.all([db.objects.clear(), db.changes.clear(), db.meta.clear(), db.settings.clear()]);
       }),
     );
+  }
+
+  exportState(): Promise<Blob> {
+    return guard(() => exportDatabase(this.db));
+  }
+
+  async importState(data: Blob, options?: ImportOptions): Promise<void> {
+    await this.order.drained();
+    return guard(() => importDatabase(this.db, data, options));
   }
 
   async close(): Promise<void> {

@@ -13,6 +13,7 @@ import {
   StorageError,
   type ChangeRecord,
   type CommitListener,
+  type ImportOptions,
   type ListOptions,
   type ListResult,
   type Storage,
@@ -28,6 +29,10 @@ import {
   snapshotOverlay,
 } from '../keys';
 import { cloneValue } from './clone';
+import { buildExport, exportRowCount, parseExport } from '../export-format';
+
+/** The database name a memory store's exports carry (the Dexie backend's carry its IndexedDB name). */
+const exportName = 'orch-sandbox-memory';
 
 export function createMemoryStorage(): Storage {
   return new MemoryStorage();
@@ -187,6 +192,39 @@ export class MemoryStorage implements Storage {
     this.settings.clear();
     this.revision = 0;
     this.compacted = 0;
+  }
+
+  async exportState(): Promise<Blob> {
+    const text = buildExport({
+      databaseName: exportName,
+      objects: this.keys.map((key) => this.objects.get(key) as StoredObject),
+      changes: this.changes,
+      revision: this.revision,
+      compacted: this.compacted,
+      settings: this.settings,
+    });
+    return new Blob([text], { type: 'application/json' });
+  }
+
+  async importState(data: Blob, options: ImportOptions = {}): Promise<void> {
+    const state = parseExport(await data.text());
+    const totalRows = exportRowCount(state);
+    options.onProgress?.({ completedRows: 0, totalRows });
+    this.keys = state.objects.map((stored) => stored.key).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.objects.clear();
+    for (const stored of state.objects) this.objects.set(stored.key, stored);
+    this.changes = state.changes;
+    this.history.clear();
+    for (const change of state.changes) {
+      const changes = this.history.get(change.key);
+      if (changes) changes.push(change);
+      else this.history.set(change.key, [change]);
+    }
+    this.settings.clear();
+    for (const [name, value] of state.settings) this.settings.set(name, value);
+    this.revision = state.revision;
+    this.compacted = state.compacted;
+    options.onProgress?.({ completedRows: totalRows, totalRows });
   }
 
   async close(): Promise<void> {}

@@ -1,18 +1,18 @@
 /**
- * Turning the text of the create panel into a request: parse YAML or JSON
- * (YAML is a superset of JSON, so one parser reads both), then find the
- * collection to POST to from the object's apiVersion and kind via discovery.
+ * Turning the text of the create panel or the editor into a request: parse
+ * YAML or JSON (YAML is a superset of JSON, so one parser reads both), then
+ * find the collection to write to from the object's apiVersion and kind via
+ * discovery. Loaded on demand: it pulls in the YAML parser.
  */
 
-import { parse } from 'yaml';
+import { parseYaml } from './yaml-text';
 import type { KubeObject } from '../../api/meta';
 import { parseApiVersion, type DiscoveredGroupVersion, type ResourceRef } from '../../client/index';
-import type { ResourceChoice } from './resource-choice';
 
 export function parseManifest(text: string): KubeObject {
   let value: unknown;
   try {
-    value = parse(text);
+    value = parseYaml(text);
   } catch (error) {
     throw new Error(
       `The text is neither YAML nor JSON: ${error instanceof Error ? error.message : String(error)}`,
@@ -45,26 +45,13 @@ export function collectionFor(
   return ref;
 }
 
-/** A starting point for the chosen kind. */
-export function templateFor(choice: ResourceChoice | undefined, namespace: string): string {
-  if (choice === undefined || (choice.group === '' && choice.resource.name === 'configmaps')) {
-    return [
-      'apiVersion: v1',
-      'kind: ConfigMap',
-      'metadata:',
-      '  name: example',
-      `  namespace: ${namespace}`,
-      'data:',
-      '  greeting: hello',
-      '',
-    ].join('\n');
-  }
-  const lines = [
-    `apiVersion: ${choice.groupVersion}`,
-    `kind: ${choice.resource.kind}`,
-    'metadata:',
-    '  name: example',
-  ];
-  if (choice.resource.namespaced) lines.push(`  namespace: ${namespace}`);
-  return `${lines.join('\n')}\n`;
+/** The object path of `object` (its collection plus its name); throws when it has no name. */
+export function objectRefFor(
+  object: KubeObject,
+  groupVersions: DiscoveredGroupVersion[],
+  fallbackNamespace: string,
+): ResourceRef & { name: string } {
+  const name = object.metadata?.name;
+  if (name === undefined || name === '') throw new Error('The object needs metadata.name.');
+  return { ...collectionFor(object, groupVersions, fallbackNamespace), name };
 }

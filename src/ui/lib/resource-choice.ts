@@ -33,3 +33,44 @@ export function defaultChoice(groupVersions: DiscoveredGroupVersion[]): Resource
   );
   return choices.find((c) => c.group === '' && c.resource.name === 'configmaps') ?? choices[0];
 }
+
+/** The route parameter naming a kind: `v1/configmaps`, `apps/v1/deployments`. */
+export function choiceParam(choice: ResourceChoice): string {
+  return `${choice.groupVersion}/${choice.resource.name}`;
+}
+
+/** The kind a route parameter names, if the server serves it. */
+export function choiceFromParam(
+  groupVersions: DiscoveredGroupVersion[],
+  param: string | undefined,
+): ResourceChoice | undefined {
+  if (param === undefined) return undefined;
+  const slash = param.lastIndexOf('/');
+  const groupVersion = param.slice(0, slash);
+  const name = param.slice(slash + 1);
+  const gv = groupVersions.find((g) => g.groupVersion === groupVersion);
+  const resource = gv?.resources.find((r) => r.name === name);
+  if (gv === undefined || resource === undefined) return undefined;
+  return { group: gv.group, version: gv.version, groupVersion: gv.groupVersion, resource };
+}
+
+/** The kind of an object (`apiVersion` and `kind`), as discovery serves it. */
+export function choiceForKind(
+  groupVersions: DiscoveredGroupVersion[],
+  apiVersion: string | undefined,
+  kind: string | undefined,
+): ResourceChoice | undefined {
+  const gv = groupVersions.find((g) => g.groupVersion === apiVersion);
+  const resource = gv?.resources.find((r) => r.kind === kind);
+  if (gv === undefined || resource === undefined) return undefined;
+  return { group: gv.group, version: gv.version, groupVersion: gv.groupVersion, resource };
+}
+
+/** Every listable kind, preferred versions first. */
+export function listableChoices(groupVersions: DiscoveredGroupVersion[]): ResourceChoice[] {
+  return groupVersions.flatMap((gv) =>
+    gv.resources
+      .filter((resource) => resource.verbs.includes('list'))
+      .map((resource) => ({ group: gv.group, version: gv.version, groupVersion: gv.groupVersion, resource })),
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * The write options that concern field ownership, read and checked as the
+ * real server checks Create/Update/PatchOptions: `fieldManager` (at most
+ * 128 bytes, printable, required for apply; else the User-Agent prefix)
+ * and `force` (apply only). Failures are 422 Invalid on the options kind.
+ */
+
+import type { FieldError } from '../machinery/field-errors';
+import { fieldError } from '../machinery/field-errors';
+import { invalid, StatusError } from '../machinery/errors';
+import {
+  ApplyConflictError,
+  applyConflictStatus,
+  FieldManagerError,
+  managerOrUserAgent,
+  validateFieldManager,
+} from '../fieldmanager/index';
+import type { RequestContext } from './context';
+import type { ServerContext } from './server-context';
+
+export interface OwnershipOptions {
+  /** The manager the write is recorded under. */
+  manager: string;
+  force: boolean;
+}
+
+/** Go's reading of a boolean query parameter: `0`, `f`, `false` are false, anything else (even empty) true. */
+function queryBool(values: string[]): boolean | undefined {
+  if (values.length === 0) return undefined;
+  const v = values[0] ?? '';
+  return !(v === '0' || /^f(alse)?$/i.test(v));
+}
+
+export function ownershipOptions(
+  server: ServerContext,
+  ctx: RequestContext,
+  optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  apply = false,
+): OwnershipOptions {
+  const fieldManager = ctx.query.get('fieldManager') ?? '';
+  const force = queryBool(ctx.query.getAll('force'));
+  const errors: FieldError[] = [];
+  if (optionsKind === 'PatchOptions') {
+    if (!apply && force !== undefined)
+      errors.push(fieldError.forbidden('force', 'may not be specified for non-apply patch'));
+    if (apply && fieldManager === '')
+      errors.push(fieldError.required('fieldManager', 'is required for apply patch'));
+  }
+  errors.push(...validateFieldManager(fieldManager));
+  if (errors.length > 0) throw invalid({ group: server.profile.metaGroup, kind: optionsKind }, '', errors);
+  return {
+    manager: managerOrUserAgent(fieldManager, ctx.request.headers.get('user-agent')),
+    force: force === true,
+  };
+}
+
+/** Apply's failures as the real server answers them: conflicts 409, failures without a Status of their own 500. */
+export function applyFailure(e: unknown): unknown {
+  if (e instanceof ApplyConflictError) return applyConflictStatus(e);
+  if (e instanceof FieldManagerError) return new StatusError(500, undefined, e.message);
+  return e;
+}

@@ -1,0 +1,81 @@
+/**
+ * Starts the in-browser API server (via the `connect` the page hands in)
+ * for the profile this browser chose, and renders its children only once the
+ * page is served by a worker of that profile; until then, a progress
+ * message, and on failure the reason and a retry button. After a profile
+ * switch the old worker still controls the page while the new one installs,
+ * so the gate also waits for the controller's script URL to name the profile.
+ */
+
+import { useEffect, useState, type ReactNode } from 'react';
+import { ErrorNotice } from '../common/ErrorNotice';
+import { preferences } from '../lib/preferences';
+import type { Connect } from '../main';
+
+type Phase = { name: 'connecting' } | { name: 'connected' } | { name: 'failed'; error: unknown };
+
+const switchTimeoutMs = 30_000;
+
+export function ConnectionGate({ connect, children }: { connect: Connect; children: ReactNode }) {
+  const [phase, setPhase] = useState<Phase>({ name: 'connecting' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setPhase({ name: 'connecting' });
+    const profile = preferences.profile();
+    connect(profile)
+      .then(() => controlledBy(profile))
+      .then(
+        () => live && setPhase({ name: 'connected' }),
+        (error: unknown) => live && setPhase({ name: 'failed', error }),
+      );
+    return () => {
+      live = false;
+    };
+  }, [connect, attempt]);
+
+  if (phase.name === 'connected') return <>{children}</>;
+  return (
+    <main className="gate">
+      <h1>Orch Sandbox</h1>
+      {phase.name === 'connecting' ? (
+        <p role="status">
+          <span className="spinner" aria-hidden="true" /> Starting the API server in this browser…
+        </p>
+      ) : (
+        <>
+          <ErrorNotice title="The in-browser API server did not start" error={phase.error} />
+          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+            Try again
+          </button>
+        </>
+      )}
+    </main>
+  );
+}
+
+/** Resolves once the page's controller is the worker of `profile` (`/sw.js?profile=…`; none means orch). */
+async function controlledBy(profile: string): Promise<void> {
+  const container = navigator.serviceWorker;
+  const matches = () => {
+    const url = container.controller?.scriptURL;
+    if (url === undefined) return false;
+    return (new URL(url).searchParams.get('profile') ?? 'orch') === profile;
+  };
+  if (matches()) return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      container.removeEventListener('controllerchange', check);
+      reject(new Error(`The ${profile} profile's worker did not take over; reload the page to retry.`));
+    }, switchTimeoutMs);
+    function check() {
+      if (!matches()) return;
+      clearTimeout(timer);
+      container.removeEventListener('controllerchange', check);
+      resolve();
+    }
+    container.addEventListener('controllerchange', check);
+    check();
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * The top bar: a skip link, the product name, the version the in-browser
+ * server reports (`/version`, also a live sign that the worker answers),
+ * the naming profile, the view tabs, the size of the request log and the
+ * theme switch.
+ */
+
+import { useClient } from '../client-context';
+import { useAsync } from '../hooks/useAsync';
+import { preferences } from '../lib/preferences';
+import type { ViewName } from '../lib/route';
+import { RequestCounter } from './RequestCounter';
+import { ThemeToggle } from './ThemeToggle';
+import { ViewTabs } from './ViewTabs';
+
+interface VersionInfo {
+  gitVersion?: string;
+}
+
+export function Header({
+  view,
+  lastParams,
+}: {
+  view: ViewName;
+  lastParams: Partial<Record<ViewName, Record<string, string>>>;
+}) {
+  const client = useClient();
+  const version = useAsync(async () => {
+    const response = await client.raw('GET', '/version');
+    return response.ok ? ((await response.json()) as VersionInfo) : undefined;
+  }, []);
+  return (
+    <header className="header">
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          // The fragment holds the route, so the link focuses the target itself.
+          event.preventDefault();
+          document.querySelector<HTMLElement>('.view:not([hidden]) main')?.focus();
+        }}
+      >
+        {view === 'explorer' ? 'Skip to objects' : 'Skip to content'}
+      </a>
+      <h1>Orch Sandbox</h1>
+      <span className="header-version" aria-label="Server version">
+        {version.value?.gitVersion !== undefined
+          ? `server ${version.value.gitVersion}`
+          : version.loading
+            ? '…'
+            : 'server version unknown'}
+      </span>
+      <span className="profile-badge" title="Naming profile (change it in Workshop → Settings)">
+        profile {preferences.profile()}
+      </span>
+      <ViewTabs current={view} lastParams={lastParams} />
+      <RequestCounter />
+      <ThemeToggle />
+    </header>
+  );
+}

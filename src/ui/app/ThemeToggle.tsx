@@ -1,0 +1,30 @@
+/**
+ * Switches between the system's theme, light and dark, remembered in this
+ * browser. A select, so keyboard users get the usual arrow-key behaviour.
+ */
+
+import { useState } from 'react';
+import { preferences, type ThemePreference } from '../lib/preferences';
+import { applyTheme } from './theme';
+
+export function ThemeToggle() {
+  const [theme, setTheme] = useState<ThemePreference>(() => preferences.theme());
+  return (
+    <label className="theme-toggle">
+      <span className="visually-hidden">Theme</span>
+      <select
+        value={theme}
+        onChange={(event) => {
+          const next = event.target.value as ThemePreference;
+          setTheme(next);
+          preferences.setTheme(next);
+          applyTheme(next);
+        }}
+      >
+        <option value="system">System theme</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,26 @@
+/**
+ * Two YAML texts side by side with their differences marked
+ * (`@codemirror/merge`): what is stored against what the server would
+ * store. Unchanged stretches are collapsed.
+ */
+
+import { MergeView } from '@codemirror/merge';
+import { useEffect, useRef } from 'react';
+import { readOnlyExtensions } from './cm-setup';
+
+export function MergeDiff({ before, after, label }: { before: string; after: string; label: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (host.current === null) return;
+    const view = new MergeView({
+      parent: host.current,
+      a: { doc: before, extensions: readOnlyExtensions() },
+      b: { doc: after, extensions: readOnlyExtensions() },
+      gutter: true,
+      highlightChanges: true,
+      collapseUnchanged: { margin: 3, minSize: 6 },
+    });
+    return () => view.destroy();
+  }, [before, after]);
+  return <div className="merge-diff" ref={host} role="group" aria-label={label} />;
+}

@@ -1,0 +1,187 @@
+/**
+ * The explorer, the first screen: discovered kinds on the left, the chosen
+ * kind's objects in the chosen namespace in the middle (a live Table: list,
+ * then watch), and on the right either the quick-create panel or the object
+ * that was opened. What is shown lives in the route (`kind`, `ns`, `name`),
+ * so every state of the screen is a link.
+ */
+
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { KubeObject } from '../../api/meta';
+import { useClient } from '../client-context';
+import { useDiscovery } from '../app/DiscoveryContext';
+import type { ViewProps } from '../app/view-props';
+import { ErrorNotice } from '../common/ErrorNotice';
+import { useLiveNames } from '../hooks/useLiveNames';
+import { useNow } from '../hooks/useNow';
+import { choiceFromParam, choiceParam, collectionRef, defaultChoice } from '../lib/resource-choice';
+import { navigate } from '../lib/route';
+import { BulkDeleteBar } from './BulkDeleteBar';
+import { CreatePanel } from './CreatePanel';
+import { LiveStatus } from './LiveStatus';
+import { allNamespaces, NamespaceSelect } from './NamespaceSelect';
+import { ObjectTable } from './ObjectTable';
+import { ResourceNav } from './ResourceNav';
+import { sortedRows, type LiveRow } from './live-rows';
+import { useLiveTable } from './useLiveTable';
+
+const ObjectPanel = lazy(() => import('./ObjectPanel').then((m) => ({ default: m.ObjectPanel })));
+
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
+
+export function ExplorerView({ params }: ViewProps) {
+  const client = useClient();
+  const discovery = useDiscovery();
+  const groupVersions = discovery.discovery?.groupVersions ?? [];
+  const choice = choiceFromParam(groupVersions, params['kind']) ?? defaultChoice(groupVersions);
+  const namespace = params['ns'] ?? 'default';
+  const namespaced = choice?.resource.namespaced ?? false;
+  const listable = choice?.resource.verbs.includes('list') ?? false;
+  const ref =
+    choice === undefined || !listable
+      ? undefined
+      : collectionRef(choice, namespace === allNamespaces ? '' : namespace);
+  const table = useLiveTable(ref, true);
+  const namespaceNames = useLiveNames(NAMESPACES);
+  const now = useNow(5000);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const [actionError, setActionError] = useState<unknown>(undefined);
+  const rows = sortedRows(table.rows);
+  const scopeKey = `${choice === undefined ? '' : choiceParam(choice)}|${namespace}`;
+
+  useEffect(() => {
+    setSelected(new Set());
+    setActionError(undefined);
+  }, [scopeKey]);
+
+  const show = (patch: Record<string, string | undefined>) => navigate('explorer', { ...params, ...patch });
+  const openName = params['name'];
+  const openNamespace = params['objns'] ?? (namespace === allNamespaces ? undefined : namespace);
+  const openRow = rows.find(
+    (row) => row.object.metadata?.name === openName && (!namespaced || row.object.metadata?.namespace === openNamespace),
+  );
+
+  async function remove(row: LiveRow): Promise<void> {
+    if (choice === undefined) return;
+    const name = row.object.metadata?.name ?? '';
+    setBusy((current) => new Set(current).add(row.key));
+    try {
+      await client.delete({ ...collectionRef(choice, row.object.metadata?.namespace ?? ''), name });
+    } finally {
+      setBusy((current) => {
+        const next = new Set(current);
+        next.delete(row.key);
+        return next;
+      });
+    }
+  }
+
+  async function removeSelected(progress: (done: number) => void) {
+    const targets = rows.filter((row) => selected.has(row.key));
+    const failed: { name: string; error: unknown }[] = [];
+    let done = 0;
+    for (const row of targets) {
+      try {
+        await remove(row);
+      } catch (error) {
+        failed.push({ name: row.object.metadata?.name ?? row.key, error });
+      }
+      progress(++done);
+    }
+    setSelected(new Set());
+    return { failed };
+  }
+
+  const usable = discovery.discovery !== undefined && (table.phase === 'live' || !listable);
+  return (
+    <div className="explorer" data-usable={usable ? 'true' : undefined}>
+      <aside className="sidebar">
+        {discovery.error !== undefined ? <ErrorNotice title="Discovery failed" error={discovery.error} /> : null}
+        {discovery.discovery === undefined && discovery.loading ? <p role="status">Reading discovery…</p> : null}
+        <ResourceNav
+          groupVersions={groupVersions}
+          selected={choice}
+          onSelect={(next) => show({ kind: choiceParam(next), name: undefined, objns: undefined })}
+        />
+      </aside>
+      <main className="content" id="main" tabIndex={-1}>
+        <div className="toolbar">
+          <h2>{choice === undefined ? 'Objects' : `${choice.resource.kind} (${choice.groupVersion})`}</h2>
+          <LiveStatus phase={table.phase} resourceVersion={table.resourceVersion} />
+          <NamespaceSelect
+            namespaces={namespaceNames}
+            value={namespace}
+            disabled={choice !== undefined && !namespaced}
+            onChange={(ns) => show({ ns, name: undefined, objns: undefined })}
+          />
+          <button type="button" className="secondary" onClick={table.relist}>
+            Refresh
+          </button>
+        </div>
+        <BulkDeleteBar count={selected.size} onDelete={removeSelected} onClear={() => setSelected(new Set())} />
+        {actionError !== undefined ? <ErrorNotice title="Not deleted" error={actionError} /> : null}
+        {table.error !== undefined && table.phase === 'retrying' ? (
+          <ErrorNotice title="Listing failed; retrying" error={table.error} />
+        ) : null}
+        {table.phase === 'listing' ? <p role="status">Loading…</p> : null}
+        {choice !== undefined && !listable ? (
+          <p className="muted">
+            {choice.resource.name} cannot be listed; the server offers only:{' '}
+            {choice.resource.verbs.join(', ') || 'no verbs'}.
+          </p>
+        ) : null}
+        {choice !== undefined && listable && table.phase !== 'listing' ? (
+          <ObjectTable
+            kindLabel={choice.resource.name}
+            columns={table.columns}
+            rows={rows}
+            showNamespace={namespaced && namespace === allNamespaces}
+            selected={selected}
+            openKey={openRow?.key}
+            busyKeys={busy}
+            now={now}
+            onToggle={(key) =>
+              setSelected((current) => {
+                const next = new Set(current);
+                if (next.has(key)) next.delete(key);
+                else next.add(key);
+                return next;
+              })
+            }
+            onToggleAll={(all) => setSelected(all ? new Set(rows.map((r) => r.key)) : new Set())}
+            onOpen={(row) => show({ name: row.object.metadata?.name, objns: row.object.metadata?.namespace })}
+            onDelete={(row) => {
+              setActionError(undefined);
+              remove(row).catch(setActionError);
+            }}
+          />
+        ) : null}
+      </main>
+      <aside className="side-panel">
+        {openName !== undefined && choice !== undefined ? (
+          <Suspense fallback={<p role="status">Loading…</p>}>
+            <ObjectPanel
+              objectRef={{
+                ...collectionRef(choice, openNamespace ?? ''),
+                name: openName,
+              }}
+              kindLabel={choice.resource.kind}
+              resourceVersion={openRow?.object.metadata?.resourceVersion}
+              onClose={() => show({ name: undefined, objns: undefined })}
+            />
+          </Suspense>
+        ) : (
+          <CreatePanel
+            groupVersions={groupVersions}
+            choice={choice}
+            namespace={namespace === allNamespaces ? 'default' : namespace}
+            onCreated={(object: KubeObject) => {
+              if (object.kind === 'Namespace') return;
+            }}
+          />
+        )}
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * Picks the namespace whose objects are listed and where new objects go by
+ * default, or all namespaces. Disabled for cluster-scoped kinds, which have
+ * none. The list of namespaces is live (watched), so a namespace created
+ * anywhere shows up here.
+ */
+
+export const allNamespaces = '*';
+
+interface Props {
+  namespaces: string[];
+  value: string;
+  disabled: boolean;
+  onChange: (namespace: string) => void;
+}
+
+export function NamespaceSelect({ namespaces, value, disabled, onChange }: Props) {
+  const names = namespaces.includes(value) || value === allNamespaces ? namespaces : [value, ...namespaces];
+  return (
+    <label className="namespace-select">
+      Namespace{' '}
+      <select value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)}>
+        <option value={allNamespaces}>All namespaces</option>
+        {names.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * One object: its YAML with `metadata.managedFields` folded away (they are
+ * long, and the apply lab shows them better), its relationships (namespace,
+ * owners, and on request the objects that name it as their owner), and
+ * links that open it in the other views. Read again whenever the live table
+ * sees a new resourceVersion, so it never shows a stale object.
+ */
+
+import { useEffect, useState } from 'react';
+import type { KubeObject } from '../../api/meta';
+import { resourcePath, type ObjectRef } from '../../client/index';
+import { useClient } from '../client-context';
+import { useDiscovery } from '../app/DiscoveryContext';
+import { CodeBlock } from '../common/CodeBlock';
+import { ErrorNotice } from '../common/ErrorNotice';
+import { toYaml, withoutManagedFields } from '../lib/yaml-text';
+import { routeHref } from '../lib/route';
+import { ManagedFieldsFold } from './ManagedFieldsFold';
+import { Relationships } from './Relationships';
+
+interface Props {
+  objectRef: ObjectRef;
+  kindLabel: string;
+  /** The resourceVersion the live table last saw; a change reads the object again. */
+  resourceVersion: string | undefined;
+  onClose: () => void;
+}
+
+export function ObjectPanel({ objectRef, kindLabel, resourceVersion, onClose }: Props) {
+  const client = useClient();
+  const groupVersions = useDiscovery().discovery?.groupVersions ?? [];
+  const [object, setObject] = useState<KubeObject | undefined>(undefined);
+  const [error, setError] = useState<unknown>(undefined);
+  const path = resourcePath(objectRef);
+
+  useEffect(() => {
+    let live = true;
+    client.get(objectRef).then(
+      (value) => {
+        if (!live) return;
+        setObject(value);
+        setError(undefined);
+      },
+      (e: unknown) => live && setError(e),
+    );
+    return () => {
+      live = false;
+    };
+    // path stands for objectRef.
+  }, [client, path, resourceVersion]);
+
+  const title = `${kindLabel} ${objectRef.namespace === undefined ? '' : `${objectRef.namespace}/`}${objectRef.name}`;
+  const watchParams = {
+    kind: `${objectRef.group === '' ? '' : `${objectRef.group}/`}${objectRef.version}/${objectRef.resource}`,
+    ns: objectRef.namespace,
+    fieldSelector: `metadata.name=${objectRef.name}`,
+    start: '1',
+  };
+  return (
+    <section className="object-panel" aria-label={title}>
+      <div className="panel-heading">
+        <h2>{title}</h2>
+        <button type="button" className="secondary small" onClick={onClose} aria-label="Close the object view">
+          Close
+        </button>
+      </div>
+      <p className="panel-links">
+        <a href={routeHref('editor', { path })}>Edit in editor</a>
+        <a href={routeHref('watch', watchParams)}>Watch it</a>
+        <a href={routeHref('console', { method: 'GET', path })}>Open in console</a>
+        <a href={routeHref('lab', { path })}>Open in apply lab</a>
+      </p>
+      {error !== undefined ? <ErrorNotice title="Could not read the object" error={error} /> : null}
+      {object === undefined ? (
+        error === undefined ? (
+          <p role="status">Reading…</p>
+        ) : null
+      ) : (
+        <>
+          <Relationships object={object} groupVersions={groupVersions} />
+          <h3>YAML</h3>
+          <CodeBlock text={toYaml(withoutManagedFields(object))} label={`YAML of ${title}`} />
+          <ManagedFieldsFold entries={object.metadata?.managedFields ?? []} />
+        </>
+      )}
+    </section>
+  );
+}

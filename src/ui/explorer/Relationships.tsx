@@ -1,0 +1,143 @@
+/**
+ * How an object relates to others: the namespace it lives in, the owners
+ * its ownerReferences name (the garbage collector deletes it after them),
+ * its finalizers, and, on request, its dependents: objects of any kind in
+ * the same scope whose ownerReferences carry its uid.
+ */
+
+import { useState } from 'react';
+import type { KubeObject } from '../../api/meta';
+import type { DiscoveredGroupVersion } from '../../client/index';
+import { useClient } from '../client-context';
+import { ProgressBar } from '../common/ProgressBar';
+import { choiceForKind, choiceParam, listableChoices } from '../lib/resource-choice';
+import { routeHref } from '../lib/route';
+
+interface Props {
+  object: KubeObject;
+  groupVersions: DiscoveredGroupVersion[];
+}
+
+interface Dependent {
+  kind: string;
+  name: string;
+  href: string;
+}
+
+export function Relationships({ object, groupVersions }: Props) {
+  const client = useClient();
+  const namespace = object.metadata?.namespace;
+  const owners = object.metadata?.ownerReferences ?? [];
+  const finalizers = object.metadata?.finalizers ?? [];
+  const [search, setSearch] = useState<{ done: number; total: number } | undefined>(undefined);
+  const [dependents, setDependents] = useState<Dependent[] | undefined>(undefined);
+  const namespacesChoice = choiceForKind(groupVersions, 'v1', 'Namespace');
+
+  async function findDependents() {
+    const uid = object.metadata?.uid;
+    if (uid === undefined) return;
+    const kinds = listableChoices(groupVersions).filter(
+      (c) => c.resource.namespaced === (namespace !== undefined) || !c.resource.namespaced,
+    );
+    const found: Dependent[] = [];
+    setSearch({ done: 0, total: kinds.length });
+    let done = 0;
+    await Promise.all(
+      kinds.map(async (choice) => {
+        try {
+          const list = await client.list({
+            group: choice.group,
+            version: choice.version,
+            resource: choice.resource.name,
+            ...(choice.resource.namespaced && namespace !== undefined ? { namespace } : {}),
+          });
+          for (const item of list.items) {
+            if (item.metadata?.ownerReferences?.some((ref) => ref.uid === uid)) {
+              found.push({
+                kind: choice.resource.kind,
+                name: item.metadata.name ?? '',
+                href: routeHref('explorer', {
+                  kind: choiceParam(choice),
+                  ns: item.metadata.namespace,
+                  name: item.metadata.name,
+                }),
+              });
+            }
+          }
+        } catch {
+          // A kind that cannot be listed has no dependents to show.
+        }
+        setSearch({ done: ++done, total: kinds.length });
+      }),
+    );
+    setSearch(undefined);
+    setDependents(found);
+  }
+
+  return (
+    <div className="relationships">
+      <h3>Relationships</h3>
+      <dl>
+        <dt>Namespace</dt>
+        <dd>
+          {namespace === undefined ? (
+            <span className="muted">none (cluster-scoped)</span>
+          ) : namespacesChoice === undefined ? (
+            namespace
+          ) : (
+            <a href={routeHref('explorer', { kind: choiceParam(namespacesChoice), name: namespace })}>{namespace}</a>
+          )}
+        </dd>
+        <dt>Owners</dt>
+        <dd>
+          {owners.length === 0 ? (
+            <span className="muted">none</span>
+          ) : (
+            <ul>
+              {owners.map((owner) => {
+                const choice = choiceForKind(groupVersions, owner.apiVersion, owner.kind);
+                const label = `${owner.kind} ${owner.name}${owner.controller === true ? ' (controller)' : ''}`;
+                return (
+                  <li key={owner.uid}>
+                    {choice === undefined ? (
+                      label
+                    ) : (
+                      <a href={routeHref('explorer', { kind: choiceParam(choice), ns: namespace, name: owner.name })}>
+                        {label}
+                      </a>
+                    )}{' '}
+                    <span className="muted">uid {owner.uid}</span>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </dd>
+        <dt>Finalizers</dt>
+        <dd>{finalizers.length === 0 ? <span className="muted">none</span> : finalizers.join(', ')}</dd>
+        <dt>Dependents</dt>
+        <dd>
+          {search !== undefined ? (
+            <ProgressBar label="Searching kinds" value={search.done} max={search.total} />
+          ) : dependents === undefined ? (
+            <button type="button" className="secondary small" onClick={() => void findDependents()}>
+              Find dependents
+            </button>
+          ) : dependents.length === 0 ? (
+            <span className="muted">none found</span>
+          ) : (
+            <ul>
+              {dependents.map((d) => (
+                <li key={`${d.kind}/${d.name}`}>
+                  <a href={d.href}>
+                    {d.kind} {d.name}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * The current time, refreshed every `intervalMs`, for columns that show
+ * ages; one timer per component that needs it.
+ */
+
+import { useEffect, useState } from 'react';
+
+export function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}

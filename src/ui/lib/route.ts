@@ -1,0 +1,41 @@
+/**
+ * The app's routes live in the URL fragment (`#/explorer?kind=v1/configmaps`)
+ * so that every screen is a link a presenter can share, the static host and
+ * the worker's shell cache serve one `index.html` for all of them, and the
+ * path stays free for the API prefixes the worker answers.
+ */
+
+export type ViewName = 'explorer' | 'editor' | 'watch' | 'console' | 'lab' | 'workshop';
+
+export const views: { name: ViewName; label: string }[] = [
+  { name: 'explorer', label: 'Explorer' },
+  { name: 'editor', label: 'Editor' },
+  { name: 'watch', label: 'Watch' },
+  { name: 'console', label: 'Console' },
+  { name: 'lab', label: 'Apply lab' },
+  { name: 'workshop', label: 'Workshop' },
+];
+
+export interface Route {
+  view: ViewName;
+  params: Record<string, string>;
+}
+
+export function parseRoute(hash: string): Route | undefined {
+  if (!hash.startsWith('#/')) return undefined;
+  const [path = '', search = ''] = hash.slice(2).split(/\?(.*)/s);
+  const view = views.find((v) => v.name === path)?.name;
+  if (view === undefined) return undefined;
+  return { view, params: Object.fromEntries(new URLSearchParams(search)) };
+}
+
+export function routeHref(view: ViewName, params: Record<string, string | undefined> = {}): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, value);
+  const query = search.toString();
+  return `#/${view}${query === '' ? '' : `?${query}`}`;
+}
+
+export function navigate(view: ViewName, params: Record<string, string | undefined> = {}): void {
+  location.hash = routeHref(view, params);
+}

@@ -1,0 +1,79 @@
+/**
+ * What it takes to see a 410 Gone: the server keeps change history for a
+ * window (5 minutes by default, shorter from Workshop → Settings), and a
+ * watch that starts before it is told it is too old. "Compact history now"
+ * drops the history at once; restarting from the watch's first
+ * resourceVersion then provokes the 410, and with "relist on 410" the
+ * inspector lists again and continues, as an informer would.
+ */
+
+import { useEffect, useState } from 'react';
+import { useClient } from '../client-context';
+import { routeHref } from '../lib/route';
+
+interface Settings {
+  compactionIntervalMs?: number;
+  revision?: number;
+  compactedRevision?: number;
+}
+
+interface Props {
+  running: boolean;
+  firstVersion: string | undefined;
+  onNote: (text: string) => void;
+  onRestartFrom: (resourceVersion: string) => void;
+}
+
+export function HistoryControls({ firstVersion, onNote, onRestartFrom }: Props) {
+  const client = useClient();
+  const [settings, setSettings] = useState<Settings | undefined>(undefined);
+  const refresh = () =>
+    client.send<Settings>('GET', '/sandbox/v1/settings').then(
+      (answer) => setSettings(answer.body),
+      () => undefined,
+    );
+  useEffect(() => {
+    void refresh();
+    // Read once when shown; the buttons refresh it.
+  }, []);
+
+  return (
+    <div className="history-controls">
+      <p className="muted">
+        History window: {settings?.compactionIntervalMs === undefined ? '…' : formatMs(settings.compactionIntervalMs)}
+        {settings?.compactedRevision !== undefined ? ` · compacted up to rv ${settings.compactedRevision}` : ''} ·{' '}
+        <a href={routeHref('workshop')}>change in Workshop → Settings</a>
+      </p>
+      <div className="row">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            void client.send<{ compactedRevision: number }>('POST', '/sandbox/v1/compact').then(
+              (answer) => {
+                onNote(`history compacted: versions before ${answer.body.compactedRevision} are gone`);
+                void refresh();
+              },
+              (error: unknown) => onNote(`compaction failed: ${String(error)}`),
+            );
+          }}
+        >
+          Compact history now
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={firstVersion === undefined || firstVersion === ''}
+          onClick={() => firstVersion !== undefined && onRestartFrom(firstVersion)}
+        >
+          Restart from rv {firstVersion ?? '…'}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function formatMs(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
+}

@@ -1,0 +1,155 @@
+/**
+ * The server's settings (`/sandbox/v1/settings`): the naming profile
+ * (orch or kubernetes group names; switching re-registers the worker with
+ * the other profile, whose state is kept apart), the history window after
+ * which watches from older versions get 410 Gone, and the feature gates.
+ */
+
+import { useEffect, useState } from 'react';
+import { useClient } from '../client-context';
+import { ErrorNotice } from '../common/ErrorNotice';
+import { preferences, type ProfilePreference } from '../lib/preferences';
+
+interface Settings {
+  profile: string;
+  compactionIntervalMs: number;
+  featureGates: Record<string, boolean>;
+  revision: number;
+  compactedRevision: number;
+}
+
+const windows = [
+  { label: '10 s', ms: 10_000 },
+  { label: '1 min', ms: 60_000 },
+  { label: '5 min (default)', ms: 300_000 },
+];
+
+export function SettingsCard() {
+  const client = useClient();
+  const [settings, setSettings] = useState<Settings | undefined>(undefined);
+  const [seconds, setSeconds] = useState('');
+  const [error, setError] = useState<unknown>(undefined);
+  const [note, setNote] = useState<string | undefined>(undefined);
+  const current = preferences.profile();
+  const [profile, setProfile] = useState<ProfilePreference>(current);
+
+  const load = () =>
+    client.send<Settings>('GET', '/sandbox/v1/settings').then(
+      (answer) => {
+        setSettings(answer.body);
+        setSeconds(String(answer.body.compactionIntervalMs / 1000));
+      },
+      (e: unknown) => setError(e),
+    );
+  useEffect(() => {
+    void load();
+    // Read once; every change below reads the answer back.
+  }, []);
+
+  async function put(patch: Partial<Settings>, done: string) {
+    setError(undefined);
+    try {
+      const answer = await client.send<Settings>('PUT', '/sandbox/v1/settings', { body: patch });
+      setSettings(answer.body);
+      setSeconds(String(answer.body.compactionIntervalMs / 1000));
+      setNote(done);
+    } catch (e) {
+      setError(e);
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby="settings-heading">
+      <h3 id="settings-heading">Settings</h3>
+      {settings === undefined ? <p role="status">Reading settings…</p> : null}
+      <fieldset>
+        <legend>Profile</legend>
+        <label className="inline">
+          <input type="radio" name="profile" checked={profile === 'orch'} onChange={() => setProfile('orch')} /> orch
+          (groups like <code>apps</code>, <code>rbac.authorization.orch.io</code>)
+        </label>
+        <label className="inline">
+          <input type="radio" name="profile" checked={profile === 'kubernetes'} onChange={() => setProfile('kubernetes')} />{' '}
+          kubernetes (upstream names, <code>*.k8s.io</code>)
+        </label>
+        <p className="muted">Each profile keeps its own state. Switching reloads the page with the other server.</p>
+        <button
+          type="button"
+          disabled={profile === current}
+          onClick={() => {
+            preferences.setProfile(profile);
+            location.reload();
+          }}
+        >
+          Switch to {profile}
+        </button>
+      </fieldset>
+      <fieldset>
+        <legend>History window</legend>
+        <p className="muted">
+          Watches and lists from a resourceVersion older than this get 410 Gone.
+          {settings !== undefined ? ` Now at rv ${settings.revision}, compacted up to rv ${settings.compactedRevision}.` : ''}
+        </p>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void put({ compactionIntervalMs: Math.round(Number(seconds) * 1000) }, `History window set to ${seconds} s.`);
+          }}
+        >
+          <label>
+            Seconds{' '}
+            <input value={seconds} inputMode="numeric" size={6} onChange={(e) => setSeconds(e.target.value)} />
+          </label>
+          <button type="submit">Save</button>
+        </form>
+        <div className="row">
+          {windows.map((w) => (
+            <button
+              key={w.ms}
+              type="button"
+              className="secondary small"
+              onClick={() => void put({ compactionIntervalMs: w.ms }, `History window set to ${w.label}.`)}
+            >
+              {w.label}
+            </button>
+          ))}
+          <button
+            type="button"
+            className="secondary small"
+            onClick={() =>
+              void client.send<{ compactedRevision: number }>('POST', '/sandbox/v1/compact').then(
+                (answer) => {
+                  setNote(`History compacted up to rv ${answer.body.compactedRevision}.`);
+                  void load();
+                },
+                (e: unknown) => setError(e),
+              )
+            }
+          >
+            Compact now
+          </button>
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Feature gates</legend>
+        {Object.entries(settings?.featureGates ?? {}).map(([gate, on]) => (
+          <label key={gate} className="inline">
+            <input
+              type="checkbox"
+              checked={on}
+              onChange={(e) => void put({ featureGates: { [gate]: e.target.checked } }, `${gate} ${e.target.checked ? 'on' : 'off'}.`)}
+            />{' '}
+            {gate}
+          </label>
+        ))}
+      </fieldset>
+      {note !== undefined ? (
+        <p className="success" role="status">
+          {note}
+        </p>
+      ) : null}
+      {error !== undefined ? <ErrorNotice title="Settings not changed" error={error} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * Workshop tools: a shared scenario (from a link), reset, export and
+ * import of the whole state, scenarios to start attendees from the same
+ * objects, the server settings (profile, history window, feature gates),
+ * and the Node host that copied commands target.
+ */
+
+import type { ViewProps } from '../app/view-props';
+import { NodeHostCard } from './NodeHostCard';
+import { ResetCard } from './ResetCard';
+import { ScenarioCard } from './ScenarioCard';
+import { SettingsCard } from './SettingsCard';
+import { SharedScenarioBanner } from './SharedScenarioBanner';
+import { StateFileCard } from './StateFileCard';
+
+export function WorkshopView({ params }: ViewProps) {
+  return (
+    <main className="workshop-view" id="main" tabIndex={-1}>
+      <h2>Workshop</h2>
+      <SharedScenarioBanner url={params['scenario']} data={params['scenario-data']} />
+      <div className="cards">
+        <ResetCard />
+        <StateFileCard />
+        <SettingsCard />
+        <ScenarioCard />
+        <NodeHostCard />
+      </div>
+    </main>
+  );
+}
