@@ -439,19 +439,24 @@ describe('kubectl apply --server-side', () => {
     },
   );
 
-  it.skipIf(skip !== undefined)('after client-side apply, kubectl takes its fields over without conflict', async () => {
-    writeFileSync(file, deploymentYaml('csa', 2));
-    const csa = await k('apply', '-f', file);
-    expect([csa.code, csa.stdout.trim()]).toEqual([0, 'deployment.apps/csa created']);
-    writeFileSync(file, deploymentYaml('csa', 4));
-    const ssa = await k('apply', '--server-side', '-f', file);
-    expect([ssa.code, ssa.stdout.trim()]).toEqual([0, 'deployment.apps/csa serverside-applied']);
-    const got = await host.request('GET', `${deployments}/csa`);
-    expect(got.body.spec.replicas).toBe(4);
-    expect(JSON.stringify(entryOf(got, 'kubectl')?.fieldsV1)).toContain('f:replicas');
-    // the client-side record follows, so a later client-side apply sees the same configuration
-    expect(got.body.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toContain('"replicas":4');
-  });
+  it.skipIf(skip !== undefined)(
+    'after client-side apply, kubectl takes its fields over without conflict',
+    async () => {
+      writeFileSync(file, deploymentYaml('csa', 2));
+      const csa = await k('apply', '-f', file);
+      expect([csa.code, csa.stdout.trim()]).toEqual([0, 'deployment.apps/csa created']);
+      writeFileSync(file, deploymentYaml('csa', 4));
+      const ssa = await k('apply', '--server-side', '-f', file);
+      expect([ssa.code, ssa.stdout.trim()]).toEqual([0, 'deployment.apps/csa serverside-applied']);
+      const got = await host.request('GET', `${deployments}/csa`);
+      expect(got.body.spec.replicas).toBe(4);
+      expect(JSON.stringify(entryOf(got, 'kubectl')?.fieldsV1)).toContain('f:replicas');
+      // the client-side record follows, so a later client-side apply sees the same configuration
+      expect(got.body.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toContain(
+        '"replicas":4',
+      );
+    },
+  );
 
   it.skipIf(skip !== undefined)('kubectl shows managedFields as the real server records them', async () => {
     const r = await k(

@@ -73,11 +73,10 @@ class Estimator {
       case '.': {
         const [operand, field] = node.args as [Node, string];
         const o = this.estimate(operand, scope);
-        return this.sized(
-          node,
-          { cost: plus(o.cost, fixed(1)), ...(o.path !== undefined ? { path: [...o.path, field] } : {}) },
-          scope,
-        );
+        return this.sized(node, {
+          cost: plus(o.cost, fixed(1)),
+          ...(o.path !== undefined ? { path: [...o.path, field] } : {}),
+        });
       }
       case '[]': {
         const [container, key] = node.args as [Node, Node];
@@ -89,7 +88,7 @@ class Estimator {
           ...(c.path !== undefined ? { path: [...c.path, step] } : {}),
         };
         if (c.elemSize !== undefined) info.size = c.elemSize;
-        return this.sized(node, info, scope);
+        return this.sized(node, info);
       }
       case 'list': {
         const items = (node.args as Node[]).map((n) => this.estimate(n, scope));
@@ -128,20 +127,16 @@ class Estimator {
     const name = node.args as string;
     const local = scope.get(name);
     if (local !== undefined)
-      return this.sized(
-        node,
-        {
-          cost: fixed(1),
-          ...(local.path !== undefined ? { path: local.path } : {}),
-          ...(local.size !== undefined ? { size: local.size } : {}),
-        },
-        scope,
-      );
-    return this.sized(node, { cost: fixed(1), ...(this.roots.has(name) ? { path: [name] } : {}) }, scope);
+      return this.sized(node, {
+        cost: fixed(1),
+        ...(local.path !== undefined ? { path: local.path } : {}),
+        ...(local.size !== undefined ? { size: local.size } : {}),
+      });
+    return this.sized(node, { cost: fixed(1), ...(this.roots.has(name) ? { path: [name] } : {}) });
   }
 
   /** Fills in the size from the declared type at the node's path, or 1 for scalars. */
-  private sized(node: Node, info: Info, _scope: Map<string, Local>): Info {
+  private sized(node: Node, info: Info): Info {
     if (info.size === undefined && info.path !== undefined) {
       const size = this.sizeAt(info.path);
       if (size !== undefined) info.size = size;
@@ -272,7 +267,7 @@ class Estimator {
     const size = (i: Info | undefined): Range => (i === undefined ? UNKNOWN : this.sizeOf(i));
     const fn = (c: Range, resultSize?: Range): Info => {
       cost = plus(cost, c);
-      return this.sized(node, { cost, ...(resultSize !== undefined ? { size: resultSize } : {}) }, scope);
+      return this.sized(node, { cost, ...(resultSize !== undefined ? { size: resultSize } : {}) });
     };
     switch (name) {
       case 'dyn':

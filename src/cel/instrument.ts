@@ -10,8 +10,7 @@
  */
 
 import { charge, callCost, operatorCost, MAP_CREATE_BASE_COST } from './cost';
-import { CostLimitError } from './errors';
-import { celError } from './errors';
+import { CostLimitError, celError } from './errors';
 import {
   UnsignedInt,
   callName,

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileRule, ruleCostErrors, type CompiledRule } from './rules';
 import { validateRules } from './evaluate';
-import { scenarios } from './scenarios';
+import { openAPISchema, scenarioSchema, scenarios } from './scenarios';
 
 describe('CEL rule scenarios', () => {
   it('cover every area with at least 40 scenarios', () => {
@@ -68,4 +68,13 @@ describe('CEL rule scenarios', () => {
       }
     });
   }
+});
+
+describe('scenario schemas as OpenAPI', () => {
+  it('spell the markers with the profile prefix and carry the rules', () => {
+    const scenario = scenarios.find((s) => s.name.startsWith('map lists compare'))!;
+    const schema = openAPISchema(scenarioSchema(scenario), 'x-kubernetes') as Record<string, never>;
+    expect(schema['x-kubernetes-validations']).toEqual(scenario.rules);
+    expect(schema.properties['ports']).toMatchObject({ type: 'array', maxItems: 16, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
+  });
 });

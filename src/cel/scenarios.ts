@@ -856,3 +856,36 @@ export const scenarios: CelScenario[] = [
     ],
   },
 ];
+
+/**
+ * A scenario schema as OpenAPI v3 JSON for a CRD, with the naming profile's marker prefix (`x-orch` or
+ * `x-kubernetes`) and the rules as `<prefix>-validations`.
+ */
+export function openAPISchema(node: SchemaNode, prefix = 'x-orch'): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  if (node.type !== undefined) out.type = node.type;
+  if (node.format !== undefined) out.format = node.format;
+  if (node.nullable !== undefined) out.nullable = node.nullable;
+  if (node.enum !== undefined) out.enum = node.enum;
+  if (node.required !== undefined) out.required = node.required;
+  for (const key of ['maxItems', 'maxLength', 'maxProperties'] as const) if (node[key] !== undefined) out[key] = node[key];
+  if (node.properties !== undefined) {
+    out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, openAPISchema(v, prefix)]));
+  }
+  if (node.items !== undefined) out.items = openAPISchema(node.items, prefix);
+  if (node.additionalProperties !== undefined) {
+    out.additionalProperties = typeof node.additionalProperties === 'boolean' ? node.additionalProperties : openAPISchema(node.additionalProperties, prefix);
+  }
+  if (node.listType !== undefined) out[`${prefix}-list-type`] = node.listType;
+  if (node.listMapKeys !== undefined) out[`${prefix}-list-map-keys`] = node.listMapKeys;
+  if (node.intOrString === true) out[`${prefix}-int-or-string`] = true;
+  if (node.preserveUnknownFields === true) out[`${prefix}-preserve-unknown-fields`] = true;
+  if (node.embeddedResource === true) out[`${prefix}-embedded-resource`] = true;
+  if (node.validations !== undefined) out[`${prefix}-validations`] = node.validations as unknown as JsonValue;
+  return out;
+}
+
+/** A scenario's schema with its rules attached, ready for `openAPISchema`. */
+export function scenarioSchema(scenario: CelScenario): SchemaNode {
+  return { ...scenario.schema, validations: scenario.rules };
+}

@@ -112,7 +112,7 @@ function unowned(obj: KubeObject | undefined): string[] {
   return present.difference(owned).paths().map(pathString);
 }
 
-const runs = { numRuns: 150 };
+const runs = { numRuns: 100 };
 
 describe('apply properties', () => {
   it('no history of writes leaves a field that nobody owns', () => {

@@ -37,8 +37,17 @@ const typeText: Record<FieldErrorType, string> = {
   FieldValueTypeInvalid: 'Invalid value',
 };
 
+/**
+ * A bad value the real server prints with Go's `%#v` (a struct such as a CRD's ValidationRule): the text is
+ * shown as is, since no JSON rendering matches it.
+ */
+export class GoValueText {
+  constructor(readonly text: string) {}
+}
+
 /** Go's %q for strings, %v-like for the rest. */
 export function formatValue(value: unknown): string {
+  if (value instanceof GoValueText) return value.text;
   if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

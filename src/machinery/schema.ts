@@ -36,6 +36,30 @@ export interface SchemaNode {
   maxItems?: number;
   maxLength?: number;
   maxProperties?: number;
+  /**
+   * Value validations of custom resource schemas (OpenAPI v3 keywords, checked on every write of a custom
+   * resource; built-in kinds carry none). `allOf`/`anyOf`/`oneOf`/`not` hold value validations only.
+   */
+  minItems?: number;
+  minLength?: number;
+  minProperties?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  multipleOf?: number;
+  /** An RE2 pattern (never run through JavaScript's backtracking engine). */
+  pattern?: string;
+  uniqueItems?: boolean;
+  allOf?: SchemaNode[];
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  not?: SchemaNode;
+  /** Documentation that custom resource schemas publish in OpenAPI (`kubectl explain` shows it). */
+  description?: string;
+  title?: string;
+  example?: JsonValue;
+  externalDocs?: { description?: string; url?: string };
   /** Expression rules checked against this node's value (`x-orch-validations`). */
   validations?: ValidationRule[];
 }

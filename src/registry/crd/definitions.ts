@@ -1,0 +1,40 @@
+/**
+ * The generated definitions as a server of one naming profile serves them:
+ * the CRD kinds' schema facts come from upstream with `x-kubernetes-*`
+ * property names on JSONSchemaProps, which are renamed to the profile's
+ * (`x-orch-*` in profile orch) so that bodies written in the profile's
+ * spelling decode, prune and merge. Built once per profile.
+ */
+
+import type { Definition, DefinitionSet } from '../../machinery/schema';
+import type { NamingProfile } from '../../machinery/naming';
+
+const JSON_SCHEMA_PROPS = 'apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
+const VALIDATION_RULE = 'apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule';
+const UPSTREAM_PREFIX = 'x-kubernetes-';
+
+const cache = new Map<string, { source: DefinitionSet; result: DefinitionSet }>();
+
+export function profileDefinitions(profile: NamingProfile, defs: DefinitionSet): DefinitionSet {
+  const cached = cache.get(profile.name);
+  if (cached?.source === defs) return cached.result;
+  const result: DefinitionSet = { ...defs };
+  const props = defs[JSON_SCHEMA_PROPS];
+  if (props?.properties !== undefined) {
+    const renamed: NonNullable<Definition['properties']> = {};
+    for (const [name, node] of Object.entries(props.properties))
+      renamed[name.startsWith(UPSTREAM_PREFIX) ? profile.ext(name.slice(UPSTREAM_PREFIX.length)) : name] = node;
+    result[JSON_SCHEMA_PROPS] = { ...props, properties: renamed };
+  }
+  const rule = defs[VALIDATION_RULE];
+  if (rule?.properties !== undefined) {
+    // `reason` and `fieldPath` are v1.28 fields (the v1.27 data lacks them); the product requires them on
+    // validation rules, so the served schema knows them and they survive pruning and field validation.
+    result[VALIDATION_RULE] = {
+      ...rule,
+      properties: { ...rule.properties, reason: { type: 'string' }, fieldPath: { type: 'string' } },
+    };
+  }
+  cache.set(profile.name, { source: defs, result });
+  return result;
+}
