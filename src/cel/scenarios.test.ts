@@ -73,8 +73,13 @@ describe('CEL rule scenarios', () => {
 describe('scenario schemas as OpenAPI', () => {
   it('spell the markers with the profile prefix and carry the rules', () => {
     const scenario = scenarios.find((s) => s.name.startsWith('map lists compare'))!;
-    const schema = openAPISchema(scenarioSchema(scenario), 'x-kubernetes') as Record<string, never>;
+    const schema = openAPISchema(scenarioSchema(scenario), 'x-kubernetes');
     expect(schema['x-kubernetes-validations']).toEqual(scenario.rules);
-    expect(schema.properties['ports']).toMatchObject({ type: 'array', maxItems: 16, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
+    expect((schema.properties as Record<string, unknown>).ports).toMatchObject({
+      type: 'array',
+      maxItems: 16,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+    });
   });
 });

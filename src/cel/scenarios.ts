@@ -868,13 +868,19 @@ export function openAPISchema(node: SchemaNode, prefix = 'x-orch'): Record<strin
   if (node.nullable !== undefined) out.nullable = node.nullable;
   if (node.enum !== undefined) out.enum = node.enum;
   if (node.required !== undefined) out.required = node.required;
-  for (const key of ['maxItems', 'maxLength', 'maxProperties'] as const) if (node[key] !== undefined) out[key] = node[key];
+  for (const key of ['maxItems', 'maxLength', 'maxProperties'] as const)
+    if (node[key] !== undefined) out[key] = node[key];
   if (node.properties !== undefined) {
-    out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, openAPISchema(v, prefix)]));
+    out.properties = Object.fromEntries(
+      Object.entries(node.properties).map(([k, v]) => [k, openAPISchema(v, prefix)]),
+    );
   }
   if (node.items !== undefined) out.items = openAPISchema(node.items, prefix);
   if (node.additionalProperties !== undefined) {
-    out.additionalProperties = typeof node.additionalProperties === 'boolean' ? node.additionalProperties : openAPISchema(node.additionalProperties, prefix);
+    out.additionalProperties =
+      typeof node.additionalProperties === 'boolean'
+        ? node.additionalProperties
+        : openAPISchema(node.additionalProperties, prefix);
   }
   if (node.listType !== undefined) out[`${prefix}-list-type`] = node.listType;
   if (node.listMapKeys !== undefined) out[`${prefix}-list-map-keys`] = node.listMapKeys;

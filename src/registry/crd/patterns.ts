@@ -1,0 +1,40 @@
+/**
+ * Schema `pattern`s with RE2 semantics (Go's regexp, as the real server
+ * compiles them): matched through `re2js` in linear time, never through
+ * JavaScript's backtracking engine, so a user's pattern cannot stall the
+ * server. Compiled patterns are cached; CRDs reuse the same few.
+ */
+
+import { RE2JS } from 're2js';
+
+const cache = new Map<string, RE2JS>();
+const CACHE_LIMIT = 1000;
+
+function compile(pattern: string): RE2JS {
+  let re = cache.get(pattern);
+  if (re === undefined) {
+    re = RE2JS.compile(pattern);
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    cache.set(pattern, re);
+  }
+  return re;
+}
+
+/** Go's `regexp.Compile` error text (`error parsing regexp: ...`), or undefined for a valid pattern. */
+export function patternError(pattern: string): string | undefined {
+  try {
+    compile(pattern);
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** Unanchored match, as JSON Schema's `pattern` is defined. Invalid patterns never match. */
+export function matchesPattern(pattern: string, value: string): boolean {
+  try {
+    return compile(pattern).test(value);
+  } catch {
+    return false;
+  }
+}
