@@ -10,6 +10,8 @@ import { runNodeHostBench } from './node-host';
 import { runWatchPagingBench } from './watch-paging';
 import { runStorageBench } from './storage';
 import { runBrowserBench } from './browser';
+import { runApplyBench } from './apply';
+import { runCelBench } from './cel';
 import { runDecodeBench } from './decode';
 
 const sections: Record<string, () => Promise<Figure[]>> = {
@@ -18,6 +20,8 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   storage: async () => (await runStorageBench()).map((r) => ({ section: 'storage (raw)', name: r.name, value: r.value, unit: r.unit })),
   browser: runBrowserBench,
   decode: async () => runDecodeBench(),
+  apply: runApplyBench,
+  cel: async () => runCelBench(),
 };
 
 async function main(): Promise<void> {

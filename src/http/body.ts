@@ -97,6 +97,17 @@ export function decodeObjectBody(
     }
   }
   if (format === 'yaml') {
+    // YAML is a superset of JSON: a JSON document (kubectl sends apply bodies as JSON) reads the same
+    // through the much faster JSON decoder. Only a duplicate key, which YAML words differently, or
+    // anything that is not plain JSON takes the YAML path.
+    if (/^\s*[{[]/.test(text)) {
+      try {
+        const decoded = decodeJson(text, { mergeDuplicates: false });
+        if (decoded.duplicates.length === 0) return { value: decoded.value, findings: {} };
+      } catch (e) {
+        if (!(e instanceof JsonSyntaxError)) throw e;
+      }
+    }
     try {
       const decoded = decodeYaml(text);
       return {

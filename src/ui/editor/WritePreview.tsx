@@ -11,7 +11,7 @@ import type { KubeObject } from '../../api/meta';
 import { withQuery } from '../../client/index';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { WarningList } from '../common/WarningList';
-import { toYaml, withoutManagedFields } from '../lib/yaml-text';
+import { alignKeys, toYaml, withoutManagedFields } from '../lib/yaml-text';
 import { MergeDiff } from './MergeDiff';
 import type { Preview } from './useWriteFlow';
 
@@ -45,7 +45,11 @@ export function WritePreview({ preview, busy, onConfirm, onCancel }: Props) {
             <span>{preview.stored === undefined ? 'Stored now: nothing (the object does not exist)' : `Stored now (resourceVersion ${preview.stored.metadata?.resourceVersion ?? '?'})`}</span>
             <span>After {plan.operation} (dryRun=All)</span>
           </div>
-          <MergeDiff before={shown(preview.stored)} after={shown(preview.dryRun)} label="Stored object against the dry-run result" />
+          <MergeDiff
+            before={shown(preview.stored)}
+            after={shown(alignKeys(preview.stored, preview.dryRun))}
+            label="Stored object against the dry-run result"
+          />
           <label className="inline">
             <input type="checkbox" checked={showManaged} onChange={(e) => setShowManaged(e.target.checked)} /> Show
             managedFields in the diff

@@ -19,7 +19,7 @@ interface Props {
   groupVersions: DiscoveredGroupVersion[];
   choice: ResourceChoice | undefined;
   namespace: string;
-  onCreated: (object: KubeObject) => void;
+  onCreated?: (object: KubeObject) => void;
 }
 
 type Outcome = { kind: 'idle' } | { kind: 'created'; object: KubeObject } | { kind: 'failed'; error: unknown };
@@ -44,9 +44,11 @@ export function CreatePanel({ groupVersions, choice, namespace, onCreated }: Pro
     try {
       const { collectionFor, parseManifest } = await import('../lib/manifest');
       const object = parseManifest(text);
-      const created = await client.create(collectionFor(object, groupVersions, namespace), object);
+      const created = await client.create(collectionFor(object, groupVersions, namespace), object, {
+        fieldManager: 'sandbox-explorer',
+      });
       setOutcome({ kind: 'created', object: created });
-      onCreated(created);
+      onCreated?.(created);
     } catch (error) {
       setOutcome({ kind: 'failed', error });
     } finally {

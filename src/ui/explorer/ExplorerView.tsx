@@ -7,7 +7,6 @@
  */
 
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { KubeObject } from '../../api/meta';
 import { useClient } from '../client-context';
 import { useDiscovery } from '../app/DiscoveryContext';
 import type { ViewProps } from '../app/view-props';
@@ -176,9 +175,6 @@ export function ExplorerView({ params }: ViewProps) {
             groupVersions={groupVersions}
             choice={choice}
             namespace={namespace === allNamespaces ? 'default' : namespace}
-            onCreated={(object: KubeObject) => {
-              if (object.kind === 'Namespace') return;
-            }}
           />
         )}
       </aside>

@@ -49,3 +49,20 @@ export function withoutServerFields(object: KubeObject): KubeObject {
   const { status: _status, ...rest } = object;
   return { ...rest, metadata };
 }
+
+/**
+ * `after` with its keys in the order `before` has them (new keys last), at
+ * every level, so a line diff of the two shows changed values, not keys
+ * that merely moved.
+ */
+export function alignKeys<T>(before: unknown, after: T): T {
+  if (!isRecord(before) || !isRecord(after)) return after;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(before)) if (key in after) out[key] = alignKeys(before[key], after[key]);
+  for (const key of Object.keys(after)) if (!(key in out)) out[key] = after[key];
+  return out as T;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

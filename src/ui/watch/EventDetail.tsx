@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { CodeBlock } from '../common/CodeBlock';
 import { LineDiffView } from '../common/LineDiffView';
-import { toYaml, withoutManagedFields } from '../lib/yaml-text';
+import { alignKeys, toYaml, withoutManagedFields } from '../lib/yaml-text';
 import type { KubeObject } from '../../api/meta';
 import type { InspectorLine } from './useWatchSession';
 
@@ -31,7 +31,7 @@ export function EventDetail({ line }: { line: InspectorLine }) {
       {canDiff && !full ? (
         <LineDiffView
           before={toYaml(withoutManagedFields(line.previous as KubeObject))}
-          after={toYaml(withoutManagedFields(object))}
+          after={toYaml(alignKeys(line.previous, withoutManagedFields(object)))}
           label="Changes against the previous state"
         />
       ) : (

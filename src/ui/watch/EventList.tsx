@@ -59,13 +59,15 @@ export function EventList({ lines, selected, onSelect }: Props) {
               <td className="numeric">{line.resourceVersion ?? ''}</td>
               <td>
                 {line.object !== undefined ? (
-                  <button type="button" className="link-button" onClick={() => onSelect(line.seq)}>
+                  <button type="button" className="link-button" title={line.text} onClick={() => onSelect(line.seq)}>
                     {line.type === 'BOOKMARK' || line.type === 'ERROR'
                       ? (line.text ?? line.type.toLowerCase())
                       : `${line.namespace === undefined ? '' : `${line.namespace}/`}${line.name ?? ''}`}
                   </button>
                 ) : (
-                  <span className="note">{line.text}</span>
+                  <span className="note" title={line.text}>
+                    {line.text}
+                  </span>
                 )}
               </td>
             </tr>

@@ -21,8 +21,8 @@ export function schemaCompletion(deps: CompletionDeps): CompletionSource {
     const text = context.state.doc.toString();
     const at = cursorContext(text, context.pos);
     if (at === undefined) return null;
-    if (!context.explicit && at.word === '' && at.mode === 'key' && !/(^|\n)\s*(- )?$/.test(text.slice(0, context.pos)))
-      return null;
+    // Typing a word opens the list; on an empty position only Ctrl-Space does (a list after every Enter is noise).
+    if (!context.explicit && at.word === '') return null;
     const from = context.pos - at.word.length;
     const header = documentHeader(text);
 
