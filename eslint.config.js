@@ -60,7 +60,7 @@ const coreDirs = ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'auth', 
 
 export default tseslint.config(
   {
-    ignores: ['node_modules', 'dist', 'coverage', 'test-results', 'playwright-report', 'src/registry/generated/*.json', '.bench'],
+    ignores: ['node_modules', 'dist', 'coverage', 'test-results', 'playwright-report', 'src/registry/generated/*.json', '.bench', '.scratch'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -14,6 +14,34 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import type { Figure } from './report';
 
+/** The few browser APIs the in-page code uses (this file is type-checked as Node code). */
+interface IdbRequest<T> {
+  result: T;
+  error: unknown;
+  onsuccess: (() => void) | null;
+  onerror: (() => void) | null;
+  onupgradeneeded: (() => void) | null;
+}
+interface IdbStore {
+  get(key: string): IdbRequest<unknown>;
+  put(value: unknown): void;
+}
+interface IdbTransaction {
+  objectStore(name: string): IdbStore;
+  oncomplete: (() => void) | null;
+  onerror: (() => void) | null;
+  error: unknown;
+}
+interface IdbDatabase {
+  transaction(names: string[], mode: 'readwrite'): IdbTransaction;
+  createObjectStore(name: string, options: { keyPath: string }): void;
+  close(): void;
+}
+interface PageGlobals {
+  indexedDB: { open(name: string, version: number): IdbRequest<IdbDatabase> };
+  navigator: { serviceWorker: { controller: unknown } };
+}
+
 interface PageFigures {
   seq: number;
   par: number;
@@ -43,7 +71,7 @@ export async function runBrowserBench(): Promise<Figure[]> {
     // tsx compiles with keepNames: functions handed to page.evaluate call a `__name` helper the page lacks.
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.goto(url);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     const r = await page.evaluate(async (): Promise<PageFigures> => {
       const path = '/api/v1/namespaces/default/configmaps';
       const creates = 400;
@@ -77,8 +105,8 @@ export async function runBrowserBench(): Promise<Figure[]> {
         return { p50: pct(50), p99: pct(99) };
       };
       const idb = async (width: number) => {
-        const db = await new Promise<IDBDatabase>((resolve, reject) => {
-          const req = indexedDB.open(`bench-floor-${width}-${Date.now()}`, 1);
+        const db = await new Promise<IdbDatabase>((resolve, reject) => {
+          const req = (globalThis as unknown as PageGlobals).indexedDB.open(`bench-floor-${width}-${Date.now()}`, 1);
           req.onupgradeneeded = () => {
             req.result.createObjectStore('objects', { keyPath: 'key' });
             req.result.createObjectStore('meta', { keyPath: 'name' });

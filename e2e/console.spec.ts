@@ -26,7 +26,8 @@ test('compose a request, read every header, and reuse a logged request', async (
   const response = page.getByRole('region', { name: 'Response' });
   await expect(response.getByText('201 Created')).toBeVisible();
   const headers = response.getByRole('table', { name: 'Response headers' });
-  await expect(headers.getByRole('row', { name: /^warning/i })).toContainText('unknown field "colour"');
+  await expect(headers.getByRole('row', { name: /^warning/i })).toContainText('299 - "unknown field \\"colour\\""');
+  await expect(response.getByRole('note', { name: 'Warnings from the server' })).toContainText('unknown field "colour"');
   await expect(headers.getByRole('row', { name: /^content-type/i })).toContainText('application/json');
   await expect(response.getByLabel('Response body')).toContainText(`"name": "${name}"`);
   await shot(page, testInfo, 'console');

@@ -6,7 +6,7 @@
  */
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CoreV1Api, KubeConfig, ListWatch, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig, makeInformer, type ListWatch, type V1ConfigMap } from '@kubernetes/client-node';
 import { startTestHost, type TestHost } from './support/host';
 
 let host: TestHost;

@@ -100,6 +100,12 @@ function rootSchema(rt: ResourceType): SchemaNode | undefined {
   return rt.schema ?? (rt.definition !== undefined ? { ref: rt.definition } : undefined);
 }
 
+/** Drops the fields the schema does not know; custom resources prune structurally (preserve-unknown-fields, embedded metadata). */
+function pruneUnknown(defs: DefinitionSet, rt: ResourceType, root: SchemaNode | undefined, obj: KubeObject): string[] {
+  if (rt.crd !== undefined) return rt.crd.prune(obj);
+  return root === undefined ? [] : checkAgainstSchema(defs, root, obj, { prune: true }).unknown;
+}
+
 /** The strict-decoding messages of `obj` (unknown fields are dropped from it) in the real server's order. */
 export function strictMessages(
   defs: DefinitionSet,
@@ -109,7 +115,7 @@ export function strictMessages(
 ): string[] {
   const root = rootSchema(rt);
   if (Array.isArray(findings)) {
-    const unknown = root === undefined ? [] : checkAgainstSchema(defs, root, obj, { prune: true }).unknown;
+    const unknown = pruneUnknown(defs, rt, root, obj);
     return problemMessages({ duplicates: [...(findings as readonly string[])], unknown });
   }
   const f = findings as DecodeFindings;
@@ -135,7 +141,7 @@ export function strictMessages(
     if (unknown.length > 0) checkAgainstSchema(defs, root, obj, { prune: true });
     return dedupe(ordered).slice(0, maxStrictErrors);
   }
-  const unknown = root === undefined ? [] : checkAgainstSchema(defs, root, obj, { prune: true }).unknown;
+  const unknown = pruneUnknown(defs, rt, root, obj);
   const leading = [...(f.leading ?? []), ...typed.map((d) => `duplicate field "${d.path}"`)];
   return [
     ...dedupe(leading).slice(0, maxStrictErrors),

@@ -124,6 +124,19 @@ export class Catalog {
     if (notify) this.changed();
   }
 
+  /**
+   * Replaces all versions of a group in one change (the CRD registrar rebuilds a group whenever one of its
+   * CRDs changes); an empty list removes the group.
+   */
+  setGroupVersions(groupName: string, versions: ServedVersion[]): void {
+    if (versions.length === 0) {
+      this.removeGroup(groupName);
+      return;
+    }
+    this.groupsByName.set(groupName, { name: groupName, versions });
+    this.changed();
+  }
+
   /** Removes a group entirely (custom resource groups when their last CRD goes). */
   removeGroup(groupName: string): void {
     if (this.groupsByName.delete(groupName)) this.changed();

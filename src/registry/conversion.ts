@@ -40,11 +40,14 @@ interface Convertible {
   kind: string;
   storageVersion: { apiVersion: string; kind: string };
   conversion?: ConversionFamily;
+  /** Custom resources are also pruned and defaulted by the served version's schema when read. */
+  crd?: { present(obj: KubeObject): KubeObject };
 }
 
 /** A stored object as the resource's served version presents it. */
 export function toServedVersion(rt: Convertible, obj: KubeObject): KubeObject {
-  return convertObject(obj, rt.apiVersion, rt.kind, rt.conversion);
+  const converted = convertObject(obj, rt.apiVersion, rt.kind, rt.conversion);
+  return rt.crd === undefined ? converted : rt.crd.present(converted);
 }
 
 /** An object of the served version as it is stored. */

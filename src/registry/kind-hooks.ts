@@ -9,6 +9,8 @@ import type { KubeObject } from '../api/meta';
 import { fieldError, type FieldError } from '../machinery/field-errors';
 import type { ResourceType } from './resource-type';
 import type { StrategyContext } from './strategy';
+import { crdHooks, customResourceHooks } from './crd/hooks';
+import { CRD_DEFINITION } from './crd/types';
 
 export interface KindHooks {
   prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
@@ -57,7 +59,8 @@ const coreHooks: Record<string, KindHooks> = {
 };
 
 export function kindHooks(rt: ResourceType): KindHooks | undefined {
-  if (rt.custom) return undefined;
+  if (rt.custom) return rt.crd !== undefined ? customResourceHooks(rt) : undefined;
   if (rt.group === '') return coreHooks[rt.kind];
+  if (rt.definition === CRD_DEFINITION) return crdHooks;
   return undefined;
 }

@@ -8,6 +8,7 @@ import type { GroupResource } from '../machinery/errors';
 import type { KindBehavior } from './kind-behavior';
 import type { SchemaNode } from '../machinery/schema';
 import type { ConversionFamily } from './conversion';
+import type { CustomResourceFacts } from './crd/facts';
 
 export interface SubresourceType {
   name: string;
@@ -51,6 +52,8 @@ export interface ResourceType {
   behavior: KindBehavior;
   /** True for kinds served from a CustomResourceDefinition. */
   custom: boolean;
+  /** Custom resources: their schema's pruning, defaulting, validation, printer columns and scale paths. */
+  crd?: CustomResourceFacts;
 }
 
 export function groupResource(rt: Pick<ResourceType, 'group' | 'resource'>): GroupResource {

@@ -17,6 +17,7 @@ import type { KubeObject, ObjectMeta } from '../api/meta';
 import type { FieldError } from '../machinery/field-errors';
 import { newUid, rfc3339Seconds } from '../machinery/ids';
 import type { DefinitionSet } from '../machinery/schema';
+import type { NamingProfile } from '../machinery/naming';
 import { deepEqual, deepClone } from '../machinery/json';
 import type { ResourceType } from './resource-type';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from './validation/object-meta';
@@ -29,6 +30,8 @@ export interface StrategyContext {
   definitions: DefinitionSet;
   /** The profile's namespace finalizer and similar names kinds need. */
   namespaceFinalizer: string;
+  /** The naming profile (CRD validation spells schema markers and annotations through it). */
+  profile: NamingProfile;
 }
 
 function meta(obj: KubeObject): ObjectMeta {
@@ -116,6 +119,8 @@ export function prepareForUpdate(rt: ResourceType, subresource: string, obj: Kub
 }
 
 function schemaErrors(rt: ResourceType, obj: KubeObject, ctx: StrategyContext): FieldError[] {
+  // Custom resources are validated against their full OpenAPI schema by their own hooks.
+  if (rt.crd !== undefined) return [];
   const root = rt.schema ?? (rt.definition !== undefined ? { ref: rt.definition } : undefined);
   if (root === undefined) return [];
   return checkAgainstSchema(ctx.definitions, root, obj, { prune: false }).errors;

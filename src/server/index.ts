@@ -37,6 +37,11 @@ import { createClient } from '../client/client';
 import type { Controller, ControllerContext } from '../controllers/types';
 import { namespaceController } from '../controllers/namespace-controller';
 import { garbageCollector } from '../controllers/garbage-collector';
+import { crdNamingController } from '../controllers/crd-naming';
+import { crdEstablishingController } from '../controllers/crd-establishing';
+import { crdFinalizer } from '../controllers/crd-finalizer';
+import { profileDefinitions } from '../registry/crd/definitions';
+import { CrdRegistrar } from '../registry/crd/registrar';
 
 export type { ApiServerOptions } from './options';
 
@@ -63,9 +68,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const profile = namingProfile(options.profile);
   const now = options.now ?? (() => new Date());
   const storage = options.storage;
-  const catalog = new Catalog(profile, builtInDefinitions);
+  const catalog = new Catalog(profile, profileDefinitions(profile, builtInDefinitions));
   catalog.loadBuiltIns(builtInRegistry, parseRuntimeConfig(options.runtimeConfig));
   const store = new ObjectStore(storage);
+  // Serves custom resources from the stored CRDs, as the real server's CRD handler does.
+  const crdRegistrar = new CrdRegistrar(catalog, storage, profile);
   const shutdownCallbacks = new Set<(reason?: Status) => void>();
   const metrics = new Metrics();
   const openapi = createOpenApiService(catalog, serverVersion.gitVersion);
@@ -112,6 +119,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       now: at,
       definitions: catalog.definitions,
       namespaceFinalizer: profile.namespaceFinalizer,
+      profile,
     }),
     runWrite: (w) => runWrite(deps, w),
     get continueTokens(): ContinueTokens {
@@ -167,6 +175,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await deleteEverything(storage);
       await compactor.compactNow();
       await bootstrap(server, systemAdmin);
+      await crdRegistrar.resync();
     },
     async importState(data, onProgress) {
       compactor.stop();
@@ -177,6 +186,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         for (const callback of [...shutdownCallbacks]) callback(replaced);
         await applySavedSettings();
         await bootstrap(server, systemAdmin);
+        await crdRegistrar.resync();
       } finally {
         compactor.start();
       }
@@ -211,6 +221,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const ready = (async () => {
     await applySavedSettings();
     await bootstrap(server, systemAdmin);
+    await crdRegistrar.start();
     compactor.start();
     if (options.controllers !== false) {
       const controllerContext: ControllerContext = {
@@ -221,7 +232,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         profile,
         now,
       };
-      controllers.push(namespaceController(controllerContext), garbageCollector(controllerContext));
+      controllers.push(
+        namespaceController(controllerContext),
+        garbageCollector(controllerContext),
+        crdNamingController(controllerContext),
+        crdEstablishingController(controllerContext),
+        crdFinalizer(controllerContext),
+      );
       for (const c of controllers) c.start();
     }
     started = true;
@@ -241,6 +258,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     async close() {
       compactor.stop();
+      crdRegistrar.stop();
       for (const c of controllers) c.stop();
       for (const cb of [...shutdownCallbacks]) cb();
       shutdownCallbacks.clear();

@@ -26,6 +26,7 @@ import { canonicalOrder } from '../registry/canonical';
 import { applyDefaults, defaultingContext } from '../registry/defaults';
 import { ignoreManagedFieldsTimestamps, objectTypeFor, updateManagedFields } from '../fieldmanager/index';
 import { planDelete, shouldRemoveAfterUpdate } from '../registry/deletion';
+import { beginDeletion } from '../registry/crd/deletion';
 import { parseRequestInfo } from '../http/request-info';
 import { wantsPretty, type RequestContext } from '../http/context';
 import { respondError } from '../http/respond';
@@ -133,6 +134,8 @@ export async function runWrite(deps: PipelineDeps, w: WriteRequest): Promise<Wri
     // defaulting: the real server defaults while decoding the body into the kind's type, so before
     // field ownership and admission see the object
     if (!w.rt.custom && w.rt.definition !== undefined) applyDefaults(server.catalog.definitions, w.rt.definition, obj, defaultingContext(server.profile, server.featureGates));
+    // custom resources: decoding prunes unknown fields, drops non-nullable nulls and applies the schema's defaults
+    w.rt.crd?.normalize(obj);
     if (!creating) {
       const rv = obj.metadata?.resourceVersion;
       if (rv !== undefined && rv !== '' && rv !== String(current.revision)) throw staleResourceVersion(groupResource(w.rt), w.name);
@@ -224,7 +227,9 @@ async function runDelete(deps: PipelineDeps, w: WriteRequest): Promise<WriteOutc
     await admission.mutate(attributes(w, 'DELETE', undefined, current.object));
     await admission.validate(attributes(w, 'DELETE', undefined, current.object));
 
-    const plan = planDelete(w.rt, current.object, w.deleteOptions ?? {}, server.now());
+    // a CRD's first delete adds its cleanup finalizer and the Terminating condition
+    const target = beginDeletion(server.profile, w.rt, current.object, server.now());
+    const plan = planDelete(w.rt, target, w.deleteOptions ?? {}, server.now());
     if (plan.kind === 'unchanged') return { object: current.object, created: false, deleted: false };
     if (plan.kind === 'terminate') {
       if (w.dryRun) return { object: plan.object, created: false, deleted: false };

@@ -25,7 +25,8 @@ export async function handleCreate(server: ServerContext, ctx: RequestContext, r
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
   const decoded = decodeObjectBody(await readBodyText(ctx.request), format, { kind: req.rt.kind, typed: !req.rt.custom });
   const obj = asObjectOfType(decoded.value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
-  dropNulls(obj);
+  // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
+  if (!req.rt.custom) dropNulls(obj);
   enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, { strictError: undecodable(req.rt) });
   const meta = obj.metadata ?? (obj.metadata = {});
   if (req.rt.namespaced) {

@@ -126,7 +126,7 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
         const obj = current ?? {};
         const scaleDefinition = req.rt.subresources.get('scale')?.definition;
         const scale = applyPatch(type, scaleOf(server, req.rt, obj), patch, { defs, root: scaleDefinition !== undefined ? { ref: scaleDefinition } : undefined });
-        return applyScale(obj, scale);
+        return applyScale(obj, scale, req.rt);
       },
       createWhenMissing: false,
       fieldManager: { manager: ownership.manager, subresource: 'scale' },

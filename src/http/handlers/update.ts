@@ -50,7 +50,7 @@ export async function handleUpdate(server: ServerContext, ctx: RequestContext, r
       name: req.info.name,
       dryRun,
       user: ctx.user,
-      desired: (current) => applyScale(current ?? {}, scale),
+      desired: (current) => applyScale(current ?? {}, scale, req.rt),
       createWhenMissing: false,
       fieldManager: { manager: ownership.manager, subresource: 'scale' },
     });
@@ -58,7 +58,8 @@ export async function handleUpdate(server: ServerContext, ctx: RequestContext, r
   }
 
   const obj = asObjectOfType(value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
-  dropNulls(obj);
+  // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
+  if (!req.rt.custom) dropNulls(obj);
   enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, { strictError: undecodable(req.rt) });
   checkNameAndNamespace(req, obj);
   const outcome = await server.runWrite({

@@ -1,7 +1,9 @@
 /**
  * The `scale` subresource: a Scale (autoscaling/v1) view of a workload's
  * replicas — spec.replicas, status.replicas and the label selector as a
- * string — and the write back of spec.replicas from a Scale.
+ * string — and the write back of spec.replicas from a Scale. Custom
+ * resources map the Scale through their CRD's specReplicasPath,
+ * statusReplicasPath and labelSelectorPath instead.
  */
 
 import type { KubeObject } from '../../api/meta';
@@ -9,8 +11,47 @@ import { badRequest } from '../../machinery/errors';
 import type { ResourceType } from '../../registry/resource-type';
 import type { ServerContext } from '../server-context';
 import { selectorToString } from '../../machinery/label-selector-text';
+import type { ScalePaths } from '../../registry/crd/facts';
+
+function pathParts(path: string): string[] {
+  return path.replace(/^\./, '').split('.');
+}
+
+function nested(obj: unknown, path: string): unknown {
+  let cur = obj;
+  for (const p of pathParts(path)) cur = typeof cur === 'object' && cur !== null ? (cur as Record<string, unknown>)[p] : undefined;
+  return cur;
+}
+
+function customScaleOf(paths: ScalePaths, obj: KubeObject): KubeObject {
+  const int = (v: unknown): number => (typeof v === 'number' && Number.isInteger(v) ? v : 0);
+  const selector = paths.labelSelectorPath === undefined ? undefined : nested(obj, paths.labelSelectorPath);
+  const m = obj.metadata ?? {};
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    spec: { replicas: int(nested(obj, paths.specReplicasPath)) },
+    status: {
+      replicas: int(nested(obj, paths.statusReplicasPath)),
+      ...(typeof selector === 'string' && selector !== '' ? { selector } : {}),
+    },
+  };
+}
+
+function setNested(obj: KubeObject, path: string, value: unknown): void {
+  const parts = pathParts(path);
+  let cur: Record<string, unknown> = obj;
+  for (const p of parts.slice(0, -1)) {
+    const next = cur[p];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) cur[p] = {};
+    cur = cur[p] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1] ?? ''] = value;
+}
 
 export function scaleOf(server: ServerContext, rt: ResourceType, obj: KubeObject): KubeObject {
+  if (rt.crd?.scale !== undefined) return customScaleOf(rt.crd.scale, obj);
   const spec = (obj.spec ?? {}) as { replicas?: number; selector?: unknown };
   const status = (obj.status ?? {}) as { replicas?: number };
   const m = obj.metadata ?? {};
@@ -31,13 +72,17 @@ export function scaleOf(server: ServerContext, rt: ResourceType, obj: KubeObject
   };
 }
 
-/** Applies a Scale's spec.replicas to the workload. */
-export function applyScale(obj: KubeObject, scale: KubeObject): KubeObject {
+/** Applies a Scale's spec.replicas to the workload (to a custom resource's specReplicasPath when `rt` has one). */
+export function applyScale(obj: KubeObject, scale: KubeObject, rt?: ResourceType): KubeObject {
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
   if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) throw badRequest('spec.replicas must be an integer');
-  const spec = (obj.spec ?? {}) as Record<string, unknown>;
-  spec.replicas = replicas ?? 0;
-  obj.spec = spec;
+  const customPath = rt?.crd?.scale?.specReplicasPath;
+  if (customPath !== undefined) setNested(obj, customPath, replicas ?? 0);
+  else {
+    const spec = (obj.spec ?? {}) as Record<string, unknown>;
+    spec.replicas = replicas ?? 0;
+    obj.spec = spec;
+  }
   const rv = scale.metadata?.resourceVersion;
   if (rv !== undefined && rv !== '' && obj.metadata !== undefined) obj.metadata.resourceVersion = rv;
   return obj;

@@ -4,11 +4,35 @@
  * lessons), and the body as received.
  */
 
+import { parseWarnings } from '../../client/index';
 import { CodeBlock } from '../common/CodeBlock';
 import { ErrorNotice } from '../common/ErrorNotice';
+import { WarningList } from '../common/WarningList';
 import type { ConsoleAnswer } from './useConsoleRequest';
 
 const highlighted = new Set(['warning', 'retry-after', 'content-type']);
+
+// Responses made in a service worker carry no reason phrase; these are HTTP's own.
+const reasons: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  410: 'Gone',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
 
 export function ResponseView({ answer, error }: { answer: ConsoleAnswer | undefined; error: unknown }) {
   if (error !== undefined) return <ErrorNotice title="No answer" error={error} />;
@@ -18,7 +42,7 @@ export function ResponseView({ answer, error }: { answer: ConsoleAnswer | undefi
     <section className="response" aria-label="Response">
       <p className="status-line">
         <span className={`status-code ${ok ? 'ok' : 'failed'}`}>
-          {answer.status} {answer.statusText}
+          {answer.status} {answer.statusText || (reasons[answer.status] ?? '')}
         </span>{' '}
         <span className="muted">{answer.durationMs.toFixed(0)} ms</span>
         {answer.streaming ? <span className="live-status live-live"><span className="live-dot" aria-hidden="true" /> streaming</span> : null}
@@ -34,6 +58,7 @@ export function ResponseView({ answer, error }: { answer: ConsoleAnswer | undefi
           ))}
         </tbody>
       </table>
+      <WarningList warnings={parseWarnings(answer.headers.filter(([n]) => n.toLowerCase() === 'warning').map(([, v]) => v).join(', ') || null)} />
       <CodeBlock text={answer.body === '' ? '(empty body)' : answer.body} label="Response body" className="response-body" />
     </section>
   );
