@@ -67,7 +67,7 @@ export async function runApplyBench(): Promise<Figure[]> {
   if (rt === undefined) throw new Error('no deployments');
   const type = objectTypeFor(rt, catalog.definitions);
   const now = new Date();
-  const args = { type, apiVersion: 'apps/v1', kind: 'Deployment', subresource: '', now };
+  const args = { type, apiVersion: 'apps/v1', kind: 'Deployment', subresource: '', now, lastAppliedAnnotation: namingProfile('orch').subPrefixed('kubectl', 'last-applied-configuration') };
   const live = apply({ ...args, live: undefined, config: JSON.parse(body) as KubeObject, manager: 'alice', force: false });
   const reapply = timePer(200, () => void apply({ ...args, live, config: JSON.parse(body) as KubeObject, manager: 'alice', force: false }));
   const conflict = timePer(200, () => {

@@ -4,7 +4,7 @@
  * and IndexedDB, as in the product. Creates per second (sequential and 16
  * in flight) and GET p50/p99, beside floors measured in the same browser:
  * a trivial handler in the same worker answering a constant on the same
- * path (header `x-orch-bench: floor`), and one IndexedDB transaction that
+ * path (header `x-bench-floor: 1`), and one IndexedDB transaction that
  * bumps a counter and writes the object.
  */
 
@@ -139,7 +139,7 @@ export async function runBrowserBench(): Promise<Figure[]> {
         db.close();
         return r2;
       };
-      const floor = { 'x-orch-bench': 'floor' };
+      const floor = { 'x-bench-floor': '1' };
       const seq = await rate(1, 0, {});
       const par = await rate(16, creates, {});
       const lat = await latency({});

@@ -71,7 +71,7 @@ export function ruleEnvironment(
 function buildEnvironment(schema: SchemaNode, isRoot: boolean): RuleEnvironment | RuleCompileError {
   const selfType = declTypeOf(schema, isRoot || schema.embeddedResource === true);
   if (selfType === undefined) {
-    const detail = `rule declared on schema that does not support validation rules type: '${schema.type ?? ''}' x-kubernetes-preserve-unknown-fields: '${schema.preserveUnknownFields === true}'`;
+    const detail = `rule declared on schema that does not support validation rules type: '${schema.type ?? ''}' preserve-unknown-fields: '${schema.preserveUnknownFields === true}'`;
     return {
       message: detail,
       summary: detail,

@@ -10,7 +10,7 @@ import type { KubeObject } from '../api/meta';
 import type { SchemaNode } from '../machinery/schema';
 import { readFileSync } from 'node:fs';
 import type { DefinitionSet } from '../machinery/schema';
-import { defaultLastAppliedAnnotation as lastApplied } from './last-applied';
+import { lastAppliedAnnotation as lastApplied } from './test-fixture';
 import type { ObjectType } from './object-type';
 import { Fixture, ownership, payload, unstructuredType, widget, widgetType, type Step } from './test-fixture';
 

@@ -5,6 +5,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { lastAppliedAnnotation } from './test-fixture';
 import type { KubeObject } from '../api/meta';
 import { StatusError } from '../machinery/errors';
 import { ApplyConflictError, applyConflictStatus, conflictMessage } from './conflict';
@@ -31,6 +32,7 @@ const applyAs = (
     subresource: '',
     force,
     now,
+    lastAppliedAnnotation,
   });
 const updateAs = (
   manager: string,

@@ -20,7 +20,6 @@ import { resolveSchema } from '../machinery/schema';
 import { ApplyConflictError, printManager, type FieldConflict } from './conflict';
 import { FieldSet } from './field-set';
 import {
-  defaultLastAppliedAnnotation,
   fieldsFromLastApplied,
   lastAppliedManager,
   syncLastApplied,
@@ -296,8 +295,8 @@ export interface ApplyArgs {
   subresource: string;
   force: boolean;
   now: Date;
-  /** kubectl's client-side apply annotation (profile-specific name). */
-  lastAppliedAnnotation?: string;
+  /** kubectl's client-side apply annotation (its name depends on the naming profile). */
+  lastAppliedAnnotation: string;
 }
 
 /**
@@ -318,7 +317,7 @@ export function apply(a: ApplyArgs): KubeObject {
       `failed to decode managed fields: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  const annotation = a.lastAppliedAnnotation ?? defaultLastAppliedAnnotation;
+  const annotation = a.lastAppliedAnnotation;
   const id = managerIdentifier({
     manager: a.manager === '' ? 'unknown' : a.manager,
     operation: 'Apply',

@@ -21,7 +21,6 @@ export {
   validateFieldManager,
   fieldManagerMaxLength,
 } from './manager-name';
-export { defaultLastAppliedAnnotation } from './last-applied';
 export { FieldSet } from './field-set';
 export { fieldsV1ToSet, setToFieldsV1 } from './fields-v1';
 export { pathString, serializePE, type Path, type PathElement } from './path';

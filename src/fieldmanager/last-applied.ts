@@ -18,7 +18,6 @@ import { validateTyped } from './typed/validate';
 
 /** The manager whose server-side applies take over client-side apply. */
 export const lastAppliedManager = 'kubectl';
-export const defaultLastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** The real server's limit on all annotations of an object together. */
 const totalAnnotationSizeLimit = 256 * 1024;

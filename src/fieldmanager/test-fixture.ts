@@ -8,12 +8,16 @@
 
 import type { KubeObject, ManagedFieldsEntry } from '../api/meta';
 import { deepClone } from '../machinery/json';
+import { namingProfile } from '../machinery/naming';
 import type { DefinitionSet, SchemaNode } from '../machinery/schema';
 import { ApplyConflictError } from './conflict';
 import { apply, ignoreManagedFieldsTimestamps, updateManagedFields } from './field-manager';
 import { fieldsV1ToSet } from './fields-v1';
 import type { ObjectType } from './object-type';
 import { pathString } from './path';
+
+/** Scenarios use the upstream name of kubectl's last-applied annotation. */
+export const lastAppliedAnnotation = namingProfile('kubernetes').subPrefixed('kubectl', 'last-applied-configuration');
 
 const str: SchemaNode = { type: 'string' };
 const int: SchemaNode = { type: 'integer' };
@@ -187,6 +191,7 @@ export class Fixture {
           subresource,
           force: step.force ?? false,
           now: this.now,
+          lastAppliedAnnotation,
         });
       } else {
         const next =

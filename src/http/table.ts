@@ -12,6 +12,7 @@ import type { ResourceType } from '../registry/resource-type';
 import type { RequestContext } from './context';
 import type { ServerContext } from './server-context';
 import { printerFor, type RowCondition } from './table-columns';
+import { customPrinter } from './table-columns/custom';
 
 export interface TableColumn {
   name: string;
@@ -53,7 +54,7 @@ export function tableFor(
 ): KubeObject {
   const include = ctx.query.get('includeObject') ?? 'Metadata';
   const metaVersion = ctx.output?.metaVersion ?? 'v1';
-  const printer = printerFor(server.profile, rt);
+  const printer = rt.crd !== undefined ? customPrinter(rt.crd) : printerFor(server.profile, rt);
   const print = { now: ctx.now, profile: server.profile };
   const rows: TableRow[] = items.map((obj) => {
     const fields = obj as unknown as Record<string, unknown>;
