@@ -22,6 +22,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   decode: async () => runDecodeBench(),
   apply: runApplyBench,
   cel: async () => runCelBench(),
+  ui: async () => (await import('./ui-load')).runUiLoadBench(),
 };
 
 async function main(): Promise<void> {

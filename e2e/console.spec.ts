@@ -18,16 +18,26 @@ test('compose a request, read every header, and reuse a logged request', async (
   await composer.getByRole('button', { name: 'Add query parameter' }).click();
   await composer.getByLabel('Query parameters name 1').fill('fieldManager');
   await composer.getByLabel('Query parameters value 1').fill('console');
-  await composer.getByLabel('Body').fill(
-    JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' }, colour: 'blue' }, null, 2),
-  );
+  await composer
+    .getByLabel('Body')
+    .fill(
+      JSON.stringify(
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' }, colour: 'blue' },
+        null,
+        2,
+      ),
+    );
   await composer.getByRole('button', { name: 'Send' }).click();
 
   const response = page.getByRole('region', { name: 'Response' });
   await expect(response.getByText('201 Created')).toBeVisible();
   const headers = response.getByRole('table', { name: 'Response headers' });
-  await expect(headers.getByRole('row', { name: /^warning/i })).toContainText('299 - "unknown field \\"colour\\""');
-  await expect(response.getByRole('note', { name: 'Warnings from the server' })).toContainText('unknown field "colour"');
+  await expect(headers.getByRole('row', { name: /^warning/i })).toContainText(
+    '299 - "unknown field \\"colour\\""',
+  );
+  await expect(response.getByRole('note', { name: 'Warnings from the server' })).toContainText(
+    'unknown field "colour"',
+  );
   await expect(headers.getByRole('row', { name: /^content-type/i })).toContainText('application/json');
   await expect(response.getByLabel('Response body')).toContainText(`"name": "${name}"`);
   await shot(page, testInfo, 'console');
@@ -35,7 +45,9 @@ test('compose a request, read every header, and reuse a logged request', async (
   // The request log holds the UI's own requests, the explorer's watches among them, and this one.
   const log = page.getByRole('region', { name: 'Request log' });
   await log.getByPlaceholder('Filter: method, path or status…').fill('POST');
-  await log.getByRole('button', { name: /POST \/api\/v1\/namespaces\/default\/configmaps\?fieldManager=console/ }).click();
+  await log
+    .getByRole('button', { name: /POST \/api\/v1\/namespaces\/default\/configmaps\?fieldManager=console/ })
+    .click();
   const detail = page.getByRole('region', { name: 'Logged request' });
   await expect(detail.getByLabel('curl')).toContainText(
     "curl -sS -X POST 'http://127.0.0.1:6443/api/v1/namespaces/default/configmaps?fieldManager=console'",
@@ -49,7 +61,10 @@ test('compose a request, read every header, and reuse a logged request', async (
 
   // Reopen a GET from the log and send it again.
   await log.getByPlaceholder('Filter: method, path or status…').fill('GET /version');
-  await log.getByRole('button', { name: /GET \/version/ }).first().click();
+  await log
+    .getByRole('button', { name: /GET \/version/ })
+    .first()
+    .click();
   await detail.getByRole('button', { name: 'Open in console' }).click();
   await expect(composer.getByLabel('Path')).toHaveValue('/version');
   await expect(composer.getByLabel('Method')).toHaveValue('GET');

@@ -20,7 +20,12 @@ async function runSteps(page: Page, count: number): Promise<void> {
   const steps = page.getByRole('region', { name: 'Scenario steps' });
   for (let i = 1; i <= count; i++) {
     await steps.getByRole('button', { name: new RegExp(`^Step ${i}:`) }).click();
-    await expect(steps.getByRole('listitem').nth(i - 1).getByRole('status')).toBeVisible();
+    await expect(
+      steps
+        .getByRole('listitem')
+        .nth(i - 1)
+        .getByRole('status'),
+    ).toBeVisible();
   }
   await expect(steps.locator('li.failed')).toHaveCount(0);
   await expect(steps.locator('li.passed')).toHaveCount(count);
@@ -34,12 +39,15 @@ test('a conflict, its three ways out, and the ownership view', async ({ page }, 
   const bob = page.getByRole('region', { name: 'Field manager bob' });
   const conflict = bob.getByRole('alert');
   await expect(conflict).toContainText('409 Conflict');
-  await expect(conflict.getByRole('listitem').filter({ hasText: '.spec.replicas' })).toContainText('conflict with "alice"');
+  await expect(conflict.getByRole('listitem').filter({ hasText: '.spec.replicas' })).toContainText(
+    'conflict with "alice"',
+  );
   for (const way of ['Force', 'Drop the fields', "Adopt the server's values"])
     await expect(conflict.getByRole('button', { name: way })).toBeVisible();
   await expect(conflict.locator('.way').nth(0)).toContainText('fieldManager=bob&force=true');
   const ownership = page.getByRole('region', { name: 'Ownership' });
   await expect(ownership.locator('.own-line').filter({ hasText: 'replicas:' })).toContainText('alice');
+  await conflict.scrollIntoViewIfNeeded();
   await shot(page, testInfo, 'lab-409');
 
   // Adopting the server's value makes bob a co-owner of .spec.replicas.
@@ -52,9 +60,11 @@ test('a conflict, its three ways out, and the ownership view', async ({ page }, 
   await expect(replicas.locator('.shared-mark')).toBeVisible();
 
   // Any later change to the shared field conflicts; forcing takes it over.
-  await bob.getByLabel('Applied configuration of bob').fill(
-    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: lab-web\n  namespace: default\nspec:\n  replicas: 7\n',
-  );
+  await bob
+    .getByLabel('Applied configuration of bob')
+    .fill(
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: lab-web\n  namespace: default\nspec:\n  replicas: 7\n',
+    );
   await bob.getByRole('button', { name: 'Apply as bob' }).click();
   await expect(bob.getByRole('alert')).toContainText('.spec.replicas');
   await bob.getByRole('alert').getByRole('button', { name: 'Force' }).click();

@@ -18,12 +18,20 @@ test('events from another tab, a diff, pause, and a 410 with its relist', async 
   await inspector.getByRole('button', { name: 'Start watch' }).click();
   const events = inspector.getByRole('table', { name: 'Watch events' });
   await expect(events.getByText(/^listed \d+ objects? at resourceVersion \d+$/)).toBeVisible();
-  await expect(events.getByText(/^GET \/api\/v1\/namespaces\/default\/configmaps\?resourceVersion=\d+.*watch=true$/)).toBeVisible();
+  await expect(
+    events.getByText(/^GET \/api\/v1\/namespaces\/default\/configmaps\?resourceVersion=\d+.*watch=true$/),
+  ).toBeVisible();
 
   // Changes from the other tab arrive as events.
   const name = uniqueName('watched');
   await createConfigMap(other, name, { step: 'one' });
-  await api(other, 'PATCH', `/api/v1/namespaces/default/configmaps/${name}`, { data: { step: 'two' } }, 'application/merge-patch+json');
+  await api(
+    other,
+    'PATCH',
+    `/api/v1/namespaces/default/configmaps/${name}`,
+    { data: { step: 'two' } },
+    'application/merge-patch+json',
+  );
   const modified = events.getByRole('row').filter({ hasText: 'MODIFIED' }).filter({ hasText: name });
   await expect(events.getByRole('row').filter({ hasText: 'ADDED' }).filter({ hasText: name })).toBeVisible();
   await expect(modified).toBeVisible();
@@ -38,7 +46,9 @@ test('events from another tab, a diff, pause, and a 410 with its relist', async 
   await expect(inspector.getByRole('button', { name: 'Resume (1 buffered)' })).toBeVisible();
   await expect(events.getByRole('row').filter({ hasText: 'DELETED' })).toHaveCount(0);
   await inspector.getByRole('button', { name: 'Resume (1 buffered)' }).click();
-  await expect(events.getByRole('row').filter({ hasText: 'DELETED' }).filter({ hasText: name })).toBeVisible();
+  await expect(
+    events.getByRole('row').filter({ hasText: 'DELETED' }).filter({ hasText: name }),
+  ).toBeVisible();
 
   // Compaction makes the watch's first resourceVersion too old: restarting there gives 410, then a relist.
   await inspector.getByRole('button', { name: 'Compact history now' }).click();

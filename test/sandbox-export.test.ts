@@ -12,7 +12,12 @@ import { startTestHost, type TestHost } from './support/host';
 import { openWatch } from './support/watch';
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
-const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { from: name } });
+const cm = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name },
+  data: { from: name },
+});
 
 let host: TestHost;
 
@@ -28,7 +33,9 @@ async function exportText(target: TestHost): Promise<string> {
   const response = await fetch(`${target.url}/sandbox/v1/export`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json');
-  expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="orch-sandbox-orch-rv\d+\.json"$/);
+  expect(response.headers.get('content-disposition')).toMatch(
+    /^attachment; filename="orch-sandbox-orch-rv\d+\.json"$/,
+  );
   return response.text();
 }
 
@@ -41,14 +48,20 @@ describe('sandbox state export and import', () => {
 
     expect((await host.request('POST', CONFIGMAPS, { body: cm('after-export') })).status).toBe(201);
     const list = await host.request('GET', CONFIGMAPS);
-    const watch = await openWatch(host.url, `${CONFIGMAPS}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`);
+    const watch = await openWatch(
+      host.url,
+      `${CONFIGMAPS}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`,
+    );
 
     const imported = await host.request('POST', '/sandbox/v1/import', { body: exported });
     expect(imported.status).toBe(200);
     expect(imported.body).toMatchObject({ profile: 'orch', revision: exportedRevision });
 
     await watch.ended;
-    expect(watch.events.at(-1)).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+    expect(watch.events.at(-1)).toMatchObject({
+      type: 'ERROR',
+      object: { kind: 'Status', code: 410, reason: 'Expired' },
+    });
     expect((await host.request('GET', `${CONFIGMAPS}/kept`)).status).toBe(200);
     expect((await host.request('GET', `${CONFIGMAPS}/after-export`)).status).toBe(404);
     // Writes continue after the imported revision.

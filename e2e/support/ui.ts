@@ -11,7 +11,11 @@ import { apiOk, openSandbox } from './sandbox';
 export type ViewName = 'explorer' | 'editor' | 'watch' | 'console' | 'lab' | 'workshop';
 
 /** Loads the app at a view (`#/view?params`) and waits for its main region. */
-export async function openView(page: Page, view: ViewName, params: Record<string, string> = {}): Promise<void> {
+export async function openView(
+  page: Page,
+  view: ViewName,
+  params: Record<string, string> = {},
+): Promise<void> {
   const query = new URLSearchParams(params).toString();
   await openSandbox(page, `/#/${view}${query === '' ? '' : `?${query}`}`);
   await expect(page.locator('.view:not([hidden]) main')).toBeVisible();
@@ -39,7 +43,13 @@ export async function createConfigMap(
   data: Record<string, string> = {},
   namespace = 'default',
 ): Promise<{ metadata: { resourceVersion: string } }> {
-  return apiOk(page, 'POST', `/api/v1/namespaces/${namespace}/configmaps`, configMap(name, data, namespace), 201);
+  return apiOk(
+    page,
+    'POST',
+    `/api/v1/namespaces/${namespace}/configmaps`,
+    configMap(name, data, namespace),
+    201,
+  );
 }
 
 /** Replaces the whole text of the CodeMirror editor on the page. */

@@ -36,10 +36,10 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   if (isStatus(parsed)) return new ApiError({ ...parsed, code: parsed.code || response.status }, warnings);
   return new ApiError(
     {
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
       code: response.status,
       message: text.trim() !== '' ? text.trim() : `HTTP ${response.status} ${response.statusText}`.trim(),
     },

@@ -15,7 +15,14 @@ export {
 } from './client';
 export { ApiError, errorFromResponse, isStatus } from './errors';
 export { parseWarnings } from './warnings';
-export { defaultTable, isTable, TABLE_ACCEPT, type Table, type TableColumnDefinition, type TableRow } from './table-types';
+export {
+  defaultTable,
+  isTable,
+  TABLE_ACCEPT,
+  type Table,
+  type TableColumnDefinition,
+  type TableRow,
+} from './table-types';
 export { listWatch, type ListWatchHandlers, type ListWatchOptions } from './list-watch';
 export {
   groupVersionPath,

@@ -8,7 +8,8 @@
 import type { ResourceRef } from '../client/paths';
 import { ApiError } from '../client/errors';
 import { rfc3339Seconds } from '../machinery/ids';
-import { crdGroup, CRD_RESOURCE, setCondition, type CrdCondition, type CrdStatus, type CustomResourceDefinition } from '../registry/crd/types';
+import type { CrdCondition, CrdStatus, CustomResourceDefinition } from '../api/crd';
+import { crdGroup, CRD_RESOURCE, setCondition } from '../machinery/crd';
 import type { ControllerContext } from './types';
 
 export function crdRef(ctx: ControllerContext): ResourceRef {
@@ -16,7 +17,11 @@ export function crdRef(ctx: ControllerContext): ResourceRef {
 }
 
 /** The CRD's status with these conditions set (transition times kept when a status does not change). */
-export function withConditions(ctx: ControllerContext, crd: CustomResourceDefinition, conditions: CrdCondition[]): CrdStatus {
+export function withConditions(
+  ctx: ControllerContext,
+  crd: CustomResourceDefinition,
+  conditions: CrdCondition[],
+): CrdStatus {
   const now = rfc3339Seconds(ctx.now());
   let list = crd.status?.conditions ?? [];
   for (const c of conditions) list = setCondition(list, c, now);
@@ -24,7 +29,10 @@ export function withConditions(ctx: ControllerContext, crd: CustomResourceDefini
 }
 
 /** Fetches a CRD fresh; undefined when it is gone. */
-export async function getCrd(ctx: ControllerContext, name: string): Promise<CustomResourceDefinition | undefined> {
+export async function getCrd(
+  ctx: ControllerContext,
+  name: string,
+): Promise<CustomResourceDefinition | undefined> {
   try {
     return await ctx.client.get<CustomResourceDefinition>({ ...crdRef(ctx), name });
   } catch (e) {
@@ -53,6 +61,8 @@ export async function updateStatus(
 export function sameConditions(a: readonly CrdCondition[] | undefined, b: readonly CrdCondition[]): boolean {
   return b.every((c) => {
     const old = a?.find((x) => x.type === c.type);
-    return old !== undefined && old.status === c.status && old.reason === c.reason && old.message === c.message;
+    return (
+      old !== undefined && old.status === c.status && old.reason === c.reason && old.message === c.message
+    );
   });
 }

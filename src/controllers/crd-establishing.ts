@@ -5,7 +5,7 @@
  * exactly that condition).
  */
 
-import { asCrd, isConditionTrue } from '../registry/crd/types';
+import { asCrd, isConditionTrue } from '../machinery/crd';
 import { crdRef, getCrd, updateStatus, withConditions } from './crd-common';
 import { Informer } from './informer';
 import type { Controller, ControllerContext } from './types';
@@ -14,18 +14,28 @@ import { WorkQueue } from './work-queue';
 export function crdEstablishingController(ctx: ControllerContext): Controller {
   const reconcile = async (name: string): Promise<{ requeueAfterMs?: number } | void> => {
     const crd = await getCrd(ctx, name);
-    if (crd === undefined || !isConditionTrue(crd, 'NamesAccepted') || isConditionTrue(crd, 'Established')) return;
+    if (crd === undefined || !isConditionTrue(crd, 'NamesAccepted') || isConditionTrue(crd, 'Established'))
+      return;
     const status = withConditions(ctx, crd, [
-      { type: 'Established', status: 'True', reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      {
+        type: 'Established',
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      },
     ]);
     if ((await updateStatus(ctx, crd, status)) === 'retry') return { requeueAfterMs: 20 };
   };
   const queue = new WorkQueue(reconcile);
   const enqueue = (obj: Parameters<typeof asCrd>[0]): void => {
     const crd = asCrd(obj);
-    if (isConditionTrue(crd, 'NamesAccepted') && !isConditionTrue(crd, 'Established')) queue.add(crd.metadata?.name ?? '');
+    if (isConditionTrue(crd, 'NamesAccepted') && !isConditionTrue(crd, 'Established'))
+      queue.add(crd.metadata?.name ?? '');
   };
-  const informer = new Informer(ctx.client, crdRef(ctx), { add: enqueue, update: (_old, obj) => enqueue(obj) });
+  const informer = new Informer(ctx.client, crdRef(ctx), {
+    add: enqueue,
+    update: (_old, obj) => enqueue(obj),
+  });
   return {
     name: 'crd-establishing',
     start: () => informer.start(),

@@ -12,7 +12,8 @@
 import type { KubeObject } from '../api/meta';
 import { ApiError } from '../client/errors';
 import { resourcePath, type ResourceRef } from '../client/paths';
-import { asCrd, cleanupFinalizer, isConditionTrue, type CrdCondition, type CustomResourceDefinition } from '../registry/crd/types';
+import type { CrdCondition, CustomResourceDefinition } from '../api/crd';
+import { asCrd, cleanupFinalizer, isConditionTrue } from '../machinery/crd';
 import { crdRef, getCrd, updateStatus, withConditions } from './crd-common';
 import { Informer } from './informer';
 import type { Controller, ControllerContext } from './types';
@@ -28,7 +29,10 @@ function resourceOf(crd: CustomResourceDefinition): ResourceRef | undefined {
   return { group: crd.spec?.group ?? '', version, resource: plural };
 }
 
-async function deleteInstances(ctx: ControllerContext, crd: CustomResourceDefinition): Promise<{ remaining: number; errors: string[] }> {
+async function deleteInstances(
+  ctx: ControllerContext,
+  crd: CustomResourceDefinition,
+): Promise<{ remaining: number; errors: string[] }> {
   const ref = resourceOf(crd);
   if (ref === undefined) return { remaining: 0, errors: [] };
   const namespaced = crd.spec?.scope === 'Namespaced';
@@ -41,7 +45,11 @@ async function deleteInstances(ctx: ControllerContext, crd: CustomResourceDefini
       body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' }),
       headers: { 'content-type': 'application/json' },
     });
-    if (!response.ok) errors.push(((await response.json().catch(() => ({}))) as { message?: string }).message ?? `HTTP ${response.status}`);
+    if (!response.ok)
+      errors.push(
+        ((await response.json().catch(() => ({}))) as { message?: string }).message ??
+          `HTTP ${response.status}`,
+      );
   }
   const left = (await ctx.client.list(ref)).items.length;
   return { remaining: left, errors };
@@ -51,11 +59,17 @@ export function crdFinalizer(ctx: ControllerContext): Controller {
   const finalizer = cleanupFinalizer(ctx.profile);
   const started = new Map<string, number>();
 
-  const finish = async (crd: CustomResourceDefinition, condition: CrdCondition): Promise<{ requeueAfterMs?: number } | void> => {
+  const finish = async (
+    crd: CustomResourceDefinition,
+    condition: CrdCondition,
+  ): Promise<{ requeueAfterMs?: number } | void> => {
     const updated = await updateStatus(ctx, crd, withConditions(ctx, crd, [condition]));
     if (updated === 'retry') return { requeueAfterMs: 20 };
     const meta = updated.metadata ?? {};
-    const next: KubeObject = { ...updated, metadata: { ...meta, finalizers: (meta.finalizers ?? []).filter((f) => f !== finalizer) } };
+    const next: KubeObject = {
+      ...updated,
+      metadata: { ...meta, finalizers: (meta.finalizers ?? []).filter((f) => f !== finalizer) },
+    };
     try {
       await ctx.client.update({ ...crdRef(ctx), name: meta.name ?? '' }, next);
     } catch (e) {
@@ -72,7 +86,12 @@ export function crdFinalizer(ctx: ControllerContext): Controller {
     if (crd === undefined || meta.deletionTimestamp === undefined || meta.deletionTimestamp === null) return;
     if (!(meta.finalizers ?? []).includes(finalizer)) return;
     if (!isConditionTrue(crd, 'Established'))
-      return finish(crd, { type: 'Terminating', status: 'False', reason: 'NeverEstablished', message: 'resource was never established' });
+      return finish(crd, {
+        type: 'Terminating',
+        status: 'False',
+        reason: 'NeverEstablished',
+        message: 'resource was never established',
+      });
     const inProgress: CrdCondition = {
       type: 'Terminating',
       status: 'True',
@@ -118,17 +137,29 @@ export function crdFinalizer(ctx: ControllerContext): Controller {
         );
       return { requeueAfterMs: 200 };
     }
-    return finish(crd, { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' });
+    return finish(crd, {
+      type: 'Terminating',
+      status: 'False',
+      reason: 'InstanceDeletionCompleted',
+      message: 'removed all instances',
+    });
   };
 
   const queue = new WorkQueue(reconcile);
   const enqueue = (obj: KubeObject): void => {
     const crd = asCrd(obj);
     const m = crd.metadata ?? {};
-    if (m.deletionTimestamp !== undefined && m.deletionTimestamp !== null && (m.finalizers ?? []).includes(finalizer))
+    if (
+      m.deletionTimestamp !== undefined &&
+      m.deletionTimestamp !== null &&
+      (m.finalizers ?? []).includes(finalizer)
+    )
       queue.add(m.name ?? '');
   };
-  const informer = new Informer(ctx.client, crdRef(ctx), { add: enqueue, update: (_old, obj) => enqueue(obj) });
+  const informer = new Informer(ctx.client, crdRef(ctx), {
+    add: enqueue,
+    update: (_old, obj) => enqueue(obj),
+  });
   return {
     name: 'crd-finalizer',
     start: () => informer.start(),

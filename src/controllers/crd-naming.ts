@@ -13,13 +13,8 @@
 import type { APIResource } from '../api/meta';
 import { ApiError } from '../client/errors';
 import { deepEqual } from '../machinery/json';
-import {
-  asCrd,
-  findCondition,
-  type CrdCondition,
-  type CrdNames,
-  type CustomResourceDefinition,
-} from '../registry/crd/types';
+import type { CrdCondition, CrdNames, CustomResourceDefinition } from '../api/crd';
+import { asCrd, findCondition } from '../machinery/crd';
 import { crdRef, getCrd, sameConditions, updateStatus, withConditions } from './crd-common';
 import { Informer } from './informer';
 import type { Controller, ControllerContext } from './types';
@@ -31,7 +26,11 @@ interface UsedNames {
 }
 
 /** Names built-in resources of a group use (served resources no CRD of the group accounts for). */
-async function builtInNames(ctx: ControllerContext, group: string, crdPlurals: Set<string>): Promise<UsedNames> {
+async function builtInNames(
+  ctx: ControllerContext,
+  group: string,
+  crdPlurals: Set<string>,
+): Promise<UsedNames> {
   const used: UsedNames = { resources: new Set(), kinds: new Set() };
   let versions: { version: string }[];
   try {
@@ -55,7 +54,11 @@ async function builtInNames(ctx: ControllerContext, group: string, crdPlurals: S
   return used;
 }
 
-function conflict(requested: string | undefined, accepted: string | undefined, used: Set<string>): string | undefined {
+function conflict(
+  requested: string | undefined,
+  accepted: string | undefined,
+  used: Set<string>,
+): string | undefined {
   const r = requested ?? '';
   if (r === (accepted ?? '') || !used.has(r)) return undefined;
   return `${JSON.stringify(r)} is already in use`;
@@ -73,7 +76,11 @@ export function calculateNames(
   const fail = (reason: string, message: string): void => {
     namesAccepted = { type: 'NamesAccepted', status: 'False', reason, message };
   };
-  const check = (field: 'plural' | 'singular' | 'kind' | 'listKind', set: Set<string>, reason: string): void => {
+  const check = (
+    field: 'plural' | 'singular' | 'kind' | 'listKind',
+    set: Set<string>,
+    reason: string,
+  ): void => {
     const problem = conflict(requested[field], accepted[field], set);
     if (problem !== undefined) fail(reason, problem);
     else if (requested[field] !== undefined) names[field] = requested[field];
@@ -86,7 +93,8 @@ export function calculateNames(
       .filter((s) => !mine.has(s))
       .map((s) => conflict(s, '', used.resources))
       .filter((p): p is string => p !== undefined);
-    if (problems.length > 0) fail('ShortNamesConflict', problems.length === 1 ? (problems[0] ?? '') : `[${problems.join(', ')}]`);
+    if (problems.length > 0)
+      fail('ShortNamesConflict', problems.length === 1 ? (problems[0] ?? '') : `[${problems.join(', ')}]`);
     else if (requested.shortNames !== undefined) names.shortNames = requested.shortNames;
     else delete names.shortNames;
   }
@@ -95,7 +103,12 @@ export function calculateNames(
   if (requested.categories !== undefined) names.categories = requested.categories;
   else delete names.categories;
   if (namesAccepted.status === 'Unknown')
-    namesAccepted = { type: 'NamesAccepted', status: 'True', reason: 'NoConflicts', message: 'no conflicts found' };
+    namesAccepted = {
+      type: 'NamesAccepted',
+      status: 'True',
+      reason: 'NoConflicts',
+      message: 'no conflicts found',
+    };
   let established: CrdCondition = findCondition(crd, 'Established') ?? {
     type: 'Established',
     status: 'False',
@@ -103,15 +116,19 @@ export function calculateNames(
     message: 'not all names are accepted',
   };
   if (established.status !== 'True' && namesAccepted.status === 'True')
-    established = { type: 'Established', status: 'False', reason: 'Installing', message: 'the initial names have been accepted' };
+    established = {
+      type: 'Established',
+      status: 'False',
+      reason: 'Installing',
+      message: 'the initial names have been accepted',
+    };
   return { names, namesAccepted, established };
 }
 
 export function crdNamingController(ctx: ControllerContext): Controller {
   const ref = crdRef(ctx);
-  let informer: Informer | undefined;
   const others = (group: string, except: string): string[] =>
-    [...(informer?.cache.values() ?? [])]
+    [...informer.cache.values()]
       .map(asCrd)
       .filter((c) => c.spec?.group === group && c.metadata?.name !== except)
       .map((c) => c.metadata?.name ?? '');
@@ -122,19 +139,23 @@ export function crdNamingController(ctx: ControllerContext): Controller {
     const group = crd.spec?.group ?? '';
     const used: UsedNames = { resources: new Set(), kinds: new Set() };
     const plurals = new Set<string>();
-    for (const other of [...(informer?.cache.values() ?? [])].map(asCrd)) {
+    for (const other of [...informer.cache.values()].map(asCrd)) {
       if (other.spec?.group !== group) continue;
       const a = other.status?.acceptedNames ?? {};
       if (a.plural !== undefined && a.plural !== '') plurals.add(a.plural);
       if (other.metadata?.name === name) continue;
-      for (const n of [a.plural, a.singular, ...(a.shortNames ?? [])]) if (n !== undefined && n !== '') used.resources.add(n);
+      for (const n of [a.plural, a.singular, ...(a.shortNames ?? [])])
+        if (n !== undefined && n !== '') used.resources.add(n);
       for (const n of [a.kind, a.listKind]) if (n !== undefined && n !== '') used.kinds.add(n);
     }
     const builtIns = await builtInNames(ctx, group, plurals);
     for (const n of builtIns.resources) used.resources.add(n);
     for (const n of builtIns.kinds) used.kinds.add(n);
     const { names, namesAccepted, established } = calculateNames(crd, used);
-    if (deepEqual(names, crd.status?.acceptedNames ?? {}) && sameConditions(crd.status?.conditions, [namesAccepted, established]))
+    if (
+      deepEqual(names, crd.status?.acceptedNames ?? {}) &&
+      sameConditions(crd.status?.conditions, [namesAccepted, established])
+    )
       return;
     const result = await updateStatus(ctx, crd, {
       ...withConditions(ctx, crd, [namesAccepted, established]),
@@ -146,7 +167,7 @@ export function crdNamingController(ctx: ControllerContext): Controller {
 
   const queue = new WorkQueue(reconcile);
   const enqueue = (obj: { metadata?: { name?: string } }): void => queue.add(obj.metadata?.name ?? '');
-  informer = new Informer(ctx.client, ref, {
+  const informer: Informer = new Informer(ctx.client, ref, {
     add: enqueue,
     update: (_old, obj) => enqueue(obj),
     delete: (obj) => {
@@ -155,9 +176,9 @@ export function crdNamingController(ctx: ControllerContext): Controller {
   });
   return {
     name: 'crd-naming',
-    start: () => informer?.start(),
+    start: () => informer.start(),
     stop: () => {
-      informer?.stop();
+      informer.stop();
       queue.stop();
     },
     idle: () => queue.idle(),

@@ -97,7 +97,10 @@ export async function handleSandbox(control: SandboxControl, storage: Storage, c
     if (method !== 'GET') throw methodNotAllowed();
     const [data, revision] = await Promise.all([storage.exportState(), storage.currentRevision()]);
     const headers = baseHeaders(ctx, 'application/json');
-    headers.set('Content-Disposition', `attachment; filename="orch-sandbox-${control.settings().profile}-rv${revision}.json"`);
+    headers.set(
+      'Content-Disposition',
+      `attachment; filename="orch-sandbox-${control.settings().profile}-rv${revision}.json"`,
+    );
     return new Response(data, { status: 200, headers });
   }
   if (path === '/sandbox/v1/import') {
@@ -115,7 +118,8 @@ export async function handleSandbox(control: SandboxControl, storage: Storage, c
 /** The request body as a validated state export of this server's profile (400 otherwise). */
 async function readImport(request: Request, profile: string): Promise<Blob> {
   const declared = Number(request.headers.get('content-length') ?? 'NaN');
-  if (Number.isFinite(declared) && declared > maxImportBytes) throw badRequest(`a state file may have at most ${maxImportBytes} bytes`);
+  if (Number.isFinite(declared) && declared > maxImportBytes)
+    throw badRequest(`a state file may have at most ${maxImportBytes} bytes`);
   const text = await request.text();
   let settings: Map<string, unknown>;
   try {
@@ -125,11 +129,19 @@ async function readImport(request: Request, profile: string): Promise<Blob> {
     throw e;
   }
   const from = settings.get(profileSetting);
-  if (typeof from === 'string' && from !== profile) throw badRequest(`this state was exported from the ${from} profile; switch the sandbox to that profile to import it`);
+  if (typeof from === 'string' && from !== profile)
+    throw badRequest(
+      `this state was exported from the ${from} profile; switch the sandbox to that profile to import it`,
+    );
   return new Blob([text], { type: 'application/json' });
 }
 
-function importWithProgress(ctx: RequestContext, data: Blob, control: SandboxControl, snapshot: () => Promise<unknown>): Response {
+function importWithProgress(
+  ctx: RequestContext,
+  data: Blob,
+  control: SandboxControl,
+  snapshot: () => Promise<unknown>,
+): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -495,12 +495,20 @@ export function describeStorageConformance(name: string, factory: () => Promise<
         const document = JSON.parse(await (await store.exportState()).text()) as {
           formatName: string;
           formatVersion: number;
-          data: { tables: { name: string; rowCount: number }[]; data: { tableName: string; inbound: boolean }[] };
+          data: {
+            tables: { name: string; rowCount: number }[];
+            data: { tableName: string; inbound: boolean }[];
+          };
         };
         expect(document.formatName).toBe('dexie');
         expect(document.formatVersion).toBe(1);
         // Table order is the addon's business (it follows how the database was opened).
-        expect(document.data.tables.map((t) => t.name).sort()).toEqual(['changes', 'meta', 'objects', 'settings']);
+        expect(document.data.tables.map((t) => t.name).sort()).toEqual([
+          'changes',
+          'meta',
+          'objects',
+          'settings',
+        ]);
         expect(document.data.data.map((t) => [t.tableName, t.inbound]).sort()).toEqual([
           ['changes', true],
           ['meta', true],
@@ -517,7 +525,9 @@ export function describeStorageConformance(name: string, factory: () => Promise<
           await other.importState(exported);
           expect(await snapshot(other)).toEqual(await snapshot(store));
           // Writes continue the imported revision sequence.
-          expect((await other.create('/a/next', thing('next'))).revision).toBe((await store.currentRevision()) + 1);
+          expect((await other.create('/a/next', thing('next'))).revision).toBe(
+            (await store.currentRevision()) + 1,
+          );
           await storageError(other.changesSince(1), 'Compacted');
         } finally {
           await other.close();

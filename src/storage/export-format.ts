@@ -65,7 +65,8 @@ export function parseExport(text: string): ExportedState {
   }
   if (!isRecord(document) || document['formatName'] !== 'dexie')
     throw invalid('not a Dexie export (formatName is not "dexie")');
-  if (document['formatVersion'] !== 1) throw invalid(`unsupported formatVersion ${String(document['formatVersion'])}`);
+  if (document['formatVersion'] !== 1)
+    throw invalid(`unsupported formatVersion ${String(document['formatVersion'])}`);
   const data = document['data'];
   if (!isRecord(data) || !Array.isArray(data['data']) || !Array.isArray(data['tables']))
     throw invalid('data.tables and data.data are missing');
@@ -93,11 +94,17 @@ export function parseExport(text: string): ExportedState {
 
   const keys = new Set<string>();
   const objects = (tables.get('objects') ?? []).map((row): StoredObject => {
-    if (!isRecord(row) || typeof row['key'] !== 'string' || !isRevision(row['revision']) || !isRecord(row['object']))
+    if (
+      !isRecord(row) ||
+      typeof row['key'] !== 'string' ||
+      !isRevision(row['revision']) ||
+      !isRecord(row['object'])
+    )
       throw invalid('an objects row is not {key, revision, object}');
     if (keys.has(row['key'])) throw invalid(`object ${row['key']} appears twice`);
     keys.add(row['key']);
-    if (row['revision'] > revision) throw invalid(`object ${row['key']} is newer than the revision ${revision}`);
+    if (row['revision'] > revision)
+      throw invalid(`object ${row['key']} is newer than the revision ${revision}`);
     return { key: row['key'], revision: row['revision'], object: row['object'] as KubeObject };
   });
   const changes = (tables.get('changes') ?? []).map((row): ChangeRecord => {
@@ -123,13 +130,16 @@ export function parseExport(text: string): ExportedState {
   const first = Math.max(compacted, 1);
   changes.forEach((change, i) => {
     if (change.revision !== first + i)
-      throw invalid(`the history should run from revision ${first} to ${revision} without gaps (found ${change.revision})`);
+      throw invalid(
+        `the history should run from revision ${first} to ${revision} without gaps (found ${change.revision})`,
+      );
   });
   if (revision > 0 && changes.at(-1)?.revision !== revision)
     throw invalid(`the history should end at the revision ${revision}`);
   const settings = new Map<string, unknown>();
   for (const row of tables.get('settings') ?? []) {
-    if (!isRecord(row) || typeof row['name'] !== 'string') throw invalid('a settings row is not {name, value}');
+    if (!isRecord(row) || typeof row['name'] !== 'string')
+      throw invalid('a settings row is not {name, value}');
     settings.set(row['name'], row['value']);
   }
   return {
@@ -181,8 +191,11 @@ function revive(row: unknown): unknown {
     const segments = path === '' ? [] : path.split('.').map((s) => s.replace(/~1/g, '.').replace(/~0/g, '~'));
     const last = segments.pop();
     let parent: unknown = value;
-    for (const segment of segments) parent = isRecord(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[segment] : undefined;
-    if (last === undefined || (!isRecord(parent) && !Array.isArray(parent))) throw invalid(`$types path ${path} not found`);
+    for (const segment of segments)
+      parent =
+        isRecord(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[segment] : undefined;
+    if (last === undefined || (!isRecord(parent) && !Array.isArray(parent)))
+      throw invalid(`$types path ${path} not found`);
     const holder = parent as Record<string, unknown>;
     holder[last] = reviveValue(type, holder[last], path);
   }

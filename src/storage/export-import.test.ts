@@ -11,9 +11,17 @@ let databases = 0;
 const dexie = () => createDexieStorage({ name: `export-import-${++databases}`, indexedDB, IDBKeyRange });
 
 async function populate(store: Storage): Promise<void> {
-  await store.create('/core/configmaps/default/a', { kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } });
+  await store.create('/core/configmaps/default/a', {
+    kind: 'ConfigMap',
+    metadata: { name: 'a' },
+    data: { k: 'v' },
+  });
   await store.create('/core/configmaps/default/b', { kind: 'ConfigMap', metadata: { name: 'b' } });
-  await store.update('/core/configmaps/default/a', { kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'w' } }, 1);
+  await store.update(
+    '/core/configmaps/default/a',
+    { kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'w' } },
+    1,
+  );
   await store.delete('/core/configmaps/default/b');
   await store.compact(2);
   await store.setSetting('sandbox.settings', { compactionIntervalMs: 10_000 });

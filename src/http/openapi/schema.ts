@@ -58,8 +58,10 @@ export class SchemaRenderer {
       if (this.flavor === 'v3') out.oneOf = [{ type: 'integer' }, { type: 'string' }];
       else out.type = 'string';
     }
+    if (node.description !== undefined) out.description = node.description;
     if (node.type !== undefined) out.type = node.type;
     if (node.format !== undefined) out.format = node.format;
+    if (node.title !== undefined) out.title = node.title;
     if (node.properties !== undefined) {
       const props: JsonObject = {};
       for (const [name, child] of Object.entries(node.properties))
@@ -77,6 +79,7 @@ export class SchemaRenderer {
     }
     if (node.default !== undefined) out.default = node.default;
     if (node.enum !== undefined) out.enum = node.enum;
+    this.renderValueValidations(node, out, used);
     if (node.nullable === true && this.flavor === 'v3') out.nullable = true;
     if (node.listType !== undefined) out[this.ext('list-type')] = node.listType;
     if (node.listMapKeys !== undefined) out[this.ext('list-map-keys')] = node.listMapKeys;
@@ -88,6 +91,37 @@ export class SchemaRenderer {
     if (node.preserveUnknownFields === true) out[this.ext('preserve-unknown-fields')] = true;
     if (node.embeddedResource === true) out[this.ext('embedded-resource')] = true;
     return out;
+  }
+
+  /** The value validations custom resource schemas carry; anyOf/oneOf/not and rules exist in OpenAPI 3 only. */
+  private renderValueValidations(node: SchemaNode, out: JsonObject, used: Set<string>): void {
+    for (const k of [
+      'maximum',
+      'exclusiveMaximum',
+      'minimum',
+      'exclusiveMinimum',
+      'maxLength',
+      'minLength',
+      'pattern',
+      'maxItems',
+      'minItems',
+      'uniqueItems',
+      'multipleOf',
+      'maxProperties',
+      'minProperties',
+    ] as const) {
+      const v = node[k];
+      if (v !== undefined) out[k] = v;
+    }
+    if (node.example !== undefined) out.example = node.example;
+    if (node.externalDocs !== undefined) out.externalDocs = node.externalDocs;
+    if (node.allOf !== undefined) out.allOf = node.allOf.map((s) => this.render(s, used));
+    if (this.flavor !== 'v3') return;
+    if (node.anyOf !== undefined) out.anyOf = node.anyOf.map((s) => this.render(s, used));
+    if (node.oneOf !== undefined) out.oneOf = node.oneOf.map((s) => this.render(s, used));
+    if (node.not !== undefined) out.not = this.render(node.not, used);
+    if (node.validations !== undefined)
+      out[this.ext('validations')] = node.validations.map((r) => ({ ...r })) as unknown as JsonValue;
   }
 
   /** Properties that are schema markers themselves (JSONSchemaProps) are spelled by the profile. */

@@ -11,7 +11,12 @@
  */
 
 import type { JsonValue } from '../../api/meta';
-import { RUNTIME_CEL_COST_BUDGET, validateRules, type CompiledRule, type RuleViolation } from '../../cel/index';
+import {
+  RUNTIME_CEL_COST_BUDGET,
+  validateRules,
+  type CompiledRule,
+  type RuleViolation,
+} from '../../cel/index';
 import { fieldError, type FieldError } from '../../machinery/field-errors';
 import { deepEqual, isPlainObject } from '../../machinery/json';
 import type { SchemaNode } from '../../machinery/schema';
@@ -71,7 +76,8 @@ export function fieldPathValid(node: SchemaNode, text: string): boolean {
 
 function appendFieldPath(path: string, text: string): string {
   let out = path;
-  for (const seg of parseFieldPath(text) ?? []) out = typeof seg === 'number' ? index(out, seg) : child(out, seg);
+  for (const seg of parseFieldPath(text) ?? [])
+    out = typeof seg === 'number' ? index(out, seg) : child(out, seg);
   return out;
 }
 
@@ -110,7 +116,9 @@ function walk(node: SchemaNode, value: unknown, old: unknown, path: string, st: 
         st.remaining,
       );
     } catch (e) {
-      st.errors.push(fieldError.invalid(shown(path), node.type ?? '', e instanceof Error ? e.message : String(e)));
+      st.errors.push(
+        fieldError.invalid(shown(path), node.type ?? '', e instanceof Error ? e.message : String(e)),
+      );
       return;
     }
     for (const v of result.violations) st.errors.push(toFieldError(node, path, v));

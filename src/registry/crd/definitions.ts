@@ -23,7 +23,8 @@ export function profileDefinitions(profile: NamingProfile, defs: DefinitionSet):
   if (props?.properties !== undefined) {
     const renamed: NonNullable<Definition['properties']> = {};
     for (const [name, node] of Object.entries(props.properties))
-      renamed[name.startsWith(UPSTREAM_PREFIX) ? profile.ext(name.slice(UPSTREAM_PREFIX.length)) : name] = node;
+      renamed[name.startsWith(UPSTREAM_PREFIX) ? profile.ext(name.slice(UPSTREAM_PREFIX.length)) : name] =
+        node;
     result[JSON_SCHEMA_PROPS] = { ...props, properties: renamed };
   }
   const rule = defs[VALIDATION_RULE];

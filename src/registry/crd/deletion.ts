@@ -12,7 +12,12 @@ import type { ResourceType } from '../resource-type';
 import { asCrd, cleanupFinalizer, CRD_DEFINITION, setCondition } from './types';
 
 /** The CRD as its deletion begins (finalizer and Terminating added); any other object unchanged. */
-export function beginDeletion(profile: NamingProfile, rt: ResourceType, obj: KubeObject, now: Date): KubeObject {
+export function beginDeletion(
+  profile: NamingProfile,
+  rt: ResourceType,
+  obj: KubeObject,
+  now: Date,
+): KubeObject {
   if (rt.definition !== CRD_DEFINITION) return obj;
   const meta = obj.metadata ?? {};
   if (meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) return obj;

@@ -20,20 +20,33 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>): Fie
   if (!('kind' in x)) errs.push(fieldError.required(child(path, 'kind'), 'must not be empty'));
   const apiVersion = x.apiVersion;
   if ('apiVersion' in x) {
-    if (typeof apiVersion !== 'string') errs.push(fieldError.invalid(child(path, 'apiVersion'), apiVersion, 'must be a string'));
-    else if (apiVersion === '') errs.push(fieldError.invalid(child(path, 'apiVersion'), apiVersion, 'must not be empty'));
+    if (typeof apiVersion !== 'string')
+      errs.push(fieldError.invalid(child(path, 'apiVersion'), apiVersion, 'must be a string'));
+    else if (apiVersion === '')
+      errs.push(fieldError.invalid(child(path, 'apiVersion'), apiVersion, 'must not be empty'));
     else if (apiVersion.split('/').length > 2)
-      errs.push(fieldError.invalid(child(path, 'apiVersion'), apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
+      errs.push(
+        fieldError.invalid(
+          child(path, 'apiVersion'),
+          apiVersion,
+          `unexpected GroupVersion string: ${apiVersion}`,
+        ),
+      );
   }
   const kind = x.kind;
   if ('kind' in x) {
-    if (typeof kind !== 'string') errs.push(fieldError.invalid(child(path, 'kind'), kind, 'must be a string'));
+    if (typeof kind !== 'string')
+      errs.push(fieldError.invalid(child(path, 'kind'), kind, 'must be a string'));
     else if (kind === '') errs.push(fieldError.invalid(child(path, 'kind'), kind, 'must not be empty'));
     else {
       const problems = isDNS1035Label(kind.toLowerCase());
       if (problems.length > 0)
         errs.push(
-          fieldError.invalid(child(path, 'kind'), kind, `may have mixed case, but should otherwise match: ${problems.join(',')}`),
+          fieldError.invalid(
+            child(path, 'kind'),
+            kind,
+            `may have mixed case, but should otherwise match: ${problems.join(',')}`,
+          ),
         );
     }
   }
@@ -48,7 +61,8 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>): Fie
           for (const m of isPathSegmentName(v)) errs.push(fieldError.invalid(child(metaPath, f), v, m));
       }
       if (typeof meta.namespace === 'string' && meta.namespace !== '')
-        for (const m of isDNS1123Label(meta.namespace)) errs.push(fieldError.invalid(child(metaPath, 'namespace'), meta.namespace, m));
+        for (const m of isDNS1123Label(meta.namespace))
+          errs.push(fieldError.invalid(child(metaPath, 'namespace'), meta.namespace, m));
       errs.push(...validateLabels(meta.labels, child(metaPath, 'labels')));
       errs.push(...validateAnnotations(meta.annotations, child(metaPath, 'annotations')));
     }
@@ -57,7 +71,12 @@ function validateEmbeddedResource(path: string, x: Record<string, unknown>): Fie
 }
 
 /** Errors of every embedded resource in `value` (the root itself is skipped). */
-export function validateEmbeddedResources(s: SchemaNode | undefined, value: unknown, path = '', root = true): FieldError[] {
+export function validateEmbeddedResources(
+  s: SchemaNode | undefined,
+  value: unknown,
+  path = '',
+  root = true,
+): FieldError[] {
   if (s === undefined) return [];
   const errs: FieldError[] = [];
   if (Array.isArray(value)) {

@@ -62,7 +62,8 @@ const blocking = new Set<FieldErrorType>([
 function nested(obj: unknown, path: string): { found: boolean; value: unknown } {
   let cur: unknown = obj;
   for (const part of path.replace(/^\./, '').split('.')) {
-    if (typeof cur !== 'object' || cur === null || Array.isArray(cur) || !(part in cur)) return { found: false, value: undefined };
+    if (typeof cur !== 'object' || cur === null || Array.isArray(cur) || !(part in cur))
+      return { found: false, value: undefined };
     cur = (cur as Record<string, unknown>)[part];
   }
   return { found: true, value: cur };
@@ -79,10 +80,15 @@ function scaleErrors(obj: KubeObject, scale: ScalePaths | undefined): FieldError
     if (!found) continue;
     if (typeof value !== 'number' || !Number.isInteger(value))
       errs.push(
-        fieldError.invalid(path, 0, `${path} accessor error: ${goValue(value)} is of the type ${goTypeName(value)}, expected int64`),
+        fieldError.invalid(
+          path,
+          0,
+          `${path} accessor error: ${goValue(value)} is of the type ${goTypeName(value)}, expected int64`,
+        ),
       );
     else if (value < 0) errs.push(fieldError.invalid(path, value, 'should be a non-negative integer'));
-    else if (value > maxInt32) errs.push(fieldError.invalid(path, value, `should be less than or equal to ${maxInt32}`));
+    else if (value > maxInt32)
+      errs.push(fieldError.invalid(path, value, `should be less than or equal to ${maxInt32}`));
   }
   if (scale.labelSelectorPath !== undefined) {
     const { found, value } = nested(obj, scale.labelSelectorPath);
@@ -143,7 +149,8 @@ export function customResourceFacts(input: FactsInput): CustomResourceFacts {
           ...errs,
           fieldError.invalid(
             NIL_PATH,
-            null,
+            // Go prints a nil bad value as the string "null".
+            'null',
             'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
           ),
         ];

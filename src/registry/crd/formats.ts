@@ -33,7 +33,20 @@ const macRe = /^(?:[0-9a-fA-F]{2}(?:[:-][0-9a-fA-F]{2}){5,19}|[0-9a-fA-F]{4}(?:\
 
 function validDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
-  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  const days = [
+    31,
+    y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28,
+    31,
+    30,
+    31,
+    30,
+    31,
+    31,
+    30,
+    31,
+    30,
+    31,
+  ];
   return d <= (days[m - 1] ?? 0);
 }
 
@@ -54,7 +67,8 @@ function isDuration(s: string): boolean {
   for (const match of s.matchAll(looseDurationRe)) {
     const unit = (match[2] ?? '').toLowerCase();
     for (const variants of durationUnits)
-      if (variants.some((v, i) => v === unit || (i === variants.length - 1 && unit.startsWith(v)))) return true;
+      if (variants.some((v, i) => v === unit || (i === variants.length - 1 && unit.startsWith(v))))
+        return true;
   }
   return false;
 }
@@ -113,6 +127,7 @@ const checks: Record<string, (s: string) => boolean> = {
   ipv6: isIPv6,
   cidr: isCIDR,
   mac: (s) => macRe.test(s),
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a URI may not hold
   uri: (s) => s !== '' && !/[\s\x00-\x1f\x7f]/.test(s),
   hexcolor: (s) => /^#?(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(s),
   rgbcolor: (s) => /^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$/.test(s),

@@ -21,7 +21,10 @@ function storageVersionName(obj: KubeObject): string | undefined {
 export const crdHooks: KindHooks = {
   prepareForCreate(obj) {
     const storage = storageVersionName(obj);
-    obj.status = { acceptedNames: { plural: '', kind: '' }, ...(storage !== undefined ? { storedVersions: [storage] } : {}) };
+    obj.status = {
+      acceptedNames: { plural: '', kind: '' },
+      ...(storage !== undefined ? { storedVersions: [storage] } : {}),
+    };
   },
   prepareForUpdate(obj) {
     const storage = storageVersionName(obj);
@@ -47,10 +50,15 @@ export function customResourceHooks(rt: ResourceType): KindHooks {
   hooks = {
     prepareForCreate() {
       if (facts?.terminating === true)
-        throw new StatusError(405, 'MethodNotAllowed', 'create not allowed while custom resource definition is terminating', {
-          group: rt.group,
-          kind: rt.resource,
-        });
+        throw new StatusError(
+          405,
+          'MethodNotAllowed',
+          'create not allowed while custom resource definition is terminating',
+          {
+            group: rt.group,
+            kind: rt.resource,
+          },
+        );
     },
     validate: (obj) => facts?.validate(obj) ?? [],
     validateUpdate: (obj, old) => facts?.validate(obj, old) ?? [],

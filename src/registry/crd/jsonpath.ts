@@ -58,7 +58,12 @@ function parseBracket(inner: string): Step {
     if (!left.startsWith('@')) throw new JsonPathError(`invalid filter ${t}`);
     const path = parseSteps(left.slice(1));
     if (op === null) return { kind: 'filter', path };
-    return { kind: 'filter', path, op: op[1] ?? '==', value: parseLiteral(expr.slice(op.index + op[0].length)) };
+    return {
+      kind: 'filter',
+      path,
+      op: op[1] ?? '==',
+      value: parseLiteral(expr.slice(op.index + op[0].length)),
+    };
   }
   if (/^-?\d*:-?\d*(:-?\d*)?$/.test(t)) {
     const [a, b] = t.split(':');
@@ -70,7 +75,8 @@ function parseBracket(inner: string): Step {
   }
   const parts = splitUnion(t);
   if (parts.every((p) => /^-?\d+$/.test(p))) return { kind: 'index', indices: parts.map(Number) };
-  if (parts.every((p) => /^'.*'$/.test(p) || /^".*"$/.test(p))) return { kind: 'field', names: parts.map((p) => p.slice(1, -1)) };
+  if (parts.every((p) => /^'.*'$/.test(p) || /^".*"$/.test(p)))
+    return { kind: 'field', names: parts.map((p) => p.slice(1, -1)) };
   throw new JsonPathError(`invalid array index ${t}`);
 }
 
@@ -184,7 +190,8 @@ function step(values: unknown[], s: Step): unknown[] {
         if (Array.isArray(v))
           for (const item of v) {
             const found = evaluate(s.path, item);
-            if (s.op === undefined ? found.length > 0 : found.some((f) => compare(f, s.op ?? '==', s.value))) out.push(item);
+            if (s.op === undefined ? found.length > 0 : found.some((f) => compare(f, s.op ?? '==', s.value)))
+              out.push(item);
           }
         break;
     }

@@ -32,14 +32,17 @@ function validateList(path: string, s: SchemaNode, list: unknown[]): FieldError[
   const errs: FieldError[] = [];
   if (s.listType === 'set') {
     list.forEach((item, i) => {
-      if (list.findIndex((other) => deepEqual(other, item)) < i) errs.push(fieldError.duplicate(index(path, i), item));
+      if (list.findIndex((other) => deepEqual(other, item)) < i)
+        errs.push(fieldError.duplicate(index(path, i), item));
     });
   } else if (s.listType === 'map') {
     const keys = s.listMapKeys ?? [];
     const seen: Record<string, unknown>[] = [];
     list.forEach((item, i) => {
       if (!isPlainObject(item)) {
-        errs.push(fieldError.invalid(index(path, i), item, 'must be an object for an array of list-type map'));
+        errs.push(
+          fieldError.invalid(index(path, i), item, 'must be an object for an array of list-type map'),
+        );
         return;
       }
       const keyValues: Record<string, unknown> = {};

@@ -10,7 +10,8 @@
  * fieldPath valid). Compiling the rules is `rules.ts`'s job.
  */
 
-import { fieldError, type FieldError } from '../../machinery/field-errors';
+import { fieldError, GoValueText, type FieldError } from '../../machinery/field-errors';
+import { goQuote } from '../../machinery/go-format';
 import type { NamingProfile } from '../../machinery/naming';
 import { fieldPathValid } from './cel-validate';
 import { child, index, key } from './paths';
@@ -19,7 +20,12 @@ import { isRaw, toSchemaNode } from './schema-props';
 type Raw = Record<string, unknown>;
 
 const v3Types = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
-const supportedReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
+const supportedReasons = [
+  'FieldValueDuplicate',
+  'FieldValueForbidden',
+  'FieldValueInvalid',
+  'FieldValueRequired',
+];
 const metaFields = new Set(['metadata', 'kind', 'apiVersion']);
 
 export interface SchemaContext {
@@ -54,7 +60,8 @@ export class OpenApiChecker {
 
   private standard(s: Raw, path: string, ctx: SchemaContext): void {
     const type = str(s.type);
-    if (type !== '' && !v3Types.includes(type)) this.push(fieldError.notSupported(child(path, 'type'), type, v3Types));
+    if (type !== '' && !v3Types.includes(type))
+      this.push(fieldError.notSupported(child(path, 'type'), type, v3Types));
     if (s.default !== undefined && !ctx.allowDefaults)
       this.push(
         fieldError.forbidden(
@@ -73,11 +80,21 @@ export class OpenApiChecker {
       this.push(fieldError.forbidden(child(path, 'dependencies'), 'dependencies is not supported'));
     if (s.$ref !== undefined) this.push(fieldError.forbidden(child(path, '$ref'), '$ref is not supported'));
     if (type === 'null')
-      this.push(fieldError.forbidden(child(path, 'type'), 'type cannot be set to null, use nullable as an alternative'));
+      this.push(
+        fieldError.forbidden(
+          child(path, 'type'),
+          'type cannot be set to null, use nullable as an alternative',
+        ),
+      );
     if (Array.isArray(s.items) && s.items.length > 0)
       this.push(fieldError.forbidden(child(path, 'items'), 'items must be a schema object and not an array'));
     if (ctx.insideResourceMeta && this.x(s, 'embedded-resource') === true)
-      this.push(fieldError.forbidden(child(path, this.ext('embedded-resource')), 'must not be used inside of resource meta'));
+      this.push(
+        fieldError.forbidden(
+          child(path, this.ext('embedded-resource')),
+          'must not be used inside of resource meta',
+        ),
+      );
   }
 
   check(s: Raw, path: string, ctx: SchemaContext, isRoot: boolean): void {
@@ -91,14 +108,25 @@ export class OpenApiChecker {
       );
     const props = isRaw(s.properties) ? s.properties : {};
     if (s.additionalProperties !== undefined) {
-      if (Object.keys(props).length > 0 && (s.additionalProperties === false || isRaw(s.additionalProperties)))
+      if (
+        Object.keys(props).length > 0 &&
+        (s.additionalProperties === false || isRaw(s.additionalProperties))
+      )
         this.push(
-          fieldError.forbidden(child(path, 'additionalProperties'), 'additionalProperties and properties are mutual exclusive'),
+          fieldError.forbidden(
+            child(path, 'additionalProperties'),
+            'additionalProperties and properties are mutual exclusive',
+          ),
         );
       const sub = ctx.insideResourceMeta
-        ? { ...ctx, allowDefaults: false, disallowDefaultsReason: 'inside additionalProperties applying to object metadata' }
+        ? {
+            ...ctx,
+            allowDefaults: false,
+            disallowDefaultsReason: 'inside additionalProperties applying to object metadata',
+          }
         : ctx;
-      if (isRaw(s.additionalProperties)) this.check(s.additionalProperties, child(path, 'additionalProperties'), sub, false);
+      if (isRaw(s.additionalProperties))
+        this.check(s.additionalProperties, child(path, 'additionalProperties'), sub, false);
     }
     const embedded = this.x(s, 'embedded-resource') === true;
     for (const [k, v] of sorted(props)) {
@@ -117,14 +145,16 @@ export class OpenApiChecker {
           if (isRaw(v)) this.check(v, index(child(path, name), i), ctx, false);
         });
     if (isRaw(s.definitions))
-      for (const [k, v] of sorted(s.definitions)) if (isRaw(v)) this.check(v, key(child(path, 'definitions'), k), ctx, false);
+      for (const [k, v] of sorted(s.definitions))
+        if (isRaw(v)) this.check(v, key(child(path, 'definitions'), k), ctx, false);
     if (isRaw(s.items)) this.check(s.items, child(path, 'items'), ctx, false);
     else if (Array.isArray(s.items))
       s.items.forEach((v, i) => {
         if (isRaw(v)) this.check(v, index(child(path, 'items'), i), ctx, false);
       });
     if (isRaw(s.dependencies))
-      for (const [k, v] of sorted(s.dependencies)) if (isRaw(v)) this.check(v, key(child(path, 'dependencies'), k), ctx, false);
+      for (const [k, v] of sorted(s.dependencies))
+        if (isRaw(v)) this.check(v, key(child(path, 'dependencies'), k), ctx, false);
     this.markers(s, path);
     this.rules(s, path);
   }
@@ -133,11 +163,21 @@ export class OpenApiChecker {
     const type = str(s.type);
     const preserve = this.x(s, 'preserve-unknown-fields');
     if (preserve === false)
-      this.push(fieldError.invalid(child(path, this.ext('preserve-unknown-fields')), false, 'must be true or undefined'));
+      this.push(
+        fieldError.invalid(
+          child(path, this.ext('preserve-unknown-fields')),
+          false,
+          'must be true or undefined',
+        ),
+      );
     const mapType = this.x(s, 'map-type');
     if (mapType !== undefined && type !== 'object') {
       const detail = `must be object if ${this.ext('map-type')} is specified`;
-      this.push(type === '' ? fieldError.required(child(path, 'type'), detail) : fieldError.invalid(child(path, 'type'), type, detail));
+      this.push(
+        type === ''
+          ? fieldError.required(child(path, 'type'), detail)
+          : fieldError.invalid(child(path, 'type'), type, detail),
+      );
     }
     if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular')
       this.push(fieldError.notSupported(child(path, this.ext('map-type')), mapType, ['atomic', 'granular']));
@@ -145,7 +185,11 @@ export class OpenApiChecker {
     const items = isRaw(s.items) ? s.items : undefined;
     if (listType !== undefined && type !== 'array') {
       const detail = `must be array if ${this.ext('list-type')} is specified`;
-      this.push(type === '' ? fieldError.required(child(path, 'type'), detail) : fieldError.invalid(child(path, 'type'), type, detail));
+      this.push(
+        type === ''
+          ? fieldError.required(child(path, 'type'), detail)
+          : fieldError.invalid(child(path, 'type'), type, detail),
+      );
     } else if (listType === 'set' && items !== undefined) {
       const itemsPath = child(path, 'items');
       const detail = `must be atomic as item of a list with ${this.ext('list-type')}=set`;
@@ -154,16 +198,26 @@ export class OpenApiChecker {
         if (inner !== undefined && inner !== 'atomic')
           this.push(fieldError.invalid(child(itemsPath, this.ext('list-type')), inner, detail));
       } else if (str(items.type) === 'object' && this.x(items, 'map-type') !== 'atomic')
-        this.push(fieldError.invalid(child(itemsPath, this.ext('map-type')), listType, detail));
+        // The real server reports the items' list type here (a nil pointer for objects), printed as "null".
+        this.push(
+          fieldError.invalid(
+            child(itemsPath, this.ext('map-type')),
+            this.x(items, 'list-type') ?? 'null',
+            detail,
+          ),
+        );
     }
     if (listType !== undefined && listType !== 'atomic' && listType !== 'set' && listType !== 'map')
-      this.push(fieldError.notSupported(child(path, this.ext('list-type')), listType, ['atomic', 'set', 'map']));
+      this.push(
+        fieldError.notSupported(child(path, this.ext('list-type')), listType, ['atomic', 'set', 'map']),
+      );
     const keys = this.x(s, 'list-map-keys');
     const keyList = Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
     if (keyList.length > 0) {
       const detail = `must be map if ${this.ext('list-map-keys')} is non-empty`;
       if (listType === undefined) this.push(fieldError.required(child(path, this.ext('list-type')), detail));
-      else if (listType !== 'map') this.push(fieldError.invalid(child(path, this.ext('list-type')), listType, detail));
+      else if (listType !== 'map')
+        this.push(fieldError.invalid(child(path, this.ext('list-type')), listType, detail));
     }
     if (listType === 'map') this.mapList(s, path, keyList);
     if (listType === 'set' || listType === 'map') this.mapSetItems(s, path, listType, keyList);
@@ -172,20 +226,30 @@ export class OpenApiChecker {
   private mapList(s: Raw, path: string, keys: string[]): void {
     const lt = this.ext('list-type');
     if (keys.length === 0)
-      this.push(fieldError.required(child(path, this.ext('list-map-keys')), `must not be empty if ${lt} is map`));
-    if (s.items === undefined) this.push(fieldError.required(child(path, 'items'), `must have a schema if ${lt} is map`));
+      this.push(
+        fieldError.required(child(path, this.ext('list-map-keys')), `must not be empty if ${lt} is map`),
+      );
+    if (s.items === undefined)
+      this.push(fieldError.required(child(path, 'items'), `must have a schema if ${lt} is map`));
     if (Array.isArray(s.items))
-      this.push(fieldError.invalid(child(path, 'items'), s.items, `must only have a single schema if ${lt} is map`));
+      this.push(
+        fieldError.invalid(child(path, 'items'), s.items, `must only have a single schema if ${lt} is map`),
+      );
     const items = isRaw(s.items) ? s.items : undefined;
     if (items === undefined) return;
     if (str(items.type) !== 'object') {
       this.push(
-        fieldError.invalid(child(child(path, 'items'), 'type'), str(items.type), `must be object if parent array's ${lt} is map`),
+        fieldError.invalid(
+          child(child(path, 'items'), 'type'),
+          str(items.type),
+          `must be object if parent array's ${lt} is map`,
+        ),
       );
       return;
     }
     const props = isRaw(items.properties) ? items.properties : {};
     const seen = new Set<string>();
+    const goKeys = new GoValueText(`[]string{${keys.map(goQuote).join(', ')}}`);
     for (const k of keys) {
       const p = props[k];
       if (isRaw(p)) {
@@ -197,8 +261,22 @@ export class OpenApiChecker {
               `must be a scalar type if parent array's ${lt} is map`,
             ),
           );
-      } else this.push(fieldError.invalid(child(path, this.ext('list-map-keys')), keys, 'entries must all be names of item properties'));
-      if (seen.has(k)) this.push(fieldError.invalid(child(path, this.ext('list-map-keys')), keys, 'must not contain duplicate entries'));
+      } else
+        this.push(
+          fieldError.invalid(
+            child(path, this.ext('list-map-keys')),
+            goKeys,
+            'entries must all be names of item properties',
+          ),
+        );
+      if (seen.has(k))
+        this.push(
+          fieldError.invalid(
+            child(path, this.ext('list-map-keys')),
+            goKeys,
+            'must not contain duplicate entries',
+          ),
+        );
       seen.add(k);
     }
   }
@@ -208,7 +286,12 @@ export class OpenApiChecker {
     if (items === undefined) return;
     const itemsPath = child(path, 'items');
     if (items.nullable === true)
-      this.push(fieldError.forbidden(child(itemsPath, 'nullable'), `cannot be nullable when ${this.ext('list-type')} is ${listType}`));
+      this.push(
+        fieldError.forbidden(
+          child(itemsPath, 'nullable'),
+          `cannot be nullable when ${this.ext('list-type')} is ${listType}`,
+        ),
+      );
     if (listType !== 'map') return;
     const required = new Set(Array.isArray(items.required) ? items.required : []);
     const props = isRaw(items.properties) ? items.properties : {};
@@ -225,7 +308,10 @@ export class OpenApiChecker {
         );
       if (p.nullable === true)
         this.push(
-          fieldError.forbidden(child(propPath, 'nullable'), `this property is in ${this.ext('list-map-keys')}, so it cannot be nullable`),
+          fieldError.forbidden(
+            child(propPath, 'nullable'),
+            `this property is in ${this.ext('list-map-keys')}, so it cannot be nullable`,
+          ),
         );
     }
   }
@@ -246,15 +332,21 @@ export class OpenApiChecker {
       else if (/[\n\r]/.test(message))
         this.push(fieldError.invalid(at('message'), rawMessage, 'message must not contain line breaks'));
       else if (/[\n\r]/.test(rule) && message === '')
-        this.push(fieldError.required(at('message'), 'message must be specified if rule contains line breaks'));
+        this.push(
+          fieldError.required(at('message'), 'message must be specified if rule contains line breaks'),
+        );
       const msgExpr = str(r.messageExpression);
       if (msgExpr !== '' && msgExpr.trim() === '')
-        this.push(fieldError.required(at('messageExpression'), 'messageExpression must be non-empty if specified'));
+        this.push(
+          fieldError.required(at('messageExpression'), 'messageExpression must be non-empty if specified'),
+        );
       if (r.reason !== undefined && !supportedReasons.includes(str(r.reason)))
         this.push(fieldError.notSupported(at('reason'), r.reason, supportedReasons));
       const fp = str(r.fieldPath);
-      if (fp !== '' && fp.trim() === '') this.push(fieldError.invalid(at('fieldPath'), fp, 'fieldPath must be non-empty if specified'));
-      if (/[\n\r]/.test(fp)) this.push(fieldError.invalid(at('fieldPath'), fp, 'fieldPath must not contain line breaks'));
+      if (fp !== '' && fp.trim() === '')
+        this.push(fieldError.invalid(at('fieldPath'), fp, 'fieldPath must be non-empty if specified'));
+      if (/[\n\r]/.test(fp))
+        this.push(fieldError.invalid(at('fieldPath'), fp, 'fieldPath must not contain line breaks'));
       if (fp.trim() !== '' && !fieldPathValid(toSchemaNode(this.profile, s), fp))
         this.push(fieldError.invalid(at('fieldPath'), fp, 'fieldPath must be a valid path'));
     });

@@ -31,13 +31,21 @@ function pruneMetadata(obj: Record<string, unknown>, parent: string, st: PruneSt
     st.pruned.push(childPath(base, p));
 }
 
-function prune(value: unknown, s: SchemaNode | undefined, path: string, embedded: boolean, st: PruneState): void {
+function prune(
+  value: unknown,
+  s: SchemaNode | undefined,
+  path: string,
+  embedded: boolean,
+  st: PruneState,
+): void {
   if (s?.preserveUnknownFields === true) {
     skipPrune(value, s, path, embedded, st);
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => prune(item, s?.items, `${path}[${i}]`, s?.items?.embeddedResource === true, st));
+    value.forEach((item, i) =>
+      prune(item, s?.items, `${path}[${i}]`, s?.items?.embeddedResource === true, st),
+    );
     return;
   }
   if (!isPlainObject(value)) return;
@@ -76,7 +84,8 @@ function skipPrune(value: unknown, s: SchemaNode, path: string, embedded: boolea
       pruneMetadata(value, path, st);
       continue;
     }
-    const prop = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const prop =
+      s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     if (prop !== undefined) prune(value[k], prop, childPath(path, k), prop.embeddedResource === true, st);
   }
 }
@@ -105,7 +114,8 @@ export function pruneNonNullableNulls(value: unknown, s: SchemaNode | undefined)
   }
   if (!isPlainObject(value)) return;
   for (const k of Object.keys(value)) {
-    const prop = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const prop =
+      s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     if (prop === undefined) continue;
     if (value[k] === null && prop.nullable !== true && prop.default === undefined) delete value[k];
     else pruneNonNullableNulls(value[k], prop);

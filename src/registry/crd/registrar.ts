@@ -14,7 +14,14 @@ import type { Catalog, ServedVersion } from '../catalog';
 import { collectionPrefix } from '../keys';
 import type { ResourceType } from '../resource-type';
 import { ResourceBuilder } from './resource-types';
-import { asCrd, compareKubeVersions, crdGroup, CRD_RESOURCE, stabilityOf, type CustomResourceDefinition } from './types';
+import {
+  asCrd,
+  compareKubeVersions,
+  crdGroup,
+  CRD_RESOURCE,
+  stabilityOf,
+  type CustomResourceDefinition,
+} from './types';
 
 export class CrdRegistrar {
   private readonly crds = new Map<string, CustomResourceDefinition>();
@@ -97,7 +104,9 @@ export class CrdRegistrar {
     customVersions.sort(compareKubeVersions);
     this.catalog.setGroupVersions(
       group,
-      [...order, ...customVersions].map((v) => versions.get(v)).filter((v): v is ServedVersion => v !== undefined),
+      [...order, ...customVersions]
+        .map((v) => versions.get(v))
+        .filter((v): v is ServedVersion => v !== undefined),
     );
   }
 }

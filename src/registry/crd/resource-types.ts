@@ -16,7 +16,13 @@ import { customResourceFacts, type CustomResourceFacts } from './facts';
 import { OBJECT_META } from './prune';
 import { compileSchemaRules } from './rules';
 import { isRaw, toSchemaNode } from './schema-props';
-import { isConditionTrue, stabilityOf, type CrdColumn, type CrdVersion, type CustomResourceDefinition } from './types';
+import {
+  isConditionTrue,
+  stabilityOf,
+  type CrdColumn,
+  type CrdVersion,
+  type CustomResourceDefinition,
+} from './types';
 
 const verbs = new Set(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
 const subresourceVerbs = new Set(['get', 'patch', 'update']);
@@ -68,14 +74,17 @@ export class ResourceBuilder {
     let facts = entry.byVersion.get(cacheKey);
     if (facts === undefined) {
       const raw = v.schema?.openAPIV3Schema;
-      const schema = isRaw(raw) ? toSchemaNode(this.profile, raw) : { type: 'object' as const, preserveUnknownFields: true };
+      const schema = isRaw(raw)
+        ? toSchemaNode(this.profile, raw)
+        : { type: 'object' as const, preserveUnknownFields: true };
       const scale = v.subresources?.scale;
       facts = customResourceFacts({
         crdName: name,
         definitions: this.definitions,
         schema,
         rules: compileSchemaRules(this.profile, schema, '').compiled,
-        columns: (v.additionalPrinterColumns ?? []).length > 0 ? (v.additionalPrinterColumns ?? []) : [ageColumn],
+        columns:
+          (v.additionalPrinterColumns ?? []).length > 0 ? (v.additionalPrinterColumns ?? []) : [ageColumn],
         ...(scale !== undefined
           ? {
               scale: {
@@ -110,7 +119,8 @@ export class ResourceBuilder {
       if (v.served !== true || v.name === undefined) continue;
       const facts = this.factsFor(crd, v, terminating);
       const subresources = new Map<string, SubresourceType>();
-      if (v.subresources?.status !== undefined) subresources.set('status', { name: 'status', kind, verbs: subresourceVerbs });
+      if (v.subresources?.status !== undefined)
+        subresources.set('status', { name: 'status', kind, verbs: subresourceVerbs });
       if (v.subresources?.scale !== undefined)
         subresources.set('scale', {
           name: 'scale',
@@ -136,7 +146,12 @@ export class ResourceBuilder {
         storage: { group, resource: plural },
         storageVersion: { apiVersion: apiVersionOf(group, storage?.name ?? v.name), kind },
         ...(v.deprecated === true
-          ? { deprecation: { warning: v.deprecationWarning ?? `${group}/${v.name} ${kind} is deprecated`, removedRelease: '' } }
+          ? {
+              deprecation: {
+                warning: v.deprecationWarning ?? `${group}/${v.name} ${kind} is deprecated`,
+                removedRelease: '',
+              },
+            }
           : {}),
         schema: servedSchema(facts.schema),
         stability: stabilityOf(v.name),

@@ -56,7 +56,9 @@ function visit(
     const result = compileRule(node, rule, { isResourceRoot: resourceRoot });
     if (Array.isArray(result)) {
       for (const e of result)
-        w.out.errors.push(fieldError.invalid(e.field === 'rule' ? rulePath : messagePath, goRule(rule), e.detail));
+        w.out.errors.push(
+          fieldError.invalid(e.field === 'rule' ? rulePath : messagePath, goRule(rule), e.detail),
+        );
       return;
     }
     compiledHere.push(result);

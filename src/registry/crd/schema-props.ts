@@ -104,9 +104,7 @@ function toValidationRule(raw: Raw): ValidationRule {
 }
 
 /** Nodes reachable through properties, items and additionalProperties (the structural part), parents first. */
-export function* structuralNodes(
-  node: SchemaNode,
-): Generator<SchemaNode, void, undefined> {
+export function* structuralNodes(node: SchemaNode): Generator<SchemaNode, void, undefined> {
   yield node;
   for (const child of Object.values(node.properties ?? {})) yield* structuralNodes(child);
   if (node.items !== undefined) yield* structuralNodes(node.items);

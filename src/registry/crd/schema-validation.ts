@@ -122,9 +122,11 @@ function defaultErrors(
       const at = child(p, 'default');
       const pruned = deepClone(s.default);
       pruneValue(defs, s, pruned, s.embeddedResource === true);
-      if (!deepEqual(pruned, s.default)) errs.push(fieldError.invalid(at, s.default, 'must not have unknown fields'));
+      if (!deepEqual(pruned, s.default))
+        errs.push(fieldError.invalid(at, s.default, 'must not have unknown fields'));
       else {
-        const embedded = s.embeddedResource === true ? validateEmbeddedResources({ ...s }, s.default, at, false) : [];
+        const embedded =
+          s.embeddedResource === true ? validateEmbeddedResources({ ...s }, s.default, at, false) : [];
         const values = embedded.length > 0 ? embedded : validateValue(s, s.default, at);
         if (values.length > 0) errs.push(...values);
         else
@@ -162,7 +164,9 @@ export function validateVersionSchema(
   const errors: FieldError[] = [];
   if (statusEnabled) errors.push(...statusRootErrors(profile, raw, path));
   if (raw.nullable === true)
-    errors.push(fieldError.forbidden(child(path, 'openAPIV3Schema.nullable'), 'nullable cannot be true at the root'));
+    errors.push(
+      fieldError.forbidden(child(path, 'openAPIV3Schema.nullable'), 'nullable cannot be true at the root'),
+    );
   const node = toSchemaNode(profile, raw);
   const structural = validateStructural(profile, raw, schemaPath);
   errors.push(...structural);

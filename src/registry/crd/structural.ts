@@ -61,20 +61,33 @@ class Checker {
     const preserve = this.x(s, 'preserve-unknown-fields') === true;
     const embedded = this.x(s, 'embedded-resource') === true;
     const ext = (n: string): string => this.profile.ext(n);
-    if (type === 'array' && s.items === undefined) this.errors.push(fieldError.required(child(path, 'items'), 'must be specified'));
+    if (type === 'array' && s.items === undefined)
+      this.errors.push(fieldError.required(child(path, 'items'), 'must be specified'));
     if (isRaw(s.items)) this.invariants(s.items, 'item', child(path, 'items'));
     for (const [k, v] of rawProps(s)) this.invariants(v, 'field', key(child(path, 'properties'), k));
     if (s.additionalProperties !== undefined) {
-      if (lvl === 'root') this.errors.push(fieldError.forbidden(child(path, 'additionalProperties'), 'must not be used at the root'));
-      if (isRaw(s.additionalProperties)) this.invariants(s.additionalProperties, 'field', child(path, 'additionalProperties'));
+      if (lvl === 'root')
+        this.errors.push(
+          fieldError.forbidden(child(path, 'additionalProperties'), 'must not be used at the root'),
+        );
+      if (isRaw(s.additionalProperties))
+        this.invariants(s.additionalProperties, 'field', child(path, 'additionalProperties'));
     }
     if (intOrString && preserve)
       this.errors.push(
-        fieldError.invalid(child(path, ext('preserve-unknown-fields')), true, `must be false if ${ext('int-or-string')} is true`),
+        fieldError.invalid(
+          child(path, ext('preserve-unknown-fields')),
+          true,
+          `must be false if ${ext('int-or-string')} is true`,
+        ),
       );
     if (intOrString && embedded)
       this.errors.push(
-        fieldError.invalid(child(path, ext('embedded-resource')), true, `must be false if ${ext('int-or-string')} is true`),
+        fieldError.invalid(
+          child(path, ext('embedded-resource')),
+          true,
+          `must be false if ${ext('int-or-string')} is true`,
+        ),
       );
     this.valueValidation(s, isIntOrStringAnyOf(s), isIntOrStringAllOf(s), lvl, path);
     const checkMetadata = lvl === 'root' || embedded;
@@ -96,7 +109,10 @@ class Checker {
     }
     if (embedded && s.additionalProperties !== undefined)
       this.errors.push(
-        fieldError.forbidden(child(path, 'additionalProperties'), `must not be used if ${ext('embedded-resource')} is set`),
+        fieldError.forbidden(
+          child(path, 'additionalProperties'),
+          `must not be used if ${ext('embedded-resource')} is set`,
+        ),
       );
     if (lvl === 'root' && type !== '' && type !== 'object')
       this.errors.push(fieldError.invalid(child(path, 'type'), type, 'must be object at the root'));
@@ -110,7 +126,9 @@ class Checker {
       ] as const) {
         const p = props[name];
         if (isRaw(p) && str(p.type) !== want)
-          this.errors.push(fieldError.invalid(child(key(propsPath, name), 'type'), str(p.type), `must be ${want}`));
+          this.errors.push(
+            fieldError.invalid(child(key(propsPath, name), 'type'), str(p.type), `must be ${want}`),
+          );
       }
     }
     const metadata = props.metadata;
@@ -143,8 +161,15 @@ class Checker {
     return true;
   }
 
-  private valueValidation(v: Raw, skipAnyOf: boolean, skipFirstAllOfAnyOf: boolean, lvl: Level, path: string): void {
-    if (!skipAnyOf) rawList(v.anyOf).forEach((s, i) => this.nested(s, false, false, lvl, index(child(path, 'anyOf'), i)));
+  private valueValidation(
+    v: Raw,
+    skipAnyOf: boolean,
+    skipFirstAllOfAnyOf: boolean,
+    lvl: Level,
+    path: string,
+  ): void {
+    if (!skipAnyOf)
+      rawList(v.anyOf).forEach((s, i) => this.nested(s, false, false, lvl, index(child(path, 'anyOf'), i)));
     rawList(v.allOf).forEach((s, i) =>
       this.nested(s, skipFirstAllOfAnyOf && i === 0, false, lvl, index(child(path, 'allOf'), i)),
     );
@@ -155,7 +180,11 @@ class Checker {
       const err = patternError(pattern);
       if (err !== undefined)
         this.errors.push(
-          fieldError.invalid(child(path, 'pattern'), pattern, `must be a valid regular expression, but isn't: ${err}`),
+          fieldError.invalid(
+            child(path, 'pattern'),
+            pattern,
+            `must be a valid regular expression, but isn't: ${err}`,
+          ),
         );
     }
   }
@@ -163,26 +192,34 @@ class Checker {
   private nested(v: Raw, skipAnyOf: boolean, skipAllOfAnyOf: boolean, lvl: Level, path: string): void {
     this.valueValidation(v, skipAnyOf, skipAllOfAnyOf, lvl, path);
     if (isRaw(v.items)) this.nested(v.items, false, false, lvl, child(path, 'items'));
-    for (const [k, p] of rawProps(v)) this.nested(p, false, false, 'field', key(child(path, 'properties'), k));
+    for (const [k, p] of rawProps(v))
+      this.nested(p, false, false, 'field', key(child(path, 'properties'), k));
     const forbid = (field: string, detail: string): void => {
       this.errors.push(fieldError.forbidden(child(path, field), detail));
     };
     if (str(v.type) !== '') forbid('type', 'must be empty to be structural');
-    if (v.additionalProperties !== undefined) forbid('additionalProperties', 'must be undefined to be structural');
+    if (v.additionalProperties !== undefined)
+      forbid('additionalProperties', 'must be undefined to be structural');
     if (v.default !== undefined) forbid('default', 'must be undefined to be structural');
     if (str(v.title) !== '') forbid('title', 'must be empty to be structural');
     if (str(v.description) !== '') forbid('description', 'must be empty to be structural');
     if (v.nullable === true) forbid('nullable', 'must be false to be structural');
     const ext = (n: string): string => this.profile.ext(n);
-    if (this.x(v, 'preserve-unknown-fields') === true) forbid(ext('preserve-unknown-fields'), 'must be false to be structural');
-    if (this.x(v, 'embedded-resource') === true) forbid(ext('embedded-resource'), 'must be false to be structural');
+    if (this.x(v, 'preserve-unknown-fields') === true)
+      forbid(ext('preserve-unknown-fields'), 'must be false to be structural');
+    if (this.x(v, 'embedded-resource') === true)
+      forbid(ext('embedded-resource'), 'must be false to be structural');
     if (this.x(v, 'int-or-string') === true) forbid(ext('int-or-string'), 'must be false to be structural');
     const keys = this.x(v, 'list-map-keys');
-    if (Array.isArray(keys) && keys.length > 0) forbid(ext('list-map-keys'), 'must be empty to be structural');
+    if (Array.isArray(keys) && keys.length > 0)
+      forbid(ext('list-map-keys'), 'must be empty to be structural');
     if (this.x(v, 'list-type') !== undefined) forbid(ext('list-type'), 'must be undefined to be structural');
     if (isRaw(v.properties) && 'metadata' in v.properties)
       this.errors.push(
-        fieldError.forbidden(key(child(path, 'properties'), 'metadata'), 'must not be specified in a nested context'),
+        fieldError.forbidden(
+          key(child(path, 'properties'), 'metadata'),
+          'must not be specified in a nested context',
+        ),
       );
   }
 
@@ -191,7 +228,8 @@ class Checker {
     this.valueCompleteness(s, s, path, path);
     for (const [k, p] of rawProps(s)) this.completeness(p, key(child(path, 'properties'), k));
     if (isRaw(s.items)) this.completeness(s.items, child(path, 'items'));
-    if (isRaw(s.additionalProperties)) this.completeness(s.additionalProperties, child(path, 'additionalProperties'));
+    if (isRaw(s.additionalProperties))
+      this.completeness(s.additionalProperties, child(path, 'additionalProperties'));
   }
 
   private valueCompleteness(v: Raw, s: Raw | undefined, sPath: string, vPath: string): void {
@@ -207,7 +245,12 @@ class Checker {
     }
     this.valueCompleteness(v, s, sPath, vPath);
     if (isRaw(v.items))
-      this.nestedCompleteness(v.items, isRaw(s.items) ? s.items : undefined, child(sPath, 'items'), child(vPath, 'items'));
+      this.nestedCompleteness(
+        v.items,
+        isRaw(s.items) ? s.items : undefined,
+        child(sPath, 'items'),
+        child(vPath, 'items'),
+      );
     const sProps = isRaw(s.properties) ? s.properties : {};
     for (const [k, p] of rawProps(v)) {
       const sp = sProps[k];

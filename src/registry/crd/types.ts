@@ -1,144 +1,24 @@
 /**
- * The CustomResourceDefinition as it travels on the wire (apiextensions v1
- * JSON), typed loosely enough to read user input that may be wrong, plus
- * the names the CRD machinery spells through the naming profile (cleanup
- * finalizer, API-approval annotation, protected groups) and helpers for the
- * status conditions the controllers and the registrar read.
+ * The CRD kind as the registry sees it: the wire types and shared names
+ * (re-exported from `api/crd` and `machinery/crd`), the definition that
+ * identifies the kind, and the version-name rules discovery orders CRD
+ * versions by.
  */
 
-import type { JsonObject, KubeObject } from '../../api/meta';
-import type { NamingProfile } from '../../machinery/naming';
-
-export interface CrdNames {
-  plural?: string;
-  singular?: string;
-  kind?: string;
-  listKind?: string;
-  shortNames?: string[];
-  categories?: string[];
-}
-
-export interface CrdColumn {
-  name?: string;
-  type?: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-  jsonPath?: string;
-}
-
-export interface CrdScale {
-  specReplicasPath?: string;
-  statusReplicasPath?: string;
-  labelSelectorPath?: string;
-}
-
-export interface CrdSubresources {
-  status?: JsonObject;
-  scale?: CrdScale;
-}
-
-export interface CrdVersion {
-  name?: string;
-  served?: boolean;
-  storage?: boolean;
-  deprecated?: boolean;
-  deprecationWarning?: string;
-  schema?: { openAPIV3Schema?: JsonObject };
-  subresources?: CrdSubresources;
-  additionalPrinterColumns?: CrdColumn[];
-}
-
-export interface CrdWebhookClientConfig {
-  url?: string;
-  service?: { namespace?: string; name?: string; path?: string; port?: number };
-  caBundle?: string;
-}
-
-export interface CrdConversion {
-  strategy?: string;
-  webhook?: { clientConfig?: CrdWebhookClientConfig; conversionReviewVersions?: string[] };
-}
-
-export interface CrdSpec {
-  group?: string;
-  names?: CrdNames;
-  scope?: string;
-  versions?: CrdVersion[];
-  conversion?: CrdConversion;
-  preserveUnknownFields?: boolean;
-}
-
-export interface CrdCondition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
-
-export interface CrdStatus {
-  acceptedNames?: CrdNames;
-  conditions?: CrdCondition[];
-  storedVersions?: string[];
-}
-
-export interface CustomResourceDefinition extends KubeObject {
-  spec?: CrdSpec;
-  status?: CrdStatus;
-}
+export type * from '../../api/crd';
+export {
+  CRD_RESOURCE,
+  approvalAnnotation,
+  asCrd,
+  cleanupFinalizer,
+  crdGroup,
+  findCondition,
+  isConditionTrue,
+  isProtectedGroup,
+  setCondition,
+} from '../../machinery/crd';
 
 export const CRD_DEFINITION = 'apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition';
-export const CRD_RESOURCE = 'customresourcedefinitions';
-
-/** The group CRDs are served in, e.g. `apiextensions.orch.io`. */
-export function crdGroup(profile: NamingProfile): string {
-  return profile.suffixed('apiextensions');
-}
-
-/** The finalizer that makes deleting a CRD delete its objects first (`customresourcecleanup.apiextensions.<suffix>`). */
-export function cleanupFinalizer(profile: NamingProfile): string {
-  return profile.suffixed('customresourcecleanup.apiextensions');
-}
-
-/** The annotation a CRD in a protected group must carry (`api-approved.<label domain>`). */
-export function approvalAnnotation(profile: NamingProfile): string {
-  return `api-approved.${profile.labelDomain}`;
-}
-
-/** Groups owned by the product's community, which need API approval (`<suffix>`, `*.<suffix>`, and the label domain). */
-export function isProtectedGroup(profile: NamingProfile, group: string): boolean {
-  return [profile.groupSuffix, profile.labelDomain].some((d) => group === d || group.endsWith(`.${d}`));
-}
-
-export function asCrd(obj: KubeObject): CustomResourceDefinition {
-  return obj as CustomResourceDefinition;
-}
-
-export function findCondition(crd: CustomResourceDefinition, type: string): CrdCondition | undefined {
-  return crd.status?.conditions?.find((c) => c.type === type);
-}
-
-export function isConditionTrue(crd: CustomResourceDefinition, type: string): boolean {
-  return findCondition(crd, type)?.status === 'True';
-}
-
-/**
- * Sets a condition as the real server's SetCRDCondition does: the transition
- * time moves only when the status changes; reason and message always update.
- */
-export function setCondition(conditions: CrdCondition[], next: CrdCondition, now: string): CrdCondition[] {
-  const old = conditions.find((c) => c.type === next.type);
-  if (old === undefined) return [...conditions, { ...next, lastTransitionTime: next.lastTransitionTime ?? now }];
-  return conditions.map((c) =>
-    c.type !== next.type
-      ? c
-      : {
-          ...next,
-          lastTransitionTime: c.status === next.status ? (c.lastTransitionTime ?? now) : now,
-        },
-  );
-}
 
 /** Kubernetes-aware version order (v1 > v1beta2 > v1beta1 > v1alpha1 > other strings, alphabetically). */
 export function compareKubeVersions(a: string, b: string): number {

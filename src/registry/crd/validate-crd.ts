@@ -55,7 +55,13 @@ function dns1035(path: string, value: string, errs: FieldError[], mixedCase = fa
   const problems = isDNS1035Label(mixedCase ? value.toLowerCase() : value);
   if (value === '' || problems.length === 0) return;
   errs.push(
-    fieldError.invalid(path, value, mixedCase ? `may have mixed case, but should otherwise match: ${problems.join(',')}` : problems.join(',')),
+    fieldError.invalid(
+      path,
+      value,
+      mixedCase
+        ? `may have mixed case, but should otherwise match: ${problems.join(',')}`
+        : problems.join(','),
+    ),
   );
 }
 
@@ -67,20 +73,25 @@ export function validateNames(names: CrdNames, path: string): FieldError[] {
   dns1035(child(path, 'listKind'), names.listKind ?? '', errs, true);
   (names.shortNames ?? []).forEach((s, i) => {
     const problems = isDNS1035Label(s);
-    if (problems.length > 0) errs.push(fieldError.invalid(index(child(path, 'shortNames'), i), s, problems.join(',')));
+    if (problems.length > 0)
+      errs.push(fieldError.invalid(index(child(path, 'shortNames'), i), s, problems.join(',')));
   });
   if ((names.kind ?? '') !== '' && names.kind === names.listKind)
-    errs.push(fieldError.invalid(child(path, 'listKind'), names.listKind, 'kind and listKind may not be the same'));
+    errs.push(
+      fieldError.invalid(child(path, 'listKind'), names.listKind, 'kind and listKind may not be the same'),
+    );
   (names.categories ?? []).forEach((c, i) => {
     const problems = isDNS1035Label(c);
-    if (problems.length > 0) errs.push(fieldError.invalid(index(child(path, 'categories'), i), c, problems.join(',')));
+    if (problems.length > 0)
+      errs.push(fieldError.invalid(index(child(path, 'categories'), i), c, problems.join(',')));
   });
   return errs;
 }
 
 function validateSimpleJsonPath(value: string, path: string): FieldError[] {
   if (value === '') return [fieldError.invalid(path, value, 'must not be empty')];
-  if (!value.startsWith('.')) return [fieldError.invalid(path, value, 'must be a simple json path starting with .')];
+  if (!value.startsWith('.'))
+    return [fieldError.invalid(path, value, 'must be a simple json path starting with .')];
   return [];
 }
 
@@ -88,7 +99,13 @@ function validateSubresources(sub: CrdSubresources | undefined, path: string): F
   const scale = sub?.scale;
   if (scale === undefined) return [];
   const errs: FieldError[] = [];
-  const check = (field: string, value: string | undefined, prefixes: string[], what: string, required: boolean): void => {
+  const check = (
+    field: string,
+    value: string | undefined,
+    prefixes: string[],
+    what: string,
+    required: boolean,
+  ): void => {
     const at = child(path, `scale.${field}`);
     if (value === undefined || value === '') {
       if (required) errs.push(fieldError.required(at, ''));
@@ -99,7 +116,13 @@ function validateSubresources(sub: CrdSubresources | undefined, path: string): F
     else if (!prefixes.some((p) => value.startsWith(p))) errs.push(fieldError.invalid(at, value, what));
   };
   check('specReplicasPath', scale.specReplicasPath, ['.spec.'], 'should be a json path under .spec', true);
-  check('statusReplicasPath', scale.statusReplicasPath, ['.status.'], 'should be a json path under .status', true);
+  check(
+    'statusReplicasPath',
+    scale.statusReplicasPath,
+    ['.status.'],
+    'should be a json path under .status',
+    true,
+  );
   check(
     'labelSelectorPath',
     scale.labelSelectorPath,
@@ -114,10 +137,14 @@ function validateColumn(col: CrdColumn, path: string): FieldError[] {
   const errs: FieldError[] = [];
   if ((col.name ?? '') === '') errs.push(fieldError.required(child(path, 'name'), ''));
   const type = col.type ?? '';
-  if (type === '') errs.push(fieldError.required(child(path, 'type'), `must be one of ${columnTypes.join(',')}`));
-  else if (!columnTypes.includes(type)) errs.push(fieldError.invalid(child(path, 'type'), type, `must be one of ${columnTypes.join(',')}`));
+  if (type === '')
+    errs.push(fieldError.required(child(path, 'type'), `must be one of ${columnTypes.join(',')}`));
+  else if (!columnTypes.includes(type))
+    errs.push(fieldError.invalid(child(path, 'type'), type, `must be one of ${columnTypes.join(',')}`));
   if ((col.format ?? '') !== '' && !columnFormats.includes(col.format ?? ''))
-    errs.push(fieldError.invalid(child(path, 'format'), col.format, `must be one of ${columnFormats.join(',')}`));
+    errs.push(
+      fieldError.invalid(child(path, 'format'), col.format, `must be one of ${columnFormats.join(',')}`),
+    );
   const jsonPath = col.jsonPath ?? '';
   if (jsonPath === '') errs.push(fieldError.required(child(path, 'JSONPath'), ''));
   else errs.push(...validateSimpleJsonPath(jsonPath, child(path, 'JSONPath')));
@@ -127,16 +154,22 @@ function validateColumn(col: CrdColumn, path: string): FieldError[] {
 function validateDeprecationWarning(v: CrdVersion, path: string): FieldError[] {
   const w = v.deprecationWarning;
   const at = child(path, 'deprecationWarning');
-  if (v.deprecated !== true && w !== undefined) return [fieldError.invalid(at, w, 'can only be set for deprecated versions')];
+  if (v.deprecated !== true && w !== undefined)
+    return [fieldError.invalid(at, w, 'can only be set for deprecated versions')];
   if (w === undefined) return [];
   const errs: FieldError[] = [];
-  if (new TextEncoder().encode(w).length > 256) errs.push(fieldError.invalid(at, w, 'must be <= 256 characters long'));
+  if (new TextEncoder().encode(w).length > 256)
+    errs.push(fieldError.invalid(at, w, 'must be <= 256 characters long'));
   if (w === '') errs.push(fieldError.invalid(at, w, 'must not be an empty string'));
   // eslint-disable-next-line no-control-regex
   const bad = /[\u0000-\u001f\u007f-\u009f]/.exec(w);
   if (bad !== null)
     errs.push(
-      fieldError.invalid(at, w, `must only contain printable UTF-8 characters; non-printable character found at index ${bad.index}`),
+      fieldError.invalid(
+        at,
+        w,
+        `must only contain printable UTF-8 characters; non-printable character found at index ${bad.index}`,
+      ),
     );
   return errs;
 }
@@ -146,15 +179,19 @@ function validateWebhookUrl(url: string, path: string): FieldError[] {
   try {
     parsed = new URL(url);
   } catch (e) {
-    return [fieldError.invalid(path, url, `url must be a valid URL: ${e instanceof Error ? e.message : String(e)}`)];
+    return [
+      fieldError.invalid(path, url, `url must be a valid URL: ${e instanceof Error ? e.message : String(e)}`),
+    ];
   }
   const errs: FieldError[] = [];
-  if (parsed.protocol !== 'https:') errs.push(fieldError.invalid(path, url, "'https' is the only allowed URL scheme"));
+  if (parsed.protocol !== 'https:')
+    errs.push(fieldError.invalid(path, url, "'https' is the only allowed URL scheme"));
   if (parsed.host === '') errs.push(fieldError.invalid(path, url, 'host must be specified'));
   if (parsed.username !== '' || parsed.password !== '')
     errs.push(fieldError.invalid(path, url, 'user information is not permitted in the URL'));
   if (parsed.hash !== '') errs.push(fieldError.invalid(path, url, 'fragments are not permitted in the URL'));
-  if (parsed.search !== '') errs.push(fieldError.invalid(path, url, 'query parameters are not permitted in the URL'));
+  if (parsed.search !== '')
+    errs.push(fieldError.invalid(path, url, 'query parameters are not permitted in the URL'));
   return errs;
 }
 
@@ -176,14 +213,26 @@ function validateConversion(conversion: CrdConversion | undefined, path: string)
     else if (cc.service !== undefined) {
       const s = cc.service;
       const sp = child(ccPath, 'service');
-      if ((s.name ?? '') === '') errs.push(fieldError.required(child(sp, 'name'), 'service name is required'));
-      else for (const m of isDNS1123Label(s.name ?? '')) errs.push(fieldError.invalid(child(sp, 'name'), s.name, m));
-      if ((s.namespace ?? '') === '') errs.push(fieldError.required(child(sp, 'namespace'), 'service namespace is required'));
-      else for (const m of isDNS1123Label(s.namespace ?? '')) errs.push(fieldError.invalid(child(sp, 'namespace'), s.namespace, m));
+      if ((s.name ?? '') === '')
+        errs.push(fieldError.required(child(sp, 'name'), 'service name is required'));
+      else
+        for (const m of isDNS1123Label(s.name ?? ''))
+          errs.push(fieldError.invalid(child(sp, 'name'), s.name, m));
+      if ((s.namespace ?? '') === '')
+        errs.push(fieldError.required(child(sp, 'namespace'), 'service namespace is required'));
+      else
+        for (const m of isDNS1123Label(s.namespace ?? ''))
+          errs.push(fieldError.invalid(child(sp, 'namespace'), s.namespace, m));
       if (s.path !== undefined && s.path !== '' && !s.path.startsWith('/'))
         errs.push(fieldError.invalid(child(sp, 'path'), s.path, "must start with a '/'"));
       if (s.port !== undefined && (s.port < 1 || s.port > 65535))
-        errs.push(fieldError.invalid(child(sp, 'port'), s.port, 'port is not valid: must be between 1 and 65535, inclusive'));
+        errs.push(
+          fieldError.invalid(
+            child(sp, 'port'),
+            s.port,
+            'port is not valid: must be between 1 and 65535, inclusive',
+          ),
+        );
     }
     const rvPath = child(path, 'conversionReviewVersions');
     if (reviewVersions.length === 0) errs.push(fieldError.required(rvPath, ''));
@@ -198,13 +247,19 @@ function validateConversion(conversion: CrdConversion | undefined, path: string)
         for (const m of isDNS1035Label(v)) errs.push(fieldError.invalid(index(rvPath, i), v, m));
       });
       if (!reviewVersions.some((v) => v === 'v1' || v === 'v1beta1'))
-        errs.push(fieldError.invalid(rvPath, goStrings(reviewVersions), 'must include at least one of v1, v1beta1'));
+        errs.push(
+          fieldError.invalid(rvPath, goStrings(reviewVersions), 'must include at least one of v1, v1beta1'),
+        );
     }
   } else {
-    if (cc !== undefined) errs.push(fieldError.forbidden(ccPath, 'should not be set when strategy is not set to Webhook'));
+    if (cc !== undefined)
+      errs.push(fieldError.forbidden(ccPath, 'should not be set when strategy is not set to Webhook'));
     if (reviewVersions.length > 0)
       errs.push(
-        fieldError.forbidden(child(path, 'conversionReviewVersions'), 'should not be set when strategy is not set to Webhook'),
+        fieldError.forbidden(
+          child(path, 'conversionReviewVersions'),
+          'should not be set when strategy is not set to Webhook',
+        ),
       );
   }
   return errs;
@@ -214,10 +269,15 @@ function hasDefaults(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(hasDefaults);
   if (!isRaw(v)) return false;
   if (v.default !== undefined) return true;
-  return Object.entries(v).some(([k, c]) => k !== 'default' && k !== 'enum' && k !== 'example' && hasDefaults(c));
+  return Object.entries(v).some(
+    ([k, c]) => k !== 'default' && k !== 'enum' && k !== 'example' && hasDefaults(c),
+  );
 }
 
-function validateStoredVersions(stored: readonly string[] | undefined, versions: readonly CrdVersion[]): FieldError[] {
+function validateStoredVersions(
+  stored: readonly string[] | undefined,
+  versions: readonly CrdVersion[],
+): FieldError[] {
   const path = 'status.storedVersions';
   if (stored === undefined || stored.length === 0)
     return [fieldError.invalid(path, goStrings(stored), 'must have at least one stored version')];
@@ -225,7 +285,8 @@ function validateStoredVersions(stored: readonly string[] | undefined, versions:
   const remaining = new Map(stored.map((v, i) => [v, i]));
   for (const v of versions) {
     const found = remaining.has(v.name ?? '');
-    if (v.storage === true && !found) errs.push(fieldError.invalid(path, goStrings(stored), `must have the storage version ${v.name ?? ''}`));
+    if (v.storage === true && !found)
+      errs.push(fieldError.invalid(path, goStrings(stored), `must have the storage version ${v.name ?? ''}`));
     if (found) remaining.delete(v.name ?? '');
   }
   for (const [v, i] of remaining)
@@ -239,7 +300,11 @@ function validateStoredVersions(stored: readonly string[] | undefined, versions:
   return errs;
 }
 
-function validateApproval(profile: NamingProfile, crd: CustomResourceDefinition, old?: CustomResourceDefinition): FieldError[] {
+function validateApproval(
+  profile: NamingProfile,
+  crd: CustomResourceDefinition,
+  old?: CustomResourceDefinition,
+): FieldError[] {
   const group = crd.spec?.group ?? '';
   if (!isProtectedGroup(profile, group)) return [];
   const name = approvalAnnotation(profile);
@@ -257,7 +322,8 @@ function validateApproval(profile: NamingProfile, crd: CustomResourceDefinition,
   const now = state(crd);
   if (old !== undefined && state(old) === now) return [];
   const at = `metadata.annotations[${name}]`;
-  if (now === 'missing') return [fieldError.required(at, `protected groups must have approval annotation ${goQuote(name)}`)];
+  if (now === 'missing')
+    return [fieldError.required(at, `protected groups must have approval annotation ${goQuote(name)}`)];
   if (now === 'invalid')
     return [
       fieldError.invalid(
@@ -281,7 +347,8 @@ function validateSpec(
   else {
     const problems = isDNS1123Subdomain(group);
     if (problems.length > 0) errs.push(fieldError.invalid('spec.group', group, problems.join(',')));
-    else if (group.split('.').length < 2) errs.push(fieldError.invalid('spec.group', group, 'should be a domain with at least one dot'));
+    else if (group.split('.').length < 2)
+      errs.push(fieldError.invalid('spec.group', group, 'should be a domain with at least one dot'));
   }
   const scope = spec.scope ?? '';
   if (scope === '') errs.push(fieldError.required('spec.scope', ''));
@@ -293,7 +360,13 @@ function validateSpec(
       errs.push(fieldError.required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
   });
   if (spec.preserveUnknownFields === true && versions.some((v) => hasDefaults(v.schema)))
-    errs.push(fieldError.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
+    errs.push(
+      fieldError.invalid(
+        'spec.preserveUnknownFields',
+        true,
+        'must be false in order to use defaults in the schema',
+      ),
+    );
   let storage = 0;
   const seen = new Set<string>();
   let unique = true;
@@ -303,32 +376,54 @@ function validateSpec(
     if (seen.has(v.name ?? '')) unique = false;
     seen.add(v.name ?? '');
     const problems = isDNS1035Label(v.name ?? '');
-    if (problems.length > 0) errs.push(fieldError.invalid(child(path, 'name'), v.name ?? '', problems.join(',')));
+    if (problems.length > 0)
+      errs.push(fieldError.invalid(child(path, 'name'), v.name ?? '', problems.join(',')));
     errs.push(...validateDeprecationWarning(v, path));
     errs.push(
-      ...validateVersionSchema(profile, defs, v.schema, v.subresources?.status !== undefined, child(path, 'schema')).errors,
+      ...validateVersionSchema(
+        profile,
+        defs,
+        v.schema,
+        v.subresources?.status !== undefined,
+        child(path, 'schema'),
+      ).errors,
     );
     errs.push(...validateSubresources(v.subresources, child(path, 'subresources')));
     (v.additionalPrinterColumns ?? []).forEach((c, j) =>
       errs.push(...validateColumn(c, index(child(path, 'additionalPrinterColumns'), j))),
     );
   });
-  if (!unique) errs.push(fieldError.invalid('spec.versions', goVersions(versions), 'must contain unique version names'));
+  if (!unique)
+    errs.push(fieldError.invalid('spec.versions', goVersions(versions), 'must contain unique version names'));
   if (storage !== 1)
-    errs.push(fieldError.invalid('spec.versions', goVersions(versions), 'must have exactly one version marked as storage version'));
+    errs.push(
+      fieldError.invalid(
+        'spec.versions',
+        goVersions(versions),
+        'must have exactly one version marked as storage version',
+      ),
+    );
   const names = spec.names ?? {};
   for (const n of ['plural', 'singular', 'kind', 'listKind'] as const)
     if ((names[n] ?? '') === '') errs.push(fieldError.required(`spec.names.${n}`, ''));
   errs.push(...validateNames(names, 'spec.names'));
   if ((spec.conversion?.strategy ?? 'None') !== 'None' && spec.preserveUnknownFields === true)
     errs.push(
-      fieldError.invalid('spec.conversion.strategy', spec.conversion?.strategy, 'must be None if spec.preserveUnknownFields is true'),
+      fieldError.invalid(
+        'spec.conversion.strategy',
+        spec.conversion?.strategy,
+        'must be None if spec.preserveUnknownFields is true',
+      ),
     );
   errs.push(...validateConversion(spec.conversion, 'spec.conversion'));
   return errs;
 }
 
-function validateCommon(profile: NamingProfile, crd: CustomResourceDefinition, old?: CustomResourceDefinition): FieldError[] {
+function validateCommon(
+  profile: NamingProfile,
+  crd: CustomResourceDefinition,
+  old?: CustomResourceDefinition,
+): FieldError[] {
   const errs: FieldError[] = [];
   errs.push(...validateNames(crd.status?.acceptedNames ?? {}, 'status.acceptedNames'));
   errs.push(...validateStoredVersions(crd.status?.storedVersions, crd.spec?.versions ?? []));
@@ -345,7 +440,11 @@ function validateCommon(profile: NamingProfile, crd: CustomResourceDefinition, o
 }
 
 /** Create: the name rule, the spec, the status and the approval annotation. */
-export function validateCrdCreate(profile: NamingProfile, defs: DefinitionSet, crd: CustomResourceDefinition): FieldError[] {
+export function validateCrdCreate(
+  profile: NamingProfile,
+  defs: DefinitionSet,
+  crd: CustomResourceDefinition,
+): FieldError[] {
   const errs: FieldError[] = [];
   const name = crd.metadata?.name ?? '';
   const spec = crd.spec ?? {};

@@ -55,7 +55,12 @@ function join(name: string, key: string): string {
 }
 
 function typeError(name: string, typeName: string, actual: string): ValueError {
-  return { code: 'type', name, value: actual, message: `${name} in ${IN} must be of type ${typeName}: ${goQuote(actual)}` };
+  return {
+    code: 'type',
+    name,
+    value: actual,
+    message: `${name} in ${IN} must be of type ${typeName}: ${goQuote(actual)}`,
+  };
 }
 
 function typesOf(node: SchemaNode): string[] {
@@ -113,7 +118,11 @@ function combinators(node: SchemaNode, data: unknown, name: string, out: ValueEr
   if (node.anyOf !== undefined && node.anyOf.length > 0) {
     const results = node.anyOf.map(attempt);
     if (!results.some((r) => r.length === 0)) {
-      out.push({ code: 'composite', name, message: `${goQuote(name)} must validate at least one schema (anyOf)` });
+      out.push({
+        code: 'composite',
+        name,
+        message: `${goQuote(name)} must validate at least one schema (anyOf)`,
+      });
       out.push(...fewest(results));
     }
   }
@@ -158,7 +167,12 @@ function strings(node: SchemaNode, data: string, name: string, out: ValueError[]
       message: `${name} in ${IN} should be at least ${node.minLength} chars long`,
     });
   if (node.pattern !== undefined && !matchesPattern(node.pattern, data))
-    out.push({ code: 'invalid', name, value: data, message: `${name} in ${IN} should match '${node.pattern}'` });
+    out.push({
+      code: 'invalid',
+      name,
+      value: data,
+      message: `${name} in ${IN} should match '${node.pattern}'`,
+    });
   if (node.format !== undefined && isKnownFormat(node.format) && !matchesFormat(node.format, data))
     out.push({
       code: 'type',
@@ -244,12 +258,17 @@ function objects(node: SchemaNode, data: Record<string, unknown>, name: string, 
     });
   for (const req of node.required ?? [])
     if (data[req] === undefined)
-      out.push({ code: 'required', name: join(name, req), message: `${join(name, req)} in ${IN} is required` });
+      out.push({
+        code: 'required',
+        name: join(name, req),
+        message: `${join(name, req)} in ${IN} is required`,
+      });
   const props = node.properties ?? {};
   for (const [key, child] of Object.entries(props)) walk(child, data[key], join(name, key), out);
   const extra = node.additionalProperties;
   if (typeof extra === 'object')
-    for (const [key, value] of Object.entries(data)) if (!(key in props)) walk(extra, value, join(name, key), out);
+    for (const [key, value] of Object.entries(data))
+      if (!(key in props)) walk(extra, value, join(name, key), out);
 }
 
 /**
@@ -276,7 +295,12 @@ function toFieldError(e: ValueError, prefix: string): FieldError {
         (e.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))),
       );
     case 'tooLong':
-      return { type: 'FieldValueTooLong', field, badValue: e.value, detail: `may not be longer than ${e.limit ?? -1}` };
+      return {
+        type: 'FieldValueTooLong',
+        field,
+        badValue: e.value,
+        detail: `may not be longer than ${e.limit ?? -1}`,
+      };
     case 'tooMany':
       return fieldError.tooMany(field, typeof e.value === 'number' ? e.value : -1, e.limit ?? -1);
     case 'type':

@@ -63,7 +63,11 @@ export function DiscoveryProvider({ children }: { children: ReactNode }) {
       client,
       ref: crds,
       list: async (signal) => {
-        const list = await client.send<{ metadata: { resourceVersion?: string } }>('GET', `/apis/${crds.group}/${crds.version}/customresourcedefinitions`, { signal, query: { limit: 1 } });
+        const list = await client.send<{ metadata: { resourceVersion?: string } }>(
+          'GET',
+          `/apis/${crds.group}/${crds.version}/customresourcedefinitions`,
+          { signal, query: { limit: 1 } },
+        );
         return list.body.metadata.resourceVersion ?? '';
       },
       handlers: {

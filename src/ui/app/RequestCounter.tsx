@@ -9,7 +9,11 @@ import { useLoggedRequests } from './RequestLogContext';
 export function RequestCounter() {
   const count = useLoggedRequests().length;
   return (
-    <a className="request-counter" href={routeHref('console')} title="The request log: every request this UI sent">
+    <a
+      className="request-counter"
+      href={routeHref('console')}
+      title="The request log: every request this UI sent"
+    >
       <span className="numeric">{count}</span> requests
     </a>
   );

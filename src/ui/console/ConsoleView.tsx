@@ -58,7 +58,12 @@ export function ConsoleView({ params }: ViewProps) {
         <ResponseView answer={request.answer} error={request.error} />
       </section>
       <section className="console-log" aria-label="Requests the UI sent">
-        <RequestLogList entries={entries} selected={selected} onSelect={setSelected} onClear={() => log.clear()} />
+        <RequestLogList
+          entries={entries}
+          selected={selected}
+          onSelect={setSelected}
+          onClear={() => log.clear()}
+        />
         {entry !== undefined ? (
           <RequestLogDetail entry={entry} target={target} onOpen={() => setComposed(fromLogged(entry))} />
         ) : (

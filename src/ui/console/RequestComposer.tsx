@@ -20,7 +20,8 @@ interface Props {
 const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
 export function RequestComposer({ composed, busy, streaming, onChange, onSend, onStop }: Props) {
-  const set = <K extends keyof Composed>(key: K, value: Composed[K]) => onChange({ ...composed, [key]: value });
+  const set = <K extends keyof Composed>(key: K, value: Composed[K]) =>
+    onChange({ ...composed, [key]: value });
   const setAccept = (value: string) => {
     const others = composed.headers.filter(([name]) => name.toLowerCase() !== 'accept');
     onChange({ ...composed, headers: [['Accept', value], ...others] });
@@ -59,14 +60,29 @@ export function RequestComposer({ composed, busy, streaming, onChange, onSend, o
       <div className="accept-presets" role="group" aria-label="Accept presets">
         <span className="muted">Accept:</span>
         {acceptPresets.map((preset) => (
-          <button key={preset.label} type="button" className="secondary small" onClick={() => setAccept(preset.value)}>
+          <button
+            key={preset.label}
+            type="button"
+            className="secondary small"
+            onClick={() => setAccept(preset.value)}
+          >
             {preset.label}
           </button>
         ))}
       </div>
       <div className="kv-columns">
-        <KeyValueRows legend="Query parameters" rows={composed.query} namePlaceholder="name" onChange={(rows) => set('query', rows)} />
-        <KeyValueRows legend="Headers" rows={composed.headers} namePlaceholder="Header" onChange={(rows) => set('headers', rows)} />
+        <KeyValueRows
+          legend="Query parameters"
+          rows={composed.query}
+          namePlaceholder="name"
+          onChange={(rows) => set('query', rows)}
+        />
+        <KeyValueRows
+          legend="Headers"
+          rows={composed.headers}
+          namePlaceholder="Header"
+          onChange={(rows) => set('headers', rows)}
+        />
       </div>
       {hasBody(composed.method) ? (
         <>

@@ -43,14 +43,20 @@ export function RequestLogDetail({ entry, target, onOpen }: Props) {
       <details>
         <summary>Request headers{entry.requestBody !== undefined ? ' and body' : ''}</summary>
         <CodeBlock
-          text={[...entry.requestHeaders.map(([n, v]) => `${n}: ${v}`), '', entry.requestBody ?? ''].join('\n')}
+          text={[...entry.requestHeaders.map(([n, v]) => `${n}: ${v}`), '', entry.requestBody ?? ''].join(
+            '\n',
+          )}
           label="Request"
         />
       </details>
       <details>
         <summary>Response headers and body</summary>
         <CodeBlock
-          text={[...(entry.responseHeaders ?? []).map(([n, v]) => `${n}: ${v}`), '', entry.responseBody ?? ''].join('\n')}
+          text={[
+            ...(entry.responseHeaders ?? []).map(([n, v]) => `${n}: ${v}`),
+            '',
+            entry.responseBody ?? '',
+          ].join('\n')}
           label="Response"
         />
       </details>

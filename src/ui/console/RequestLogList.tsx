@@ -33,7 +33,12 @@ export function RequestLogList({ entries, selected, onSelect, onClear }: Props) 
       </div>
       <label>
         <span className="visually-hidden">Filter requests</span>
-        <input type="search" placeholder="Filter: method, path or status…" value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input
+          type="search"
+          placeholder="Filter: method, path or status…"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
       </label>
       <ol className="log-entries">
         {shown.map((entry) => (
@@ -42,8 +47,14 @@ export function RequestLogList({ entries, selected, onSelect, onClear }: Props) 
               <span className="numeric muted">{formatClock(entry.startedAt)}</span>
               <span className={`method method-${entry.method.toLowerCase()}`}>{entry.method}</span>
               <span className="log-path">{entry.path}</span>
-              <span className={`status-code ${entry.status === undefined ? '' : entry.status < 400 ? 'ok' : 'failed'}`}>
-                {entry.error !== undefined ? 'failed' : entry.streamed && entry.status === 200 ? 'stream' : (entry.status ?? '…')}
+              <span
+                className={`status-code ${entry.status === undefined ? '' : entry.status < 400 ? 'ok' : 'failed'}`}
+              >
+                {entry.error !== undefined
+                  ? 'failed'
+                  : entry.streamed && entry.status === 200
+                    ? 'stream'
+                    : (entry.status ?? '…')}
               </span>
             </button>
           </li>

@@ -45,21 +45,39 @@ export function ResponseView({ answer, error }: { answer: ConsoleAnswer | undefi
           {answer.status} {answer.statusText || (reasons[answer.status] ?? '')}
         </span>{' '}
         <span className="muted">{answer.durationMs.toFixed(0)} ms</span>
-        {answer.streaming ? <span className="live-status live-live"><span className="live-dot" aria-hidden="true" /> streaming</span> : null}
+        {answer.streaming ? (
+          <span className="live-status live-live">
+            <span className="live-dot" aria-hidden="true" /> streaming
+          </span>
+        ) : null}
       </p>
       <table className="headers">
         <caption>Response headers</caption>
         <tbody>
           {answer.headers.map(([name, value], i) => (
-            <tr key={`${name}-${i}`} className={highlighted.has(name.toLowerCase()) ? 'highlight' : undefined}>
+            <tr
+              key={`${name}-${i}`}
+              className={highlighted.has(name.toLowerCase()) ? 'highlight' : undefined}
+            >
               <th scope="row">{name}</th>
               <td>{value}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <WarningList warnings={parseWarnings(answer.headers.filter(([n]) => n.toLowerCase() === 'warning').map(([, v]) => v).join(', ') || null)} />
-      <CodeBlock text={answer.body === '' ? '(empty body)' : answer.body} label="Response body" className="response-body" />
+      <WarningList
+        warnings={parseWarnings(
+          answer.headers
+            .filter(([n]) => n.toLowerCase() === 'warning')
+            .map(([, v]) => v)
+            .join(', ') || null,
+        )}
+      />
+      <CodeBlock
+        text={answer.body === '' ? '(empty body)' : answer.body}
+        label="Response body"
+        className="response-body"
+      />
     </section>
   );
 }

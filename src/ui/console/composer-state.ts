@@ -29,9 +29,16 @@ export const contentTypes = [
 
 export const acceptPresets: { label: string; value: string }[] = [
   { label: 'JSON', value: 'application/json' },
-  { label: 'Table', value: 'application/json;as=Table;v=v1;g=meta.orch.io, application/json;as=Table;v=v1;g=meta.k8s.io, application/json' },
+  {
+    label: 'Table',
+    value:
+      'application/json;as=Table;v=v1;g=meta.orch.io, application/json;as=Table;v=v1;g=meta.k8s.io, application/json',
+  },
   { label: 'YAML', value: 'application/yaml' },
-  { label: 'Protobuf', value: 'application/vnd.orch.protobuf, application/vnd.kubernetes.protobuf, application/json' },
+  {
+    label: 'Protobuf',
+    value: 'application/vnd.orch.protobuf, application/vnd.kubernetes.protobuf, application/json',
+  },
 ];
 
 export const emptyComposed: Composed = {
@@ -60,7 +67,9 @@ export function fromLogged(entry: LoggedRequest): Composed {
     method: entry.method,
     path,
     query,
-    headers: entry.requestHeaders.filter(([name]) => name.toLowerCase() !== 'content-type').map(([n, v]) => [canonical(n), v]),
+    headers: entry.requestHeaders
+      .filter(([name]) => name.toLowerCase() !== 'content-type')
+      .map(([n, v]) => [canonical(n), v]),
     contentType: contentType ?? 'application/json',
     body: entry.requestBody ?? '',
   };

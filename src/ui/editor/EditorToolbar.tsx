@@ -41,14 +41,20 @@ export function EditorToolbar({ options, busy, kinds, onOptions, onStart, onTemp
         />
       </label>
       <label className="inline">
-        <input type="checkbox" checked={options.force} onChange={(e) => onOptions({ ...options, force: e.target.checked })} />{' '}
+        <input
+          type="checkbox"
+          checked={options.force}
+          onChange={(e) => onOptions({ ...options, force: e.target.checked })}
+        />{' '}
         force (apply)
       </label>
       <label>
         fieldValidation{' '}
         <select
           value={options.fieldValidation}
-          onChange={(e) => onOptions({ ...options, fieldValidation: e.target.value as WriteOptions['fieldValidation'] })}
+          onChange={(e) =>
+            onOptions({ ...options, fieldValidation: e.target.value as WriteOptions['fieldValidation'] })
+          }
         >
           <option value="">default (Warn)</option>
           <option value="Strict">Strict</option>

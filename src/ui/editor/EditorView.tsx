@@ -34,13 +34,18 @@ export function EditorView({ params }: ViewProps) {
   versionsRef.current = groupVersions;
   const schemas = useMemo(() => new OpenApiSchemas(client), [client]);
   useEffect(() => schemas.reset(), [schemas, groupVersions]);
-  const completion = useMemo(() => schemaCompletion({ schemas, groupVersions: () => versionsRef.current }), [schemas]);
+  const completion = useMemo(
+    () => schemaCompletion({ schemas, groupVersions: () => versionsRef.current }),
+    [schemas],
+  );
   const validate = useCallback(
     (text: string) => validateYaml(text, { schemas, groupVersions: versionsRef.current }),
     [schemas],
   );
   const [text, setText] = useState(() => params['text'] ?? templateFor(undefined, 'default'));
-  const [source, setSource] = useState<string>(params['path'] !== undefined ? `loading ${params['path']}…` : 'a template');
+  const [source, setSource] = useState<string>(
+    params['path'] !== undefined ? `loading ${params['path']}…` : 'a template',
+  );
   const [loadError, setLoadError] = useState<unknown>(undefined);
   const [options, setOptions] = useState<WriteOptions>({
     fieldManager: preferences.fieldManager(),
@@ -109,23 +114,41 @@ export function EditorView({ params }: ViewProps) {
             }
           }}
         />
-        {loadError !== undefined ? <ErrorNotice title={`Could not load ${path ?? ''}`} error={loadError} /> : null}
-        <YamlEditor value={text} onChange={setText} completion={completion} validate={validate} label="Object YAML" />
+        {loadError !== undefined ? (
+          <ErrorNotice title={`Could not load ${path ?? ''}`} error={loadError} />
+        ) : null}
+        <YamlEditor
+          value={text}
+          onChange={setText}
+          completion={completion}
+          validate={validate}
+          label="Object YAML"
+        />
         <p className="hint muted">
           Ctrl-Space lists the fields the server's schema allows here. Esc, then Tab, leaves the editor.
         </p>
       </div>
       <section className="editor-side" aria-label="Server answer">
-        {flow.busy ? <p role="status"><span className="spinner" aria-hidden="true" /> Asking the server…</p> : null}
+        {flow.busy ? (
+          <p role="status">
+            <span className="spinner" aria-hidden="true" /> Asking the server…
+          </p>
+        ) : null}
         {flow.preview !== undefined ? (
-          <WritePreview preview={flow.preview} busy={flow.busy} onConfirm={() => void flow.confirm()} onCancel={flow.cancel} />
+          <WritePreview
+            preview={flow.preview}
+            busy={flow.busy}
+            onConfirm={() => void flow.confirm()}
+            onCancel={flow.cancel}
+          />
         ) : null}
         {flow.outcome !== undefined ? <WriteOutcome outcome={flow.outcome} /> : null}
         {flow.preview === undefined && flow.outcome === undefined && !flow.busy ? (
           <div className="intro muted">
             <p>
-              Every write is previewed first: the editor sends it with <code>dryRun=All</code>, reads what is stored, and
-              shows the difference — the server's defaults, admission changes and apply merging — before you confirm.
+              Every write is previewed first: the editor sends it with <code>dryRun=All</code>, reads what is
+              stored, and shows the difference — the server's defaults, admission changes and apply merging —
+              before you confirm.
             </p>
             <p>
               <strong>Create</strong> POSTs the object, <strong>Update</strong> PUTs it (replacing it), and{' '}
@@ -137,4 +160,3 @@ export function EditorView({ params }: ViewProps) {
     </main>
   );
 }
-

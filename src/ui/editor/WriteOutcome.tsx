@@ -11,21 +11,31 @@ import type { Outcome } from './useWriteFlow';
 
 export function WriteOutcome({ outcome }: { outcome: Outcome }) {
   const object = outcome.object;
-  const verb = { create: 'Created', update: 'Updated', apply: 'Applied' }[outcome.plan?.operation ?? 'create'];
+  const verb = { create: 'Created', update: 'Updated', apply: 'Applied' }[
+    outcome.plan?.operation ?? 'create'
+  ];
   return (
     <section className="write-outcome" aria-live="polite">
       {outcome.error !== undefined ? (
-        <ErrorNotice title={outcome.plan === undefined ? 'Nothing was sent' : `The ${outcome.plan.operation} failed`} error={outcome.error} />
+        <ErrorNotice
+          title={outcome.plan === undefined ? 'Nothing was sent' : `The ${outcome.plan.operation} failed`}
+          error={outcome.error}
+        />
       ) : object !== undefined ? (
         <p className="success" role="status">
-          {verb} {object.kind} {object.metadata?.namespace === undefined ? '' : `${object.metadata.namespace}/`}
+          {verb} {object.kind}{' '}
+          {object.metadata?.namespace === undefined ? '' : `${object.metadata.namespace}/`}
           {object.metadata?.name} — HTTP {outcome.status}, resourceVersion {object.metadata?.resourceVersion}
         </p>
       ) : null}
       <WarningList warnings={outcome.warnings} />
       {outcome.plan !== undefined && object !== undefined ? (
         <p>
-          <a href={routeHref('console', { method: 'GET', path: outcome.plan.objectPath || outcome.plan.path })}>Read it in the console</a>
+          <a
+            href={routeHref('console', { method: 'GET', path: outcome.plan.objectPath || outcome.plan.path })}
+          >
+            Read it in the console
+          </a>
         </p>
       ) : null}
     </section>

@@ -42,7 +42,11 @@ export function WritePreview({ preview, busy, onConfirm, onCancel }: Props) {
       ) : (
         <>
           <div className="diff-header">
-            <span>{preview.stored === undefined ? 'Stored now: nothing (the object does not exist)' : `Stored now (resourceVersion ${preview.stored.metadata?.resourceVersion ?? '?'})`}</span>
+            <span>
+              {preview.stored === undefined
+                ? 'Stored now: nothing (the object does not exist)'
+                : `Stored now (resourceVersion ${preview.stored.metadata?.resourceVersion ?? '?'})`}
+            </span>
             <span>After {plan.operation} (dryRun=All)</span>
           </div>
           <MergeDiff
@@ -51,8 +55,8 @@ export function WritePreview({ preview, busy, onConfirm, onCancel }: Props) {
             label="Stored object against the dry-run result"
           />
           <label className="inline">
-            <input type="checkbox" checked={showManaged} onChange={(e) => setShowManaged(e.target.checked)} /> Show
-            managedFields in the diff
+            <input type="checkbox" checked={showManaged} onChange={(e) => setShowManaged(e.target.checked)} />{' '}
+            Show managedFields in the diff
           </label>
         </>
       )}

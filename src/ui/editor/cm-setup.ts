@@ -7,7 +7,13 @@
  * accessibility guidance has it.
  */
 
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionSource } from '@codemirror/autocomplete';
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  completionKeymap,
+  type CompletionSource,
+} from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
 import {
@@ -33,14 +39,21 @@ import {
 export const pageTheme = EditorView.theme({
   '&': { backgroundColor: 'var(--code-bg)', color: 'var(--ink)', fontSize: '0.85rem', height: '100%' },
   '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--ink)' },
-  '.cm-gutters': { backgroundColor: 'var(--panel)', color: 'var(--muted)', borderRight: '1px solid var(--line)' },
+  '.cm-gutters': {
+    backgroundColor: 'var(--panel)',
+    color: 'var(--muted)',
+    borderRight: '1px solid var(--line)',
+  },
   '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
   '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)' },
   '&.cm-focused .cm-cursor': { borderLeftColor: 'var(--ink)' },
   '&.cm-focused .cm-selectionBackground, ::selection': { backgroundColor: 'var(--selection)' },
   '.cm-selectionBackground': { backgroundColor: 'var(--selection)' },
   '.cm-tooltip': { backgroundColor: 'var(--panel)', color: 'var(--ink)', border: '1px solid var(--line)' },
-  '.cm-tooltip-autocomplete ul li[aria-selected]': { backgroundColor: 'var(--accent)', color: 'var(--accent-ink)' },
+  '.cm-tooltip-autocomplete ul li[aria-selected]': {
+    backgroundColor: 'var(--accent)',
+    color: 'var(--accent-ink)',
+  },
   '.cm-completionDetail': { color: 'var(--muted)', marginLeft: '1em' },
   '.cm-scroller': { overflow: 'auto' },
 });
@@ -59,7 +72,15 @@ export function editorExtensions(completion: CompletionSource): Extension[] {
     closeBrackets(),
     autocompletion({ override: [completion], activateOnTyping: true }),
     highlightActiveLine(),
-    keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...foldKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
+    keymap.of([
+      ...closeBracketsKeymap,
+      ...defaultKeymap,
+      ...historyKeymap,
+      ...foldKeymap,
+      ...completionKeymap,
+      ...lintKeymap,
+      indentWithTab,
+    ]),
     yaml(),
     pageTheme,
   ];

@@ -56,7 +56,13 @@ export function useWriteFlow(client: ApiClient) {
         });
         setPreview({ plan, stored, dryRun: answer.body, error: undefined, warnings: answer.warnings });
       } catch (error) {
-        setPreview({ plan, stored, dryRun: undefined, error, warnings: error instanceof ApiError ? error.warnings : [] });
+        setPreview({
+          plan,
+          stored,
+          dryRun: undefined,
+          error,
+          warnings: error instanceof ApiError ? error.warnings : [],
+        });
       }
     } catch (error) {
       setPreview({ plan, stored: undefined, dryRun: undefined, error, warnings: [] });
@@ -75,7 +81,13 @@ export function useWriteFlow(client: ApiClient) {
         contentType: plan.contentType,
         query: plan.query,
       });
-      setOutcome({ plan, object: answer.body, status: answer.status, error: undefined, warnings: answer.warnings });
+      setOutcome({
+        plan,
+        object: answer.body,
+        status: answer.status,
+        error: undefined,
+        warnings: answer.warnings,
+      });
       setPreview(undefined);
     } catch (error) {
       setOutcome({

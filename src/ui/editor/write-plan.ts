@@ -6,7 +6,12 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import { resourcePath, type DiscoveredGroupVersion, type QueryParams, type ResourceRef } from '../../client/index';
+import {
+  resourcePath,
+  type DiscoveredGroupVersion,
+  type QueryParams,
+  type ResourceRef,
+} from '../../client/index';
 import { collectionFor, parseManifest } from '../lib/manifest';
 
 export type Operation = 'create' | 'update' | 'apply';
@@ -49,12 +54,40 @@ export function planWrite(
   if (options.fieldValidation !== '') query['fieldValidation'] = options.fieldValidation;
   if (operation === 'apply') {
     if (options.fieldManager === '') throw new Error('apply needs a field manager.');
-    if (object.metadata?.managedFields !== undefined) throw new Error('An applied configuration must not contain metadata.managedFields.');
+    if (object.metadata?.managedFields !== undefined)
+      throw new Error('An applied configuration must not contain metadata.managedFields.');
     if (options.force) query['force'] = true;
-    return { operation, method: 'PATCH', path: objectPath, objectPath, query, contentType: 'application/apply-patch+yaml', body: text, object };
+    return {
+      operation,
+      method: 'PATCH',
+      path: objectPath,
+      objectPath,
+      query,
+      contentType: 'application/apply-patch+yaml',
+      body: text,
+      object,
+    };
   }
   const body = JSON.stringify(object, null, 2);
   if (operation === 'create')
-    return { operation, method: 'POST', path: resourcePath(collection), objectPath, query, contentType: 'application/json', body, object };
-  return { operation, method: 'PUT', path: objectPath, objectPath, query, contentType: 'application/json', body, object };
+    return {
+      operation,
+      method: 'POST',
+      path: resourcePath(collection),
+      objectPath,
+      query,
+      contentType: 'application/json',
+      body,
+      object,
+    };
+  return {
+    operation,
+    method: 'PUT',
+    path: objectPath,
+    objectPath,
+    query,
+    contentType: 'application/json',
+    body,
+    object,
+  };
 }

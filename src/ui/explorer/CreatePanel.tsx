@@ -22,21 +22,22 @@ interface Props {
   onCreated?: (object: KubeObject) => void;
 }
 
-type Outcome = { kind: 'idle' } | { kind: 'created'; object: KubeObject } | { kind: 'failed'; error: unknown };
+type Outcome =
+  { kind: 'idle' } | { kind: 'created'; object: KubeObject } | { kind: 'failed'; error: unknown };
 
 export function CreatePanel({ groupVersions, choice, namespace, onCreated }: Props) {
   const client = useClient();
   const textId = useId();
   const [text, setText] = useState(() => templateFor(choice, namespace));
-  const [edited, setEdited] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
 
-  // Follow the chosen kind and namespace until the user types their own text.
+  // Choosing another kind or namespace starts from that kind's template (in that namespace).
   const template = templateFor(choice, namespace);
   useEffect(() => {
-    if (!edited) setText(template);
-  }, [template, edited]);
+    setText(template);
+    setOutcome({ kind: 'idle' });
+  }, [template]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -66,23 +67,13 @@ export function CreatePanel({ groupVersions, choice, namespace, onCreated }: Pro
           value={text}
           spellCheck={false}
           rows={14}
-          onChange={(event) => {
-            setText(event.target.value);
-            setEdited(true);
-          }}
+          onChange={(event) => setText(event.target.value)}
         />
         <div className="row">
           <button type="submit" disabled={busy}>
             Create
           </button>
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => {
-              setEdited(false);
-              setText(template);
-            }}
-          >
+          <button type="button" className="secondary" onClick={() => setText(template)}>
             Reset to template
           </button>
           <a className="button-link" href={routeHref('editor', { text })}>

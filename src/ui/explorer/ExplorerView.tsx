@@ -58,7 +58,9 @@ export function ExplorerView({ params }: ViewProps) {
   const openName = params['name'];
   const openNamespace = params['objns'] ?? (namespace === allNamespaces ? undefined : namespace);
   const openRow = rows.find(
-    (row) => row.object.metadata?.name === openName && (!namespaced || row.object.metadata?.namespace === openNamespace),
+    (row) =>
+      row.object.metadata?.name === openName &&
+      (!namespaced || row.object.metadata?.namespace === openNamespace),
   );
 
   async function remove(row: LiveRow): Promise<void> {
@@ -96,8 +98,12 @@ export function ExplorerView({ params }: ViewProps) {
   return (
     <div className="explorer" data-usable={usable ? 'true' : undefined}>
       <aside className="sidebar">
-        {discovery.error !== undefined ? <ErrorNotice title="Discovery failed" error={discovery.error} /> : null}
-        {discovery.discovery === undefined && discovery.loading ? <p role="status">Reading discovery…</p> : null}
+        {discovery.error !== undefined ? (
+          <ErrorNotice title="Discovery failed" error={discovery.error} />
+        ) : null}
+        {discovery.discovery === undefined && discovery.loading ? (
+          <p role="status">Reading discovery…</p>
+        ) : null}
         <ResourceNav
           groupVersions={groupVersions}
           selected={choice}
@@ -118,7 +124,11 @@ export function ExplorerView({ params }: ViewProps) {
             Refresh
           </button>
         </div>
-        <BulkDeleteBar count={selected.size} onDelete={removeSelected} onClear={() => setSelected(new Set())} />
+        <BulkDeleteBar
+          count={selected.size}
+          onDelete={removeSelected}
+          onClear={() => setSelected(new Set())}
+        />
         {actionError !== undefined ? <ErrorNotice title="Not deleted" error={actionError} /> : null}
         {table.error !== undefined && table.phase === 'retrying' ? (
           <ErrorNotice title="Listing failed; retrying" error={table.error} />

@@ -14,10 +14,19 @@ const labels: Record<LivePhase, string> = {
   retrying: 'reconnecting…',
 };
 
-export function LiveStatus({ phase, resourceVersion }: { phase: LivePhase; resourceVersion: string | undefined }) {
+export function LiveStatus({
+  phase,
+  resourceVersion,
+}: {
+  phase: LivePhase;
+  resourceVersion: string | undefined;
+}) {
   if (phase === 'idle') return <span className="live-status" />;
   return (
-    <span className={`live-status live-${phase}`} title="This list follows a watch: changes appear as they happen.">
+    <span
+      className={`live-status live-${phase}`}
+      title="This list follows a watch: changes appear as they happen."
+    >
       <span className="live-dot" aria-hidden="true" />
       {labels[phase]}
       {phase === 'live' && resourceVersion !== undefined ? ` · rv ${resourceVersion}` : ''}

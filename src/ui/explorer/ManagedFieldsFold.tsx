@@ -8,8 +8,11 @@ import { CodeBlock } from '../common/CodeBlock';
 import { toYaml } from '../lib/yaml-text';
 
 export function ManagedFieldsFold({ entries }: { entries: ManagedFieldsEntry[] }) {
-  if (entries.length === 0) return <p className="muted">No managedFields (no field manager has written this object).</p>;
-  const who = entries.map((e) => `${e.manager ?? '?'} (${e.operation ?? '?'}${e.subresource ? ` ${e.subresource}` : ''})`);
+  if (entries.length === 0)
+    return <p className="muted">No managedFields (no field manager has written this object).</p>;
+  const who = entries.map(
+    (e) => `${e.manager ?? '?'} (${e.operation ?? '?'}${e.subresource ? ` ${e.subresource}` : ''})`,
+  );
   return (
     <details className="managed-fields">
       <summary>

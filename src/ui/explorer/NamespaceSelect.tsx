@@ -19,7 +19,12 @@ export function NamespaceSelect({ namespaces, value, disabled, onChange }: Props
   return (
     <label className="namespace-select">
       Namespace{' '}
-      <select value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)}>
+      <select
+        aria-label="Namespace"
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+      >
         <option value={allNamespaces}>All namespaces</option>
         {names.map((name) => (
           <option key={name} value={name}>

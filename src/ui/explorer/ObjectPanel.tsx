@@ -60,7 +60,12 @@ export function ObjectPanel({ objectRef, kindLabel, resourceVersion, onClose }: 
     <section className="object-panel" aria-label={title}>
       <div className="panel-heading">
         <h2>{title}</h2>
-        <button type="button" className="secondary small" onClick={onClose} aria-label="Close the object view">
+        <button
+          type="button"
+          className="secondary small"
+          onClick={onClose}
+          aria-label="Close the object view"
+        >
           Close
         </button>
       </div>

@@ -8,6 +8,7 @@
 
 import type { TableColumnDefinition } from '../../client/index';
 import { formatAge } from '../lib/age';
+import { EmptyGuide } from './EmptyGuide';
 import { localCells, type LiveRow } from './live-rows';
 
 interface Props {
@@ -27,12 +28,14 @@ interface Props {
 
 export function ObjectTable(props: Props) {
   const { kindLabel, columns, rows, showNamespace, selected, openKey, busyKeys, now } = props;
-  if (rows.length === 0) return <p className="muted">No {kindLabel} here yet.</p>;
+  if (rows.length === 0) return <EmptyGuide kindLabel={kindLabel} />;
   const nameIndex = Math.max(
     0,
     columns.findIndex((c) => c.name === 'Name'),
   );
-  const others = columns.map((column, index) => ({ column, index })).filter(({ index }) => index !== nameIndex);
+  const others = columns
+    .map((column, index) => ({ column, index }))
+    .filter(({ index }) => index !== nameIndex);
   const allSelected = rows.every((row) => selected.has(row.key));
   return (
     <table className="objects">
@@ -84,7 +87,10 @@ export function ObjectTable(props: Props) {
               </th>
               {showNamespace ? <td>{row.object.metadata?.namespace}</td> : null}
               {others.map(({ column, index }) => (
-                <td key={column.name} className={column.type === 'integer' || column.type === 'number' ? 'numeric' : undefined}>
+                <td
+                  key={column.name}
+                  className={column.type === 'integer' || column.type === 'number' ? 'numeric' : undefined}
+                >
                   {formatCell(column, cells[index], row, now)}
                 </td>
               ))}

@@ -85,7 +85,9 @@ export function Relationships({ object, groupVersions }: Props) {
           ) : namespacesChoice === undefined ? (
             namespace
           ) : (
-            <a href={routeHref('explorer', { kind: choiceParam(namespacesChoice), name: namespace })}>{namespace}</a>
+            <a href={routeHref('explorer', { kind: choiceParam(namespacesChoice), name: namespace })}>
+              {namespace}
+            </a>
           )}
         </dd>
         <dt>Owners</dt>
@@ -102,7 +104,13 @@ export function Relationships({ object, groupVersions }: Props) {
                     {choice === undefined ? (
                       label
                     ) : (
-                      <a href={routeHref('explorer', { kind: choiceParam(choice), ns: namespace, name: owner.name })}>
+                      <a
+                        href={routeHref('explorer', {
+                          kind: choiceParam(choice),
+                          ns: namespace,
+                          name: owner.name,
+                        })}
+                      >
                         {label}
                       </a>
                     )}{' '}

@@ -31,7 +31,11 @@ export function rowsFromTable(rows: TableRow[]): Map<string, LiveRow> {
   return out;
 }
 
-export function upsertRow(rows: LiveRows, object: KubeObject, cells: unknown[] | undefined): Map<string, LiveRow> {
+export function upsertRow(
+  rows: LiveRows,
+  object: KubeObject,
+  cells: unknown[] | undefined,
+): Map<string, LiveRow> {
   const next = new Map(rows);
   const key = rowKey(object);
   next.set(key, { key, object, cells: cells ?? next.get(key)?.cells });

@@ -65,7 +65,10 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
     setError(undefined);
 
     const fetchTable = async (path: string): Promise<{ table: Table; server: boolean }> => {
-      const answer = await client.send<Table | KubeList | KubeObject>('GET', path, { accept: TABLE_ACCEPT, signal });
+      const answer = await client.send<Table | KubeList | KubeObject>('GET', path, {
+        accept: TABLE_ACCEPT,
+        signal,
+      });
       if (isTable(answer.body)) return { table: answer.body, server: true };
       const body = answer.body;
       const list: KubeList = Array.isArray(body['items'])
@@ -85,7 +88,9 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
           ({ table }) => {
             const row = table.rows[0];
             if (row?.object !== undefined && !signal.aborted)
-              setRows((current) => (current.has(key) ? upsertRow(current, row.object ?? {}, row.cells) : current));
+              setRows((current) =>
+                current.has(key) ? upsertRow(current, row.object ?? {}, row.cells) : current,
+              );
           },
           () => undefined,
         );

@@ -20,12 +20,15 @@ export function useLiveNames(ref: ResourceRef): string[] {
       ref,
       signal: abort.signal,
       list: async (signal) => {
-        const list = await client.send<{ metadata: { resourceVersion?: string }; items: { metadata?: { name?: string } }[] }>(
-          'GET',
-          `/${ref.group === '' ? 'api' : `apis/${ref.group}`}/${ref.version}/${ref.resource}`,
-          { signal },
+        const list = await client.send<{
+          metadata: { resourceVersion?: string };
+          items: { metadata?: { name?: string } }[];
+        }>('GET', `/${ref.group === '' ? 'api' : `apis/${ref.group}`}/${ref.version}/${ref.resource}`, {
+          signal,
+        });
+        current = new Set(
+          list.body.items.flatMap((item) => (item.metadata?.name === undefined ? [] : [item.metadata.name])),
         );
-        current = new Set(list.body.items.flatMap((item) => (item.metadata?.name === undefined ? [] : [item.metadata.name])));
         return list.body.metadata.resourceVersion ?? '';
       },
       handlers: {

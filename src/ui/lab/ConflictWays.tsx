@@ -35,7 +35,8 @@ export function ConflictWays({ manager, causes, ways, busy, onChoose }: Props) {
       <ul className="causes">
         {causes.map((cause, i) => (
           <li key={i}>
-            <code>{cause.field ?? '?'}</code> — {cause.message} <span className="muted">({cause.reason})</span>
+            <code>{cause.field ?? '?'}</code> — {cause.message}{' '}
+            <span className="muted">({cause.reason})</span>
           </li>
         ))}
       </ul>

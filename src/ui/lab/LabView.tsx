@@ -68,7 +68,11 @@ export function LabView({ params }: ViewProps) {
       (answer) => {
         if (!live) return;
         const object = withoutServerFields(answer.body);
-        const envelope = { apiVersion: object.apiVersion, kind: object.kind, metadata: { name: object.metadata?.name, namespace: object.metadata?.namespace } };
+        const envelope = {
+          apiVersion: object.apiVersion,
+          kind: object.kind,
+          metadata: { name: object.metadata?.name, namespace: object.metadata?.namespace },
+        };
         setCustom(pathParam);
         setOutcomes([]);
         setManagers([
@@ -93,7 +97,8 @@ export function LabView({ params }: ViewProps) {
 
   async function apply(index: number, force: boolean, yaml?: string): Promise<ApplyResult> {
     const manager = managers[index];
-    if (manager === undefined || objectPath === undefined) return { kind: 'error', error: new Error('no object to apply to') };
+    if (manager === undefined || objectPath === undefined)
+      return { kind: 'error', error: new Error('no object to apply to') };
     const request = applyRequest(objectPath, manager.name, yaml ?? manager.yaml, force);
     let result: ApplyResult;
     try {
@@ -151,7 +156,10 @@ export function LabView({ params }: ViewProps) {
     }
     setOutcomes((current) => {
       const next = [...current];
-      next[index] = { passed, text: passed ? `${text}, as the rule says` : `${text}; the rule says otherwise` };
+      next[index] = {
+        passed,
+        text: passed ? `${text}, as the rule says` : `${text}; the rule says otherwise`,
+      };
       return next;
     });
   }
@@ -207,6 +215,7 @@ export function LabView({ params }: ViewProps) {
         <label>
           Scenario{' '}
           <select
+            aria-label="Scenario"
             value={custom === undefined ? scenario?.id : ''}
             onChange={(e) => navigate('lab', { scenario: e.target.value })}
           >
@@ -218,7 +227,12 @@ export function LabView({ params }: ViewProps) {
             ))}
           </select>
         </label>
-        <button type="button" className="secondary" disabled={busy || scenario === undefined} onClick={() => scenario && void run(() => startOver(scenario))}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy || scenario === undefined}
+          onClick={() => scenario && void run(() => startOver(scenario))}
+        >
           Start over
         </button>
         <button
@@ -226,18 +240,32 @@ export function LabView({ params }: ViewProps) {
           className="secondary"
           disabled={managers.length >= 4}
           onClick={() =>
-            setManagers([...managers, { id: nextId++, name: ['carol', 'dave'][managers.length - 2] ?? `manager${managers.length + 1}`, yaml: managers.at(-1)?.yaml ?? '' }])
+            setManagers([
+              ...managers,
+              {
+                id: nextId++,
+                name: ['carol', 'dave'][managers.length - 2] ?? `manager${managers.length + 1}`,
+                yaml: managers.at(-1)?.yaml ?? '',
+              },
+            ])
           }
         >
           Add manager
         </button>
-        <span className="muted">Object: {objectPath ?? '(none: a configuration needs apiVersion, kind and name)'}</span>
+        <span className="muted">
+          Object: {objectPath ?? '(none: a configuration needs apiVersion, kind and name)'}
+        </span>
       </div>
       {setupError !== undefined ? <ErrorNotice title="Could not prepare the lab" error={setupError} /> : null}
       <div className="lab-body">
         <div className="lab-left">
           {custom === undefined && scenario !== undefined ? (
-            <ScenarioGuide scenario={scenario} outcomes={scenario.steps.map((_, i) => outcomes[i])} busy={busy} onRun={(i) => void run(() => runStep(i))} />
+            <ScenarioGuide
+              scenario={scenario}
+              outcomes={scenario.steps.map((_, i) => outcomes[i])}
+              busy={busy}
+              onRun={(i) => void run(() => runStep(i))}
+            />
           ) : null}
           <div className="managers">
             {managers.map((manager, index) => (
@@ -257,7 +285,11 @@ export function LabView({ params }: ViewProps) {
             ))}
           </div>
         </div>
-        <OwnershipView object={live} colorOf={colorOf} title={objectRef === undefined ? 'Object' : `${objectRef.resource}/${objectRef.name}`} />
+        <OwnershipView
+          object={live}
+          colorOf={colorOf}
+          title={objectRef === undefined ? 'Object' : `${objectRef.resource}/${objectRef.name}`}
+        />
       </div>
     </main>
   );

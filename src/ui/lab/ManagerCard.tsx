@@ -31,7 +31,8 @@ export function ManagerCard(props: Props) {
   const { manager, colorIndex, objectPath, live, busy } = props;
   const id = useId();
   const result = manager.result;
-  const plain = objectPath === undefined ? undefined : applyRequest(objectPath, manager.name, manager.yaml, false);
+  const plain =
+    objectPath === undefined ? undefined : applyRequest(objectPath, manager.name, manager.yaml, false);
 
   let ways: Way[] = [];
   if (result?.kind === 'conflict' && objectPath !== undefined) {
@@ -83,7 +84,12 @@ export function ManagerCard(props: Props) {
           />
         </label>
         {props.canRemove ? (
-          <button type="button" className="secondary small" aria-label={`Remove manager ${manager.name}`} onClick={props.onRemove}>
+          <button
+            type="button"
+            className="secondary small"
+            aria-label={`Remove manager ${manager.name}`}
+            onClick={props.onRemove}
+          >
             ✕
           </button>
         ) : null}
@@ -100,10 +106,19 @@ export function ManagerCard(props: Props) {
         onChange={(e) => props.onChange({ ...manager, yaml: e.target.value })}
       />
       <div className="row">
-        <button type="button" disabled={busy || objectPath === undefined} onClick={() => props.onApply(false)}>
+        <button
+          type="button"
+          disabled={busy || objectPath === undefined}
+          onClick={() => props.onApply(false)}
+        >
           Apply as {manager.name}
         </button>
-        <button type="button" className="secondary" disabled={busy || objectPath === undefined} onClick={() => props.onApply(true)}>
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy || objectPath === undefined}
+          onClick={() => props.onApply(true)}
+        >
           Force apply
         </button>
       </div>
@@ -117,13 +132,22 @@ export function ManagerCard(props: Props) {
       <div aria-live="polite">
         {result?.kind === 'ok' ? (
           <p className="success" role="status">
-            {result.forced ? 'Forced' : 'Applied'}: HTTP {result.status}, resourceVersion {result.resourceVersion}
+            {result.forced ? 'Forced' : 'Applied'}: HTTP {result.status}, resourceVersion{' '}
+            {result.resourceVersion}
           </p>
         ) : null}
         {result?.kind === 'ok' ? <WarningList warnings={result.warnings} /> : null}
-        {result?.kind === 'error' ? <ErrorNotice title={`${manager.name}’s apply failed`} error={result.error} /> : null}
+        {result?.kind === 'error' ? (
+          <ErrorNotice title={`${manager.name}’s apply failed`} error={result.error} />
+        ) : null}
         {result?.kind === 'conflict' ? (
-          <ConflictWays manager={manager.name} causes={result.causes} ways={ways} busy={busy} onChoose={props.onWay} />
+          <ConflictWays
+            manager={manager.name}
+            causes={result.causes}
+            ways={ways}
+            busy={busy}
+            onChoose={props.onWay}
+          />
         ) : null}
       </div>
     </section>

@@ -33,7 +33,8 @@ export function OwnershipView({ object, colorOf, title }: Props) {
       <ul className="legend" aria-label="Field managers">
         {managers.map((m) => (
           <li key={`${m.manager}-${m.operation}`} className={`owner-${colorOf(m.manager) % 8}`}>
-            <span className="owner-swatch" aria-hidden="true" /> {m.manager} <span className="muted">({m.operation})</span>
+            <span className="owner-swatch" aria-hidden="true" /> {m.manager}{' '}
+            <span className="muted">({m.operation})</span>
           </li>
         ))}
         <li className="shared-legend">

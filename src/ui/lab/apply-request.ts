@@ -20,7 +20,12 @@ export interface ApplyRequest {
   body: string;
 }
 
-export function applyRequest(objectPath: string, manager: string, yaml: string, force: boolean): ApplyRequest {
+export function applyRequest(
+  objectPath: string,
+  manager: string,
+  yaml: string,
+  force: boolean,
+): ApplyRequest {
   return {
     method: 'PATCH',
     path: objectPath,

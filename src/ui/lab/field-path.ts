@@ -7,10 +7,7 @@
  */
 
 export type PathElement =
-  | { field: string }
-  | { key: Record<string, unknown> }
-  | { value: unknown }
-  | { index: number };
+  { field: string } | { key: Record<string, unknown> } | { value: unknown } | { index: number };
 
 export function parseFieldPath(text: string): PathElement[] {
   const path: PathElement[] = [];
@@ -69,13 +66,16 @@ function isObject(value: Json): value is Record<string, Json> {
 }
 
 function matches(item: Json, key: Record<string, unknown>): boolean {
-  return isObject(item) && Object.entries(key).every(([k, v]) => JSON.stringify(item[k]) === JSON.stringify(v));
+  return (
+    isObject(item) && Object.entries(key).every(([k, v]) => JSON.stringify(item[k]) === JSON.stringify(v))
+  );
 }
 
 function childIndex(list: Json[], element: PathElement): number {
   if ('index' in element) return element.index;
   if ('key' in element) return list.findIndex((item) => matches(item, element.key));
-  if ('value' in element) return list.findIndex((item) => JSON.stringify(item) === JSON.stringify(element.value));
+  if ('value' in element)
+    return list.findIndex((item) => JSON.stringify(item) === JSON.stringify(element.value));
   return -1;
 }
 
@@ -124,7 +124,8 @@ export function setAt(root: Record<string, Json>, path: PathElement[], value: Js
       if (!isObject(current)) throw new Error('cannot set a field inside a non-object');
       if (last) current[element.field] = value;
       else {
-        if (current[element.field] === undefined || current[element.field] === null) current[element.field] = fresh();
+        if (current[element.field] === undefined || current[element.field] === null)
+          current[element.field] = fresh();
         current = current[element.field];
       }
       return;

@@ -63,17 +63,28 @@ export interface OwnershipLine {
 export function ownershipLines(object: KubeObject, managers: ManagerFields[]): OwnershipLine[] {
   const lines: OwnershipLine[] = [];
   const ownersOf = (path: string) => managers.filter((m) => m.owned.has(path)).map((m) => m.manager);
+  // A node owned while nothing below it is owned separately is owned as a whole (atomic); a keyed list
+  // item is owned itself (its `.`) and field by field inside.
+  const ownedBelow = (path: string) =>
+    managers.some((m) => [...m.owned].some((p) => p.startsWith(`${path}${SEP}`)));
 
   const walk = (value: unknown, path: string, depth: number, label: string) => {
     const owners = path === '' ? [] : ownersOf(path);
     const container = typeof value === 'object' && value !== null;
     const empty = container && Object.keys(value).length === 0;
-    const line: OwnershipLine = { depth, label, owners, whole: container && !empty && owners.length > 0 };
+    const line: OwnershipLine = {
+      depth,
+      label,
+      owners,
+      whole: container && !empty && owners.length > 0 && !ownedBelow(path),
+    };
     if (!container || empty) line.value = scalar(value);
     if (label !== '') lines.push(line);
     if (!container) return;
     if (Array.isArray(value)) {
-      value.forEach((item, index) => walk(item, join(path, itemKey(item, index, path, managers)), depth + 1, '-'));
+      value.forEach((item, index) =>
+        walk(item, join(path, itemKey(item, index, path, managers)), depth + 1, '-'),
+      );
       return;
     }
     for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
@@ -95,7 +106,11 @@ function itemKey(item: unknown, index: number, listPath: string, managers: Manag
       const segment = path.slice(listPath.length + 1).split(SEP)[0] ?? '';
       try {
         const key = JSON.parse(segment.slice(2)) as Record<string, unknown>;
-        if (Object.entries(key).every(([k, v]) => JSON.stringify((item as Record<string, unknown>)[k]) === JSON.stringify(v)))
+        if (
+          Object.entries(key).every(
+            ([k, v]) => JSON.stringify((item as Record<string, unknown>)[k]) === JSON.stringify(v),
+          )
+        )
           return segment;
       } catch {
         // not a key segment
@@ -110,7 +125,10 @@ function join(prefix: string, segment: string): string {
 }
 
 function scalar(value: unknown): string {
-  if (typeof value === 'string') return /^[\w./:@-]+$/.test(value) && !/^(true|false|null|\d+)$/.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'string')
+    return /^[\w./:@-]+$/.test(value) && !/^(true|false|null|\d+)$/.test(value)
+      ? value
+      : JSON.stringify(value);
   if (Array.isArray(value)) return '[]';
   if (typeof value === 'object' && value !== null) return '{}';
   return String(value);

@@ -73,7 +73,11 @@ export const scenarios: Scenario[] = [
       { name: 'bob', yaml: deployment('lab-web', 'spec:\n  replicas: 5\n') },
     ],
     steps: [
-      { manager: 'alice', expect: 'ok', note: 'alice applies the whole Deployment and owns every field she sent, .spec.replicas among them.' },
+      {
+        manager: 'alice',
+        expect: 'ok',
+        note: 'alice applies the whole Deployment and owns every field she sent, .spec.replicas among them.',
+      },
       {
         manager: 'bob',
         expect: 'conflict',
@@ -91,8 +95,18 @@ export const scenarios: Scenario[] = [
     ],
     steps: [
       { manager: 'alice', expect: 'ok', note: 'alice applies the Deployment with replicas: 2.' },
-      { manager: 'bob', force: true, expect: 'ok', check: { path: '.spec.replicas', present: true }, note: 'bob forces replicas: 5 and now owns .spec.replicas alone.' },
-      { manager: 'alice', expect: 'conflict', note: 'alice applies her unchanged configuration: replicas is bob’s now, so she conflicts with bob.' },
+      {
+        manager: 'bob',
+        force: true,
+        expect: 'ok',
+        check: { path: '.spec.replicas', present: true },
+        note: 'bob forces replicas: 5 and now owns .spec.replicas alone.',
+      },
+      {
+        manager: 'alice',
+        expect: 'conflict',
+        note: 'alice applies her unchanged configuration: replicas is bob’s now, so she conflicts with bob.',
+      },
     ],
   },
   {
@@ -105,7 +119,11 @@ export const scenarios: Scenario[] = [
     ],
     steps: [
       { manager: 'alice', expect: 'ok', note: 'alice applies color and size.' },
-      { manager: 'bob', expect: 'ok', note: 'bob applies the same color: no conflict, color is now shared (both own it).' },
+      {
+        manager: 'bob',
+        expect: 'ok',
+        note: 'bob applies the same color: no conflict, color is now shared (both own it).',
+      },
       {
         manager: 'bob',
         yaml: configMap('lab-shared', 'data:\n  color: green\n'),
@@ -148,16 +166,30 @@ export const scenarios: Scenario[] = [
     managers: [
       {
         name: 'alice',
-        yaml: fullDeployment('lab-atomic', `      - name: app\n        image: nginx:1.25\n        args: ["--port=80", "--verbose"]\n`),
+        yaml: fullDeployment(
+          'lab-atomic',
+          `      - name: app\n        image: nginx:1.25\n        args: ["--port=80", "--verbose"]\n`,
+        ),
       },
       {
         name: 'bob',
-        yaml: deployment('lab-atomic', 'spec:\n  template:\n    spec:\n      containers:\n      - name: app\n        args: ["--port=8080"]\n'),
+        yaml: deployment(
+          'lab-atomic',
+          'spec:\n  template:\n    spec:\n      containers:\n      - name: app\n        args: ["--port=8080"]\n',
+        ),
       },
     ],
     steps: [
-      { manager: 'alice', expect: 'ok', note: 'alice applies a container whose args list she owns as a whole.' },
-      { manager: 'bob', expect: 'conflict', note: 'bob applies other args: the list is atomic, so it conflicts on the whole list, not on one element.' },
+      {
+        manager: 'alice',
+        expect: 'ok',
+        note: 'alice applies a container whose args list she owns as a whole.',
+      },
+      {
+        manager: 'bob',
+        expect: 'conflict',
+        note: 'bob applies other args: the list is atomic, so it conflicts on the whole list, not on one element.',
+      },
     ],
   },
   {
@@ -165,12 +197,29 @@ export const scenarios: Scenario[] = [
     title: 'List type set',
     rule: 'A set list holds unique scalars, and each manager owns the elements it applied: applies by different managers merge.',
     managers: [
-      { name: 'alice', yaml: configMap('lab-set', '').replace('  namespace: default\n', '  namespace: default\n  finalizers:\n  - example.com/alice\n') },
-      { name: 'bob', yaml: configMap('lab-set', '').replace('  namespace: default\n', '  namespace: default\n  finalizers:\n  - example.com/bob\n') },
+      {
+        name: 'alice',
+        yaml: configMap('lab-set', '').replace(
+          '  namespace: default\n',
+          '  namespace: default\n  finalizers:\n  - example.com/alice\n',
+        ),
+      },
+      {
+        name: 'bob',
+        yaml: configMap('lab-set', '').replace(
+          '  namespace: default\n',
+          '  namespace: default\n  finalizers:\n  - example.com/bob\n',
+        ),
+      },
     ],
     steps: [
       { manager: 'alice', expect: 'ok', note: 'alice applies her finalizer.' },
-      { manager: 'bob', expect: 'ok', check: { path: '.metadata.finalizers[="example.com/alice"]', present: true }, note: 'bob applies his: both stay, each owned by its manager.' },
+      {
+        manager: 'bob',
+        expect: 'ok',
+        check: { path: '.metadata.finalizers[="example.com/alice"]', present: true },
+        note: 'bob applies his: both stay, each owned by its manager.',
+      },
       {
         manager: 'alice',
         yaml: configMap('lab-set', ''),
@@ -188,7 +237,10 @@ export const scenarios: Scenario[] = [
       { name: 'alice', yaml: fullDeployment('lab-map', app) },
       {
         name: 'bob',
-        yaml: deployment('lab-map', 'spec:\n  template:\n    spec:\n      containers:\n      - name: sidecar\n        image: busybox:1.36\n'),
+        yaml: deployment(
+          'lab-map',
+          'spec:\n  template:\n    spec:\n      containers:\n      - name: sidecar\n        image: busybox:1.36\n',
+        ),
       },
     ],
     steps: [
@@ -201,7 +253,10 @@ export const scenarios: Scenario[] = [
       },
       {
         manager: 'bob',
-        yaml: deployment('lab-map', 'spec:\n  template:\n    spec:\n      containers:\n      - name: sidecar\n        image: busybox:1.36\n      - name: app\n        image: nginx:1.26\n'),
+        yaml: deployment(
+          'lab-map',
+          'spec:\n  template:\n    spec:\n      containers:\n      - name: sidecar\n        image: busybox:1.36\n      - name: app\n        image: nginx:1.26\n',
+        ),
         expect: 'conflict',
         note: 'bob changes the image of alice’s container: that field is hers, so it conflicts.',
       },

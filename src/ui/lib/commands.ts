@@ -24,10 +24,21 @@ export interface CommandRequest {
   body?: string;
 }
 
-export const defaultNodeHost: NodeHostTarget = { url: 'http://127.0.0.1:6443', kubeconfig: './orch.kubeconfig' };
+export const defaultNodeHost: NodeHostTarget = {
+  url: 'http://127.0.0.1:6443',
+  kubeconfig: './orch.kubeconfig',
+};
 
 // Headers the browser or fetch adds on its own; a command line need not repeat them.
-const implicitHeaders = new Set(['user-agent', 'content-length', 'host', 'connection', 'accept-encoding', 'origin', 'referer']);
+const implicitHeaders = new Set([
+  'user-agent',
+  'content-length',
+  'host',
+  'connection',
+  'accept-encoding',
+  'origin',
+  'referer',
+]);
 
 export function curlCommand(request: CommandRequest, target: NodeHostTarget): string {
   const url = target.url.replace(/\/+$/, '') + request.path;
@@ -36,7 +47,8 @@ export function curlCommand(request: CommandRequest, target: NodeHostTarget): st
     if (implicitHeaders.has(name.toLowerCase())) continue;
     lines.push(`-H ${quote(`${canonical(name)}: ${value}`)}`);
   }
-  if (target.token !== undefined && target.token !== '') lines.push(`-H ${quote(`Authorization: Bearer ${target.token}`)}`);
+  if (target.token !== undefined && target.token !== '')
+    lines.push(`-H ${quote(`Authorization: Bearer ${target.token}`)}`);
   if (request.body !== undefined && request.body !== '') lines.push('--data-binary @-');
   return withBody(lines.join(' \\\n  '), request.body);
 }
@@ -90,7 +102,10 @@ export function kubectlCommand(request: CommandRequest, target: NodeHostTarget):
 function objectOf(
   pathname: string,
 ): { resource: string; name: string; namespace?: string; subresource?: string } | undefined {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  const parts = pathname
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeURIComponent);
   let group = '';
   let rest: string[];
   if (parts[0] === 'api' && parts.length >= 2) rest = parts.slice(2);

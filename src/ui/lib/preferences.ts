@@ -49,7 +49,9 @@ export const preferences = {
       const target: NodeHostTarget = {
         url: typeof saved.url === 'string' && saved.url !== '' ? saved.url : defaultNodeHost.url,
         kubeconfig:
-          typeof saved.kubeconfig === 'string' && saved.kubeconfig !== '' ? saved.kubeconfig : defaultNodeHost.kubeconfig,
+          typeof saved.kubeconfig === 'string' && saved.kubeconfig !== ''
+            ? saved.kubeconfig
+            : defaultNodeHost.kubeconfig,
       };
       if (typeof saved.token === 'string' && saved.token !== '') target.token = saved.token;
       return target;

@@ -128,7 +128,9 @@ async function keepBody(log: RequestLog, id: number, response: Response): Promis
 }
 
 function capped(text: string): string {
-  return text.length > maxBodyChars ? `${text.slice(0, maxBodyChars)}\n… (${text.length} characters in all)` : text;
+  return text.length > maxBodyChars
+    ? `${text.slice(0, maxBodyChars)}\n… (${text.length} characters in all)`
+    : text;
 }
 
 function isStreamed(url: URL, request: Request): boolean {

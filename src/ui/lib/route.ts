@@ -31,7 +31,8 @@ export function parseRoute(hash: string): Route | undefined {
 
 export function routeHref(view: ViewName, params: Record<string, string | undefined> = {}): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== '') search.set(key, value);
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(key, value);
   const query = search.toString();
   return `#/${view}${query === '' ? '' : `?${query}`}`;
 }

@@ -21,11 +21,14 @@ export function EventDetail({ line }: { line: InspectorLine }) {
         {line.type} {line.name ?? ''} <span className="muted">rv {line.resourceVersion ?? '–'}</span>
       </h3>
       {line.type === 'MODIFIED' && line.previous === undefined ? (
-        <p className="muted">No earlier state of this object was seen by this watch, so there is nothing to diff against.</p>
+        <p className="muted">
+          No earlier state of this object was seen by this watch, so there is nothing to diff against.
+        </p>
       ) : null}
       {canDiff ? (
         <label className="inline">
-          <input type="checkbox" checked={full} onChange={(e) => setFull(e.target.checked)} /> Show the whole object
+          <input type="checkbox" checked={full} onChange={(e) => setFull(e.target.checked)} /> Show the whole
+          object
         </label>
       ) : null}
       {canDiff && !full ? (

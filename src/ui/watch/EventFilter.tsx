@@ -20,7 +20,12 @@ export function EventFilter({ text, hidden, onText, onToggle }: Props) {
     <div className="event-filter" role="group" aria-label="Filter events">
       <label>
         <span className="visually-hidden">Filter by name</span>
-        <input type="search" placeholder="Filter by name…" value={text} onChange={(e) => onText(e.target.value)} />
+        <input
+          type="search"
+          placeholder="Filter by name…"
+          value={text}
+          onChange={(e) => onText(e.target.value)}
+        />
       </label>
       {filterableTypes.map((type) => (
         <label key={type} className="inline">

@@ -37,7 +37,9 @@ export function EventList({ lines, selected, onSelect }: Props) {
       }}
     >
       {lines.length > shown.length ? (
-        <p className="muted">Showing the last {shownAtMost} of {lines.length} lines.</p>
+        <p className="muted">
+          Showing the last {shownAtMost} of {lines.length} lines.
+        </p>
       ) : null}
       <table className="events">
         <caption className="visually-hidden">Watch events</caption>
@@ -51,7 +53,11 @@ export function EventList({ lines, selected, onSelect }: Props) {
         </thead>
         <tbody>
           {shown.map((line) => (
-            <tr key={line.seq} className={`event-${line.type.toLowerCase()}`} aria-selected={line.seq === selected ? true : undefined}>
+            <tr
+              key={line.seq}
+              className={`event-${line.type.toLowerCase()}`}
+              aria-selected={line.seq === selected ? true : undefined}
+            >
               <td className="numeric">{formatClock(line.at)}</td>
               <td>
                 <span className={`event-type type-${line.type.toLowerCase()}`}>{line.type}</span>
@@ -59,7 +65,12 @@ export function EventList({ lines, selected, onSelect }: Props) {
               <td className="numeric">{line.resourceVersion ?? ''}</td>
               <td>
                 {line.object !== undefined ? (
-                  <button type="button" className="link-button" title={line.text} onClick={() => onSelect(line.seq)}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    title={line.text}
+                    onClick={() => onSelect(line.seq)}
+                  >
                     {line.type === 'BOOKMARK' || line.type === 'ERROR'
                       ? (line.text ?? line.type.toLowerCase())
                       : `${line.namespace === undefined ? '' : `${line.namespace}/`}${line.name ?? ''}`}

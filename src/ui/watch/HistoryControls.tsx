@@ -40,9 +40,12 @@ export function HistoryControls({ firstVersion, onNote, onRestartFrom }: Props) 
   return (
     <div className="history-controls">
       <p className="muted">
-        History window: {settings?.compactionIntervalMs === undefined ? '…' : formatMs(settings.compactionIntervalMs)}
-        {settings?.compactedRevision !== undefined ? ` · compacted up to rv ${settings.compactedRevision}` : ''} ·{' '}
-        <a href={routeHref('workshop')}>change in Workshop → Settings</a>
+        History window:{' '}
+        {settings?.compactionIntervalMs === undefined ? '…' : formatMs(settings.compactionIntervalMs)}
+        {settings?.compactedRevision !== undefined
+          ? ` · compacted up to rv ${settings.compactedRevision}`
+          : ''}{' '}
+        · <a href={routeHref('workshop')}>change in Workshop → Settings</a>
       </p>
       <div className="row">
         <button

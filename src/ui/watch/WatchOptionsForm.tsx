@@ -26,7 +26,8 @@ const startLabels: Record<StartAt, string> = {
 };
 
 export function WatchOptionsForm({ options, kinds, namespaces, running, onChange, onStart, onStop }: Props) {
-  const set = <K extends keyof WatchOptions>(key: K, value: WatchOptions[K]) => onChange({ ...options, [key]: value });
+  const set = <K extends keyof WatchOptions>(key: K, value: WatchOptions[K]) =>
+    onChange({ ...options, [key]: value });
   const choice = kinds.find((k) => choiceParam(k) === options.kind);
   return (
     <form
@@ -64,7 +65,11 @@ export function WatchOptionsForm({ options, kinds, namespaces, running, onChange
       </label>
       <label>
         labelSelector
-        <input value={options.labelSelector} placeholder="app=web" onChange={(e) => set('labelSelector', e.target.value)} />
+        <input
+          value={options.labelSelector}
+          placeholder="app=web"
+          onChange={(e) => set('labelSelector', e.target.value)}
+        />
       </label>
       <label>
         fieldSelector
@@ -94,7 +99,9 @@ export function WatchOptionsForm({ options, kinds, namespaces, running, onChange
         resourceVersionMatch
         <select
           value={options.resourceVersionMatch}
-          onChange={(e) => set('resourceVersionMatch', e.target.value as WatchOptions['resourceVersionMatch'])}
+          onChange={(e) =>
+            set('resourceVersionMatch', e.target.value as WatchOptions['resourceVersionMatch'])
+          }
         >
           <option value="">unset</option>
           <option value="NotOlderThan">NotOlderThan</option>
@@ -127,7 +134,11 @@ export function WatchOptionsForm({ options, kinds, namespaces, running, onChange
         sendInitialEvents (needs the WatchList gate)
       </label>
       <label className="inline">
-        <input type="checkbox" checked={options.relistOnGone} onChange={(e) => set('relistOnGone', e.target.checked)} />{' '}
+        <input
+          type="checkbox"
+          checked={options.relistOnGone}
+          onChange={(e) => set('relistOnGone', e.target.checked)}
+        />{' '}
         relist on 410 Gone
       </label>
       <div className="row">

@@ -59,7 +59,9 @@ export function WatchView({ params }: ViewProps) {
   const visible = session.lines.filter(
     (line) =>
       !hidden.has(line.type) &&
-      (needle === '' || `${line.namespace ?? ''}/${line.name ?? ''}`.toLowerCase().includes(needle) || line.object === undefined),
+      (needle === '' ||
+        `${line.namespace ?? ''}/${line.name ?? ''}`.toLowerCase().includes(needle) ||
+        line.object === undefined),
   );
   const selectedLine = session.lines.find((line) => line.seq === selected);
 
@@ -130,4 +132,3 @@ export function WatchView({ params }: ViewProps) {
     </main>
   );
 }
-

@@ -11,11 +11,19 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KubeObject, Status } from '../../api/meta';
-import { ApiError, isStatus, resourcePath, withQuery, type ApiClient, type ResourceRef } from '../../client/index';
+import {
+  ApiError,
+  isStatus,
+  resourcePath,
+  withQuery,
+  type ApiClient,
+  type ResourceRef,
+} from '../../client/index';
 import type { ResourceChoice } from '../lib/resource-choice';
 import { selectorQuery, watchQuery, watchRef, type WatchOptions } from './watch-options';
 
-export type LineType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR' | 'REQUEST' | 'RELIST' | 'END' | 'NOTE';
+export type LineType =
+  'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR' | 'REQUEST' | 'RELIST' | 'END' | 'NOTE';
 
 export interface InspectorLine {
   seq: number;
@@ -63,7 +71,8 @@ export function useWatchSession(client: ApiClient) {
       if (pausedRef.current) buffer.current.push(full);
       else lines.current.push(full);
       if (lines.current.length > maxLines) lines.current.splice(0, lines.current.length - maxLines);
-      if (full.resourceVersion !== undefined && full.resourceVersion !== '') setLastVersion(full.resourceVersion);
+      if (full.resourceVersion !== undefined && full.resourceVersion !== '')
+        setLastVersion(full.resourceVersion);
       publish();
     },
     [publish],
@@ -99,14 +108,22 @@ export function useWatchSession(client: ApiClient) {
         const list = await client.list(ref, query);
         known.current = new Map(list.items.map((item) => [keyOf(item), item]));
         const rv = list.metadata.resourceVersion ?? '';
-        add({ type: 'RELIST', resourceVersion: rv, text: `listed ${list.items.length} object${list.items.length === 1 ? '' : 's'} at resourceVersion ${rv}` });
+        add({
+          type: 'RELIST',
+          resourceVersion: rv,
+          text: `listed ${list.items.length} object${list.items.length === 1 ? '' : 's'} at resourceVersion ${rv}`,
+        });
         return rv;
       };
 
       const run = async (): Promise<void> => {
         let version: string | undefined =
           from ??
-          (options.startAt === 'zero' ? '0' : options.startAt === 'exact' ? options.resourceVersion.trim() : undefined);
+          (options.startAt === 'zero'
+            ? '0'
+            : options.startAt === 'exact'
+              ? options.resourceVersion.trim()
+              : undefined);
         if (from === undefined && options.startAt === 'list') version = await relist();
         if (from === undefined && options.startAt === 'unset') known.current = new Map();
         setFirstVersion(version);
@@ -169,7 +186,8 @@ export function useWatchSession(client: ApiClient) {
 
       run()
         .catch((error: unknown) => {
-          if (!signal.aborted) add({ type: 'END', text: `failed: ${error instanceof Error ? error.message : String(error)}` });
+          if (!signal.aborted)
+            add({ type: 'END', text: `failed: ${error instanceof Error ? error.message : String(error)}` });
         })
         .finally(() => {
           if (abort.current === controller) setRunning(false);

@@ -15,7 +15,10 @@ export function NodeHostCard() {
     <section className="card" aria-labelledby="node-heading">
       <h3 id="node-heading">Node host</h3>
       <p>The same server runs under Node, so kubectl and curl can reach it. Start it with:</p>
-      <CodeBlock text="npm run serve -- --port 6443 --kubeconfig ./orch.kubeconfig" label="Start the Node host" />
+      <CodeBlock
+        text="npm run serve -- --port 6443 --kubeconfig ./orch.kubeconfig"
+        label="Start the Node host"
+      />
       <form
         className="stack"
         onSubmit={(e) => {
@@ -26,7 +29,10 @@ export function NodeHostCard() {
       >
         <label>
           URL{' '}
-          <input value={target.url} onChange={(e) => (setSaved(false), setTarget({ ...target, url: e.target.value }))} />
+          <input
+            value={target.url}
+            onChange={(e) => (setSaved(false), setTarget({ ...target, url: e.target.value }))}
+          />
         </label>
         <label>
           kubeconfig{' '}

@@ -35,7 +35,8 @@ export function ResetCard() {
       {phase === 'confirm' ? (
         <div className="confirm" role="group" aria-label="Confirm the reset">
           <p>
-            <strong>Delete every object in this sandbox?</strong> Export the state first if you want to keep it.
+            <strong>Delete every object in this sandbox?</strong> Export the state first if you want to keep
+            it.
           </p>
           <div className="row">
             <button type="button" className="danger-solid" onClick={() => void reset()}>

@@ -108,13 +108,19 @@ export function ScenarioCard() {
           >
             <label className="grow">
               <span className="visually-hidden">Scenario URL</span>
-              <input value={url} placeholder="https://…/scenario.yaml" onChange={(e) => setUrl(e.target.value)} />
+              <input
+                value={url}
+                placeholder="https://…/scenario.yaml"
+                onChange={(e) => setUrl(e.target.value)}
+              />
             </label>
             <button type="submit" className="secondary" disabled={url.trim() === ''}>
               Fetch
             </button>
           </form>
-          {file !== undefined ? <ScenarioSummary file={file} loader={loader} onLoad={() => void loader.load(file)} /> : null}
+          {file !== undefined ? (
+            <ScenarioSummary file={file} loader={loader} onLoad={() => void loader.load(file)} />
+          ) : null}
           {error !== undefined ? <ErrorNotice title="Not a scenario" error={error} /> : null}
         </div>
         <div>
@@ -132,7 +138,9 @@ export function ScenarioCard() {
               type="button"
               className="secondary small"
               onClick={() =>
-                void captureNamespace(client, groupVersions, capture).then(setManifests, (e: unknown) => setError(e))
+                void captureNamespace(client, groupVersions, capture).then(setManifests, (e: unknown) =>
+                  setError(e),
+                )
               }
             >
               Capture
@@ -140,7 +148,12 @@ export function ScenarioCard() {
           </div>
           <label className="stack">
             Objects (YAML, documents separated by ---)
-            <textarea rows={8} value={manifests} spellCheck={false} onChange={(e) => setManifests(e.target.value)} />
+            <textarea
+              rows={8}
+              value={manifests}
+              spellCheck={false}
+              onChange={(e) => setManifests(e.target.value)}
+            />
           </label>
           <button
             type="button"
@@ -149,7 +162,9 @@ export function ScenarioCard() {
               try {
                 const parsed = readWorkshopFile(manifests, 'Shared scenario');
                 if (parsed.kind !== 'scenario') throw new Error('Share a state file as a file, not a link.');
-                void encodeScenario(parsed.scenario).then((data) => setLink(shareUrl({ 'scenario-data': data })));
+                void encodeScenario(parsed.scenario).then((data) =>
+                  setLink(shareUrl({ 'scenario-data': data })),
+                );
               } catch (e) {
                 setError(e);
               }

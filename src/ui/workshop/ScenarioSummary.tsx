@@ -55,7 +55,9 @@ export function ScenarioSummary({ file, loader, onLoad, onDismiss }: Props) {
           {loader.done}
         </p>
       ) : null}
-      {loader.error !== undefined ? <ErrorNotice title="The scenario did not load" error={loader.error} /> : null}
+      {loader.error !== undefined ? (
+        <ErrorNotice title="The scenario did not load" error={loader.error} />
+      ) : null}
     </div>
   );
 }

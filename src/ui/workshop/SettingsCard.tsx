@@ -55,6 +55,7 @@ export function SettingsCard() {
       setNote(done);
     } catch (e) {
       setError(e);
+      void load();
     }
   }
 
@@ -65,14 +66,26 @@ export function SettingsCard() {
       <fieldset>
         <legend>Profile</legend>
         <label className="inline">
-          <input type="radio" name="profile" checked={profile === 'orch'} onChange={() => setProfile('orch')} /> orch
-          (groups like <code>apps</code>, <code>rbac.authorization.orch.io</code>)
+          <input
+            type="radio"
+            name="profile"
+            checked={profile === 'orch'}
+            onChange={() => setProfile('orch')}
+          />{' '}
+          orch (groups like <code>apps</code>, <code>rbac.authorization.orch.io</code>)
         </label>
         <label className="inline">
-          <input type="radio" name="profile" checked={profile === 'kubernetes'} onChange={() => setProfile('kubernetes')} />{' '}
+          <input
+            type="radio"
+            name="profile"
+            checked={profile === 'kubernetes'}
+            onChange={() => setProfile('kubernetes')}
+          />{' '}
           kubernetes (upstream names, <code>*.k8s.io</code>)
         </label>
-        <p className="muted">Each profile keeps its own state. Switching reloads the page with the other server.</p>
+        <p className="muted">
+          Each profile keeps its own state. Switching reloads the page with the other server.
+        </p>
         <button
           type="button"
           disabled={profile === current}
@@ -88,18 +101,28 @@ export function SettingsCard() {
         <legend>History window</legend>
         <p className="muted">
           Watches and lists from a resourceVersion older than this get 410 Gone.
-          {settings !== undefined ? ` Now at rv ${settings.revision}, compacted up to rv ${settings.compactedRevision}.` : ''}
+          {settings !== undefined
+            ? ` Now at rv ${settings.revision}, compacted up to rv ${settings.compactedRevision}.`
+            : ''}
         </p>
         <form
           className="row"
           onSubmit={(e) => {
             e.preventDefault();
-            void put({ compactionIntervalMs: Math.round(Number(seconds) * 1000) }, `History window set to ${seconds} s.`);
+            void put(
+              { compactionIntervalMs: Math.round(Number(seconds) * 1000) },
+              `History window set to ${seconds} s.`,
+            );
           }}
         >
           <label>
             Seconds{' '}
-            <input value={seconds} inputMode="numeric" size={6} onChange={(e) => setSeconds(e.target.value)} />
+            <input
+              value={seconds}
+              inputMode="numeric"
+              size={6}
+              onChange={(e) => setSeconds(e.target.value)}
+            />
           </label>
           <button type="submit">Save</button>
         </form>
@@ -138,7 +161,17 @@ export function SettingsCard() {
             <input
               type="checkbox"
               checked={on}
-              onChange={(e) => void put({ featureGates: { [gate]: e.target.checked } }, `${gate} ${e.target.checked ? 'on' : 'off'}.`)}
+              onChange={(e) => {
+                const next = e.target.checked;
+                // Shown at once; the server's answer replaces it (and a refusal restores it).
+                setSettings({
+                  ...settings,
+                  featureGates: { ...settings.featureGates, [gate]: next },
+                } as Settings);
+                void put({ featureGates: { [gate]: next } }, `${gate} ${next ? 'on' : 'off'}.`).then(
+                  () => undefined,
+                );
+              }}
             />{' '}
             {gate}
           </label>

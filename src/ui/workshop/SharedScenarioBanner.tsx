@@ -42,10 +42,17 @@ export function SharedScenarioBanner({ url, data }: { url: string | undefined; d
   return (
     <section className="card shared-scenario" aria-label="Shared scenario">
       <h3>A scenario was shared with you</h3>
-      {error !== undefined ? <ErrorNotice title="The shared scenario could not be read" error={error} /> : null}
+      {error !== undefined ? (
+        <ErrorNotice title="The shared scenario could not be read" error={error} />
+      ) : null}
       {file === undefined && error === undefined ? <p role="status">Reading the scenario…</p> : null}
       {file !== undefined ? (
-        <ScenarioSummary file={file} loader={loader} onLoad={() => void loader.load(file)} onDismiss={() => setDismissed(true)} />
+        <ScenarioSummary
+          file={file}
+          loader={loader}
+          onLoad={() => void loader.load(file)}
+          onDismiss={() => setDismissed(true)}
+        />
       ) : null}
     </section>
   );

@@ -16,7 +16,9 @@ import { importState } from './load-scenario';
 export function StateFileCard() {
   const client = useClient();
   const discovery = useDiscovery();
-  const [progress, setProgress] = useState<{ label: string; done: number; total: number } | undefined>(undefined);
+  const [progress, setProgress] = useState<{ label: string; done: number; total: number } | undefined>(
+    undefined,
+  );
   const [message, setMessage] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
 
@@ -28,7 +30,9 @@ export function StateFileCard() {
       const response = await client.raw('GET', '/sandbox/v1/export');
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const blob = await response.blob();
-      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'orch-sandbox.json';
+      const name =
+        /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ??
+        'orch-sandbox.json';
       const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
       link.href = url;
@@ -47,8 +51,12 @@ export function StateFileCard() {
     setError(undefined);
     setMessage(undefined);
     try {
-      const settings = await importState(client, await file.text(), (done, total, label) => setProgress({ label, done, total }));
-      setMessage(`Imported ${file.name}: the sandbox is at resourceVersion ${String(settings['revision'] ?? '?')}.`);
+      const settings = await importState(client, await file.text(), (done, total, label) =>
+        setProgress({ label, done, total }),
+      );
+      setMessage(
+        `Imported ${file.name}: the sandbox is at resourceVersion ${String(settings['revision'] ?? '?')}.`,
+      );
       discovery.reload();
     } catch (e) {
       setError(e);
@@ -80,7 +88,10 @@ export function StateFileCard() {
         </label>
       </div>
       {progress !== undefined ? (
-        <ProgressBar label={progress.label} {...(progress.total > 0 ? { value: progress.done, max: progress.total } : {})} />
+        <ProgressBar
+          label={progress.label}
+          {...(progress.total > 0 ? { value: progress.done, max: progress.total } : {})}
+        />
       ) : null}
       {message !== undefined ? (
         <p className="success" role="status">

@@ -18,14 +18,20 @@ export async function captureNamespace(
   namespace: string,
 ): Promise<string> {
   const kinds = listableChoices(groupVersions).filter(
-    (c) => c.resource.namespaced && !skipped.has(c.resource.name) && c.resource.verbs.includes('create') && (groupVersions.find((g) => g.groupVersion === c.groupVersion)?.preferred ?? false),
+    (c) =>
+      c.resource.namespaced &&
+      !skipped.has(c.resource.name) &&
+      c.resource.verbs.includes('create') &&
+      (groupVersions.find((g) => g.groupVersion === c.groupVersion)?.preferred ?? false),
   );
   const objects: KubeObject[] = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }];
   const lists = await Promise.all(
     kinds.map((c) =>
       client
         .list({ group: c.group, version: c.version, resource: c.resource.name, namespace })
-        .then((list) => list.items.map((item) => ({ ...item, apiVersion: c.groupVersion, kind: c.resource.kind })))
+        .then((list) =>
+          list.items.map((item) => ({ ...item, apiVersion: c.groupVersion, kind: c.resource.kind })),
+        )
         .catch(() => [] as KubeObject[]),
     ),
   );

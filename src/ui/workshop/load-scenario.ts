@@ -9,18 +9,29 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import { errorFromResponse, resourcePath, type ApiClient, type DiscoveredGroupVersion } from '../../client/index';
+import {
+  errorFromResponse,
+  resourcePath,
+  type ApiClient,
+  type DiscoveredGroupVersion,
+} from '../../client/index';
 import { collectionFor } from '../lib/manifest';
 import type { ScenarioObject, WorkshopScenario } from './scenario-file';
 
 export type Progress = (done: number, total: number, label: string) => void;
 
-export async function loadScenario(client: ApiClient, scenario: WorkshopScenario, progress: Progress): Promise<void> {
+export async function loadScenario(
+  client: ApiClient,
+  scenario: WorkshopScenario,
+  progress: Progress,
+): Promise<void> {
   const total = scenario.objects.length + 1;
   progress(0, total, 'Resetting the sandbox');
   await client.send('POST', '/sandbox/v1/reset');
-  if (scenario.settings !== undefined) await client.send('PUT', '/sandbox/v1/settings', { body: scenario.settings });
-  const rank = (o: ScenarioObject) => (o.object.kind === 'Namespace' ? 0 : o.object.kind === 'CustomResourceDefinition' ? 1 : 2);
+  if (scenario.settings !== undefined)
+    await client.send('PUT', '/sandbox/v1/settings', { body: scenario.settings });
+  const rank = (o: ScenarioObject) =>
+    o.object.kind === 'Namespace' ? 0 : o.object.kind === 'CustomResourceDefinition' ? 1 : 2;
   const ordered = [...scenario.objects].sort((a, b) => rank(a) - rank(b));
   let groupVersions: DiscoveredGroupVersion[] = (await client.discovery()).groupVersions;
   let done = 1;
@@ -37,10 +48,17 @@ export async function loadScenario(client: ApiClient, scenario: WorkshopScenario
   }
 }
 
-async function createOne(client: ApiClient, groupVersions: DiscoveredGroupVersion[], item: ScenarioObject): Promise<void> {
+async function createOne(
+  client: ApiClient,
+  groupVersions: DiscoveredGroupVersion[],
+  item: ScenarioObject,
+): Promise<void> {
   const collection = collectionFor(item.object, groupVersions, 'default');
   if (item.manager === undefined) {
-    await client.send('POST', resourcePath(collection), { body: item.object, query: { fieldManager: 'workshop' } });
+    await client.send('POST', resourcePath(collection), {
+      body: item.object,
+      query: { fieldManager: 'workshop' },
+    });
     return;
   }
   const name = item.object.metadata?.name ?? '';
@@ -55,13 +73,18 @@ async function createOne(client: ApiClient, groupVersions: DiscoveredGroupVersio
 async function discoverWhenServed(client: ApiClient, object: KubeObject): Promise<DiscoveredGroupVersion[]> {
   for (let attempt = 0; ; attempt++) {
     const groupVersions = (await client.discovery()).groupVersions;
-    if (groupVersions.some((gv) => gv.groupVersion === object.apiVersion) || attempt >= 20) return groupVersions;
+    if (groupVersions.some((gv) => gv.groupVersion === object.apiVersion) || attempt >= 20)
+      return groupVersions;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
 /** Imports an exported state, reporting the server's progress lines. Returns the settings after the import. */
-export async function importState(client: ApiClient, text: string, progress: Progress): Promise<Record<string, unknown>> {
+export async function importState(
+  client: ApiClient,
+  text: string,
+  progress: Progress,
+): Promise<Record<string, unknown>> {
   progress(0, 0, 'Sending the state');
   const response = await client.raw('POST', '/sandbox/v1/import', {
     body: text,

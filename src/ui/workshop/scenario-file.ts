@@ -37,15 +37,23 @@ export function readWorkshopFile(text: string, fallbackTitle: string): WorkshopF
       // not JSON: read as YAML below
     }
   }
-  const documents = parseYamlDocuments(text).filter((d): d is KubeObject => typeof d === 'object' && d !== null);
+  const documents = parseYamlDocuments(text).filter(
+    (d): d is KubeObject => typeof d === 'object' && d !== null,
+  );
   const first = documents[0];
-  if (documents.length === 1 && first?.kind === 'Scenario') return { kind: 'scenario', scenario: scenarioOf(first, fallbackTitle) };
-  const objects = documents.flatMap((d) => (Array.isArray(d['items']) && d.kind?.endsWith('List') ? (d['items'] as KubeObject[]) : [d]));
+  if (documents.length === 1 && first?.kind === 'Scenario')
+    return { kind: 'scenario', scenario: scenarioOf(first, fallbackTitle) };
+  const objects = documents.flatMap((d) =>
+    Array.isArray(d['items']) && d.kind?.endsWith('List') ? (d['items'] as KubeObject[]) : [d],
+  );
   if (objects.length === 0) throw new Error('The file holds no objects.');
   for (const object of objects)
     if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string')
       throw new Error('Every object needs apiVersion and kind.');
-  return { kind: 'scenario', scenario: { title: fallbackTitle, objects: objects.map((object) => ({ object })) } };
+  return {
+    kind: 'scenario',
+    scenario: { title: fallbackTitle, objects: objects.map((object) => ({ object })) },
+  };
 }
 
 function scenarioOf(document: KubeObject, fallbackTitle: string): WorkshopScenario {
@@ -77,8 +85,14 @@ function scenarioOf(document: KubeObject, fallbackTitle: string): WorkshopScenar
 
 /** The scenario as a link parameter: JSON, deflated, base64url. */
 export async function encodeScenario(scenario: WorkshopScenario): Promise<string> {
-  const bytes = new TextEncoder().encode(JSON.stringify({ kind: 'Scenario', apiVersion: 'sandbox.orch.io/v1', ...scenario }));
-  const packed = new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer());
+  const bytes = new TextEncoder().encode(
+    JSON.stringify({ kind: 'Scenario', apiVersion: 'sandbox.orch.io/v1', ...scenario }),
+  );
+  const packed = new Uint8Array(
+    await new Response(
+      new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw')),
+    ).arrayBuffer(),
+  );
   let binary = '';
   for (const byte of packed) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

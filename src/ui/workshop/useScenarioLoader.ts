@@ -40,7 +40,8 @@ export function useScenarioLoader() {
       const open = file.scenario.open === undefined ? undefined : parseRoute(file.scenario.open);
       if (open !== undefined) navigate(open.view, open.params);
       else {
-        const namespace = file.scenario.objects.find((o) => o.object.kind === 'Namespace')?.object.metadata?.name;
+        const namespace = file.scenario.objects.find((o) => o.object.kind === 'Namespace')?.object.metadata
+          ?.name;
         navigate('explorer', { ns: namespace });
       }
     } catch (error) {

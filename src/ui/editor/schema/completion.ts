@@ -5,7 +5,12 @@
  * beside each; required ones first), enum values and booleans for values.
  */
 
-import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
+import type {
+  Completion,
+  CompletionContext,
+  CompletionResult,
+  CompletionSource,
+} from '@codemirror/autocomplete';
 import type { DiscoveredGroupVersion } from '../../../client/index';
 import type { OpenApiSchemas } from './openapi';
 import { schemaAt } from './schema-walk';
@@ -28,17 +33,38 @@ export function schemaCompletion(deps: CompletionDeps): CompletionSource {
 
     if (at.path.length === 0 && at.mode === 'value') {
       if (at.key === 'apiVersion') {
-        return result(from, deps.groupVersions().map((gv) => ({ label: gv.groupVersion, type: 'constant', detail: gv.preferred ? 'preferred' : '' })));
+        return result(
+          from,
+          deps
+            .groupVersions()
+            .map((gv) => ({
+              label: gv.groupVersion,
+              type: 'constant',
+              detail: gv.preferred ? 'preferred' : '',
+            })),
+        );
       }
       if (at.key === 'kind') {
         const gv = deps.groupVersions().find((g) => g.groupVersion === header.apiVersion);
-        const kinds = gv?.resources.map((r) => r.kind) ?? [...new Set(deps.groupVersions().flatMap((g) => g.resources.map((r) => r.kind)))];
-        return result(from, [...new Set(kinds)].map((kind) => ({ label: kind, type: 'class' })));
+        const kinds = gv?.resources.map((r) => r.kind) ?? [
+          ...new Set(deps.groupVersions().flatMap((g) => g.resources.map((r) => r.kind))),
+        ];
+        return result(
+          from,
+          [...new Set(kinds)].map((kind) => ({ label: kind, type: 'class' })),
+        );
       }
     }
     if (header.apiVersion === undefined || header.kind === undefined) {
       if (at.path.length === 0 && at.mode === 'key')
-        return result(from, ['apiVersion', 'kind', 'metadata'].map((label) => ({ label, type: 'property', apply: `${label}: ` })));
+        return result(
+          from,
+          ['apiVersion', 'kind', 'metadata'].map((label) => ({
+            label,
+            type: 'property',
+            apply: `${label}: `,
+          })),
+        );
       return null;
     }
     const root = await deps.schemas.kindSchema(header.apiVersion, header.kind).catch(() => undefined);
@@ -70,7 +96,10 @@ export function schemaCompletion(deps: CompletionDeps): CompletionSource {
     const target = schemaAt(root, [...at.path, at.key ?? '']);
     if (target === undefined) return null;
     if (target.node.enum !== undefined)
-      return result(from, target.node.enum.map((value) => ({ label: String(value), type: 'enum' })));
+      return result(
+        from,
+        target.node.enum.map((value) => ({ label: String(value), type: 'enum' })),
+      );
     if (target.acceptedTypes()?.has('boolean'))
       return result(from, [
         { label: 'true', type: 'keyword' },

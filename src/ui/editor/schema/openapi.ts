@@ -73,7 +73,8 @@ export class SchemaCursor {
             properties: { ...merged.properties, ...resolved.node.properties },
           };
         }, rest);
-        if (current.properties !== undefined && Object.keys(current.properties).length === 0) delete current.properties;
+        if (current.properties !== undefined && Object.keys(current.properties).length === 0)
+          delete current.properties;
         continue;
       }
       break;
@@ -94,7 +95,9 @@ export class SchemaCursor {
   }
 
   alternatives(): SchemaCursor[] {
-    return [...(this.node.oneOf ?? []), ...(this.node.anyOf ?? [])].map((n) => SchemaCursor.resolve(this.document, n));
+    return [...(this.node.oneOf ?? []), ...(this.node.anyOf ?? [])].map((n) =>
+      SchemaCursor.resolve(this.document, n),
+    );
   }
 
   /** A marker under either profile's prefix: `marker('int-or-string')` reads `x-orch-int-or-string` or `x-kubernetes-int-or-string`. */
@@ -104,7 +107,8 @@ export class SchemaCursor {
 
   /** The JSON types a value may have here; undefined when anything goes. */
   acceptedTypes(): Set<string> | undefined {
-    if (this.marker('int-or-string') === true || this.node.format === 'int-or-string') return new Set(['integer', 'string']);
+    if (this.marker('int-or-string') === true || this.node.format === 'int-or-string')
+      return new Set(['integer', 'string']);
     const alternatives = this.alternatives();
     if (alternatives.length > 0) {
       const union = new Set<string>();
@@ -116,7 +120,8 @@ export class SchemaCursor {
       return union;
     }
     if (this.node.type === undefined) {
-      if (this.node.properties !== undefined || this.node.additionalProperties !== undefined) return new Set(['object']);
+      if (this.node.properties !== undefined || this.node.additionalProperties !== undefined)
+        return new Set(['object']);
       return undefined;
     }
     return new Set([this.node.type]);
@@ -134,7 +139,11 @@ export class SchemaCursor {
       const items = this.items();
       return `[]${items?.shortName() ?? items?.label() ?? 'any'}`;
     }
-    if (types?.has('object') && this.node.properties === undefined && typeof this.node.additionalProperties === 'object') {
+    if (
+      types?.has('object') &&
+      this.node.properties === undefined &&
+      typeof this.node.additionalProperties === 'object'
+    ) {
       return `map[string]${this.property('*')?.label() ?? 'any'}`;
     }
     if (types?.has('object')) return this.shortName() ?? 'object';
@@ -165,8 +174,7 @@ export class OpenApiSchemas {
     const document = await this.loadDocument(url);
     for (const schema of Object.values(document.components?.schemas ?? {})) {
       const markers = (schema['x-orch-group-version-kind'] ?? schema['x-kubernetes-group-version-kind']) as
-        | GroupVersionKindMarker[]
-        | undefined;
+        GroupVersionKindMarker[] | undefined;
       if (markers?.some((m) => (m.group ?? '') === group && m.version === version && m.kind === kind))
         return SchemaCursor.resolve(document, schema);
     }
@@ -185,7 +193,10 @@ export class OpenApiSchemas {
       .then(
         (answer) =>
           new Map(
-            Object.entries(answer.body.paths ?? {}).map(([key, value]) => [key, value.serverRelativeURL ?? `/openapi/v3/${key}`]),
+            Object.entries(answer.body.paths ?? {}).map(([key, value]) => [
+              key,
+              value.serverRelativeURL ?? `/openapi/v3/${key}`,
+            ]),
           ),
       );
     this.index.catch(() => (this.index = undefined));

@@ -28,7 +28,12 @@ export async function validateYaml(text: string, deps: ValidationDeps): Promise<
   const nonEmpty = documents.filter((d) => d.contents !== null);
   for (const document of documents) {
     for (const error of document.errors)
-      findings.push({ from: error.pos[0], to: Math.max(error.pos[1], error.pos[0] + 1), severity: 'error', message: error.message });
+      findings.push({
+        from: error.pos[0],
+        to: Math.max(error.pos[1], error.pos[0] + 1),
+        severity: 'error',
+        message: error.message,
+      });
   }
   if (findings.length > 0) return findings;
   const extra = nonEmpty[1];
@@ -42,7 +47,11 @@ export async function validateYaml(text: string, deps: ValidationDeps): Promise<
   const root = nonEmpty[0]?.contents;
   if (root === undefined || root === null) return findings;
   if (!isMap(root)) {
-    findings.push({ ...span(root), severity: 'error', message: 'Expected one object (a mapping with apiVersion, kind and metadata).' });
+    findings.push({
+      ...span(root),
+      severity: 'error',
+      message: 'Expected one object (a mapping with apiVersion, kind and metadata).',
+    });
     return findings;
   }
 
@@ -56,16 +65,28 @@ export async function validateYaml(text: string, deps: ValidationDeps): Promise<
   }
   const gv = deps.groupVersions.find((g) => g.groupVersion === apiVersion);
   if (gv === undefined) {
-    findings.push({ ...span(apiVersionNode as Node), severity: 'error', message: `The server does not serve apiVersion ${apiVersion}.` });
+    findings.push({
+      ...span(apiVersionNode as Node),
+      severity: 'error',
+      message: `The server does not serve apiVersion ${apiVersion}.`,
+    });
     return findings;
   }
   if (!gv.resources.some((r) => r.kind === kind)) {
-    findings.push({ ...span(kindNode as Node), severity: 'error', message: `apiVersion ${apiVersion} has no kind ${kind}.` });
+    findings.push({
+      ...span(kindNode as Node),
+      severity: 'error',
+      message: `apiVersion ${apiVersion} has no kind ${kind}.`,
+    });
     return findings;
   }
   const schema = await deps.schemas.kindSchema(apiVersion, kind).catch(() => undefined);
   if (schema === undefined) {
-    findings.push({ ...span(kindNode as Node), severity: 'info', message: `The server publishes no schema for ${kind}; fields are not checked here.` });
+    findings.push({
+      ...span(kindNode as Node),
+      severity: 'info',
+      message: `The server publishes no schema for ${kind}; fields are not checked here.`,
+    });
     return findings;
   }
   check(root, schema, '', findings);
@@ -113,7 +134,7 @@ function check(node: unknown, schema: SchemaCursor, path: string, findings: Find
     for (const name of schema.node.required ?? []) {
       if (!present.has(name))
         findings.push({
-          from: (node.range?.[0] ?? 0),
+          from: node.range?.[0] ?? 0,
           to: (node.range?.[0] ?? 0) + 1,
           severity: 'error',
           message: `${path || 'object'}: missing required field "${name}"`,

@@ -75,7 +75,11 @@ export function cursorContext(text: string, offset: number): CursorContext | und
     if (match === null) continue;
     pop(col);
     const value = rest.slice(match[0].length).trim();
-    stack.push({ indent: col, segment: unquote(match[1] as string), open: value === '' || value.startsWith('#') });
+    stack.push({
+      indent: col,
+      segment: unquote(match[1] as string),
+      open: value === '' || value.startsWith('#'),
+    });
     if (/^[|>][-+0-9]*\s*(#.*)?$/.test(value)) blockScalarIndent = col;
   }
 
@@ -98,6 +102,7 @@ export function cursorContext(text: string, offset: number): CursorContext | und
 }
 
 function unquote(key: string): string {
-  if ((key.startsWith('"') && key.endsWith('"')) || (key.startsWith("'") && key.endsWith("'"))) return key.slice(1, -1);
+  if ((key.startsWith('"') && key.endsWith('"')) || (key.startsWith("'") && key.endsWith("'")))
+    return key.slice(1, -1);
   return key.trim();
 }
