@@ -35,10 +35,9 @@ test('keyboard navigation, 1280×720 without horizontal scrolling, dark theme', 
   for (const view of ['explorer', 'editor', 'watch', 'console', 'lab', 'workshop']) {
     await page.goto(`/#/${view}`);
     await expect(page.locator('.view:not([hidden]) main')).toBeVisible();
-    const widths = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      view: window.innerWidth,
-    }));
+    const widths = (await page.evaluate(
+      '({ scroll: document.documentElement.scrollWidth, view: window.innerWidth })',
+    )) as { scroll: number; view: number };
     expect(widths.scroll, `${view} scrolls sideways`).toBeLessThanOrEqual(widths.view);
   }
 

@@ -104,7 +104,8 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
   const patched = (current: KubeObject): KubeObject => {
     const obj = applyPatch(type, current, patch, schema);
     if (obj.apiVersion !== gvk.apiVersion || obj.kind !== gvk.kind) throw badRequest('the patch must not change apiVersion or kind');
-    dropNulls(obj);
+    // Built-in kinds decode into types that drop nulls; custom resources keep them (nullable fields).
+    if (!req.rt.custom) dropNulls(obj);
     checkNameAndNamespace(req, obj);
     const strictError = patchStrictError();
     enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, { strictError });
@@ -202,13 +203,13 @@ async function handleApply(
       dryRun,
       user: ctx.user,
       desired: (current) => {
-        // The Scale's replicas are the workload's spec.replicas: apply them there, as the scale subresource's manager.
+        // The Scale's replicas are the workload's replicas field (a custom resource's specReplicasPath): apply them there, as the scale subresource's manager.
         const parentConfig: KubeObject = {
           apiVersion: req.rt.apiVersion,
           kind: req.rt.kind,
           metadata: { name: req.info.name },
         };
-        if (replicas !== undefined) parentConfig.spec = { replicas };
+        if (replicas !== undefined) applyScale(parentConfig, { spec: { replicas } }, req.rt);
         try {
           return applyConfiguration({
             ...common,

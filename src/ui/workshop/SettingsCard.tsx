@@ -164,13 +164,12 @@ export function SettingsCard() {
               onChange={(e) => {
                 const next = e.target.checked;
                 // Shown at once; the server's answer replaces it (and a refusal restores it).
-                setSettings({
-                  ...settings,
-                  featureGates: { ...settings.featureGates, [gate]: next },
-                } as Settings);
-                void put({ featureGates: { [gate]: next } }, `${gate} ${next ? 'on' : 'off'}.`).then(
-                  () => undefined,
+                setSettings((current) =>
+                  current === undefined
+                    ? current
+                    : { ...current, featureGates: { ...current.featureGates, [gate]: next } },
                 );
+                void put({ featureGates: { [gate]: next } }, `${gate} ${next ? 'on' : 'off'}.`);
               }}
             />{' '}
             {gate}
