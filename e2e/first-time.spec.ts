@@ -64,8 +64,8 @@ test('namespace, ConfigMap, a watch from a second tab, a conflict resolved, a re
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: example\n  namespace: ${namespace}\ndata:\n  greeting: bonjour\n`,
     );
   await bob.getByRole('button', { name: 'Apply as bob' }).click();
-  await expect(bob.getByRole('alert')).toContainText('.data.greeting');
-  await bob.getByRole('alert').getByRole('button', { name: 'Force' }).click();
+  await expect(first.getByRole('region', { name: 'Conflict of bob' })).toContainText('.data.greeting');
+  await first.getByRole('region', { name: 'Conflict of bob' }).getByRole('button', { name: 'Force' }).click();
   await expect(bob.getByText(/^Forced: HTTP 200/)).toBeVisible();
   await expect(events.getByRole('row').filter({ hasText: 'MODIFIED' }).nth(1)).toBeVisible();
 

@@ -37,7 +37,7 @@ test('a conflict, its three ways out, and the ownership view', async ({ page }, 
   await runSteps(page, 2);
 
   const bob = page.getByRole('region', { name: 'Field manager bob' });
-  const conflict = bob.getByRole('alert');
+  const conflict = page.getByRole('region', { name: 'Conflict of bob' });
   await expect(conflict).toContainText('409 Conflict');
   await expect(conflict.getByRole('listitem').filter({ hasText: '.spec.replicas' })).toContainText(
     'conflict with "alice"',
@@ -66,15 +66,18 @@ test('a conflict, its three ways out, and the ownership view', async ({ page }, 
       'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: lab-web\n  namespace: default\nspec:\n  replicas: 7\n',
     );
   await bob.getByRole('button', { name: 'Apply as bob' }).click();
-  await expect(bob.getByRole('alert')).toContainText('.spec.replicas');
-  await bob.getByRole('alert').getByRole('button', { name: 'Force' }).click();
+  await expect(page.getByRole('region', { name: 'Conflict of bob' })).toContainText('.spec.replicas');
+  await page.getByRole('region', { name: 'Conflict of bob' }).getByRole('button', { name: 'Force' }).click();
   await expect(bob.getByText(/^Forced: HTTP 200/)).toBeVisible();
   await expect(ownership.locator('.own-line').filter({ hasText: 'replicas: 7' })).not.toContainText('alice');
 
   // Dropping the field releases it: alice's apply without replicas no longer conflicts.
   const alice = page.getByRole('region', { name: 'Field manager alice' });
   await alice.getByRole('button', { name: 'Apply as alice' }).click();
-  await alice.getByRole('alert').getByRole('button', { name: 'Drop the fields' }).click();
+  await page
+    .getByRole('region', { name: 'Conflict of alice' })
+    .getByRole('button', { name: 'Drop the fields' })
+    .click();
   await expect(alice.getByText(/^Applied: HTTP 200/)).toBeVisible();
   await expect(alice.getByLabel('Applied configuration of alice')).not.toHaveValue(/replicas/);
 });

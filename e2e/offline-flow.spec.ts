@@ -54,8 +54,8 @@ test('offline: create, watch and resolve an apply conflict', async ({ page, cont
   await expect(steps.getByText(/✓ HTTP 20\d: applied/)).toBeVisible();
   await steps.getByRole('button', { name: /^Step 2:/ }).click();
   const bob = page.getByRole('region', { name: 'Field manager bob' });
-  await expect(bob.getByRole('alert')).toContainText('.spec.replicas');
-  await bob.getByRole('alert').getByRole('button', { name: 'Force' }).click();
+  await expect(page.getByRole('region', { name: 'Conflict of bob' })).toContainText('.spec.replicas');
+  await page.getByRole('region', { name: 'Conflict of bob' }).getByRole('button', { name: 'Force' }).click();
   await expect(bob.getByText(/^Forced: HTTP 200/)).toBeVisible();
   await expect(
     page.getByRole('region', { name: 'Ownership' }).locator('.own-line').filter({ hasText: 'replicas: 5' }),

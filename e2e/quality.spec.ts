@@ -10,7 +10,7 @@ import { createConfigMap, openView, rowOf, shot, waitUsable } from './support/ui
 
 async function tabTo(page: Page, target: ReturnType<Page['getByRole']>, most = 30): Promise<void> {
   for (let i = 0; i < most; i++) {
-    if (await target.evaluate('(el) => el === el.ownerDocument.activeElement')) return;
+    if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return;
     await page.keyboard.press('Tab');
   }
   await expect(target).toBeFocused();

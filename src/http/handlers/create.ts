@@ -16,6 +16,7 @@ import { parseDryRun } from '../options';
 import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
 import { respondObject } from '../encode';
 import { ownershipOptions } from '../field-manager-options';
+import { writeFor } from './write-request';
 
 export async function handleCreate(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
   if (req.info.subresource !== '') throw methodNotAllowed();
@@ -35,13 +36,7 @@ export async function handleCreate(server: ServerContext, ctx: RequestContext, r
   } else delete meta.namespace;
 
   const outcome = await server.runWrite({
-    verb: 'create',
-    rt: req.rt,
-    subresource: '',
-    namespace: req.namespace,
-    name: '',
-    dryRun,
-    user: ctx.user,
+    ...writeFor(ctx, req, 'create', dryRun, { subresource: '', name: '' }),
     desired: () => deepClone(obj),
     createWhenMissing: true,
     fieldManager: { manager: ownership.manager, subresource: '' },

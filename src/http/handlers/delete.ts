@@ -11,18 +11,12 @@ import type { ServerContext } from '../server-context';
 import { parseDeleteOptions } from '../delete-options';
 import { respondObject } from '../encode';
 import { respondValue } from '../respond';
+import { writeFor } from './write-request';
 
 export async function handleDelete(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
   const { options, dryRun } = await parseDeleteOptions(ctx.request, ctx.query);
   const outcome = await server.runWrite({
-    verb: 'delete',
-    rt: req.rt,
-    subresource: req.info.subresource,
-    namespace: req.namespace,
-    name: req.info.name,
-    dryRun,
-    user: ctx.user,
-    createWhenMissing: false,
+    ...writeFor(ctx, req, 'delete', dryRun),
     deleteOptions: options,
   });
   const status = outcome.deleted !== true && options.orphanDependents === false ? 202 : 200;

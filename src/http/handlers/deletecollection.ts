@@ -11,6 +11,7 @@ import type { ServerContext } from '../server-context';
 import { parseDeleteOptions } from '../delete-options';
 import { respondList } from '../encode';
 import { selectionFromQuery } from '../selectors';
+import { writeFor } from './write-request';
 
 export async function handleDeleteCollection(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
   const { options, dryRun } = await parseDeleteOptions(ctx.request, ctx.query);
@@ -19,14 +20,7 @@ export async function handleDeleteCollection(server: ServerContext, ctx: Request
   for (const item of listed.items) {
     try {
       await server.runWrite({
-        verb: 'delete',
-        rt: req.rt,
-        subresource: '',
-        namespace: item.object.metadata?.namespace ?? '',
-        name: item.object.metadata?.name ?? '',
-        dryRun,
-        user: ctx.user,
-        createWhenMissing: false,
+        ...writeFor(ctx, req, 'delete', dryRun, { subresource: '', namespace: item.object.metadata?.namespace ?? '', name: item.object.metadata?.name ?? '' }),
         deleteOptions: options,
       });
     } catch (e) {

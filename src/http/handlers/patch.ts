@@ -28,6 +28,7 @@ import { decodePatch, patchStrictError } from '../patch-decode';
 import { apply as applyConfiguration, objectTypeFor } from '../../fieldmanager/index';
 import { applyFailure, ownershipOptions } from '../field-manager-options';
 import { decodeObjectBody } from '../body';
+import { writeFor } from './write-request';
 
 /** An apply body: YAML (or JSON) holding one object, read as the real server reads it. */
 function decodeApplyBody(text: string): {
@@ -116,20 +117,13 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
 
   if (sub === 'scale') {
     const outcome = await server.runWrite({
-      verb: 'patch',
-      rt: req.rt,
-      subresource: '',
-      namespace: req.namespace,
-      name: req.info.name,
-      dryRun,
-      user: ctx.user,
+      ...writeFor(ctx, req, 'patch', dryRun, { subresource: '' }),
       desired: (current) => {
         const obj = current ?? {};
         const scaleDefinition = req.rt.subresources.get('scale')?.definition;
         const scale = applyPatch(type, scaleOf(server, req.rt, obj), patch, { defs, root: scaleDefinition !== undefined ? { ref: scaleDefinition } : undefined });
         return applyScale(obj, scale, req.rt);
       },
-      createWhenMissing: false,
       fieldManager: { manager: ownership.manager, subresource: 'scale' },
     });
     return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
@@ -137,18 +131,11 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
 
   const warningsBefore = ctx.warnings.length;
   const outcome = await server.runWrite({
-    verb: 'patch',
-    rt: req.rt,
-    subresource: sub,
-    namespace: req.namespace,
-    name: req.info.name,
-    dryRun,
-    user: ctx.user,
+    ...writeFor(ctx, req, 'patch', dryRun, { subresource: sub }),
     desired: (current) => {
       ctx.warnings.length = warningsBefore; // a retried attempt reports its own findings only
       return patched({ ...(current ?? {}), apiVersion: gvk.apiVersion, kind: gvk.kind });
     },
-    createWhenMissing: false,
     fieldManager: { manager: ownership.manager, subresource: sub },
   });
   return respondObject(server, ctx, 200, req.rt, outcome.object);
@@ -195,13 +182,7 @@ async function handleApply(
       throw badRequest('metadata.managedFields must be nil');
     const replicas = (config.spec as { replicas?: unknown } | undefined)?.replicas;
     const outcome = await server.runWrite({
-      verb: 'patch',
-      rt: req.rt,
-      subresource: '',
-      namespace: req.namespace,
-      name: req.info.name,
-      dryRun,
-      user: ctx.user,
+      ...writeFor(ctx, req, 'patch', dryRun, { subresource: '' }),
       desired: (current) => {
         // The Scale's replicas are the workload's replicas field (a custom resource's specReplicasPath): apply them there, as the scale subresource's manager.
         const parentConfig: KubeObject = {
@@ -225,7 +206,6 @@ async function handleApply(
           throw applyFailure(e);
         }
       },
-      createWhenMissing: false,
       fieldManager: { manager: ownership.manager, subresource: 'scale', recorded: true },
     });
     return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
@@ -234,13 +214,7 @@ async function handleApply(
   // Fields the kind does not know are handled per fieldValidation before they could be owned.
   enforceFieldValidation(defs, req.rt, config, mode, ctx.warnings, findings);
   const outcome = await server.runWrite({
-    verb: 'patch',
-    rt: req.rt,
-    subresource: sub,
-    namespace: req.namespace,
-    name: req.info.name,
-    dryRun,
-    user: ctx.user,
+    ...writeFor(ctx, req, 'patch', dryRun, { subresource: sub }),
     desired: (current) => {
       let obj: KubeObject;
       try {

@@ -19,6 +19,7 @@ import { respondObject } from '../encode';
 import { applyScale, scaleOf } from '../subresources/scale';
 import { respondValue } from '../respond';
 import { ownershipOptions } from '../field-manager-options';
+import { writeFor } from './write-request';
 
 export function checkNameAndNamespace(req: ResolvedRequest, obj: KubeObject): void {
   const meta = obj.metadata ?? (obj.metadata = {});
@@ -43,15 +44,8 @@ export async function handleUpdate(server: ServerContext, ctx: RequestContext, r
     const scale = asObjectOfType(value, { apiVersion: `${scaleRt?.group ?? 'autoscaling'}/${scaleRt?.version ?? 'v1'}`, kind: 'Scale' });
     checkNameAndNamespace(req, scale);
     const outcome = await server.runWrite({
-      verb: 'update',
-      rt: req.rt,
-      subresource: '',
-      namespace: req.namespace,
-      name: req.info.name,
-      dryRun,
-      user: ctx.user,
+      ...writeFor(ctx, req, 'update', dryRun, { subresource: '' }),
       desired: (current) => applyScale(current ?? {}, scale, req.rt),
-      createWhenMissing: false,
       fieldManager: { manager: ownership.manager, subresource: 'scale' },
     });
     return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
@@ -63,13 +57,7 @@ export async function handleUpdate(server: ServerContext, ctx: RequestContext, r
   enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, { strictError: undecodable(req.rt) });
   checkNameAndNamespace(req, obj);
   const outcome = await server.runWrite({
-    verb: 'update',
-    rt: req.rt,
-    subresource: sub,
-    namespace: req.namespace,
-    name: req.info.name,
-    dryRun,
-    user: ctx.user,
+    ...writeFor(ctx, req, 'update', dryRun, { subresource: sub }),
     desired: () => deepClone(obj),
     createWhenMissing: sub === '' && req.rt.behavior.allowCreateOnUpdate,
     fieldManager: { manager: ownership.manager, subresource: sub },

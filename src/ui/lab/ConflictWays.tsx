@@ -30,8 +30,8 @@ interface Props {
 
 export function ConflictWays({ manager, causes, ways, busy, onChoose }: Props) {
   return (
-    <div className="conflict" role="alert">
-      <strong>409 Conflict: {manager}’s apply touches fields other managers own</strong>
+    <section className="conflict" aria-label={`Conflict of ${manager}`}>
+      <strong role="alert">409 Conflict: {manager}’s apply touches fields other managers own</strong>
       <ul className="causes">
         {causes.map((cause, i) => (
           <li key={i}>
@@ -58,6 +58,6 @@ export function ConflictWays({ manager, causes, ways, busy, onChoose }: Props) {
           </div>
         ))}
       </div>
-    </div>
+    </section>
   );
 }

@@ -17,7 +17,7 @@ import { objectRefFor, parseManifest } from '../lib/manifest';
 import { navigate } from '../lib/route';
 import { toYaml, withoutServerFields } from '../lib/yaml-text';
 import { applyRequest } from './apply-request';
-import type { Way } from './ConflictWays';
+import { ConflictWays, type Way } from './ConflictWays';
 import { getAt, parseFieldPath } from './field-path';
 import type { ApplyResult, LabManager, StepOutcome } from './lab-state';
 import { ManagerCard } from './ManagerCard';
@@ -25,6 +25,7 @@ import { OwnershipView } from './OwnershipView';
 import { ScenarioGuide } from './ScenarioGuide';
 import { scenarios, type Scenario } from './scenarios';
 import { useLiveObject } from './useLiveObject';
+import { waysOut } from './ways-out';
 
 let nextId = 1;
 const managersOf = (scenario: Scenario): LabManager[] =>
@@ -274,16 +275,26 @@ export function LabView({ params }: ViewProps) {
                 manager={manager}
                 colorIndex={index}
                 objectPath={objectPath}
-                live={live}
                 busy={busy}
                 canRemove={managers.length > 2}
                 onChange={(next) => setManagers(managers.map((m, i) => (i === index ? next : m)))}
                 onApply={(force) => void run(async () => void (await apply(index, force)))}
-                onWay={(way) => chooseWay(index, way)}
                 onRemove={() => setManagers(managers.filter((_, i) => i !== index))}
               />
             ))}
           </div>
+          {managers.map((manager, index) =>
+            manager.result?.kind === 'conflict' && objectPath !== undefined ? (
+              <ConflictWays
+                key={manager.id}
+                manager={manager.name}
+                causes={manager.result.causes}
+                ways={waysOut(manager, manager.result.causes, objectPath, live)}
+                busy={busy}
+                onChoose={(way) => chooseWay(index, way)}
+              />
+            ) : null,
+          )}
         </div>
         <OwnershipView
           object={live}

@@ -1,75 +1,34 @@
 /**
  * One field manager of the lab: its name, its applied configuration, and
  * the apply buttons (plain and forced) with the request they send. After
- * an apply it shows the answer; after a 409, the conflict and its three
- * ways out.
+ * an apply it shows the answer (a 409's conflict and its ways out are shown
+ * below the cards, where there is room for them).
  */
 
 import { useId } from 'react';
-import type { KubeObject } from '../../api/meta';
 import { withQuery } from '../../client/index';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { WarningList } from '../common/WarningList';
-import { adoptFields, applyRequest, dropFields } from './apply-request';
-import { ConflictWays, type Way } from './ConflictWays';
+import { applyRequest } from './apply-request';
 import type { LabManager } from './lab-state';
 
 interface Props {
   manager: LabManager;
   colorIndex: number;
   objectPath: string | undefined;
-  live: KubeObject | undefined;
   busy: boolean;
   canRemove: boolean;
   onChange: (manager: LabManager) => void;
   onApply: (force: boolean) => void;
-  onWay: (way: Way) => void;
   onRemove: () => void;
 }
 
 export function ManagerCard(props: Props) {
-  const { manager, colorIndex, objectPath, live, busy } = props;
+  const { manager, colorIndex, objectPath, busy } = props;
   const id = useId();
   const result = manager.result;
   const plain =
     objectPath === undefined ? undefined : applyRequest(objectPath, manager.name, manager.yaml, false);
-
-  let ways: Way[] = [];
-  if (result?.kind === 'conflict' && objectPath !== undefined) {
-    const fields = result.causes.flatMap((c) => (c.field === undefined ? [] : [c.field]));
-    const safely = (edit: () => string) => {
-      try {
-        return edit();
-      } catch {
-        return manager.yaml;
-      }
-    };
-    const dropped = safely(() => dropFields(manager.yaml, fields));
-    const adopted = safely(() => adoptFields(manager.yaml, fields, live));
-    ways = [
-      {
-        id: 'force',
-        title: 'Force',
-        explanation: `Send again with force=true: ${manager.name} takes the fields over and they leave the other managers’ entries.`,
-        request: applyRequest(objectPath, manager.name, manager.yaml, true),
-        yaml: manager.yaml,
-      },
-      {
-        id: 'drop',
-        title: 'Drop the fields',
-        explanation: `Remove them from ${manager.name}’s configuration: it releases them and the other managers keep their values.`,
-        request: applyRequest(objectPath, manager.name, dropped, false),
-        yaml: dropped,
-      },
-      {
-        id: 'adopt',
-        title: "Adopt the server's values",
-        explanation: `Set them to the values on the server: ${manager.name} then shares ownership, and any later change by either conflicts.`,
-        request: applyRequest(objectPath, manager.name, adopted, false),
-        yaml: adopted,
-      },
-    ];
-  }
 
   return (
     <section className={`manager-card owner-${colorIndex % 8}`} aria-labelledby={`${id}-name`}>
@@ -141,13 +100,10 @@ export function ManagerCard(props: Props) {
           <ErrorNotice title={`${manager.name}’s apply failed`} error={result.error} />
         ) : null}
         {result?.kind === 'conflict' ? (
-          <ConflictWays
-            manager={manager.name}
-            causes={result.causes}
-            ways={ways}
-            busy={busy}
-            onChoose={props.onWay}
-          />
+          <p className="error-text" role="status">
+            409 Conflict on {result.causes.map((c) => c.field ?? '?').join(', ')}: the three ways out are
+            below.
+          </p>
         ) : null}
       </div>
     </section>

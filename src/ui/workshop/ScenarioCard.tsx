@@ -55,7 +55,7 @@ export function ScenarioCard() {
   const shareUrl = (params: Record<string, string>) => `${location.origin}/${routeHref('workshop', params)}`;
 
   return (
-    <section className="card wide-card" aria-labelledby="scenario-heading">
+    <section className="card" aria-labelledby="scenario-heading">
       <h3 id="scenario-heading">Scenarios</h3>
       <div className="scenario-columns">
         <div>

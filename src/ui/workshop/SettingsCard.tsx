@@ -60,7 +60,7 @@ export function SettingsCard() {
   }
 
   return (
-    <section className="card settings-card" aria-labelledby="settings-heading">
+    <section className="card" aria-labelledby="settings-heading">
       <h3 id="settings-heading">Settings</h3>
       {settings === undefined ? <p role="status">Reading settings…</p> : null}
       <fieldset>

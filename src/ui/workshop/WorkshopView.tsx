@@ -18,12 +18,16 @@ export function WorkshopView({ params }: ViewProps) {
     <main className="workshop-view" id="main" tabIndex={-1}>
       <h2>Workshop</h2>
       <SharedScenarioBanner url={params['scenario']} data={params['scenario-data']} />
-      <div className="cards">
-        <ResetCard />
-        <StateFileCard />
+      <div className="workshop-columns">
+        <div className="workshop-left">
+          <div className="card-pair">
+            <ResetCard />
+            <StateFileCard />
+          </div>
+          <ScenarioCard />
+          <NodeHostCard />
+        </div>
         <SettingsCard />
-        <ScenarioCard />
-        <NodeHostCard />
       </div>
     </main>
   );

@@ -35,13 +35,11 @@ export function schemaCompletion(deps: CompletionDeps): CompletionSource {
       if (at.key === 'apiVersion') {
         return result(
           from,
-          deps
-            .groupVersions()
-            .map((gv) => ({
-              label: gv.groupVersion,
-              type: 'constant',
-              detail: gv.preferred ? 'preferred' : '',
-            })),
+          deps.groupVersions().map((gv) => ({
+            label: gv.groupVersion,
+            type: 'constant',
+            detail: gv.preferred ? 'preferred' : '',
+          })),
         );
       }
       if (at.key === 'kind') {
