@@ -35,7 +35,19 @@ const allowed = {
   http: ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'auth', 'admission', 'registry'],
   client: ['api', 'machinery'],
   controllers: ['api', 'machinery', 'client'],
-  server: ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'auth', 'admission', 'registry', 'http', 'client', 'controllers'],
+  server: [
+    'api',
+    'machinery',
+    'storage',
+    'fieldmanager',
+    'cel',
+    'auth',
+    'admission',
+    'registry',
+    'http',
+    'client',
+    'controllers',
+  ],
   hosts: ['api', 'machinery', 'storage', 'server', 'client'],
   ui: ['api', 'client', 'machinery'],
 };
@@ -51,16 +63,54 @@ const zones = layers.flatMap((target) =>
 );
 
 // Node built-ins by exact module name (a bare-name pattern would also match our own folders, e.g. src/http).
-const nodeBuiltins = ['fs', 'fs/promises', 'path', 'http', 'https', 'os', 'crypto', 'stream', 'events', 'url', 'buffer', 'child_process', 'net', 'util', 'worker_threads'].map((name) => ({
+const nodeBuiltins = [
+  'fs',
+  'fs/promises',
+  'path',
+  'http',
+  'https',
+  'os',
+  'crypto',
+  'stream',
+  'events',
+  'url',
+  'buffer',
+  'child_process',
+  'net',
+  'util',
+  'worker_threads',
+].map((name) => ({
   name,
   message: 'The server core uses no Node APIs.',
 }));
 
-const coreDirs = ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'auth', 'admission', 'registry', 'http', 'server', 'client', 'controllers'];
+const coreDirs = [
+  'api',
+  'machinery',
+  'storage',
+  'fieldmanager',
+  'cel',
+  'auth',
+  'admission',
+  'registry',
+  'http',
+  'server',
+  'client',
+  'controllers',
+];
 
 export default tseslint.config(
   {
-    ignores: ['node_modules', 'dist', 'coverage', 'test-results', 'playwright-report', 'src/registry/generated/*.json', '.bench', '.scratch'],
+    ignores: [
+      'node_modules',
+      'dist',
+      'coverage',
+      'test-results',
+      'playwright-report',
+      'src/registry/generated/*.json',
+      '.bench',
+      '.scratch',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -68,7 +118,10 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-explicit-any': 'error',
     },
@@ -83,13 +136,32 @@ export default tseslint.config(
           paths: nodeBuiltins,
           patterns: [
             { group: ['node:*'], message: 'The server core uses no Node APIs.' },
-            { group: ['react', 'react-dom', 'msw', 'msw/*', 'fake-indexeddb', 'fake-indexeddb/*'], message: 'Not in the server core.' },
+            {
+              group: ['react', 'react-dom', 'msw', 'msw/*', 'fake-indexeddb', 'fake-indexeddb/*'],
+              message: 'Not in the server core.',
+            },
           ],
         },
       ],
       'no-restricted-globals': [
         'error',
-        ...['window', 'document', 'navigator', 'localStorage', 'sessionStorage', 'indexedDB', 'self', 'location', 'process', 'Buffer', 'require', 'global', '__dirname', 'caches', 'importScripts'].map((name) => ({
+        ...[
+          'window',
+          'document',
+          'navigator',
+          'localStorage',
+          'sessionStorage',
+          'indexedDB',
+          'self',
+          'location',
+          'process',
+          'Buffer',
+          'require',
+          'global',
+          '__dirname',
+          'caches',
+          'importScripts',
+        ].map((name) => ({
           name,
           message: 'The server core uses Web-standard APIs only (no DOM, no Node).',
         })),
@@ -106,7 +178,10 @@ export default tseslint.config(
           paths: nodeBuiltins,
           patterns: [
             { group: ['node:*'], message: 'The server core uses no Node APIs.' },
-            { group: ['react', 'react-dom', 'msw', 'msw/*', 'fake-indexeddb', 'fake-indexeddb/*'], message: 'Not in the server core.' },
+            {
+              group: ['react', 'react-dom', 'msw', 'msw/*', 'fake-indexeddb', 'fake-indexeddb/*'],
+              message: 'Not in the server core.',
+            },
             { group: ['dexie', 'dexie-*'], message: 'Only src/storage/dexie imports Dexie.' },
           ],
         },

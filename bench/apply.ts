@@ -67,9 +67,26 @@ export async function runApplyBench(): Promise<Figure[]> {
   if (rt === undefined) throw new Error('no deployments');
   const type = objectTypeFor(rt, catalog.definitions);
   const now = new Date();
-  const args = { type, apiVersion: 'apps/v1', kind: 'Deployment', subresource: '', now, lastAppliedAnnotation: namingProfile('orch').subPrefixed('kubectl', 'last-applied-configuration') };
-  const live = apply({ ...args, live: undefined, config: JSON.parse(body) as KubeObject, manager: 'alice', force: false });
-  const reapply = timePer(200, () => void apply({ ...args, live, config: JSON.parse(body) as KubeObject, manager: 'alice', force: false }));
+  const args = {
+    type,
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    subresource: '',
+    now,
+    lastAppliedAnnotation: namingProfile('orch').subPrefixed('kubectl', 'last-applied-configuration'),
+  };
+  const live = apply({
+    ...args,
+    live: undefined,
+    config: JSON.parse(body) as KubeObject,
+    manager: 'alice',
+    force: false,
+  });
+  const reapply = timePer(
+    200,
+    () =>
+      void apply({ ...args, live, config: JSON.parse(body) as KubeObject, manager: 'alice', force: false }),
+  );
   const conflict = timePer(200, () => {
     try {
       apply({ ...args, live, config: JSON.parse(conflicting) as KubeObject, manager: 'bob', force: false });
@@ -82,7 +99,11 @@ export async function runApplyBench(): Promise<Figure[]> {
   const host = await startNodeHost({ port: 0 });
   const url = `${host.url}/apis/apps/v1/namespaces/default/deployments/big?fieldManager=`;
   const send = async (manager: string, text: string, expected: number) => {
-    const r = await fetch(`${url}${manager}`, { method: 'PATCH', body: text, headers: { 'content-type': 'application/apply-patch+yaml' } });
+    const r = await fetch(`${url}${manager}`, {
+      method: 'PATCH',
+      body: text,
+      headers: { 'content-type': 'application/apply-patch+yaml' },
+    });
     await r.arrayBuffer();
     if (r.status !== expected) throw new Error(`apply answered ${r.status}`);
   };
@@ -94,9 +115,37 @@ export async function runApplyBench(): Promise<Figure[]> {
   const section = 'apply (Deployment, 50 containers)';
   const floorName = 'JSON.parse of the same body';
   return [
-    { section, name: 're-apply by owner (field manager)', value: reapply, unit: 'ms', floor: parseFloor, floorName },
-    { section, name: 'conflicting apply (field manager)', value: conflict, unit: 'ms', floor: parseFloor, floorName },
-    { section, name: 're-apply by owner (HTTP)', value: httpReapply, unit: 'ms', floor: parseFloor, floorName },
-    { section, name: 'conflicting apply → 409 (HTTP)', value: httpConflict, unit: 'ms', floor: parseFloor, floorName },
+    {
+      section,
+      name: 're-apply by owner (field manager)',
+      value: reapply,
+      unit: 'ms',
+      floor: parseFloor,
+      floorName,
+    },
+    {
+      section,
+      name: 'conflicting apply (field manager)',
+      value: conflict,
+      unit: 'ms',
+      floor: parseFloor,
+      floorName,
+    },
+    {
+      section,
+      name: 're-apply by owner (HTTP)',
+      value: httpReapply,
+      unit: 'ms',
+      floor: parseFloor,
+      floorName,
+    },
+    {
+      section,
+      name: 'conflicting apply → 409 (HTTP)',
+      value: httpConflict,
+      unit: 'ms',
+      floor: parseFloor,
+      floorName,
+    },
   ];
 }

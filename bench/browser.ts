@@ -61,22 +61,38 @@ export async function runBrowserBench(): Promise<Figure[]> {
     process.stderr.write(`${CHROMIUM_HELP}\nbrowser section skipped: no Chromium\n`);
     return [];
   }
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+  });
   const server = await preview({ preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
   const url = server.resolvedUrls?.local[0] ?? '';
-  const browser = await chromium.launch({ executablePath: browserChoice.executablePath, args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({
+    executablePath: browserChoice.executablePath,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
     // tsx compiles with keepNames: functions handed to page.evaluate call a `__name` helper the page lacks.
     await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     await page.goto(url);
-    await page.waitForFunction(() => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null,
+      undefined,
+      { timeout: 30_000 },
+    );
     const r = await page.evaluate(async (): Promise<PageFigures> => {
       const path = '/api/v1/namespaces/default/configmaps';
       const creates = 400;
       const gets = 600;
-      const body = (i: number) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `bench-${i}`, labels: { app: 'bench' } }, data: { key: `value-${i}`, other: 'x'.repeat(64) } });
+      const body = (i: number) =>
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `bench-${i}`, labels: { app: 'bench' } },
+          data: { key: `value-${i}`, other: 'x'.repeat(64) },
+        });
       const rate = async (width: number, offset: number, headers: Record<string, string>) => {
         let next = 0;
         const t = performance.now();
@@ -84,7 +100,11 @@ export async function runBrowserBench(): Promise<Figure[]> {
           Array.from({ length: width }, async () => {
             while (next < creates) {
               const i = offset + next++;
-              const res = await fetch(path, { method: 'POST', body: body(i), headers: { 'content-type': 'application/json', ...headers } });
+              const res = await fetch(path, {
+                method: 'POST',
+                body: body(i),
+                headers: { 'content-type': 'application/json', ...headers },
+              });
               if (res.status !== 201) throw new Error(`create answered ${res.status}`);
               await res.arrayBuffer();
             }
@@ -101,12 +121,16 @@ export async function runBrowserBench(): Promise<Figure[]> {
           samples.push(performance.now() - t);
         }
         samples.sort((a, b) => a - b);
-        const pct = (p: number) => samples[Math.min(samples.length - 1, Math.ceil((p / 100) * samples.length) - 1)] ?? NaN;
+        const pct = (p: number) =>
+          samples[Math.min(samples.length - 1, Math.ceil((p / 100) * samples.length) - 1)] ?? NaN;
         return { p50: pct(50), p99: pct(99) };
       };
       const idb = async (width: number) => {
         const db = await new Promise<IdbDatabase>((resolve, reject) => {
-          const req = (globalThis as unknown as PageGlobals).indexedDB.open(`bench-floor-${width}-${Date.now()}`, 1);
+          const req = (globalThis as unknown as PageGlobals).indexedDB.open(
+            `bench-floor-${width}-${Date.now()}`,
+            1,
+          );
           req.onupgradeneeded = () => {
             req.result.createObjectStore('objects', { keyPath: 'key' });
             req.result.createObjectStore('meta', { keyPath: 'name' });
@@ -127,7 +151,10 @@ export async function runBrowserBench(): Promise<Figure[]> {
                 get.onsuccess = () => {
                   const value = ((get.result as { value?: number } | undefined)?.value ?? 0) + 1;
                   meta.put({ name: 'rv', value });
-                  tx.objectStore('objects').put({ key: `/core/configmaps/default/bench-${i}`, object: JSON.parse(body(i)) as unknown });
+                  tx.objectStore('objects').put({
+                    key: `/core/configmaps/default/bench-${i}`,
+                    object: JSON.parse(body(i)) as unknown,
+                  });
                 };
                 tx.oncomplete = () => resolve();
                 tx.onerror = () => reject(tx.error);
@@ -148,16 +175,59 @@ export async function runBrowserBench(): Promise<Figure[]> {
       const floorLat = await latency(floor);
       const idbSeq = await idb(1);
       const idbPar = await idb(16);
-      return { seq, par, p50: lat.p50, p99: lat.p99, floorSeq, floorPar, floorP50: floorLat.p50, floorP99: floorLat.p99, idbSeq, idbPar };
+      return {
+        seq,
+        par,
+        p50: lat.p50,
+        p99: lat.p99,
+        floorSeq,
+        floorPar,
+        floorP50: floorLat.p50,
+        floorP99: floorLat.p99,
+        idbSeq,
+        idbPar,
+      };
     });
     const section = 'browser host (service worker + IndexedDB)';
     const floorName = 'trivial handler in the worker, same path';
     const idbName = '1 IDB txn: counter + object';
     return [
-      { section, name: 'creates/s sequential', value: r.seq, unit: '/s', floor: r.floorSeq, floorName, higherIsBetter: true },
-      { section, name: 'creates/s sequential', value: r.seq, unit: '/s', floor: r.idbSeq, floorName: idbName, higherIsBetter: true },
-      { section, name: 'creates/s 16 in flight', value: r.par, unit: '/s', floor: r.floorPar, floorName, higherIsBetter: true },
-      { section, name: 'creates/s 16 in flight', value: r.par, unit: '/s', floor: r.idbPar, floorName: idbName, higherIsBetter: true },
+      {
+        section,
+        name: 'creates/s sequential',
+        value: r.seq,
+        unit: '/s',
+        floor: r.floorSeq,
+        floorName,
+        higherIsBetter: true,
+      },
+      {
+        section,
+        name: 'creates/s sequential',
+        value: r.seq,
+        unit: '/s',
+        floor: r.idbSeq,
+        floorName: idbName,
+        higherIsBetter: true,
+      },
+      {
+        section,
+        name: 'creates/s 16 in flight',
+        value: r.par,
+        unit: '/s',
+        floor: r.floorPar,
+        floorName,
+        higherIsBetter: true,
+      },
+      {
+        section,
+        name: 'creates/s 16 in flight',
+        value: r.par,
+        unit: '/s',
+        floor: r.idbPar,
+        floorName: idbName,
+        higherIsBetter: true,
+      },
       { section, name: 'GET p50', value: r.p50, unit: 'ms', floor: r.floorP50, floorName },
       { section, name: 'GET p99', value: r.p99, unit: 'ms', floor: r.floorP99, floorName },
     ];

@@ -19,17 +19,31 @@ const gets = 1000;
 const path = '/api/v1/namespaces/default/configmaps';
 
 function body(i: number): string {
-  return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `bench-${i}`, labels: { app: 'bench' } }, data: { key: `value-${i}`, other: 'x'.repeat(64) } });
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `bench-${i}`, labels: { app: 'bench' } },
+    data: { key: `value-${i}`, other: 'x'.repeat(64) },
+  });
 }
 
-async function createRate(url: string, width: number, offset: number, headers: Record<string, string> = {}): Promise<number> {
+async function createRate(
+  url: string,
+  width: number,
+  offset: number,
+  headers: Record<string, string> = {},
+): Promise<number> {
   let next = 0;
   const start = performance.now();
   await Promise.all(
     Array.from({ length: width }, async () => {
       while (next < creates) {
         const i = offset + next++;
-        const r = await fetch(`${url}${path}`, { method: 'POST', body: body(i), headers: { 'content-type': 'application/json', ...headers } });
+        const r = await fetch(`${url}${path}`, {
+          method: 'POST',
+          body: body(i),
+          headers: { 'content-type': 'application/json', ...headers },
+        });
         if (r.status !== 201) throw new Error(`create answered ${r.status}: ${await r.text()}`);
         await r.arrayBuffer();
       }
@@ -38,7 +52,11 @@ async function createRate(url: string, width: number, offset: number, headers: R
   return (creates / (performance.now() - start)) * 1000;
 }
 
-async function getLatencies(url: string, name: string, headers: Record<string, string> = {}): Promise<{ p50: number; p99: number }> {
+async function getLatencies(
+  url: string,
+  name: string,
+  headers: Record<string, string> = {},
+): Promise<{ p50: number; p99: number }> {
   const samples: number[] = [];
   for (let i = 0; i < gets; i++) {
     const t = performance.now();
@@ -52,7 +70,11 @@ async function getLatencies(url: string, name: string, headers: Record<string, s
 async function trivialServer(): Promise<{ url: string; close(): void }> {
   const constant = body(0);
   const http = createAdaptorServer({
-    fetch: (req: Request) => new Response(constant, { status: req.method === 'POST' ? 201 : 200, headers: { 'content-type': 'application/json' } }),
+    fetch: (req: Request) =>
+      new Response(constant, {
+        status: req.method === 'POST' ? 201 : 200,
+        headers: { 'content-type': 'application/json' },
+      }),
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
   const port = (http.address() as AddressInfo).port;
@@ -75,7 +97,10 @@ async function rawStoreRate(width: number): Promise<number> {
         await db.transaction('rw', objects, meta, async () => {
           const counter = ((await meta.get('rv')) as { value?: number } | undefined)?.value ?? 0;
           await meta.put({ name: 'rv', value: counter + 1 });
-          await objects.put({ key: `/core/configmaps/default/bench-${i}`, object: JSON.parse(body(i)) as unknown });
+          await objects.put({
+            key: `/core/configmaps/default/bench-${i}`,
+            object: JSON.parse(body(i)) as unknown,
+          });
         });
       }
     }),
@@ -104,10 +129,42 @@ export async function runNodeHostBench(): Promise<Figure[]> {
     await host.close();
     const floorName = 'trivial handler, same path';
     figures.push(
-      { section, name: 'creates/s sequential', value: seq, unit: '/s', floor: floorSeq, floorName, higherIsBetter: true },
-      { section, name: 'creates/s sequential', value: seq, unit: '/s', floor: storeSeq, floorName: '1 IDB txn: counter + object', higherIsBetter: true },
-      { section, name: 'creates/s 16 in flight', value: par, unit: '/s', floor: floorPar, floorName, higherIsBetter: true },
-      { section, name: 'creates/s 16 in flight', value: par, unit: '/s', floor: storePar, floorName: '1 IDB txn: counter + object', higherIsBetter: true },
+      {
+        section,
+        name: 'creates/s sequential',
+        value: seq,
+        unit: '/s',
+        floor: floorSeq,
+        floorName,
+        higherIsBetter: true,
+      },
+      {
+        section,
+        name: 'creates/s sequential',
+        value: seq,
+        unit: '/s',
+        floor: storeSeq,
+        floorName: '1 IDB txn: counter + object',
+        higherIsBetter: true,
+      },
+      {
+        section,
+        name: 'creates/s 16 in flight',
+        value: par,
+        unit: '/s',
+        floor: floorPar,
+        floorName,
+        higherIsBetter: true,
+      },
+      {
+        section,
+        name: 'creates/s 16 in flight',
+        value: par,
+        unit: '/s',
+        floor: storePar,
+        floorName: '1 IDB txn: counter + object',
+        higherIsBetter: true,
+      },
       { section, name: 'GET p50', value: get.p50, unit: 'ms', floor: floorGet.p50, floorName },
       { section, name: 'GET p99', value: get.p99, unit: 'ms', floor: floorGet.p99, floorName },
     );

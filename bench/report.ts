@@ -46,7 +46,14 @@ function fmt(n: number): string {
 export function printFigures(figures: Figure[]): string {
   const rows = figures.map((f) => {
     const r = costRatio(f);
-    return [f.section, f.name, `${fmt(f.value)} ${f.unit}`, f.floor === undefined ? '' : `${fmt(f.floor)} ${f.unit}`, f.floorName ?? '', r === undefined ? '' : `${fmt(r)}×`];
+    return [
+      f.section,
+      f.name,
+      `${fmt(f.value)} ${f.unit}`,
+      f.floor === undefined ? '' : `${fmt(f.floor)} ${f.unit}`,
+      f.floorName ?? '',
+      r === undefined ? '' : `${fmt(r)}×`,
+    ];
   });
   const head = ['section', 'figure', 'value', 'floor', 'floor is', 'cost vs floor'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

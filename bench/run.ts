@@ -17,7 +17,13 @@ import { runDecodeBench } from './decode';
 const sections: Record<string, () => Promise<Figure[]>> = {
   node: runNodeHostBench,
   watch: runWatchPagingBench,
-  storage: async () => (await runStorageBench()).map((r) => ({ section: 'storage (raw)', name: r.name, value: r.value, unit: r.unit })),
+  storage: async () =>
+    (await runStorageBench()).map((r) => ({
+      section: 'storage (raw)',
+      name: r.name,
+      value: r.value,
+      unit: r.unit,
+    })),
   browser: runBrowserBench,
   decode: async () => runDecodeBench(),
   apply: runApplyBench,
@@ -31,7 +37,8 @@ async function main(): Promise<void> {
   const figures: Figure[] = [];
   for (const name of names) {
     const run = sections[name];
-    if (run === undefined) throw new Error(`unknown section ${name} (known: ${Object.keys(sections).join(', ')})`);
+    if (run === undefined)
+      throw new Error(`unknown section ${name} (known: ${Object.keys(sections).join(', ')})`);
     process.stderr.write(`running ${name}…\n`);
     figures.push(...(await run()));
   }

@@ -38,7 +38,8 @@ async function watchLatency(watchers: number): Promise<{ p50: number; p99: numbe
             while ((nl = buf.indexOf('\n')) >= 0) {
               const line = buf.slice(0, nl);
               buf = buf.slice(nl + 1);
-              const name = (JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name;
+              const name = (JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata
+                .name;
               const list = arrived.get(name) ?? [];
               list.push(now);
               arrived.set(name, list);
@@ -54,7 +55,11 @@ async function watchLatency(watchers: number): Promise<{ p50: number; p99: numbe
   const samples: number[] = [];
   for (let i = 0; i < writes; i++) {
     const name = `w-${i}`;
-    const r = await fetch(`${host.url}${path}`, { method: 'POST', body: JSON.stringify({ metadata: { name } }), headers: { 'content-type': 'application/json' } });
+    const r = await fetch(`${host.url}${path}`, {
+      method: 'POST',
+      body: JSON.stringify({ metadata: { name } }),
+      headers: { 'content-type': 'application/json' },
+    });
     await r.arrayBuffer();
     const responded = performance.now();
     while ((arrived.get(name)?.length ?? 0) < watchers) await new Promise((r2) => setTimeout(r2, 0));
@@ -91,9 +96,18 @@ async function paging(): Promise<{ http: number; store: number }> {
       while (next < 10_000) {
         const i = next++;
         const name = `p-${String(i).padStart(5, '0')}`;
-        const r = await fetch(`${host.url}${path}`, { method: 'POST', body: JSON.stringify({ metadata: { name }, data: { v: String(i) } }), headers: { 'content-type': 'application/json' } });
+        const r = await fetch(`${host.url}${path}`, {
+          method: 'POST',
+          body: JSON.stringify({ metadata: { name }, data: { v: String(i) } }),
+          headers: { 'content-type': 'application/json' },
+        });
         await r.arrayBuffer();
-        await storage.create(`/core/configmaps/default/${name}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: String(i) } });
+        await storage.create(`/core/configmaps/default/${name}`, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, namespace: 'default' },
+          data: { v: String(i) },
+        });
       }
     }),
   );
@@ -105,7 +119,9 @@ async function paging(): Promise<{ http: number; store: number }> {
     let token = '';
     let count = 0;
     do {
-      const r = await fetch(`${host.url}${path}?limit=500${token === '' ? '' : `&continue=${encodeURIComponent(token)}`}`);
+      const r = await fetch(
+        `${host.url}${path}?limit=500${token === '' ? '' : `&continue=${encodeURIComponent(token)}`}`,
+      );
       const b = (await r.json()) as { items: unknown[]; metadata: { continue?: string } };
       count += b.items.length;
       token = b.metadata.continue ?? '';
@@ -115,7 +131,12 @@ async function paging(): Promise<{ http: number; store: number }> {
     t = performance.now();
     let after: string | undefined;
     for (;;) {
-      const page = await storage.list({ prefix: '/core/configmaps/default/', limit: 500, countRemaining: true, ...(after !== undefined ? { after } : {}) });
+      const page = await storage.list({
+        prefix: '/core/configmaps/default/',
+        limit: 500,
+        countRemaining: true,
+        ...(after !== undefined ? { after } : {}),
+      });
       after = page.items[page.items.length - 1]?.key;
       if (!page.more) break;
     }
@@ -133,11 +154,32 @@ export async function runWatchPagingBench(): Promise<Figure[]> {
     const f = await storeLatency(n);
     const section = `watch delivery (${n} watcher${n === 1 ? '' : 's'})`;
     figures.push(
-      { section, name: 'write response → event p50', value: w.p50, unit: 'ms', floor: f.p50, floorName: 'store commit → listener' },
-      { section, name: 'write response → event p99', value: w.p99, unit: 'ms', floor: f.p99, floorName: 'store commit → listener' },
+      {
+        section,
+        name: 'write response → event p50',
+        value: w.p50,
+        unit: 'ms',
+        floor: f.p50,
+        floorName: 'store commit → listener',
+      },
+      {
+        section,
+        name: 'write response → event p99',
+        value: w.p99,
+        unit: 'ms',
+        floor: f.p99,
+        floorName: 'store commit → listener',
+      },
     );
   }
   const p = await paging();
-  figures.push({ section: 'paged list', name: '10,000 objects, limit=500', value: p.http, unit: 'ms', floor: p.store, floorName: 'same pages from the store' });
+  figures.push({
+    section: 'paged list',
+    name: '10,000 objects, limit=500',
+    value: p.http,
+    unit: 'ms',
+    floor: p.store,
+    floorName: 'same pages from the store',
+  });
   return figures;
 }

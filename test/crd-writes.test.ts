@@ -31,7 +31,12 @@ beforeAll(async () => {
       group,
       plural: 'gadgets',
       kind: 'Gadget',
-      version: { subresources: { status: {}, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' } } },
+      version: {
+        subresources: {
+          status: {},
+          scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' },
+        },
+      },
     }),
   );
 });
@@ -40,14 +45,34 @@ afterAll(async () => {
 });
 
 it('a merge patch keeps a nullable null on a custom resource', async () => {
-  expect((await host.request('POST', base, { body: { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name: 'g1' }, spec: { note: 'x', size: 1 } } })).status).toBe(201);
-  const r = await host.request('PATCH', `${base}/g1`, { body: [{ op: 'replace', path: '/spec/note', value: null }], contentType: 'application/json-patch+json' });
+  expect(
+    (
+      await host.request('POST', base, {
+        body: {
+          apiVersion: `${group}/v1`,
+          kind: 'Gadget',
+          metadata: { name: 'g1' },
+          spec: { note: 'x', size: 1 },
+        },
+      })
+    ).status,
+  ).toBe(201);
+  const r = await host.request('PATCH', `${base}/g1`, {
+    body: [{ op: 'replace', path: '/spec/note', value: null }],
+    contentType: 'application/json-patch+json',
+  });
   expect(r.status).toBe(200);
   expect(r.body.spec).toEqual({ note: null, size: 1 });
 });
 
 it('apply through /scale sets the specReplicasPath field', async () => {
-  expect((await host.request('POST', base, { body: { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name: 'g2' }, spec: { size: 1 } } })).status).toBe(201);
+  expect(
+    (
+      await host.request('POST', base, {
+        body: { apiVersion: `${group}/v1`, kind: 'Gadget', metadata: { name: 'g2' }, spec: { size: 1 } },
+      })
+    ).status,
+  ).toBe(201);
   const r = await host.request('PATCH', `${base}/g2/scale?fieldManager=scaler`, {
     body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'g2' }, spec: { replicas: 4 } },
     contentType: 'application/apply-patch+yaml',

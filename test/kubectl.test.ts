@@ -32,18 +32,24 @@ for (const profile of ['orch', 'kubernetes'] as const) {
     it('get ns lists the three initial namespaces', async () => {
       const r = await k('get', 'ns', '-o', 'name');
       expect(r.stderr).toBe('');
-      expect(r.stdout.trim().split('\n').sort()).toEqual(['namespace/default', `namespace/${pub}`, `namespace/${system}`].sort());
+      expect(r.stdout.trim().split('\n').sort()).toEqual(
+        ['namespace/default', `namespace/${pub}`, `namespace/${system}`].sort(),
+      );
     });
 
     it('create ns, create configmap, get -o yaml, delete', async () => {
       expect((await k('create', 'ns', 'demo')).stdout).toContain('namespace/demo created');
-      expect((await k('-n', 'demo', 'create', 'configmap', 'settings', '--from-literal=color=blue')).stdout).toContain('configmap/settings created');
+      expect(
+        (await k('-n', 'demo', 'create', 'configmap', 'settings', '--from-literal=color=blue')).stdout,
+      ).toContain('configmap/settings created');
       const yaml = await k('-n', 'demo', 'get', 'cm', 'settings', '-o', 'yaml');
       expect(yaml.stdout).toMatch(/^apiVersion: v1\n/);
       expect(yaml.stdout).toContain('color: blue');
       expect(yaml.stdout).toContain('kind: ConfigMap');
       expect(yaml.stdout).toMatch(/resourceVersion: "\d+"/);
-      expect((await k('-n', 'demo', 'delete', 'cm', 'settings')).stdout).toContain('configmap "settings" deleted');
+      expect((await k('-n', 'demo', 'delete', 'cm', 'settings')).stdout).toContain(
+        'configmap "settings" deleted',
+      );
       const notFound = await k('-n', 'demo', 'get', 'cm', 'settings');
       expect(notFound.code).not.toBe(0);
       expect(notFound.stderr).toContain('configmaps "settings" not found');
@@ -56,7 +62,21 @@ for (const profile of ['orch', 'kubernetes'] as const) {
       const r = await k('api-resources', '-o', 'name');
       expect(r.code).toBe(0);
       const lines = r.stdout.trim().split('\n');
-      for (const name of ['pods', 'configmaps', 'namespaces', 'deployments.apps', 'cronjobs.batch', `customresourcedefinitions.apiextensions.${suffix}`, `leases.coordination.${suffix}`, `clusterroles.rbac.authorization.${suffix}`, `flowschemas.flowcontrol.apiserver.${suffix}`, `certificatesigningrequests.certificates.${suffix}`, `horizontalpodautoscalers.autoscaling`, `poddisruptionbudgets.policy`, `storageclasses.storage.${suffix}`])
+      for (const name of [
+        'pods',
+        'configmaps',
+        'namespaces',
+        'deployments.apps',
+        'cronjobs.batch',
+        `customresourcedefinitions.apiextensions.${suffix}`,
+        `leases.coordination.${suffix}`,
+        `clusterroles.rbac.authorization.${suffix}`,
+        `flowschemas.flowcontrol.apiserver.${suffix}`,
+        `certificatesigningrequests.certificates.${suffix}`,
+        `horizontalpodautoscalers.autoscaling`,
+        `poddisruptionbudgets.policy`,
+        `storageclasses.storage.${suffix}`,
+      ])
         expect(lines).toContain(name);
       expect(r.stdout).not.toContain(profile === 'orch' ? 'k8s.io' : 'orch.io');
       const versions = await k('api-versions');
@@ -66,7 +86,11 @@ for (const profile of ['orch', 'kubernetes'] as const) {
 
     it('get -w prints changes as they happen', async () => {
       await k('create', 'configmap', 'watched', '--from-literal=a=1');
-      const child = spawn(kubectlPath ?? 'kubectl', ['--kubeconfig', host.kubeconfigPath, 'get', 'configmaps', '-w', '--output-watch-events'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        kubectlPath ?? 'kubectl',
+        ['--kubeconfig', host.kubeconfigPath, 'get', 'configmaps', '-w', '--output-watch-events'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const waitFor = async (text: string) => {
@@ -80,7 +104,10 @@ for (const profile of ['orch', 'kubernetes'] as const) {
         expect(await waitFor('MODIFIED')).toBe(true);
         await k('delete', 'configmap', 'watched');
         expect(await waitFor('DELETED')).toBe(true);
-        const lines = out.trim().split('\n').filter((l) => l.includes('watched'));
+        const lines = out
+          .trim()
+          .split('\n')
+          .filter((l) => l.includes('watched'));
         expect(lines[0]).toMatch(/^ADDED\s+watched\s/);
         expect(lines.some((l) => /^MODIFIED\s+watched\s/.test(l))).toBe(true);
         expect(lines.some((l) => /^DELETED\s+watched/.test(l))).toBe(true);

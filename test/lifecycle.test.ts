@@ -31,7 +31,9 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 }
 
 async function gone(path: string): Promise<void> {
-  await until(`${path} to be gone`, async () => ((await host.request('GET', path)).status === 404 ? true : undefined));
+  await until(`${path} to be gone`, async () =>
+    (await host.request('GET', path)).status === 404 ? true : undefined,
+  );
 }
 
 async function owner(name: string): Promise<{ uid: string }> {
@@ -46,20 +48,34 @@ function ref(name: string, uid: string, block = false) {
 
 describe('finalizers', () => {
   it('a delete marks the object terminating; removing the last finalizer removes it', async () => {
-    await host.request('POST', cms, { body: { metadata: { name: 'fin', finalizers: ['example.com/hold', 'example.com/also'] } } });
+    await host.request('POST', cms, {
+      body: { metadata: { name: 'fin', finalizers: ['example.com/hold', 'example.com/also'] } },
+    });
     const del = await host.request('DELETE', `${cms}/fin`);
     expect(del.status).toBe(200);
     expect(del.body.metadata.deletionTimestamp).toMatch(/Z$/);
     expect(del.body.metadata.deletionGracePeriodSeconds).toBe(0);
     const again = await host.request('DELETE', `${cms}/fin`);
     expect(again.body.metadata.deletionTimestamp).toBe(del.body.metadata.deletionTimestamp);
-    const add = await host.request('PATCH', `${cms}/fin`, { body: { metadata: { finalizers: ['example.com/hold', 'example.com/also', 'example.com/new'] } }, contentType: merge });
+    const add = await host.request('PATCH', `${cms}/fin`, {
+      body: { metadata: { finalizers: ['example.com/hold', 'example.com/also', 'example.com/new'] } },
+      contentType: merge,
+    });
     expect(add.status).toBe(422);
-    expect(add.body.details.causes[0]).toMatchObject({ field: 'metadata.finalizers', reason: 'FieldValueForbidden' });
+    expect(add.body.details.causes[0]).toMatchObject({
+      field: 'metadata.finalizers',
+      reason: 'FieldValueForbidden',
+    });
     expect(add.body.message).toContain('no new finalizers can be added if the object is being deleted');
-    const one = await host.request('PATCH', `${cms}/fin`, { body: { metadata: { finalizers: ['example.com/also'] } }, contentType: merge });
+    const one = await host.request('PATCH', `${cms}/fin`, {
+      body: { metadata: { finalizers: ['example.com/also'] } },
+      contentType: merge,
+    });
     expect(one.status).toBe(200);
-    const last = await host.request('PATCH', `${cms}/fin`, { body: { metadata: { finalizers: null } }, contentType: merge });
+    const last = await host.request('PATCH', `${cms}/fin`, {
+      body: { metadata: { finalizers: null } },
+      contentType: merge,
+    });
     expect(last.status).toBe(200);
     expect((await host.request('GET', `${cms}/fin`)).status).toBe(404);
   });
@@ -75,16 +91,30 @@ describe('finalizers', () => {
 describe('garbage collection', () => {
   it('Background: dependents of a deleted owner are deleted', async () => {
     const o = await owner('bg-owner');
-    await host.request('POST', cms, { body: { metadata: { name: 'bg-dep', ownerReferences: [ref('bg-owner', o.uid)] } } });
-    const del = await host.request('DELETE', `${cms}/bg-owner`, { body: { propagationPolicy: 'Background' } });
+    await host.request('POST', cms, {
+      body: { metadata: { name: 'bg-dep', ownerReferences: [ref('bg-owner', o.uid)] } },
+    });
+    const del = await host.request('DELETE', `${cms}/bg-owner`, {
+      body: { propagationPolicy: 'Background' },
+    });
     expect(del.status).toBe(200);
     await gone(`${cms}/bg-dep`);
   });
 
   it('Foreground: the owner waits (foregroundDeletion) until blocking dependents are gone', async () => {
     const o = await owner('fg-owner');
-    await host.request('POST', cms, { body: { metadata: { name: 'fg-dep', finalizers: ['example.com/slow'], ownerReferences: [ref('fg-owner', o.uid, true)] } } });
-    const del = await host.request('DELETE', `${cms}/fg-owner`, { body: { propagationPolicy: 'Foreground' } });
+    await host.request('POST', cms, {
+      body: {
+        metadata: {
+          name: 'fg-dep',
+          finalizers: ['example.com/slow'],
+          ownerReferences: [ref('fg-owner', o.uid, true)],
+        },
+      },
+    });
+    const del = await host.request('DELETE', `${cms}/fg-owner`, {
+      body: { propagationPolicy: 'Foreground' },
+    });
     expect(del.body.metadata.finalizers).toContain('foregroundDeletion');
     expect(del.body.metadata.deletionTimestamp).toBeDefined();
     // The dependent is deleted, but its own finalizer holds it; so the owner waits.
@@ -94,14 +124,19 @@ describe('garbage collection', () => {
     });
     expect(dep.status).toBe(200);
     expect((await host.request('GET', `${cms}/fg-owner`)).status).toBe(200);
-    await host.request('PATCH', `${cms}/fg-dep`, { body: { metadata: { finalizers: null } }, contentType: merge });
+    await host.request('PATCH', `${cms}/fg-dep`, {
+      body: { metadata: { finalizers: null } },
+      contentType: merge,
+    });
     await gone(`${cms}/fg-dep`);
     await gone(`${cms}/fg-owner`);
   });
 
   it('Orphan: dependents lose the owner reference and stay', async () => {
     const o = await owner('or-owner');
-    await host.request('POST', cms, { body: { metadata: { name: 'or-dep', ownerReferences: [ref('or-owner', o.uid)] } } });
+    await host.request('POST', cms, {
+      body: { metadata: { name: 'or-dep', ownerReferences: [ref('or-owner', o.uid)] } },
+    });
     const del = await host.request('DELETE', `${cms}/or-owner?propagationPolicy=Orphan`);
     expect(del.body.metadata.finalizers).toContain('orphan');
     await gone(`${cms}/or-owner`);
@@ -111,10 +146,27 @@ describe('garbage collection', () => {
   });
 
   it('a dependent whose owner does not exist is deleted; a dangling reference beside a live owner is removed', async () => {
-    await host.request('POST', cms, { body: { metadata: { name: 'dangling', ownerReferences: [ref('never-was', '11111111-1111-1111-1111-111111111111')] } } });
+    await host.request('POST', cms, {
+      body: {
+        metadata: {
+          name: 'dangling',
+          ownerReferences: [ref('never-was', '11111111-1111-1111-1111-111111111111')],
+        },
+      },
+    });
     await gone(`${cms}/dangling`);
     const o = await owner('live-owner');
-    await host.request('POST', cms, { body: { metadata: { name: 'half', ownerReferences: [ref('live-owner', o.uid), ref('never-was', '22222222-2222-2222-2222-222222222222')] } } });
+    await host.request('POST', cms, {
+      body: {
+        metadata: {
+          name: 'half',
+          ownerReferences: [
+            ref('live-owner', o.uid),
+            ref('never-was', '22222222-2222-2222-2222-222222222222'),
+          ],
+        },
+      },
+    });
     const fixed = await until('dangling reference removed', async () => {
       const r = await host.request('GET', `${cms}/half`);
       return r.body?.metadata?.ownerReferences?.length === 1 ? r : undefined;
@@ -125,7 +177,10 @@ describe('garbage collection', () => {
 
 describe('pods', () => {
   const pods = '/api/v1/namespaces/default/pods';
-  const pod = (name: string, nodeName?: string) => ({ metadata: { name }, spec: { ...(nodeName !== undefined ? { nodeName } : {}), containers: [{ name: 'c', image: 'nginx' }] } });
+  const pod = (name: string, nodeName?: string) => ({
+    metadata: { name },
+    spec: { ...(nodeName !== undefined ? { nodeName } : {}), containers: [{ name: 'c', image: 'nginx' }] },
+  });
 
   it('an unscheduled Pod is deleted at once and answered with the object', async () => {
     await host.request('POST', pods, { body: pod('unscheduled') });
@@ -154,23 +209,38 @@ describe('namespace deletion', () => {
     const created = await host.request('GET', '/api/v1/namespaces/doomed');
     expect(created.body.spec.finalizers).toEqual(['orch']);
     await host.request('POST', '/api/v1/namespaces/doomed/configmaps', { body: { metadata: { name: 'a' } } });
-    await host.request('POST', '/api/v1/namespaces/doomed/configmaps', { body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
+    await host.request('POST', '/api/v1/namespaces/doomed/configmaps', {
+      body: { metadata: { name: 'held', finalizers: ['example.com/hold'] } },
+    });
     const del = await host.request('DELETE', '/api/v1/namespaces/doomed');
     expect(del.status).toBe(200);
     expect(del.body.status.phase).toBe('Terminating');
     expect(del.body.metadata.deletionTimestamp).toBeDefined();
-    const create = await host.request('POST', '/api/v1/namespaces/doomed/configmaps', { body: { metadata: { name: 'late' } } });
+    const create = await host.request('POST', '/api/v1/namespaces/doomed/configmaps', {
+      body: { metadata: { name: 'late' } },
+    });
     expect(create.status).toBe(403);
     expect(create.body.message).toContain('because it is being terminated');
     const waiting = await until('finalizers-remaining condition', async () => {
       const r = await host.request('GET', '/api/v1/namespaces/doomed');
-      const c = r.body?.status?.conditions?.find((x: { type: string }) => x.type === 'NamespaceFinalizersRemaining');
+      const c = r.body?.status?.conditions?.find(
+        (x: { type: string }) => x.type === 'NamespaceFinalizersRemaining',
+      );
       return c?.status === 'True' ? r : undefined;
     });
     const types = waiting.body.status.conditions.map((c: { type: string }) => c.type);
-    expect(types).toEqual(['NamespaceDeletionDiscoveryFailure', 'NamespaceDeletionGroupVersionParsingFailure', 'NamespaceDeletionContentFailure', 'NamespaceContentRemaining', 'NamespaceFinalizersRemaining']);
+    expect(types).toEqual([
+      'NamespaceDeletionDiscoveryFailure',
+      'NamespaceDeletionGroupVersionParsingFailure',
+      'NamespaceDeletionContentFailure',
+      'NamespaceContentRemaining',
+      'NamespaceFinalizersRemaining',
+    ]);
     expect((await host.request('GET', '/api/v1/namespaces/doomed/configmaps/a')).status).toBe(404);
-    await host.request('PATCH', '/api/v1/namespaces/doomed/configmaps/held', { body: { metadata: { finalizers: null } }, contentType: merge });
+    await host.request('PATCH', '/api/v1/namespaces/doomed/configmaps/held', {
+      body: { metadata: { finalizers: null } },
+      contentType: merge,
+    });
     await gone('/api/v1/namespaces/doomed');
   });
 });

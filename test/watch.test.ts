@@ -31,7 +31,9 @@ async function createCm(h: TestHost, name: string, labels: Record<string, string
 
 async function watchers(h: TestHost): Promise<number> {
   const m = await h.request('GET', '/metrics');
-  const line = m.text.split('\n').find((l) => l.startsWith('apiserver_registered_watchers{') && l.includes('kind="ConfigMap"'));
+  const line = m.text
+    .split('\n')
+    .find((l) => l.startsWith('apiserver_registered_watchers{') && l.includes('kind="ConfigMap"'));
   return line === undefined ? 0 : Number(line.split(' ').pop());
 }
 
@@ -45,7 +47,10 @@ describe('watch', () => {
     expect(w.events.filter((e) => e.object.metadata.name === 'w-existing')[0]?.type).toBe('ADDED');
     const before = w.events.length;
     await createCm(host, 'w-later');
-    await host.request('PATCH', `${cms}/w-later`, { body: { data: { v: '2' } }, contentType: 'application/merge-patch+json' });
+    await host.request('PATCH', `${cms}/w-later`, {
+      body: { data: { v: '2' } },
+      contentType: 'application/merge-patch+json',
+    });
     await host.request('DELETE', `${cms}/w-later`);
     const events = (await w.waitFor(before + 3)).slice(before);
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
@@ -89,9 +94,18 @@ describe('watch', () => {
   it('with a label selector, objects that start or stop matching arrive as ADDED and DELETED', async () => {
     const rv = await createCm(host, 'w-sel', { tier: 'back' });
     const w = await openWatch(host.url, `${cms}?watch=1&resourceVersion=${rv}&labelSelector=tier%3Dfront`);
-    await host.request('PATCH', `${cms}/w-sel`, { body: { metadata: { labels: { tier: 'front' } } }, contentType: 'application/merge-patch+json' });
-    await host.request('PATCH', `${cms}/w-sel`, { body: { data: { v: '9' } }, contentType: 'application/merge-patch+json' });
-    await host.request('PATCH', `${cms}/w-sel`, { body: { metadata: { labels: { tier: 'back' } } }, contentType: 'application/merge-patch+json' });
+    await host.request('PATCH', `${cms}/w-sel`, {
+      body: { metadata: { labels: { tier: 'front' } } },
+      contentType: 'application/merge-patch+json',
+    });
+    await host.request('PATCH', `${cms}/w-sel`, {
+      body: { data: { v: '9' } },
+      contentType: 'application/merge-patch+json',
+    });
+    await host.request('PATCH', `${cms}/w-sel`, {
+      body: { metadata: { labels: { tier: 'back' } } },
+      contentType: 'application/merge-patch+json',
+    });
     const events = await w.waitFor(3);
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
     expect(events[2]?.object.metadata.labels.tier).toBe('front');
@@ -101,7 +115,10 @@ describe('watch', () => {
   it('a field selector on metadata.name watches one object', async () => {
     const rv = await createCm(host, 'w-one');
     await createCm(host, 'w-other');
-    const w = await openWatch(host.url, `${cms}?watch=1&resourceVersion=${Number(rv) - 1}&fieldSelector=metadata.name%3Dw-one`);
+    const w = await openWatch(
+      host.url,
+      `${cms}?watch=1&resourceVersion=${Number(rv) - 1}&fieldSelector=metadata.name%3Dw-one`,
+    );
     await w.waitFor(1);
     expect(w.events.every((e) => e.object.metadata.name === 'w-one')).toBe(true);
     w.abort();
@@ -110,9 +127,14 @@ describe('watch', () => {
   it('bookmarks carry only metadata.resourceVersion, in an object of the requested kind', async () => {
     const w = await openWatch(host.url, `${cms}?watch=1&allowWatchBookmarks=true&resourceVersion=0`);
     const deadline = Date.now() + 5000;
-    while (!w.events.some((e) => e.type === 'BOOKMARK') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!w.events.some((e) => e.type === 'BOOKMARK') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     const bookmark = w.events.find((e) => e.type === 'BOOKMARK');
-    expect(bookmark?.object).toEqual({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: expect.stringMatching(/^\d+$/) } });
+    expect(bookmark?.object).toEqual({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: expect.stringMatching(/^\d+$/) },
+    });
     w.abort();
   });
 
@@ -129,7 +151,8 @@ describe('watch', () => {
     expect(await watchers(host)).toBe(before + 1);
     w.abort();
     const deadline = Date.now() + 2000;
-    while ((await watchers(host)) !== before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while ((await watchers(host)) !== before && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     expect(await watchers(host)).toBe(before);
   });
 
@@ -142,7 +165,12 @@ describe('watch', () => {
     await w.ended;
     expect(w.events).toHaveLength(1);
     expect(w.events[0]?.type).toBe('ERROR');
-    expect(w.events[0]?.object).toMatchObject({ kind: 'Status', status: 'Failure', code: 410, reason: 'Expired' });
+    expect(w.events[0]?.object).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      code: 410,
+      reason: 'Expired',
+    });
     expect(w.events[0]?.object.message).toMatch(/^too old resource version: \d+ \(\d+\)$/);
   });
 
@@ -150,7 +178,10 @@ describe('watch', () => {
     const r = await host.request('GET', `${cms}?watch=1&resourceVersion=0&resourceVersionMatch=NotOlderThan`);
     expect(r.status).toBe(422);
     expect(r.body.reason).toBe('Invalid');
-    const s = await host.request('GET', `${cms}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    const s = await host.request(
+      'GET',
+      `${cms}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+    );
     expect(s.status).toBe(422);
   });
 });
@@ -159,7 +190,10 @@ describe('streaming lists (WatchList gate)', () => {
   it('sends the state as ADDED events, one BOOKMARK marking their end, then the live stream', async () => {
     await createCm(gated, 'sl-a');
     await createCm(gated, 'sl-b');
-    const w = await openWatch(gated.url, `${cms}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    const w = await openWatch(
+      gated.url,
+      `${cms}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+    );
     const initial = await w.waitFor(3);
     expect(initial.slice(0, 2).map((e) => [e.type, e.object.metadata.name])).toEqual([
       ['ADDED', 'sl-a'],
@@ -176,6 +210,8 @@ describe('streaming lists (WatchList gate)', () => {
   it('requires resourceVersionMatch=NotOlderThan with sendInitialEvents', async () => {
     const r = await gated.request('GET', `${cms}?watch=1&sendInitialEvents=true`);
     expect(r.status).toBe(422);
-    expect(r.body.message).toContain('sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    expect(r.body.message).toContain(
+      'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
   });
 });

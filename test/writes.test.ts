@@ -191,7 +191,9 @@ describe('field validation', () => {
     });
     expect(strict.status).toBe(400);
     expect(strict.body.reason).toBe('BadRequest');
-    expect(strict.body.message).toBe('strict decoding error: duplicate field "metadata.labels.x", unknown field "bogus"');
+    expect(strict.body.message).toBe(
+      'strict decoding error: duplicate field "metadata.labels.x", unknown field "bogus"',
+    );
   });
 
   it('checks the operations of a JSON patch', async () => {

@@ -7,6 +7,7 @@
  */
 
 import type { KubeList, KubeObject, ListMeta } from '../api/meta';
+import { PROFILES } from '../machinery/naming';
 
 export interface TableColumnDefinition {
   name: string;
@@ -36,8 +37,7 @@ export interface Table {
  * that cannot render a Table for the kind answers with the list instead of
  * 406 (content negotiation with fallback).
  */
-export const TABLE_ACCEPT =
-  'application/json;as=Table;v=v1;g=meta.orch.io, application/json;as=Table;v=v1;g=meta.k8s.io, application/json';
+export const TABLE_ACCEPT = `${PROFILES.orch.tableMediaType}, ${PROFILES.kubernetes.tableMediaType}, application/json`;
 
 export function isTable(value: unknown): value is Table {
   return (
@@ -52,7 +52,7 @@ export function isTable(value: unknown): value is Table {
 export function defaultTable(list: KubeList): Table {
   return {
     kind: 'Table',
-    apiVersion: 'meta.orch.io/v1',
+    apiVersion: `${PROFILES.orch.metaGroup}/v1`,
     metadata: list.metadata,
     columnDefinitions: [
       { name: 'Name', type: 'string', format: 'name', priority: 0 },

@@ -83,7 +83,15 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     if (uid === undefined) return;
     const prev = nodes.get(uid);
     if (prev !== undefined) unlink(uid, owners(prev.obj));
-    const node: Node = { uid, obj, ref: { ...ref, name: obj.metadata?.name ?? '', ...(obj.metadata?.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}) } };
+    const node: Node = {
+      uid,
+      obj,
+      ref: {
+        ...ref,
+        name: obj.metadata?.name ?? '',
+        ...(obj.metadata?.namespace !== undefined ? { namespace: obj.metadata.namespace } : {}),
+      },
+    };
     nodes.set(uid, node);
     link(uid, owners(obj));
     enqueueFor(node);
@@ -99,14 +107,19 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     for (const o of owners(obj)) if (nodes.has(o.uid)) queue.add(`fg:${o.uid}`);
   };
 
-  const kindKey = (apiVersion: string, kind: string): string => `${parseApiVersion(apiVersion).group}/${kind}`;
+  const kindKey = (apiVersion: string, kind: string): string =>
+    `${parseApiVersion(apiVersion).group}/${kind}`;
 
   /** Whether the owner a reference names exists (same name and uid), read live. Unknown kinds count as present. */
   const ownerExists = async (ref: OwnerReference, namespace: string | undefined): Promise<boolean> => {
     const info = kinds.get(kindKey(ref.apiVersion, ref.kind));
     if (info === undefined) return true;
     try {
-      const owner = await ctx.client.get({ ...info.ref, ...(info.namespaced && namespace !== undefined ? { namespace } : {}), name: ref.name });
+      const owner = await ctx.client.get({
+        ...info.ref,
+        ...(info.namespaced && namespace !== undefined ? { namespace } : {}),
+        name: ref.name,
+      });
       return owner.metadata?.uid === ref.uid;
     } catch (e) {
       if (e instanceof ApiError && e.code === 404) return false;
@@ -116,7 +129,12 @@ export function garbageCollector(ctx: ControllerContext): Controller {
 
   const del = async (node: Node, policy: 'Background' | 'Foreground' | 'Orphan'): Promise<void> => {
     try {
-      await ctx.client.delete(node.ref, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: policy, preconditions: { uid: node.uid } });
+      await ctx.client.delete(node.ref, {
+        kind: 'DeleteOptions',
+        apiVersion: 'v1',
+        propagationPolicy: policy,
+        preconditions: { uid: node.uid },
+      });
     } catch (e) {
       if (!(e instanceof ApiError && (e.code === 404 || e.code === 409))) throw e;
     }
@@ -124,7 +142,11 @@ export function garbageCollector(ctx: ControllerContext): Controller {
 
   /** Merge-patches the object guarded by its resourceVersion; a 409 means someone moved first and we retry. */
   const guardedPatch = async (node: Node, metadata: Record<string, unknown>): Promise<void> => {
-    await ctx.client.patch(node.ref, { metadata: { resourceVersion: node.obj.metadata?.resourceVersion, ...metadata } }, 'application/merge-patch+json');
+    await ctx.client.patch(
+      node.ref,
+      { metadata: { resourceVersion: node.obj.metadata?.resourceVersion, ...metadata } },
+      'application/merge-patch+json',
+    );
   };
 
   const reconcile = async (key: string): Promise<void> => {
@@ -138,7 +160,11 @@ export function garbageCollector(ctx: ControllerContext): Controller {
       for (const ref of refs) if (!(await ownerExists(ref, node.obj.metadata?.namespace))) absent.push(ref);
       if (absent.length === 0) return;
       if (absent.length === refs.length) {
-        const policy = hasFinalizer(node.obj, orphanFinalizer) ? 'Orphan' : hasFinalizer(node.obj, foregroundFinalizer) ? 'Foreground' : 'Background';
+        const policy = hasFinalizer(node.obj, orphanFinalizer)
+          ? 'Orphan'
+          : hasFinalizer(node.obj, foregroundFinalizer)
+            ? 'Foreground'
+            : 'Background';
         await del(node, policy);
         return;
       }
@@ -153,7 +179,9 @@ export function garbageCollector(ctx: ControllerContext): Controller {
         if (dep === undefined) continue;
         await guardedPatch(dep, { ownerReferences: owners(dep.obj).filter((r) => r.uid !== uid) });
       }
-      await guardedPatch(node, { finalizers: (node.obj.metadata?.finalizers ?? []).filter((f) => f !== orphanFinalizer) });
+      await guardedPatch(node, {
+        finalizers: (node.obj.metadata?.finalizers ?? []).filter((f) => f !== orphanFinalizer),
+      });
       return;
     }
     if (what === 'fg') {
@@ -165,9 +193,13 @@ export function garbageCollector(ctx: ControllerContext): Controller {
         const ref = owners(dep.obj).find((r) => r.uid === uid);
         if (ref === undefined) continue;
         if (ref.blockOwnerDeletion === true) blocking++;
-        if (!terminating(dep.obj)) await del(dep, (dependents.get(d)?.size ?? 0) > 0 ? 'Foreground' : 'Background');
+        if (!terminating(dep.obj))
+          await del(dep, (dependents.get(d)?.size ?? 0) > 0 ? 'Foreground' : 'Background');
       }
-      if (blocking === 0) await guardedPatch(node, { finalizers: (node.obj.metadata?.finalizers ?? []).filter((f) => f !== foregroundFinalizer) });
+      if (blocking === 0)
+        await guardedPatch(node, {
+          finalizers: (node.obj.metadata?.finalizers ?? []).filter((f) => f !== foregroundFinalizer),
+        });
     }
   };
 
@@ -179,13 +211,26 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     for (const gv of d.groupVersions) {
       for (const r of gv.resources) {
         if (r.name.includes('/')) continue;
-        const info: KindInfo = { ref: { group: gv.group, version: gv.version, resource: r.name }, namespaced: r.namespaced };
+        const info: KindInfo = {
+          ref: { group: gv.group, version: gv.version, resource: r.name },
+          namespaced: r.namespaced,
+        };
         const kk = `${gv.group}/${r.kind}`;
         if (gv.preferred || !kinds.has(kk)) kinds.set(kk, info);
-        if (!gv.preferred || !r.verbs.includes('list') || !r.verbs.includes('watch') || !r.verbs.includes('delete')) continue;
+        if (
+          !gv.preferred ||
+          !r.verbs.includes('list') ||
+          !r.verbs.includes('watch') ||
+          !r.verbs.includes('delete')
+        )
+          continue;
         const ik = `${gv.group}/${r.name}`;
         if (informers.has(ik) || stopped) continue;
-        const informer = new Informer(ctx.client, info.ref, { add: (o) => upsert(info.ref, o), update: (_old, o) => upsert(info.ref, o), delete: (o) => remove(o) });
+        const informer = new Informer(ctx.client, info.ref, {
+          add: (o) => upsert(info.ref, o),
+          update: (_old, o) => upsert(info.ref, o),
+          delete: (o) => remove(o),
+        });
         informers.set(ik, informer);
         informer.start();
         started.push(informer);
@@ -196,10 +241,11 @@ export function garbageCollector(ctx: ControllerContext): Controller {
       synced = true;
       for (const node of nodes.values()) enqueueFor(node);
     } else {
-      for (const i of started) for (const o of i.cache.values()) {
-        const n = o.metadata?.uid !== undefined ? nodes.get(o.metadata.uid) : undefined;
-        if (n !== undefined) enqueueFor(n);
-      }
+      for (const i of started)
+        for (const o of i.cache.values()) {
+          const n = o.metadata?.uid !== undefined ? nodes.get(o.metadata.uid) : undefined;
+          if (n !== undefined) enqueueFor(n);
+        }
     }
   };
 

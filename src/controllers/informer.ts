@@ -83,7 +83,8 @@ export class Informer {
       const old = this.cache.get(key);
       this.cache.set(key, item);
       if (old === undefined) this.handlers.add?.(item);
-      else if (old.metadata?.resourceVersion !== item.metadata?.resourceVersion) this.handlers.update?.(old, item);
+      else if (old.metadata?.resourceVersion !== item.metadata?.resourceVersion)
+        this.handlers.update?.(old, item);
     }
     for (const [key, old] of [...this.cache]) {
       if (seen.has(key)) continue;
@@ -95,7 +96,11 @@ export class Informer {
   }
 
   private async watch(signal: AbortSignal): Promise<void> {
-    const events = this.client.watch(this.ref, { resourceVersion: this.resourceVersion, allowWatchBookmarks: true }, signal);
+    const events = this.client.watch(
+      this.ref,
+      { resourceVersion: this.resourceVersion, allowWatchBookmarks: true },
+      signal,
+    );
     for await (const event of events) {
       if (event.type === 'ERROR') {
         const status = event.object as { code?: number };

@@ -31,14 +31,21 @@ interface NamespacedResource {
   label: string;
 }
 
-async function namespacedResources(ctx: ControllerContext): Promise<{ resources: NamespacedResource[]; failed: string[] }> {
+async function namespacedResources(
+  ctx: ControllerContext,
+): Promise<{ resources: NamespacedResource[]; failed: string[] }> {
   const d = await ctx.client.discovery();
   const resources: NamespacedResource[] = [];
   for (const gv of d.groupVersions) {
     if (!gv.preferred) continue;
     for (const r of gv.resources) {
-      if (!r.namespaced || r.name.includes('/') || !r.verbs.includes('list') || !r.verbs.includes('delete')) continue;
-      resources.push({ ref: { group: gv.group, version: gv.version, resource: r.name }, resource: r, label: gv.group === '' ? `${r.name}.` : `${r.name}.${gv.group}` });
+      if (!r.namespaced || r.name.includes('/') || !r.verbs.includes('list') || !r.verbs.includes('delete'))
+        continue;
+      resources.push({
+        ref: { group: gv.group, version: gv.version, resource: r.name },
+        resource: r,
+        label: gv.group === '' ? `${r.name}.` : `${r.name}.${gv.group}`,
+      });
     }
   }
   return { resources, failed: d.failed.map((f) => f.groupVersion) };
@@ -76,16 +83,26 @@ export function namespaceController(ctx: ControllerContext): Controller {
       const ref = { ...r.ref, namespace: name };
       try {
         if (r.resource.verbs.includes('deletecollection')) {
-          await ctx.client.raw('DELETE', resourcePath(ref), { body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' }), headers: { 'content-type': 'application/json' } });
+          await ctx.client.raw('DELETE', resourcePath(ref), {
+            body: JSON.stringify({
+              kind: 'DeleteOptions',
+              apiVersion: 'v1',
+              propagationPolicy: 'Background',
+            }),
+            headers: { 'content-type': 'application/json' },
+          });
         } else {
           const list = await ctx.client.list(ref);
-          for (const item of list.items) await ctx.client.delete({ ...ref, name: item.metadata?.name ?? '' }).catch(() => undefined);
+          for (const item of list.items)
+            await ctx.client.delete({ ...ref, name: item.metadata?.name ?? '' }).catch(() => undefined);
         }
         const left = await ctx.client.list(ref);
         if (left.items.length > 0) {
           remaining += left.items.length;
           remainingBy.push(`${r.label} has ${left.items.length} resource instances`);
-          for (const item of left.items) for (const f of item.metadata?.finalizers ?? []) finalizerCounts.set(f, (finalizerCounts.get(f) ?? 0) + 1);
+          for (const item of left.items)
+            for (const f of item.metadata?.finalizers ?? [])
+              finalizerCounts.set(f, (finalizerCounts.get(f) ?? 0) + 1);
         }
       } catch (e) {
         deleteErrors.push(`${r.label}: ${e instanceof Error ? e.message : String(e)}`);
@@ -97,23 +114,62 @@ export function namespaceController(ctx: ControllerContext): Controller {
     conditions = setCondition(
       conditions,
       failed.length > 0
-        ? { type: 'NamespaceDeletionDiscoveryFailure', status: 'True', reason: 'DiscoveryFailed', message: `Discovery failed for some groups, ${failed.length} failing: ${failed.join(', ')}` }
-        : { type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered', message: 'All resources successfully discovered' },
+        ? {
+            type: 'NamespaceDeletionDiscoveryFailure',
+            status: 'True',
+            reason: 'DiscoveryFailed',
+            message: `Discovery failed for some groups, ${failed.length} failing: ${failed.join(', ')}`,
+          }
+        : {
+            type: 'NamespaceDeletionDiscoveryFailure',
+            status: 'False',
+            reason: 'ResourcesDiscovered',
+            message: 'All resources successfully discovered',
+          },
       now,
     );
-    conditions = setCondition(conditions, { type: 'NamespaceDeletionGroupVersionParsingFailure', status: 'False', reason: 'ParsedGroupVersions', message: 'All legacy kube types successfully parsed' }, now);
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'NamespaceDeletionGroupVersionParsingFailure',
+        status: 'False',
+        reason: 'ParsedGroupVersions',
+        message: 'All legacy kube types successfully parsed',
+      },
+      now,
+    );
     conditions = setCondition(
       conditions,
       deleteErrors.length > 0
-        ? { type: 'NamespaceDeletionContentFailure', status: 'True', reason: 'ContentDeletionFailed', message: `Failed to delete all resource types, ${deleteErrors.length} remaining: ${deleteErrors.join(', ')}` }
-        : { type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
+        ? {
+            type: 'NamespaceDeletionContentFailure',
+            status: 'True',
+            reason: 'ContentDeletionFailed',
+            message: `Failed to delete all resource types, ${deleteErrors.length} remaining: ${deleteErrors.join(', ')}`,
+          }
+        : {
+            type: 'NamespaceDeletionContentFailure',
+            status: 'False',
+            reason: 'ContentDeleted',
+            message: 'All content successfully deleted, may be waiting on finalization',
+          },
       now,
     );
     conditions = setCondition(
       conditions,
       remaining > 0
-        ? { type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${remainingBy.join(', ')}` }
-        : { type: 'NamespaceContentRemaining', status: 'False', reason: 'ContentRemoved', message: 'All content successfully removed' },
+        ? {
+            type: 'NamespaceContentRemaining',
+            status: 'True',
+            reason: 'SomeResourcesRemain',
+            message: `Some resources are remaining: ${remainingBy.join(', ')}`,
+          }
+        : {
+            type: 'NamespaceContentRemaining',
+            status: 'False',
+            reason: 'ContentRemoved',
+            message: 'All content successfully removed',
+          },
       now,
     );
     conditions = setCondition(
@@ -125,10 +181,21 @@ export function namespaceController(ctx: ControllerContext): Controller {
             reason: 'SomeFinalizersRemain',
             message: `Some content in the namespace has finalizers remaining: ${[...finalizerCounts].map(([f, n]) => `${f} in ${n} resource instances`).join(', ')}`,
           }
-        : { type: 'NamespaceFinalizersRemaining', status: 'False', reason: 'ContentHasNoFinalizers', message: 'All content-preserving finalizers finished' },
+        : {
+            type: 'NamespaceFinalizersRemaining',
+            status: 'False',
+            reason: 'ContentHasNoFinalizers',
+            message: 'All content-preserving finalizers finished',
+          },
       now,
     );
-    const order = ['NamespaceDeletionDiscoveryFailure', 'NamespaceDeletionGroupVersionParsingFailure', 'NamespaceDeletionContentFailure', 'NamespaceContentRemaining', 'NamespaceFinalizersRemaining'];
+    const order = [
+      'NamespaceDeletionDiscoveryFailure',
+      'NamespaceDeletionGroupVersionParsingFailure',
+      'NamespaceDeletionContentFailure',
+      'NamespaceContentRemaining',
+      'NamespaceFinalizersRemaining',
+    ];
     conditions.sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));
     const status = { ...((ns.status as object | undefined) ?? {}), phase: 'Terminating', conditions };
     try {
@@ -139,7 +206,10 @@ export function namespaceController(ctx: ControllerContext): Controller {
     }
 
     if (remaining > 0 || deleteErrors.length > 0) return { requeueAfterMs: remaining > 0 ? 1000 : 2000 };
-    const spec = { ...((ns.spec as object | undefined) ?? {}), finalizers: specFinalizers.filter((f) => f !== finalizer) };
+    const spec = {
+      ...((ns.spec as object | undefined) ?? {}),
+      finalizers: specFinalizers.filter((f) => f !== finalizer),
+    };
     try {
       await ctx.client.update({ ...namespacesRef, name, subresource: 'finalize' }, { ...ns, spec });
     } catch (e) {
@@ -151,9 +221,13 @@ export function namespaceController(ctx: ControllerContext): Controller {
 
   const queue = new WorkQueue(reconcile);
   const enqueue = (obj: KubeObject): void => {
-    if (obj.metadata?.deletionTimestamp !== undefined && obj.metadata.deletionTimestamp !== null) queue.add(obj.metadata.name ?? '');
+    if (obj.metadata?.deletionTimestamp !== undefined && obj.metadata.deletionTimestamp !== null)
+      queue.add(obj.metadata.name ?? '');
   };
-  const informer = new Informer(ctx.client, namespacesRef, { add: enqueue, update: (_old, obj) => enqueue(obj) });
+  const informer = new Informer(ctx.client, namespacesRef, {
+    add: enqueue,
+    update: (_old, obj) => enqueue(obj),
+  });
   return {
     name: 'namespace',
     start: () => informer.start(),

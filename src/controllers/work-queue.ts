@@ -64,7 +64,8 @@ export class WorkQueue {
     } finally {
       this.processing.delete(key);
       if (this.dirty.delete(key)) this.add(key);
-      if (this.queued.size === 0 && this.processing.size === 0) for (const w of this.idleWaiters.splice(0)) w();
+      if (this.queued.size === 0 && this.processing.size === 0)
+        for (const w of this.idleWaiters.splice(0)) w();
     }
   }
 }

@@ -19,11 +19,7 @@ import { deepClone, deepEqual, dropNulls } from '../machinery/json';
 import { resolveSchema } from '../machinery/schema';
 import { ApplyConflictError, printManager, type FieldConflict } from './conflict';
 import { FieldSet } from './field-set';
-import {
-  fieldsFromLastApplied,
-  lastAppliedManager,
-  syncLastApplied,
-} from './last-applied';
+import { fieldsFromLastApplied, lastAppliedManager, syncLastApplied } from './last-applied';
 import {
   cloneManaged,
   decodeManagedFields,

@@ -18,15 +18,25 @@ export class JsonPatchError extends Error {
   }
 }
 
-const documentErrors = new Set(['SEQUENCE_NOT_AN_ARRAY', 'OPERATION_NOT_AN_OBJECT', 'OPERATION_OP_INVALID', 'OPERATION_PATH_INVALID', 'OPERATION_FROM_REQUIRED', 'OPERATION_VALUE_REQUIRED', 'OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED']);
+const documentErrors = new Set([
+  'SEQUENCE_NOT_AN_ARRAY',
+  'OPERATION_NOT_AN_OBJECT',
+  'OPERATION_OP_INVALID',
+  'OPERATION_PATH_INVALID',
+  'OPERATION_FROM_REQUIRED',
+  'OPERATION_VALUE_REQUIRED',
+  'OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED',
+]);
 
 export function applyJsonPatch(document: unknown, operations: unknown): unknown {
-  if (!Array.isArray(operations)) throw new JsonPatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch', true);
+  if (!Array.isArray(operations))
+    throw new JsonPatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch', true);
   try {
-    return fastJsonPatch.applyPatch(structuredClone(document), operations as Operation[], true, true, false).newDocument;
+    return fastJsonPatch.applyPatch(structuredClone(document), operations as Operation[], true, true, false)
+      .newDocument;
   } catch (e) {
     const name = (e as { name?: string }).name ?? '';
-    const message = e instanceof Error ? e.message.split('\n')[0] ?? e.message : String(e);
+    const message = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);
     throw new JsonPatchError(message, documentErrors.has(name));
   }
 }

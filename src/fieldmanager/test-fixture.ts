@@ -17,7 +17,10 @@ import type { ObjectType } from './object-type';
 import { pathString } from './path';
 
 /** Scenarios use the upstream name of kubectl's last-applied annotation. */
-export const lastAppliedAnnotation = namingProfile('kubernetes').subPrefixed('kubectl', 'last-applied-configuration');
+export const lastAppliedAnnotation = namingProfile('kubernetes').subPrefixed(
+  'kubectl',
+  'last-applied-configuration',
+);
 
 const str: SchemaNode = { type: 'string' };
 const int: SchemaNode = { type: 'integer' };

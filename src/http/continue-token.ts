@@ -34,12 +34,17 @@ export class ContinueTokens {
   private constructor(private readonly key: HmacKey) {}
 
   static async create(secret: Uint8Array<ArrayBuffer>): Promise<ContinueTokens> {
-    const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
     return new ContinueTokens(key);
   }
 
   async encode(pos: ContinuePosition, prefix: string): Promise<string> {
-    const payload = new TextEncoder().encode(JSON.stringify({ v: 1, rv: pos.revision, start: pos.after, p: prefix }));
+    const payload = new TextEncoder().encode(
+      JSON.stringify({ v: 1, rv: pos.revision, start: pos.after, p: prefix }),
+    );
     const sig = new Uint8Array(await crypto.subtle.sign('HMAC', this.key, payload));
     return `${b64url(payload)}.${b64url(sig.slice(0, 16))}`;
   }
@@ -58,7 +63,8 @@ export class ContinueTokens {
       throw invalid('continue key is not valid: not base64');
     }
     const expected = new Uint8Array(await crypto.subtle.sign('HMAC', this.key, payload)).slice(0, 16);
-    if (sig.length !== expected.length || sig.some((b, i) => b !== expected[i])) throw invalid('continue key is not valid: signature mismatch');
+    if (sig.length !== expected.length || sig.some((b, i) => b !== expected[i]))
+      throw invalid('continue key is not valid: signature mismatch');
     let parsed: unknown;
     try {
       parsed = JSON.parse(new TextDecoder().decode(payload));
@@ -66,8 +72,10 @@ export class ContinueTokens {
       throw invalid('continue key is not valid: malformed');
     }
     const p = parsed as { v?: unknown; rv?: unknown; start?: unknown; p?: unknown };
-    if (p.v !== 1 || typeof p.rv !== 'number' || typeof p.start !== 'string' || typeof p.p !== 'string') throw invalid('continue key is not valid: unknown version');
-    if (p.p !== prefix || !p.start.startsWith(prefix)) throw invalid('continue key is not valid: issued for another collection');
+    if (p.v !== 1 || typeof p.rv !== 'number' || typeof p.start !== 'string' || typeof p.p !== 'string')
+      throw invalid('continue key is not valid: unknown version');
+    if (p.p !== prefix || !p.start.startsWith(prefix))
+      throw invalid('continue key is not valid: issued for another collection');
     return { revision: p.rv, after: p.start };
   }
 }

@@ -28,18 +28,26 @@ export async function parseDeleteOptions(request: Request, query: URLSearchParam
     body = parsed;
   }
   const options: DeleteOptions = {};
-  const grace = query.get('gracePeriodSeconds') ?? (typeof body.gracePeriodSeconds === 'number' ? String(body.gracePeriodSeconds) : null);
+  const grace =
+    query.get('gracePeriodSeconds') ??
+    (typeof body.gracePeriodSeconds === 'number' ? String(body.gracePeriodSeconds) : null);
   if (grace !== null) {
     if (!/^-?[0-9]+$/.test(grace)) throw badRequest(`invalid gracePeriodSeconds: ${grace}`);
     options.gracePeriodSeconds = Number(grace);
   }
-  const policy = query.get('propagationPolicy') ?? (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : null);
+  const policy =
+    query.get('propagationPolicy') ??
+    (typeof body.propagationPolicy === 'string' ? body.propagationPolicy : null);
   if (policy !== null) {
     if (policy !== 'Orphan' && policy !== 'Background' && policy !== 'Foreground')
-      throw badRequest(`propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`);
+      throw badRequest(
+        `propagationPolicy: Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+      );
     options.propagationPolicy = policy;
   }
-  const orphan = query.get('orphanDependents') ?? (typeof body.orphanDependents === 'boolean' ? String(body.orphanDependents) : null);
+  const orphan =
+    query.get('orphanDependents') ??
+    (typeof body.orphanDependents === 'boolean' ? String(body.orphanDependents) : null);
   if (orphan !== null) options.orphanDependents = orphan === 'true';
   if (isPlainObject(body.preconditions)) {
     const p = body.preconditions;

@@ -12,7 +12,11 @@ import type { ResourceType } from '../registry/resource-type';
 import type { NamingProfile } from '../machinery/naming';
 
 export function apiVersions(serverAddress: string) {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 function groupVersionEntry(group: string, v: ServedVersion) {
@@ -29,7 +33,14 @@ function apiGroup(g: ServedGroup) {
 }
 
 export function apiGroupList(catalog: Catalog) {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: catalog.groups().filter((g) => g.name !== '').map(apiGroup) };
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: catalog
+      .groups()
+      .filter((g) => g.name !== '')
+      .map(apiGroup),
+  };
 }
 
 export function apiGroupDocument(g: ServedGroup) {
@@ -95,7 +106,11 @@ export function aggregatedDiscovery(profile: NamingProfile, catalog: Catalog, le
             ? {
                 subresources: [...rt.subresources.values()].map((s) => ({
                   subresource: s.name,
-                  responseKind: { group: s.group ?? rt.group, version: s.version ?? rt.version, kind: s.kind },
+                  responseKind: {
+                    group: s.group ?? rt.group,
+                    version: s.version ?? rt.version,
+                    kind: s.kind,
+                  },
                   verbs: sortedVerbs(s.verbs),
                 })),
               }
@@ -109,7 +124,9 @@ export function aggregatedDiscovery(profile: NamingProfile, catalog: Catalog, le
 
 /** storageVersionHash: the first 8 bytes of SHA-256 over `<group>/<version>/<kind>` of the storage version, base64. */
 export async function storageVersionHash(group: string, version: string, kind: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${group}/${version}/${kind}`)));
+  const digest = new Uint8Array(
+    await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${group}/${version}/${kind}`)),
+  );
   let s = '';
   for (const b of digest.slice(0, 8)) s += String.fromCharCode(b);
   return btoa(s);

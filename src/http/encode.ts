@@ -15,20 +15,53 @@ import type { ServerContext } from './server-context';
 import { tableFor } from './table';
 
 function partial(server: ServerContext, metaVersion: string, obj: KubeObject): KubeObject {
-  return { kind: 'PartialObjectMetadata', apiVersion: `${server.profile.metaGroup}/${metaVersion}`, metadata: obj.metadata ?? {} };
+  return {
+    kind: 'PartialObjectMetadata',
+    apiVersion: `${server.profile.metaGroup}/${metaVersion}`,
+    metadata: obj.metadata ?? {},
+  };
 }
 
-export function respondObject(server: ServerContext, ctx: RequestContext, status: number, rt: ResourceType, stored: KubeObject): Response {
+export function respondObject(
+  server: ServerContext,
+  ctx: RequestContext,
+  status: number,
+  rt: ResourceType,
+  stored: KubeObject,
+): Response {
   const obj = toServedVersion(rt, stored);
   const out = ctx.output;
-  if (out?.kind === 'table') return respondValue(ctx, status, tableFor(server, ctx, rt, [obj], { resourceVersion: obj.metadata?.resourceVersion }));
-  if (out?.kind === 'partial') return respondValue(ctx, status, partial(server, out.metaVersion ?? 'v1', obj));
+  if (out?.kind === 'table')
+    return respondValue(
+      ctx,
+      status,
+      tableFor(server, ctx, rt, [obj], { resourceVersion: obj.metadata?.resourceVersion }),
+    );
+  if (out?.kind === 'partial')
+    return respondValue(ctx, status, partial(server, out.metaVersion ?? 'v1', obj));
   return respondValue(ctx, status, obj);
 }
 
-export function respondList(server: ServerContext, ctx: RequestContext, rt: ResourceType, items: KubeObject[], metadata: ListMeta): Response {
+export function respondList(
+  server: ServerContext,
+  ctx: RequestContext,
+  rt: ResourceType,
+  items: KubeObject[],
+  metadata: ListMeta,
+): Response {
   const out = ctx.output;
-  if (out?.kind === 'table') return respondValue(ctx, 200, tableFor(server, ctx, rt, items.map((o) => toServedVersion(rt, o)), metadata));
+  if (out?.kind === 'table')
+    return respondValue(
+      ctx,
+      200,
+      tableFor(
+        server,
+        ctx,
+        rt,
+        items.map((o) => toServedVersion(rt, o)),
+        metadata,
+      ),
+    );
   if (out?.kind === 'partial') {
     const v = out.metaVersion ?? 'v1';
     return respondValue(ctx, 200, {

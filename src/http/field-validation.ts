@@ -101,7 +101,12 @@ function rootSchema(rt: ResourceType): SchemaNode | undefined {
 }
 
 /** Drops the fields the schema does not know; custom resources prune structurally (preserve-unknown-fields, embedded metadata). */
-function pruneUnknown(defs: DefinitionSet, rt: ResourceType, root: SchemaNode | undefined, obj: KubeObject): string[] {
+function pruneUnknown(
+  defs: DefinitionSet,
+  rt: ResourceType,
+  root: SchemaNode | undefined,
+  obj: KubeObject,
+): string[] {
   if (rt.crd !== undefined) return rt.crd.prune(obj);
   return root === undefined ? [] : checkAgainstSchema(defs, root, obj, { prune: true }).unknown;
 }

@@ -9,7 +9,13 @@ import type { RequestContext } from './context';
 import type { ServerContext } from './server-context';
 import { respondText, respondValue, baseHeaders, serialize } from './respond';
 import { negotiateOutput } from './negotiate';
-import { aggregatedDiscovery, apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery';
+import {
+  aggregatedDiscovery,
+  apiGroupDocument,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+} from './discovery';
 
 export const serverVersion = {
   major: '1',
@@ -23,8 +29,17 @@ export const serverVersion = {
   platform: 'js/wasm',
 };
 
-function discoveryResponse(server: ServerContext, ctx: RequestContext, legacy: boolean, plain: unknown): Response {
-  const out = negotiateOutput(server.profile, ctx.request.headers.get('accept'), { table: false, protobuf: false, discovery: true });
+function discoveryResponse(
+  server: ServerContext,
+  ctx: RequestContext,
+  legacy: boolean,
+  plain: unknown,
+): Response {
+  const out = negotiateOutput(server.profile, ctx.request.headers.get('accept'), {
+    table: false,
+    protobuf: false,
+    discovery: true,
+  });
   ctx.output = out;
   if (out.kind === 'discovery') {
     const body = aggregatedDiscovery(server.profile, server.catalog, legacy);
@@ -39,7 +54,8 @@ export async function handleNonResource(server: ServerContext, ctx: RequestConte
   const method = ctx.request.method.toUpperCase();
   if (path.startsWith('/sandbox/')) return server.sandbox(ctx);
   if (method !== 'GET' && method !== 'HEAD') {
-    if (path === '/api' || path.startsWith('/api/') || path === '/apis' || path.startsWith('/apis/')) throw methodNotAllowed();
+    if (path === '/api' || path.startsWith('/api/') || path === '/apis' || path.startsWith('/apis/'))
+      throw methodNotAllowed();
     throw pathNotFound();
   }
   const parts = path.split('/').filter((p) => p !== '');
@@ -66,18 +82,26 @@ export async function handleNonResource(server: ServerContext, ctx: RequestConte
     throw pathNotFound();
   }
   if (path === '/version') return respondValue(ctx, 200, serverVersion);
-  if (parts[0] === 'healthz' || parts[0] === 'livez' || parts[0] === 'readyz') return health(server, ctx, parts[0], parts[1]);
+  if (parts[0] === 'healthz' || parts[0] === 'livez' || parts[0] === 'readyz')
+    return health(server, ctx, parts[0], parts[1]);
   if (path === '/metrics') return respondText(ctx, 200, await server.metricsText());
   if (parts[0] === 'openapi') return server.openapi(ctx);
   throw pathNotFound();
 }
 
-function health(server: ServerContext, ctx: RequestContext, endpoint: string, only: string | undefined): Response {
+function health(
+  server: ServerContext,
+  ctx: RequestContext,
+  endpoint: string,
+  only: string | undefined,
+): Response {
   const checks = server.healthChecks(endpoint);
   if (only !== undefined) {
     const check = checks.find((c) => c.name === only);
     if (check === undefined) throw pathNotFound();
-    return check.ok() ? respondText(ctx, 200, 'ok') : respondText(ctx, 500, `internal server error: ${check.name} failed`);
+    return check.ok()
+      ? respondText(ctx, 200, 'ok')
+      : respondText(ctx, 500, `internal server error: ${check.name} failed`);
   }
   const excluded = new Set(ctx.query.getAll('exclude'));
   const verbose = ctx.query.has('verbose');

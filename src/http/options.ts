@@ -21,13 +21,20 @@ export function parseDryRun(query: URLSearchParams): boolean {
 
 export function parseResourceVersion(text: string): number {
   if (!/^[0-9]+$/.test(text) || text.length > 19) {
-    throw badRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(text)}: strconv.ParseUint: parsing ${JSON.stringify(text)}: invalid syntax`);
+    throw badRequest(
+      `invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(text)}: strconv.ParseUint: parsing ${JSON.stringify(text)}: invalid syntax`,
+    );
   }
   return Number(text);
 }
 
 /** Resolves once the store has reached `revision`; after `timeoutMs` answers 504 Too large resource version. */
-export async function waitForRevision(storage: Storage, revision: number, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+export async function waitForRevision(
+  storage: Storage,
+  revision: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   if (revision <= (await storage.currentRevision())) return;
   await new Promise<void>((resolve) => {
     const done = (): void => {

@@ -6,7 +6,8 @@
  * `/watch/` prefix, and GET on a collection being list or watch.
  */
 
-export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy';
+export type Verb =
+  'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy';
 
 export interface ResourceRequestInfo {
   isResourceRequest: true;
@@ -115,7 +116,19 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
   else if (name === '' && verb === 'get') verb = queryFlag(url.searchParams, 'watch') ? 'watch' : 'list';
   else if (name === '' && verb === 'delete') verb = 'deletecollection';
 
-  return { isResourceRequest: true, path, verb, apiPrefix: prefix, group, version, namespace, resource, name, subresource, parts };
+  return {
+    isResourceRequest: true,
+    path,
+    verb,
+    apiPrefix: prefix,
+    group,
+    version,
+    namespace,
+    resource,
+    name,
+    subresource,
+    parts,
+  };
 }
 
 function decodeSegment(segment: string): string {

@@ -21,7 +21,11 @@ function groupBase(profile: NamingProfile, group: string): string {
   return group.endsWith(suffix) ? group.slice(0, -suffix.length) : group;
 }
 
-export function selectionFromQuery(profile: NamingProfile, rt: ResourceType, query: URLSearchParams): Selection {
+export function selectionFromQuery(
+  profile: NamingProfile,
+  rt: ResourceType,
+  query: URLSearchParams,
+): Selection {
   const labelText = query.get('labelSelector') ?? '';
   const fieldText = query.get('fieldSelector') ?? '';
   if (labelText.trim() === '' && fieldText.trim() === '') return {};
@@ -35,7 +39,9 @@ export function selectionFromQuery(profile: NamingProfile, rt: ResourceType, que
       return { get, operator: r.operator, value: r.value };
     });
     return {
-      predicate: (obj) => matchesLabels(labels, obj.metadata?.labels) && fields.every((f) => (f.get(obj) === f.value) === (f.operator === '=')),
+      predicate: (obj) =>
+        matchesLabels(labels, obj.metadata?.labels) &&
+        fields.every((f) => (f.get(obj) === f.value) === (f.operator === '=')),
     };
   } catch (e) {
     if (e instanceof SelectorParseError) throw badRequest(e.message);

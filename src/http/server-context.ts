@@ -111,7 +111,13 @@ export interface MetricsSink {
   recordRequest(labels: RequestLabels): void;
   watchOpened(group: string, version: string, kind: string): void;
   watchClosed(group: string, version: string, kind: string): void;
-  deprecatedApiRequested(labels: { group: string; version: string; resource: string; subresource: string; removedRelease: string }): void;
+  deprecatedApiRequested(labels: {
+    group: string;
+    version: string;
+    resource: string;
+    subresource: string;
+    removedRelease: string;
+  }): void;
 }
 
 export interface HealthCheck {

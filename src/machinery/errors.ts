@@ -25,7 +25,13 @@ export class StatusError extends Error {
   /** Extra response headers (e.g. Retry-After). */
   readonly headers: Record<string, string>;
 
-  constructor(code: number, reason: StatusReason | undefined, message: string, details?: StatusDetails, headers: Record<string, string> = {}) {
+  constructor(
+    code: number,
+    reason: StatusReason | undefined,
+    message: string,
+    details?: StatusDetails,
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = 'StatusError';
     this.status = {
@@ -59,14 +65,28 @@ function grDetails(gr: GroupResource, name?: string): StatusDetails {
 }
 
 export function notFound(gr: GroupResource, name: string): StatusError {
-  return new StatusError(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, grDetails(gr, name));
+  return new StatusError(
+    404,
+    'NotFound',
+    `${qualifiedResource(gr)} "${name}" not found`,
+    grDetails(gr, name),
+  );
 }
 
 export function alreadyExists(gr: GroupResource, name: string): StatusError {
-  return new StatusError(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, grDetails(gr, name));
+  return new StatusError(
+    409,
+    'AlreadyExists',
+    `${qualifiedResource(gr)} "${name}" already exists`,
+    grDetails(gr, name),
+  );
 }
 
-export function generateNameConflict(gr: GroupResource, name: string, retryAfterSeconds: number): StatusError {
+export function generateNameConflict(
+  gr: GroupResource,
+  name: string,
+  retryAfterSeconds: number,
+): StatusError {
   return new StatusError(
     409,
     'AlreadyExists',
@@ -76,12 +96,21 @@ export function generateNameConflict(gr: GroupResource, name: string, retryAfter
 }
 
 export function conflict(gr: GroupResource, name: string, why: string): StatusError {
-  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`, grDetails(gr, name));
+  return new StatusError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": ${why}`,
+    grDetails(gr, name),
+  );
 }
 
 /** The optimistic-concurrency failure of an update carrying a stale resourceVersion. */
 export function staleResourceVersion(gr: GroupResource, name: string): StatusError {
-  return conflict(gr, name, 'the object has been modified; please apply your changes to the latest version and try again');
+  return conflict(
+    gr,
+    name,
+    'the object has been modified; please apply your changes to the latest version and try again',
+  );
 }
 
 export function forbidden(gr: GroupResource | undefined, name: string, why: string): StatusError {
@@ -105,9 +134,16 @@ export interface GroupKind {
 /** 422 Invalid with one cause per field error. */
 export function invalid(gk: GroupKind, name: string, errors: FieldError[]): StatusError {
   const qualifiedKind = gk.group === '' ? gk.kind : `${gk.kind}.${gk.group}`;
-  const causes: StatusCause[] = errors.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field }));
+  const causes: StatusCause[] = errors.map((e) => ({
+    reason: e.type,
+    message: fieldErrorBody(e),
+    field: e.field,
+  }));
   const aggregate = aggregateFieldErrors(errors);
-  const message = aggregate === '' ? `${qualifiedKind} "${name}" is invalid` : `${qualifiedKind} "${name}" is invalid: ${aggregate}`;
+  const message =
+    aggregate === ''
+      ? `${qualifiedKind} "${name}" is invalid`
+      : `${qualifiedKind} "${name}" is invalid: ${aggregate}`;
   return new StatusError(422, 'Invalid', message, {
     ...(name !== '' ? { name } : {}),
     ...(gk.group !== '' ? { group: gk.group } : {}),
@@ -121,19 +157,33 @@ export function badRequest(message: string): StatusError {
 }
 
 export function methodNotSupported(gr: GroupResource, action: string): StatusError {
-  return new StatusError(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(gr)}"`, {
-    ...(gr.group !== '' ? { group: gr.group } : {}),
-    kind: gr.resource,
-  });
+  return new StatusError(
+    405,
+    'MethodNotAllowed',
+    `${action} is not supported on resources of kind "${qualifiedResource(gr)}"`,
+    {
+      ...(gr.group !== '' ? { group: gr.group } : {}),
+      kind: gr.resource,
+    },
+  );
 }
 
 /** 405 for a method that has no meaning on a path (e.g. POST to a named object). */
 export function methodNotAllowed(): StatusError {
-  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+  return new StatusError(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+    {},
+  );
 }
 
 export function notAcceptable(accepted: readonly string[]): StatusError {
-  return new StatusError(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
+  return new StatusError(
+    406,
+    'NotAcceptable',
+    `only the following media types are accepted: ${accepted.join(', ')}`,
+  );
 }
 
 export function unsupportedMediaType(accepted: readonly string[]): StatusError {
@@ -154,16 +204,29 @@ export function gone(message: string): StatusError {
 }
 
 export function timeout(message: string, retryAfterSeconds: number): StatusError {
-  return new StatusError(504, 'Timeout', `Timeout: ${message}`, { retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+  return new StatusError(
+    504,
+    'Timeout',
+    `Timeout: ${message}`,
+    { retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 }
 
 /** The answer to a resourceVersion the server has not reached yet. */
-export function tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds = 1): StatusError {
+export function tooLargeResourceVersion(
+  requested: number,
+  current: number,
+  retryAfterSeconds = 1,
+): StatusError {
   return new StatusError(
     504,
     'Timeout',
     `Timeout: Too large resource version: ${requested}, current: ${current}`,
-    { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds },
+    {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds,
+    },
     { 'Retry-After': String(retryAfterSeconds) },
   );
 }
@@ -174,7 +237,9 @@ export function requestEntityTooLarge(message: string): StatusError {
 
 export function internalError(error: unknown): StatusError {
   const text = error instanceof Error ? error.message : String(error);
-  return new StatusError(500, 'InternalError', `Internal error occurred: ${text}`, { causes: [{ message: text }] });
+  return new StatusError(500, 'InternalError', `Internal error occurred: ${text}`, {
+    causes: [{ message: text }],
+  });
 }
 
 export function serviceUnavailable(message: string): StatusError {

@@ -93,18 +93,46 @@ export function aggregateFieldErrors(errors: FieldError[]): string {
 
 export const fieldError = {
   required: (field: string, detail?: string): FieldError => ({ type: 'FieldValueRequired', field, detail }),
-  invalid: (field: string, badValue: unknown, detail?: string): FieldError => ({ type: 'FieldValueInvalid', field, badValue, detail }),
+  invalid: (field: string, badValue: unknown, detail?: string): FieldError => ({
+    type: 'FieldValueInvalid',
+    field,
+    badValue,
+    detail,
+  }),
   notSupported: (field: string, badValue: unknown, valid: readonly string[]): FieldError => ({
     type: 'FieldValueNotSupported',
     field,
     badValue,
-    detail: valid.length > 0 ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : undefined,
+    detail:
+      valid.length > 0 ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : undefined,
   }),
   forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, detail }),
-  duplicate: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, badValue }),
-  notFound: (field: string, badValue: unknown): FieldError => ({ type: 'FieldValueNotFound', field, badValue }),
-  tooLong: (field: string, maxLength: number): FieldError => ({ type: 'FieldValueTooLong', field, detail: `must have at most ${maxLength} bytes` }),
-  tooMany: (field: string, actual: number, max: number): FieldError => ({ type: 'FieldValueTooMany', field, badValue: actual, detail: `must have at most ${max} items` }),
-  typeInvalid: (field: string, badValue: unknown, detail: string): FieldError => ({ type: 'FieldValueTypeInvalid', field, badValue, detail }),
+  duplicate: (field: string, badValue: unknown): FieldError => ({
+    type: 'FieldValueDuplicate',
+    field,
+    badValue,
+  }),
+  notFound: (field: string, badValue: unknown): FieldError => ({
+    type: 'FieldValueNotFound',
+    field,
+    badValue,
+  }),
+  tooLong: (field: string, maxLength: number): FieldError => ({
+    type: 'FieldValueTooLong',
+    field,
+    detail: `must have at most ${maxLength} bytes`,
+  }),
+  tooMany: (field: string, actual: number, max: number): FieldError => ({
+    type: 'FieldValueTooMany',
+    field,
+    badValue: actual,
+    detail: `must have at most ${max} items`,
+  }),
+  typeInvalid: (field: string, badValue: unknown, detail: string): FieldError => ({
+    type: 'FieldValueTypeInvalid',
+    field,
+    badValue,
+    detail,
+  }),
   internal: (field: string, detail: string): FieldError => ({ type: 'InternalError', field, detail }),
 };

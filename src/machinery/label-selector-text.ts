@@ -13,7 +13,8 @@ export function selectorToString(selector: unknown): string {
   if (typeof selector !== 'object' || selector === null) return '';
   const s = selector as { matchLabels?: Record<string, string>; matchExpressions?: Requirement[] };
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(s.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) parts.push(`${k}=${v}`);
+  for (const [k, v] of Object.entries(s.matchLabels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    parts.push(`${k}=${v}`);
   for (const r of s.matchExpressions ?? []) {
     const values = [...(r.values ?? [])].sort().join(',');
     switch (r.operator) {

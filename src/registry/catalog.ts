@@ -72,7 +72,12 @@ export class Catalog {
         }
   }
 
-  private builtInResource(group: string, version: string, stability: ServedVersion['stability'], r: GeneratedResource): ResourceType {
+  private builtInResource(
+    group: string,
+    version: string,
+    stability: ServedVersion['stability'],
+    r: GeneratedResource,
+  ): ResourceType {
     const subresources = new Map<string, SubresourceType>();
     for (const s of r.subresources) subresources.set(s.name, this.subresource(s));
     return {
@@ -90,7 +95,9 @@ export class Catalog {
       apiVersion: apiVersionOf(group, version),
       storage: storageIdentity(this.profile, group, r.name),
       storageVersion: { apiVersion: apiVersionOf(group, version), kind: r.kind },
-      ...(deprecationOf(this.profile, group, version, r.kind) !== undefined ? { deprecation: deprecationOf(this.profile, group, version, r.kind) } : {}),
+      ...(deprecationOf(this.profile, group, version, r.kind) !== undefined
+        ? { deprecation: deprecationOf(this.profile, group, version, r.kind) }
+        : {}),
       definition: r.definition,
       stability,
       behavior: builtInKindBehavior(r.kind),
@@ -99,7 +106,8 @@ export class Catalog {
   }
 
   private subresource(s: GeneratedSubresource): SubresourceType {
-    const group = s.group === undefined ? undefined : s.groupSuffixed === true ? this.profile.suffixed(s.group) : s.group;
+    const group =
+      s.group === undefined ? undefined : s.groupSuffixed === true ? this.profile.suffixed(s.group) : s.group;
     return {
       name: s.name,
       kind: s.kind,
@@ -192,7 +200,11 @@ export class Catalog {
  * events group share the core group's, as the real server stores both in
  * one place.
  */
-function storageIdentity(profile: NamingProfile, group: string, resource: string): { group: string; resource: string } {
+function storageIdentity(
+  profile: NamingProfile,
+  group: string,
+  resource: string,
+): { group: string; resource: string } {
   if (group === profile.suffixed('events') && resource === 'events') return { group: '', resource: 'events' };
   return { group, resource };
 }

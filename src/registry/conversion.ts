@@ -23,13 +23,19 @@ export interface ConversionFamily {
 }
 
 /** The object in `apiVersion`/`kind`, converting through the family's hub when there is one. */
-export function convertObject(obj: KubeObject, apiVersion: string, kind: string, family: ConversionFamily | undefined): KubeObject {
+export function convertObject(
+  obj: KubeObject,
+  apiVersion: string,
+  kind: string,
+  family: ConversionFamily | undefined,
+): KubeObject {
   const from = obj.apiVersion;
   if (from === apiVersion) return obj.kind === kind ? obj : { ...obj, kind };
   if (family === undefined) return { ...obj, apiVersion, kind };
   const spoke = (v: string | undefined) => family.spokes.find((s) => s.apiVersion === v);
   const fromSpoke = spoke(from);
-  const hub: KubeObject = fromSpoke !== undefined ? fromSpoke.toHub(obj) : { ...obj, apiVersion: family.hubApiVersion };
+  const hub: KubeObject =
+    fromSpoke !== undefined ? fromSpoke.toHub(obj) : { ...obj, apiVersion: family.hubApiVersion };
   const toSpoke = spoke(apiVersion);
   const out = toSpoke !== undefined ? toSpoke.fromHub(hub) : hub;
   return { ...out, apiVersion, kind };

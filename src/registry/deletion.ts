@@ -60,7 +60,12 @@ function podGrace(obj: KubeObject, requested: number | undefined): number {
   return Math.max(0, grace);
 }
 
-export function planDelete(rt: ResourceType, current: KubeObject, options: DeleteRequestOptions, now: Date): DeletePlan {
+export function planDelete(
+  rt: ResourceType,
+  current: KubeObject,
+  options: DeleteRequestOptions,
+  now: Date,
+): DeletePlan {
   const meta = current.metadata ?? {};
   const terminating = meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null;
   const finalizers = new Set(meta.finalizers ?? []);
@@ -77,18 +82,26 @@ export function planDelete(rt: ResourceType, current: KubeObject, options: Delet
     finalizers.delete(foregroundFinalizer);
   }
   // A policy only matters for objects that may have dependents; an object with no finalizers and Background goes now.
-  const nsFinalizers = isNamespace(rt) ? ((current.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
+  const nsFinalizers = isNamespace(rt)
+    ? ((current.spec as { finalizers?: string[] } | undefined)?.finalizers ?? [])
+    : [];
   let grace = isPod(rt) ? podGrace(current, options.gracePeriodSeconds) : 0;
-  if (terminating && meta.deletionGracePeriodSeconds !== undefined && grace > meta.deletionGracePeriodSeconds) grace = meta.deletionGracePeriodSeconds;
+  if (terminating && meta.deletionGracePeriodSeconds !== undefined && grace > meta.deletionGracePeriodSeconds)
+    grace = meta.deletionGracePeriodSeconds;
 
-  const sameFinalizers = finalizers.size === (meta.finalizers ?? []).length && (meta.finalizers ?? []).every((f) => finalizers.has(f));
+  const sameFinalizers =
+    finalizers.size === (meta.finalizers ?? []).length &&
+    (meta.finalizers ?? []).every((f) => finalizers.has(f));
   if (finalizers.size === 0 && nsFinalizers.length === 0 && grace === 0) return { kind: 'remove' };
   if (terminating && sameFinalizers && grace === (meta.deletionGracePeriodSeconds ?? 0)) {
-    return grace === 0 && finalizers.size === 0 && nsFinalizers.length === 0 ? { kind: 'remove' } : { kind: 'unchanged' };
+    return grace === 0 && finalizers.size === 0 && nsFinalizers.length === 0
+      ? { kind: 'remove' }
+      : { kind: 'unchanged' };
   }
   const next = deepClone(current);
   const m = next.metadata ?? (next.metadata = {});
-  if (!terminating || grace < (meta.deletionGracePeriodSeconds ?? 0)) m.deletionTimestamp = rfc3339Seconds(new Date(now.getTime() + grace * 1000));
+  if (!terminating || grace < (meta.deletionGracePeriodSeconds ?? 0))
+    m.deletionTimestamp = rfc3339Seconds(new Date(now.getTime() + grace * 1000));
   m.deletionGracePeriodSeconds = grace;
   if (finalizers.size > 0) m.finalizers = [...finalizers];
   else delete m.finalizers;
@@ -101,7 +114,8 @@ export function shouldRemoveAfterUpdate(rt: ResourceType, next: KubeObject, old:
   const om = old.metadata ?? {};
   if (om.deletionTimestamp === undefined || om.deletionTimestamp === null) return false;
   if ((next.metadata?.finalizers ?? []).length > 0) return false;
-  if (isNamespace(rt) && ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0) return false;
+  if (isNamespace(rt) && ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length > 0)
+    return false;
   return (om.deletionGracePeriodSeconds ?? 0) === 0;
 }
 
@@ -112,5 +126,10 @@ export function validateFinalizersOnTerminating(next: KubeObject, old: KubeObjec
   const before = new Set(om.finalizers ?? []);
   const added = (next.metadata?.finalizers ?? []).filter((f) => !before.has(f));
   if (added.length === 0) return [];
-  return [fieldError.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`)];
+  return [
+    fieldError.forbidden(
+      'metadata.finalizers',
+      `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+    ),
+  ];
 }

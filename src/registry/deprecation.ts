@@ -16,12 +16,23 @@ interface Deprecated {
 function table(profile: NamingProfile): Map<string, Deprecated> {
   const fc = profile.suffixed('flowcontrol.apiserver');
   return new Map([
-    [`${fc}/v1beta2/FlowSchema`, { deprecatedIn: '1.26', removedIn: '1.29', replacement: `${fc}/v1beta3 FlowSchema` }],
-    [`${fc}/v1beta2/PriorityLevelConfiguration`, { deprecatedIn: '1.26', removedIn: '1.29', replacement: `${fc}/v1beta3 PriorityLevelConfiguration` }],
+    [
+      `${fc}/v1beta2/FlowSchema`,
+      { deprecatedIn: '1.26', removedIn: '1.29', replacement: `${fc}/v1beta3 FlowSchema` },
+    ],
+    [
+      `${fc}/v1beta2/PriorityLevelConfiguration`,
+      { deprecatedIn: '1.26', removedIn: '1.29', replacement: `${fc}/v1beta3 PriorityLevelConfiguration` },
+    ],
   ]);
 }
 
-export function deprecationOf(profile: NamingProfile, group: string, version: string, kind: string): { warning: string; removedRelease: string } | undefined {
+export function deprecationOf(
+  profile: NamingProfile,
+  group: string,
+  version: string,
+  kind: string,
+): { warning: string; removedRelease: string } | undefined {
   const d = table(profile).get(`${group}/${version}/${kind}`);
   if (d === undefined) return undefined;
   return {

@@ -28,10 +28,18 @@ function validateConfigKeys(obj: KubeObject, fields: readonly string[]): FieldEr
     const data = obj[field];
     if (typeof data !== 'object' || data === null || Array.isArray(data)) continue;
     for (const key of Object.keys(data)) {
-      if (key.length > 253) errs.push(fieldError.invalid(`${field}[${key}]`, key, 'must be no more than 253 characters'));
+      if (key.length > 253)
+        errs.push(fieldError.invalid(`${field}[${key}]`, key, 'must be no more than 253 characters'));
       if (!configKeyRe.test(key))
-        errs.push(fieldError.invalid(`${field}[${key}]`, key, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"));
-      if (seen.has(key)) errs.push(fieldError.invalid(`${field}[${key}]`, key, 'duplicate of key present in data'));
+        errs.push(
+          fieldError.invalid(
+            `${field}[${key}]`,
+            key,
+            "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+          ),
+        );
+      if (seen.has(key))
+        errs.push(fieldError.invalid(`${field}[${key}]`, key, 'duplicate of key present in data'));
       seen.add(key);
     }
   }

@@ -6,7 +6,14 @@
  */
 
 import type { KubeObject } from '../api/meta';
-import { alreadyExists, notFound, resourceExpired, staleResourceVersion, tooLargeResourceVersion, internalError } from '../machinery/errors';
+import {
+  alreadyExists,
+  notFound,
+  resourceExpired,
+  staleResourceVersion,
+  tooLargeResourceVersion,
+  internalError,
+} from '../machinery/errors';
 import { StorageError, type ListOptions, type Storage, type StoredObject } from '../storage/types';
 import { collectionPrefix, objectKey } from './keys';
 import { toServedVersion, toStorageVersion } from './conversion';
@@ -43,7 +50,10 @@ export class ObjectStore {
   async create(rt: ResourceType, obj: KubeObject): Promise<StoredObject> {
     const m = obj.metadata ?? {};
     try {
-      return this.served(rt, await this.storage.create(this.key(rt, m.namespace ?? '', m.name ?? ''), toStorageVersion(rt, obj)));
+      return this.served(
+        rt,
+        await this.storage.create(this.key(rt, m.namespace ?? '', m.name ?? ''), toStorageVersion(rt, obj)),
+      );
     } catch (e) {
       throw this.translate(e, rt, m.name ?? '');
     }
@@ -52,13 +62,25 @@ export class ObjectStore {
   async update(rt: ResourceType, obj: KubeObject, expectedRevision: number): Promise<StoredObject> {
     const m = obj.metadata ?? {};
     try {
-      return this.served(rt, await this.storage.update(this.key(rt, m.namespace ?? '', m.name ?? ''), toStorageVersion(rt, obj), expectedRevision));
+      return this.served(
+        rt,
+        await this.storage.update(
+          this.key(rt, m.namespace ?? '', m.name ?? ''),
+          toStorageVersion(rt, obj),
+          expectedRevision,
+        ),
+      );
     } catch (e) {
       throw this.translate(e, rt, m.name ?? '');
     }
   }
 
-  async delete(rt: ResourceType, namespace: string, name: string, expectedRevision?: number): Promise<StoredObject> {
+  async delete(
+    rt: ResourceType,
+    namespace: string,
+    name: string,
+    expectedRevision?: number,
+  ): Promise<StoredObject> {
     try {
       return this.served(rt, await this.storage.delete(this.key(rt, namespace, name), expectedRevision));
     } catch (e) {
@@ -73,7 +95,9 @@ export class ObjectStore {
         ...options,
         prefix: this.prefix(rt, namespace),
         // Selectors see objects as the served version names their fields.
-        ...(predicate !== undefined ? { predicate: (o: KubeObject) => predicate(toServedVersion(rt, o)) } : {}),
+        ...(predicate !== undefined
+          ? { predicate: (o: KubeObject) => predicate(toServedVersion(rt, o)) }
+          : {}),
       });
       return { ...result, items: result.items.map((s) => this.served(rt, s)) };
     } catch (e) {

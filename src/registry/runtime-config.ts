@@ -25,7 +25,10 @@ export function parseRuntimeConfig(text: string | undefined): RuntimeConfig {
     const eq = entry.indexOf('=');
     const key = eq < 0 ? entry : entry.slice(0, eq);
     const valueText = eq < 0 ? 'true' : entry.slice(eq + 1);
-    if (valueText !== 'true' && valueText !== 'false') throw badRequest(`invalid value of ${key}: ${valueText}, err: strconv.ParseBool: parsing "${valueText}": invalid syntax`);
+    if (valueText !== 'true' && valueText !== 'false')
+      throw badRequest(
+        `invalid value of ${key}: ${valueText}, err: strconv.ParseBool: parsing "${valueText}": invalid syntax`,
+      );
     const value = valueText === 'true';
     if (key === 'api/all' || key === 'api/ga' || key === 'api/beta' || key === 'api/alpha') {
       config.levels[key.slice(4) as 'all' | 'ga' | 'beta' | 'alpha'] = value;

@@ -75,7 +75,13 @@ function generationFieldsChanged(rt: ResourceType, obj: KubeObject, old: KubeObj
 }
 
 /** Prepares an update of the main resource or of a subresource (`status`). */
-export function prepareForUpdate(rt: ResourceType, subresource: string, obj: KubeObject, old: KubeObject, ctx: StrategyContext): KubeObject {
+export function prepareForUpdate(
+  rt: ResourceType,
+  subresource: string,
+  obj: KubeObject,
+  old: KubeObject,
+  ctx: StrategyContext,
+): KubeObject {
   let next: KubeObject;
   if (subresource === 'status') {
     // Only status (and metadata outside the reset set) changes through /status.
@@ -84,7 +90,14 @@ export function prepareForUpdate(rt: ResourceType, subresource: string, obj: Kub
     else next.status = obj.status;
     const m = meta(next);
     const om = old.metadata ?? {};
-    for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'deletionTimestamp', 'generation'] as const) {
+    for (const key of [
+      'labels',
+      'annotations',
+      'finalizers',
+      'ownerReferences',
+      'deletionTimestamp',
+      'generation',
+    ] as const) {
       if (om[key] === undefined) delete m[key];
       else (m as Record<string, unknown>)[key] = deepClone(om[key]);
     }
@@ -110,9 +123,11 @@ export function prepareForUpdate(rt: ResourceType, subresource: string, obj: Kub
   if (subresource === '' && generationFieldsChanged(rt, next, old)) m.generation = (om.generation ?? 0) + 1;
   if (m.uid === undefined || m.uid === '') m.uid = om.uid;
   if (om.creationTimestamp !== undefined) m.creationTimestamp = om.creationTimestamp;
-  if (om.deletionTimestamp !== undefined && om.deletionTimestamp !== null) m.deletionTimestamp = om.deletionTimestamp;
+  if (om.deletionTimestamp !== undefined && om.deletionTimestamp !== null)
+    m.deletionTimestamp = om.deletionTimestamp;
   else delete m.deletionTimestamp;
-  if (om.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds === undefined) m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+  if (om.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds === undefined)
+    m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
   delete m.selfLink;
   if (subresource === '') kindHooks(rt)?.prepareForUpdate?.(next, old, ctx);
   return next;
@@ -127,10 +142,19 @@ function schemaErrors(rt: ResourceType, obj: KubeObject, ctx: StrategyContext): 
 }
 
 export function validateCreate(rt: ResourceType, obj: KubeObject, ctx: StrategyContext): FieldError[] {
-  return [...validateObjectMetaCreate(rt, obj), ...schemaErrors(rt, obj, ctx), ...(kindHooks(rt)?.validate?.(obj, ctx) ?? [])];
+  return [
+    ...validateObjectMetaCreate(rt, obj),
+    ...schemaErrors(rt, obj, ctx),
+    ...(kindHooks(rt)?.validate?.(obj, ctx) ?? []),
+  ];
 }
 
-export function validateUpdate(rt: ResourceType, obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[] {
+export function validateUpdate(
+  rt: ResourceType,
+  obj: KubeObject,
+  old: KubeObject,
+  ctx: StrategyContext,
+): FieldError[] {
   return [
     ...validateObjectMetaUpdate(rt, obj, old),
     ...validateFinalizersOnTerminating(obj, old),

@@ -23,7 +23,11 @@ export async function bootstrap(server: ServerContext, user: UserInfo): Promise<
         name: '',
         dryRun: false,
         user,
-        desired: () => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { [`${server.profile.prefixed('metadata.name')}`]: name } } }),
+        desired: () => ({
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name, labels: { [`${server.profile.prefixed('metadata.name')}`]: name } },
+        }),
         createWhenMissing: true,
       });
     } catch (e) {

@@ -18,12 +18,36 @@ export class Metrics implements MetricsSink {
   private readonly watchers = new Map<string, number>();
   private readonly deprecated = new Set<string>();
 
-  deprecatedApiRequested(l: { group: string; version: string; resource: string; subresource: string; removedRelease: string }): void {
-    this.deprecated.add(labelText({ group: l.group, version: l.version, resource: l.resource, subresource: l.subresource, removed_release: l.removedRelease }));
+  deprecatedApiRequested(l: {
+    group: string;
+    version: string;
+    resource: string;
+    subresource: string;
+    removedRelease: string;
+  }): void {
+    this.deprecated.add(
+      labelText({
+        group: l.group,
+        version: l.version,
+        resource: l.resource,
+        subresource: l.subresource,
+        removed_release: l.removedRelease,
+      }),
+    );
   }
 
   recordRequest(l: RequestLabels): void {
-    const key = labelText({ verb: l.verb, dry_run: l.dryRun ? 'All' : '', group: l.group, version: l.version, resource: l.resource, subresource: l.subresource, scope: l.scope, component: 'apiserver', code: l.code });
+    const key = labelText({
+      verb: l.verb,
+      dry_run: l.dryRun ? 'All' : '',
+      group: l.group,
+      version: l.version,
+      resource: l.resource,
+      subresource: l.subresource,
+      scope: l.scope,
+      component: 'apiserver',
+      code: l.code,
+    });
     this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
   }
 
@@ -44,7 +68,9 @@ export class Metrics implements MetricsSink {
       ...[...this.requests.entries()].sort().map(([labels, n]) => `apiserver_request_total{${labels}} ${n}`),
       '# HELP apiserver_registered_watchers [ALPHA] Number of currently registered watchers for a given resources',
       '# TYPE apiserver_registered_watchers gauge',
-      ...[...this.watchers.entries()].sort().map(([labels, n]) => `apiserver_registered_watchers{${labels}} ${n}`),
+      ...[...this.watchers.entries()]
+        .sort()
+        .map(([labels, n]) => `apiserver_registered_watchers{${labels}} ${n}`),
       '# HELP apiserver_requested_deprecated_apis [STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
       '# TYPE apiserver_requested_deprecated_apis gauge',
       ...[...this.deprecated].sort().map((labels) => `apiserver_requested_deprecated_apis{${labels}} 1`),

@@ -14,7 +14,14 @@
 
 import type { KubeObject } from '../api/meta';
 import type { UserInfo } from '../api/authn';
-import { invalid, notFound, staleResourceVersion, conflict, toStatusError, StatusError } from '../machinery/errors';
+import {
+  invalid,
+  notFound,
+  staleResourceVersion,
+  conflict,
+  toStatusError,
+  StatusError,
+} from '../machinery/errors';
 import { newUid, randomSuffix } from '../machinery/ids';
 import { deepClone, deepEqual } from '../machinery/json';
 import type { AdmissionChain } from '../admission/chain';
@@ -74,7 +81,16 @@ export async function handleRequest(deps: PipelineDeps, request: Request): Promi
 /** The verb label of apiserver_request_total, as the real server's CleanVerb spells it. */
 function cleanVerb(verb: string, contentType: string | null): string {
   if (verb === 'patch' && (contentType ?? '').startsWith('application/apply-patch')) return 'APPLY';
-  const byVerb: Record<string, string> = { get: 'GET', list: 'LIST', watch: 'WATCH', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE' };
+  const byVerb: Record<string, string> = {
+    get: 'GET',
+    list: 'LIST',
+    watch: 'WATCH',
+    create: 'POST',
+    update: 'PUT',
+    patch: 'PATCH',
+    delete: 'DELETE',
+    deletecollection: 'DELETE',
+  };
   return byVerb[verb] ?? verb.toUpperCase();
 }
 
@@ -88,7 +104,12 @@ function recordRequest(server: ServerContext, ctx: RequestContext, code: number)
     version: info.version,
     resource: info.resource,
     subresource: info.subresource,
-    scope: info.name !== '' ? 'resource' : info.namespace !== '' && info.resource !== 'namespaces' ? 'namespace' : 'cluster',
+    scope:
+      info.name !== ''
+        ? 'resource'
+        : info.namespace !== '' && info.resource !== 'namespaces'
+          ? 'namespace'
+          : 'cluster',
     code,
   });
 }
@@ -96,7 +117,12 @@ function recordRequest(server: ServerContext, ctx: RequestContext, code: number)
 const maxAttempts = 32;
 const maxGenerateNameAttempts = 8;
 
-function attributes(w: WriteRequest, operation: AdmissionOperation, object: KubeObject | undefined, oldObject: KubeObject | undefined): AdmissionAttributes {
+function attributes(
+  w: WriteRequest,
+  operation: AdmissionOperation,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+): AdmissionAttributes {
   return {
     operation,
     group: w.rt.group,
@@ -125,20 +151,30 @@ export async function runWrite(deps: PipelineDeps, w: WriteRequest): Promise<Wri
   let generateNameAttempts = 0;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     const current = w.verb === 'create' ? undefined : await server.store.get(w.rt, w.namespace, w.name);
-    if (current === undefined && w.verb !== 'create' && !w.createWhenMissing) throw notFound(groupResource(w.rt), w.name);
+    if (current === undefined && w.verb !== 'create' && !w.createWhenMissing)
+      throw notFound(groupResource(w.rt), w.name);
     const creating = current === undefined;
     const now = server.now();
     const sctx = server.strategy(now);
 
-    let obj = await (w.desired ?? (() => ({}) as KubeObject))(current === undefined ? undefined : deepClone(current.object));
+    let obj = await (w.desired ?? (() => ({}) as KubeObject))(
+      current === undefined ? undefined : deepClone(current.object),
+    );
     // defaulting: the real server defaults while decoding the body into the kind's type, so before
     // field ownership and admission see the object
-    if (!w.rt.custom && w.rt.definition !== undefined) applyDefaults(server.catalog.definitions, w.rt.definition, obj, defaultingContext(server.profile, server.featureGates));
+    if (!w.rt.custom && w.rt.definition !== undefined)
+      applyDefaults(
+        server.catalog.definitions,
+        w.rt.definition,
+        obj,
+        defaultingContext(server.profile, server.featureGates),
+      );
     // custom resources: decoding prunes unknown fields, drops non-nullable nulls and applies the schema's defaults
     w.rt.crd?.normalize(obj);
     if (!creating) {
       const rv = obj.metadata?.resourceVersion;
-      if (rv !== undefined && rv !== '' && rv !== String(current.revision)) throw staleResourceVersion(groupResource(w.rt), w.name);
+      if (rv !== undefined && rv !== '' && rv !== String(current.revision))
+        throw staleResourceVersion(groupResource(w.rt), w.name);
     }
 
     // field ownership: the writer takes what it set or changed (apply recorded it while merging)
@@ -155,20 +191,23 @@ export async function runWrite(deps: PipelineDeps, w: WriteRequest): Promise<Wri
     }
 
     // admission (mutating)
-    obj = (await admission.mutate(attributes(w, creating ? 'CREATE' : 'UPDATE', obj, current?.object))) ?? obj;
+    obj =
+      (await admission.mutate(attributes(w, creating ? 'CREATE' : 'UPDATE', obj, current?.object))) ?? obj;
 
     // validate: the strategy's preparation, then every rule
     let errors;
     if (creating) {
       const meta = obj.metadata ?? (obj.metadata = {});
-      if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '') meta.name = `${meta.generateName}${randomSuffix()}`;
+      if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '')
+        meta.name = `${meta.generateName}${randomSuffix()}`;
       prepareForCreate(w.rt, obj, sctx);
       errors = validateCreate(w.rt, obj, sctx);
     } else {
       obj = prepareForUpdate(w.rt, w.subresource, obj, current.object, sctx);
       errors = validateUpdate(w.rt, obj, current.object, sctx);
     }
-    if (errors.length > 0) throw invalid({ group: w.rt.group, kind: w.rt.kind }, obj.metadata?.name ?? w.name, errors);
+    if (errors.length > 0)
+      throw invalid({ group: w.rt.group, kind: w.rt.kind }, obj.metadata?.name ?? w.name, errors);
 
     // admission (validating)
     await admission.validate(attributes(w, creating ? 'CREATE' : 'UPDATE', obj, current?.object));
@@ -182,7 +221,12 @@ export async function runWrite(deps: PipelineDeps, w: WriteRequest): Promise<Wri
         return { object: stored.object, created: true };
       } catch (e) {
         const generated = (obj.metadata?.generateName ?? '') !== '' && w.verb === 'create' && w.name === '';
-        if (e instanceof StatusError && e.reason === 'AlreadyExists' && generated && ++generateNameAttempts < maxGenerateNameAttempts) {
+        if (
+          e instanceof StatusError &&
+          e.reason === 'AlreadyExists' &&
+          generated &&
+          ++generateNameAttempts < maxGenerateNameAttempts
+        ) {
           if (obj.metadata !== undefined) obj.metadata.name = '';
           continue;
         }
@@ -219,9 +263,17 @@ async function runDelete(deps: PipelineDeps, w: WriteRequest): Promise<WriteOutc
     const meta = current.object.metadata ?? {};
     const pre = w.deleteOptions?.preconditions;
     if (pre?.uid !== undefined && pre.uid !== meta.uid)
-      throw conflict(gr, w.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+      throw conflict(
+        gr,
+        w.name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`,
+      );
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== meta.resourceVersion)
-      throw conflict(gr, w.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+      throw conflict(
+        gr,
+        w.name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
+      );
 
     // admission (mutating, then validating) sees the object being deleted as oldObject
     await admission.mutate(attributes(w, 'DELETE', undefined, current.object));

@@ -50,10 +50,18 @@ const maxImportBytes = 256 * 1024 * 1024;
 
 const knownGates = new Set(['WatchList', 'APIListChunking']);
 
-export async function handleSandbox(control: SandboxControl, storage: Storage, ctx: RequestContext): Promise<Response> {
+export async function handleSandbox(
+  control: SandboxControl,
+  storage: Storage,
+  ctx: RequestContext,
+): Promise<Response> {
   const path = ctx.url.pathname.replace(/\/+$/, '');
   const method = ctx.request.method.toUpperCase();
-  const snapshot = async () => ({ ...control.settings(), revision: await storage.currentRevision(), compactedRevision: await storage.compactedRevision() });
+  const snapshot = async () => ({
+    ...control.settings(),
+    revision: await storage.currentRevision(),
+    compactedRevision: await storage.compactedRevision(),
+  });
   if (path === '/sandbox/v1/settings') {
     if (method === 'GET') return respondValue(ctx, 200, await snapshot());
     if (method !== 'PUT' && method !== 'PATCH') throw methodNotAllowed();
@@ -67,7 +75,8 @@ export async function handleSandbox(control: SandboxControl, storage: Storage, c
     const patch: Partial<SandboxSettings> = {};
     if (body.compactionIntervalMs !== undefined) {
       const ms = body.compactionIntervalMs;
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 1000) throw badRequest('compactionIntervalMs must be a number of milliseconds, at least 1000');
+      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 1000)
+        throw badRequest('compactionIntervalMs must be a number of milliseconds, at least 1000');
       patch.compactionIntervalMs = ms;
     }
     if (body.featureGates !== undefined) {

@@ -467,7 +467,7 @@ export function describeStorageConformance(name: string, factory: () => Promise<
         await target.create('/a/y', thing('y', 2));
         await target.create('/b/dotted', {
           ...thing('dotted'),
-          metadata: { name: 'dotted', labels: { 'app.orch.io/name': 'z~1' } },
+          metadata: { name: 'dotted', labels: { 'app.example.com/name': 'z~1' } },
         });
         await target.update('/a/x', thing('x', 3), 1);
         await target.delete('/a/y');

@@ -20,7 +20,11 @@ export interface TestResponse {
 
 export interface TestHost extends NodeHost {
   kubeconfigPath: string;
-  request(method: string, path: string, options?: { body?: unknown; contentType?: string; headers?: Record<string, string> }): Promise<TestResponse>;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; contentType?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse>;
 }
 
 export async function startTestHost(options: NodeHostOptions = {}): Promise<TestHost> {

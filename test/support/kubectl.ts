@@ -37,9 +37,20 @@ export function kubectl(kubeconfig: string, args: string[], input?: string): Pro
     const child = execFile(
       kubectlPath ?? 'kubectl',
       ['--kubeconfig', kubeconfig, ...args],
-      { timeout: 30_000, env: { ...process.env, HOME: process.env.HOME ?? '/tmp', KUBECACHEDIR: join(process.env.TMPDIR ?? '/tmp', `kubectl-cache-${process.pid}`) } },
+      {
+        timeout: 30_000,
+        env: {
+          ...process.env,
+          HOME: process.env.HOME ?? '/tmp',
+          KUBECACHEDIR: join(process.env.TMPDIR ?? '/tmp', `kubectl-cache-${process.pid}`),
+        },
+      },
       (error, stdout, stderr) => {
-        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
+        resolve({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1,
+          stdout,
+          stderr,
+        });
       },
     );
     if (input !== undefined) child.stdin?.end(input);

@@ -63,7 +63,10 @@ export async function openWatch(baseUrl: string, path: string): Promise<WatchHan
       const deadline = Date.now() + timeoutMs;
       while (events.length < n) {
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`expected ${n} watch events, got ${events.length}: ${JSON.stringify(events.map((e) => e.type))}`);
+        if (left <= 0)
+          throw new Error(
+            `expected ${n} watch events, got ${events.length}: ${JSON.stringify(events.map((e) => e.type))}`,
+          );
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, Math.min(left, 100));

@@ -38,7 +38,13 @@ export function namespaceLifecycle(options: NamespaceLifecycleOptions): Mutating
         `unable to create new content in namespace ${a.namespace} because it is being terminated`,
       );
       const details = err.status.details ?? {};
-      details.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' }];
+      details.causes = [
+        {
+          reason: 'NamespaceTerminating',
+          message: `namespace ${a.namespace} is being terminated`,
+          field: 'metadata.namespace',
+        },
+      ];
       err.status.details = details;
       throw err;
     },

@@ -18,21 +18,33 @@ import { respondObject } from '../encode';
 import { ownershipOptions } from '../field-manager-options';
 import { writeFor } from './write-request';
 
-export async function handleCreate(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
+export async function handleCreate(
+  server: ServerContext,
+  ctx: RequestContext,
+  req: ResolvedRequest,
+): Promise<Response> {
   if (req.info.subresource !== '') throw methodNotAllowed();
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const ownership = ownershipOptions(server, ctx, 'CreateOptions');
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
-  const decoded = decodeObjectBody(await readBodyText(ctx.request), format, { kind: req.rt.kind, typed: !req.rt.custom });
+  const decoded = decodeObjectBody(await readBodyText(ctx.request), format, {
+    kind: req.rt.kind,
+    typed: !req.rt.custom,
+  });
   const obj = asObjectOfType(decoded.value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
   // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
   if (!req.rt.custom) dropNulls(obj);
-  enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, { strictError: undecodable(req.rt) });
+  enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
+    strictError: undecodable(req.rt),
+  });
   const meta = obj.metadata ?? (obj.metadata = {});
   if (req.rt.namespaced) {
     if ((meta.namespace ?? '') === '') meta.namespace = req.namespace;
-    else if (meta.namespace !== req.namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    else if (meta.namespace !== req.namespace)
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
   } else delete meta.namespace;
 
   const outcome = await server.runWrite({

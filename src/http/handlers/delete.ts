@@ -13,20 +13,30 @@ import { respondObject } from '../encode';
 import { respondValue } from '../respond';
 import { writeFor } from './write-request';
 
-export async function handleDelete(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
+export async function handleDelete(
+  server: ServerContext,
+  ctx: RequestContext,
+  req: ResolvedRequest,
+): Promise<Response> {
   const { options, dryRun } = await parseDeleteOptions(ctx.request, ctx.query);
   const outcome = await server.runWrite({
     ...writeFor(ctx, req, 'delete', dryRun),
     deleteOptions: options,
   });
   const status = outcome.deleted !== true && options.orphanDependents === false ? 202 : 200;
-  if (outcome.deleted !== true || req.rt.behavior.returnDeletedObject) return respondObject(server, ctx, status, req.rt, outcome.object);
+  if (outcome.deleted !== true || req.rt.behavior.returnDeletedObject)
+    return respondObject(server, ctx, status, req.rt, outcome.object);
   const m = outcome.object.metadata ?? {};
   return respondValue(ctx, status, {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
-    details: { name: m.name, ...(req.rt.group !== '' ? { group: req.rt.group } : {}), kind: req.rt.resource, uid: m.uid },
+    details: {
+      name: m.name,
+      ...(req.rt.group !== '' ? { group: req.rt.group } : {}),
+      kind: req.rt.resource,
+      uid: m.uid,
+    },
   });
 }

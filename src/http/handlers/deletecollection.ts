@@ -13,14 +13,26 @@ import { respondList } from '../encode';
 import { selectionFromQuery } from '../selectors';
 import { writeFor } from './write-request';
 
-export async function handleDeleteCollection(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
+export async function handleDeleteCollection(
+  server: ServerContext,
+  ctx: RequestContext,
+  req: ResolvedRequest,
+): Promise<Response> {
   const { options, dryRun } = await parseDeleteOptions(ctx.request, ctx.query);
   const selection = selectionFromQuery(server.profile, req.rt, ctx.query);
-  const listed = await server.store.list(req.rt, req.namespace, selection.predicate !== undefined ? { predicate: selection.predicate } : {});
+  const listed = await server.store.list(
+    req.rt,
+    req.namespace,
+    selection.predicate !== undefined ? { predicate: selection.predicate } : {},
+  );
   for (const item of listed.items) {
     try {
       await server.runWrite({
-        ...writeFor(ctx, req, 'delete', dryRun, { subresource: '', namespace: item.object.metadata?.namespace ?? '', name: item.object.metadata?.name ?? '' }),
+        ...writeFor(ctx, req, 'delete', dryRun, {
+          subresource: '',
+          namespace: item.object.metadata?.namespace ?? '',
+          name: item.object.metadata?.name ?? '',
+        }),
         deleteOptions: options,
       });
     } catch (e) {

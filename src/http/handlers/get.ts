@@ -12,10 +12,19 @@ import { parseResourceVersion, waitForRevision } from '../options';
 import { scaleOf } from '../subresources/scale';
 import { respondValue } from '../respond';
 
-export async function handleGet(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
+export async function handleGet(
+  server: ServerContext,
+  ctx: RequestContext,
+  req: ResolvedRequest,
+): Promise<Response> {
   const rvText = ctx.query.get('resourceVersion') ?? '';
   if (rvText !== '' && rvText !== '0') {
-    await waitForRevision(server.storage, parseResourceVersion(rvText), server.tooLargeResourceVersionWaitMs, ctx.signal);
+    await waitForRevision(
+      server.storage,
+      parseResourceVersion(rvText),
+      server.tooLargeResourceVersionWaitMs,
+      ctx.signal,
+    );
   }
   const stored = await server.store.mustGet(req.rt, req.namespace, req.info.name);
   if (req.info.subresource === 'scale') return respondValue(ctx, 200, scaleOf(server, req.rt, stored.object));

@@ -25,11 +25,31 @@ export function validateListOptions(query: URLSearchParams, watch: boolean): Fie
   const rv = query.get('resourceVersion') ?? '';
   const cont = query.get('continue') ?? '';
   if (match !== '') {
-    if (watch) errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch'));
-    if (rv === '') errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    if (cont !== '') errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
-    if (match === 'Exact' && rv === '0') errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    if (watch)
+      errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch'));
+    if (rv === '')
+      errs.push(
+        fieldError.forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden unless resourceVersion is provided',
+        ),
+      );
+    if (cont !== '')
+      errs.push(
+        fieldError.forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch is forbidden when continue is provided',
+        ),
+      );
+    if (match !== 'Exact' && match !== 'NotOlderThan')
+      errs.push(fieldError.notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+    if (match === 'Exact' && rv === '0')
+      errs.push(
+        fieldError.forbidden(
+          'resourceVersionMatch',
+          'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+        ),
+      );
   }
   return errs;
 }
@@ -45,7 +65,11 @@ export function parseLimit(query: URLSearchParams): number {
 const expiredContinueMessage =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-export async function handleList(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
+export async function handleList(
+  server: ServerContext,
+  ctx: RequestContext,
+  req: ResolvedRequest,
+): Promise<Response> {
   const q = ctx.query;
   const errs = validateListOptions(q, false);
   if (errs.length > 0) throw invalid({ group: server.profile.metaGroup, kind: 'ListOptions' }, '', errs);
@@ -59,13 +83,16 @@ export async function handleList(server: ServerContext, ctx: RequestContext, req
   let revision: number | undefined;
   let after: string | undefined;
   if (cont !== '') {
-    if (rvText !== '' && rvText !== '0') throw badRequest('specifying resource version is not allowed when using continue');
+    if (rvText !== '' && rvText !== '0')
+      throw badRequest('specifying resource version is not allowed when using continue');
     const pos = await server.continueTokens.decode(cont, prefix);
     if (pos.revision < (await server.storage.compactedRevision())) {
       // Expired: hand back a token that continues from the same key at the current revision.
       const current = await server.storage.currentRevision();
       const err = resourceExpired(expiredContinueMessage);
-      err.status.metadata = { continue: await server.continueTokens.encode({ revision: current, after: pos.after }, prefix) };
+      err.status.metadata = {
+        continue: await server.continueTokens.encode({ revision: current, after: pos.after }, prefix),
+      };
       return respondError(ctx, server.profile, err);
     }
     revision = pos.revision;
@@ -87,15 +114,20 @@ export async function handleList(server: ServerContext, ctx: RequestContext, req
       countRemaining: limit > 0 && selection.predicate === undefined,
     });
   } catch (e) {
-    if (e instanceof StatusError && e.code === 410) throw resourceExpired('The resourceVersion for the provided list is too old.');
+    if (e instanceof StatusError && e.code === 410)
+      throw resourceExpired('The resourceVersion for the provided list is too old.');
     throw e;
   }
 
   const metadata: ListMeta = { resourceVersion: String(result.revision) };
   if (limit > 0) {
     const last = result.items[result.items.length - 1];
-    metadata.continue = result.more && last !== undefined ? await server.continueTokens.encode({ revision: result.revision, after: last.key }, prefix) : '';
-    if (result.more && result.remaining !== undefined && selection.predicate === undefined) metadata.remainingItemCount = result.remaining;
+    metadata.continue =
+      result.more && last !== undefined
+        ? await server.continueTokens.encode({ revision: result.revision, after: last.key }, prefix)
+        : '';
+    if (result.more && result.remaining !== undefined && selection.predicate === undefined)
+      metadata.remainingItemCount = result.remaining;
   }
   return respondList(
     server,

@@ -64,47 +64,68 @@ interface PatchSchemaRef {
   root: SchemaNode | undefined;
 }
 
-function applyPatch(type: PatchType, current: KubeObject, patch: unknown, schema?: PatchSchemaRef): KubeObject {
+function applyPatch(
+  type: PatchType,
+  current: KubeObject,
+  patch: unknown,
+  schema?: PatchSchemaRef,
+): KubeObject {
   switch (type) {
     case 'strategic':
       if (schema?.root === undefined) throw badRequest(`patch type ${type} is not supported`);
       return strategicMergePatch(schema.defs, schema.root, current, patch) as KubeObject;
     case 'merge': {
       const result = applyMergePatch(current, patch);
-      if (typeof result !== 'object' || result === null || Array.isArray(result)) throw badRequest('merge patch must be a JSON object');
+      if (typeof result !== 'object' || result === null || Array.isArray(result))
+        throw badRequest('merge patch must be a JSON object');
       return result as KubeObject;
     }
     case 'json':
       try {
         const result = applyJsonPatch(current, patch);
-        if (typeof result !== 'object' || result === null || Array.isArray(result)) throw badRequest('the patched document is not an object');
+        if (typeof result !== 'object' || result === null || Array.isArray(result))
+          throw badRequest('the patched document is not an object');
         return result as KubeObject;
       } catch (e) {
         if (!(e instanceof JsonPatchError)) throw e;
         if (e.malformed) throw badRequest(e.message);
-        throw new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ reason: 'UnexpectedServerResponse', message: e.message }] });
+        throw new StatusError(
+          422,
+          'Invalid',
+          'the server rejected our request due to an error in our request',
+          { causes: [{ reason: 'UnexpectedServerResponse', message: e.message }] },
+        );
       }
     default:
       throw badRequest(`patch type ${type} is not supported`);
   }
 }
 
-export async function handlePatch(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
+export async function handlePatch(
+  server: ServerContext,
+  ctx: RequestContext,
+  req: ResolvedRequest,
+): Promise<Response> {
   // Strategic merge patch needs the Go types' patch markers: built-in kinds only (custom resources get 415).
   const type = negotiatePatch(ctx.request.headers.get('content-type'), !req.rt.custom);
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const text = await readBodyText(ctx.request);
   const ownership = ownershipOptions(server, ctx, 'PatchOptions', type === 'apply');
-  const { patch, findings } = type === 'apply' ? { patch: undefined, findings: {} } : decodePatch(text, type, mode);
+  const { patch, findings } =
+    type === 'apply' ? { patch: undefined, findings: {} } : decodePatch(text, type, mode);
   const sub = req.info.subresource;
   const gvk = { apiVersion: req.rt.apiVersion, kind: req.rt.kind };
   const defs = server.catalog.definitions;
-  const schema: PatchSchemaRef = { defs, root: req.rt.definition !== undefined ? { ref: req.rt.definition } : req.rt.schema };
+  const schema: PatchSchemaRef = {
+    defs,
+    root: req.rt.definition !== undefined ? { ref: req.rt.definition } : req.rt.schema,
+  };
 
   const patched = (current: KubeObject): KubeObject => {
     const obj = applyPatch(type, current, patch, schema);
-    if (obj.apiVersion !== gvk.apiVersion || obj.kind !== gvk.kind) throw badRequest('the patch must not change apiVersion or kind');
+    if (obj.apiVersion !== gvk.apiVersion || obj.kind !== gvk.kind)
+      throw badRequest('the patch must not change apiVersion or kind');
     // Built-in kinds decode into types that drop nulls; custom resources keep them (nullable fields).
     if (!req.rt.custom) dropNulls(obj);
     checkNameAndNamespace(req, obj);
@@ -121,7 +142,10 @@ export async function handlePatch(server: ServerContext, ctx: RequestContext, re
       desired: (current) => {
         const obj = current ?? {};
         const scaleDefinition = req.rt.subresources.get('scale')?.definition;
-        const scale = applyPatch(type, scaleOf(server, req.rt, obj), patch, { defs, root: scaleDefinition !== undefined ? { ref: scaleDefinition } : undefined });
+        const scale = applyPatch(type, scaleOf(server, req.rt, obj), patch, {
+          defs,
+          root: scaleDefinition !== undefined ? { ref: scaleDefinition } : undefined,
+        });
         return applyScale(obj, scale, req.rt);
       },
       fieldManager: { manager: ownership.manager, subresource: 'scale' },

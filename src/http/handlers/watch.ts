@@ -25,11 +25,24 @@ function validateWatchOptions(query: URLSearchParams, watchListEnabled: boolean)
   const match = query.get('resourceVersionMatch') ?? '';
   const sendInitial = query.has('sendInitialEvents');
   if (watchListEnabled && sendInitial) {
-    if (match !== 'NotOlderThan') errs.push(fieldError.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (match !== 'NotOlderThan')
+      errs.push(
+        fieldError.forbidden(
+          'resourceVersionMatch',
+          'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+        ),
+      );
     return errs;
   }
-  if (match !== '') errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch'));
-  if (sendInitial) errs.push(fieldError.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
+  if (match !== '')
+    errs.push(fieldError.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch'));
+  if (sendInitial)
+    errs.push(
+      fieldError.forbidden(
+        'sendInitialEvents',
+        'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      ),
+    );
   return errs;
 }
 
@@ -38,7 +51,11 @@ function defaultTimeoutSeconds(): number {
   return 1800 + Math.floor(Math.random() * 1800);
 }
 
-export async function handleWatch(server: ServerContext, ctx: RequestContext, req: ResolvedRequest): Promise<Response> {
+export async function handleWatch(
+  server: ServerContext,
+  ctx: RequestContext,
+  req: ResolvedRequest,
+): Promise<Response> {
   const q = ctx.query;
   const watchList = server.featureGates.WatchList === true;
   const errs = validateWatchOptions(q, watchList);
@@ -52,7 +69,8 @@ export async function handleWatch(server: ServerContext, ctx: RequestContext, re
     if (n > 0) timeoutSeconds = n;
   }
   const selection = selectionFromQuery(server.profile, req.rt, q);
-  const sendInitialEvents = watchList && q.has('sendInitialEvents') ? queryFlag(q, 'sendInitialEvents') : undefined;
+  const sendInitialEvents =
+    watchList && q.has('sendInitialEvents') ? queryFlag(q, 'sendInitialEvents') : undefined;
   const startRevision = rvText === '' || rvText === '0' ? undefined : parseResourceVersion(rvText);
   const name = req.info.name;
 

@@ -10,7 +10,10 @@ import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { WriteRequest, WriteVerb } from '../server-context';
 
-type Common = Pick<WriteRequest, 'verb' | 'rt' | 'subresource' | 'namespace' | 'name' | 'dryRun' | 'user' | 'createWhenMissing'>;
+type Common = Pick<
+  WriteRequest,
+  'verb' | 'rt' | 'subresource' | 'namespace' | 'name' | 'dryRun' | 'user' | 'createWhenMissing'
+>;
 
 export function writeFor(
   ctx: RequestContext,

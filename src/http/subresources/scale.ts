@@ -19,7 +19,8 @@ function pathParts(path: string): string[] {
 
 function nested(obj: unknown, path: string): unknown {
   let cur = obj;
-  for (const p of pathParts(path)) cur = typeof cur === 'object' && cur !== null ? (cur as Record<string, unknown>)[p] : undefined;
+  for (const p of pathParts(path))
+    cur = typeof cur === 'object' && cur !== null ? (cur as Record<string, unknown>)[p] : undefined;
   return cur;
 }
 
@@ -30,7 +31,13 @@ function customScaleOf(paths: ScalePaths, obj: KubeObject): KubeObject {
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: int(nested(obj, paths.specReplicasPath)) },
     status: {
       replicas: int(nested(obj, paths.statusReplicasPath)),
@@ -75,7 +82,8 @@ export function scaleOf(server: ServerContext, rt: ResourceType, obj: KubeObject
 /** Applies a Scale's spec.replicas to the workload (to a custom resource's specReplicasPath when `rt` has one). */
 export function applyScale(obj: KubeObject, scale: KubeObject, rt?: ResourceType): KubeObject {
   const replicas = (scale.spec as { replicas?: unknown } | undefined)?.replicas;
-  if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas))) throw badRequest('spec.replicas must be an integer');
+  if (replicas !== undefined && (typeof replicas !== 'number' || !Number.isInteger(replicas)))
+    throw badRequest('spec.replicas must be an integer');
   const customPath = rt?.crd?.scale?.specReplicasPath;
   if (customPath !== undefined) setNested(obj, customPath, replicas ?? 0);
   else {

@@ -31,12 +31,19 @@ export function filterChange(filter: WatchFilter, change: ChangeRecord): Filtere
   if (filter.key !== undefined && change.key !== filter.key) return undefined;
   const p = filter.predicate;
   if (p === undefined) return { type: change.type, object: change.object, revision: change.revision };
-  if (change.type === 'ADDED') return p(change.object) ? { type: 'ADDED', object: change.object, revision: change.revision } : undefined;
+  if (change.type === 'ADDED')
+    return p(change.object) ? { type: 'ADDED', object: change.object, revision: change.revision } : undefined;
   const before = change.previous !== undefined && p(change.previous);
-  if (change.type === 'DELETED') return before ? { type: 'DELETED', object: change.object, revision: change.revision } : undefined;
+  if (change.type === 'DELETED')
+    return before ? { type: 'DELETED', object: change.object, revision: change.revision } : undefined;
   const now = p(change.object);
   if (now && before) return { type: 'MODIFIED', object: change.object, revision: change.revision };
   if (now && !before) return { type: 'ADDED', object: change.object, revision: change.revision };
-  if (!now && before && change.previous !== undefined) return { type: 'DELETED', object: withRevision(change.previous, change.revision), revision: change.revision };
+  if (!now && before && change.previous !== undefined)
+    return {
+      type: 'DELETED',
+      object: withRevision(change.previous, change.revision),
+      revision: change.revision,
+    };
   return undefined;
 }

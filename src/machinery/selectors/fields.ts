@@ -45,7 +45,12 @@ export function parseFieldSelector(input: string): FieldRequirement[] {
       ['=', '='],
     ] as const) {
       const at = term.indexOf(op);
-      if (at > 0) return { field: term.slice(0, at).trim(), operator: kind, value: unescape(term.slice(at + op.length)) };
+      if (at > 0)
+        return {
+          field: term.slice(0, at).trim(),
+          operator: kind,
+          value: unescape(term.slice(at + op.length)),
+        };
     }
     throw new SelectorParseError(`invalid selector: '${input}'; can't understand '${term}'`);
   });
@@ -95,13 +100,21 @@ function str(o: KubeObject, a: string, b: string): string {
 }
 
 /** `groupBase` is the group without the profile suffix (e.g. `certificates`), '' for core. */
-export function fieldAccessor(groupBase: string, kind: string, field: string, namespaced: boolean): ((o: KubeObject) => string) | undefined {
+export function fieldAccessor(
+  groupBase: string,
+  kind: string,
+  field: string,
+  namespaced: boolean,
+): ((o: KubeObject) => string) | undefined {
   if (field === 'metadata.name') return (o) => o.metadata?.name ?? '';
   // Cluster-scoped objects have an empty namespace, and the real server accepts the field for them too.
   if (field === 'metadata.namespace') return namespaced ? (o) => o.metadata?.namespace ?? '' : () => '';
   return kindFields[`${groupBase}/${kind}`]?.[field];
 }
 
-export function matchesFields(reqs: readonly { get: (o: KubeObject) => string; operator: '=' | '!='; value: string }[], obj: KubeObject): boolean {
+export function matchesFields(
+  reqs: readonly { get: (o: KubeObject) => string; operator: '=' | '!='; value: string }[],
+  obj: KubeObject,
+): boolean {
   return reqs.every((r) => (r.get(obj) === r.value) === (r.operator === '='));
 }

@@ -7,7 +7,16 @@
 
 import { isLabelValue, isQualifiedName } from '../names';
 
-export type LabelOperator = 'Exists' | 'DoesNotExist' | 'Equals' | 'DoubleEquals' | 'NotEquals' | 'In' | 'NotIn' | 'GreaterThan' | 'LessThan';
+export type LabelOperator =
+  | 'Exists'
+  | 'DoesNotExist'
+  | 'Equals'
+  | 'DoubleEquals'
+  | 'NotEquals'
+  | 'In'
+  | 'NotIn'
+  | 'GreaterThan'
+  | 'LessThan';
 
 export interface LabelRequirement {
   key: string;
@@ -17,7 +26,8 @@ export interface LabelRequirement {
 
 export class SelectorParseError extends Error {}
 
-type TokenKind = 'ident' | 'comma' | 'open' | 'close' | 'not' | 'eq' | 'deq' | 'neq' | 'in' | 'notin' | 'gt' | 'lt' | 'end';
+type TokenKind =
+  'ident' | 'comma' | 'open' | 'close' | 'not' | 'eq' | 'deq' | 'neq' | 'in' | 'notin' | 'gt' | 'lt' | 'end';
 interface Token {
   kind: TokenKind;
   text: string;
@@ -45,7 +55,15 @@ function lex(input: string): Token[] {
       i += 2;
       continue;
     }
-    const single: Partial<Record<string, TokenKind>> = { ',': 'comma', '(': 'open', ')': 'close', '!': 'not', '=': 'eq', '>': 'gt', '<': 'lt' };
+    const single: Partial<Record<string, TokenKind>> = {
+      ',': 'comma',
+      '(': 'open',
+      ')': 'close',
+      '!': 'not',
+      '=': 'eq',
+      '>': 'gt',
+      '<': 'lt',
+    };
     const kind = single[c];
     if (kind !== undefined) {
       out.push({ kind, text: c });
@@ -64,12 +82,18 @@ function lex(input: string): Token[] {
 
 function validateKey(key: string): void {
   const errs = isQualifiedName(key);
-  if (errs.length > 0) throw new SelectorParseError(`unable to parse requirement: key: Invalid value: ${JSON.stringify(key)}: ${errs.join('; ')}`);
+  if (errs.length > 0)
+    throw new SelectorParseError(
+      `unable to parse requirement: key: Invalid value: ${JSON.stringify(key)}: ${errs.join('; ')}`,
+    );
 }
 
 function validateValue(key: string, index: number, value: string): void {
   const errs = isLabelValue(value);
-  if (errs.length > 0) throw new SelectorParseError(`unable to parse requirement: values[${index}][${key}]: Invalid value: ${JSON.stringify(value)}: ${errs.join('; ')}`);
+  if (errs.length > 0)
+    throw new SelectorParseError(
+      `unable to parse requirement: values[${index}][${key}]: Invalid value: ${JSON.stringify(value)}: ${errs.join('; ')}`,
+    );
 }
 
 /** Parses a selector string; an empty string selects everything. */
@@ -84,7 +108,8 @@ export function parseLabelSelector(input: string): LabelRequirement[] {
     let t = next();
     if (t.kind === 'not') {
       const key = next();
-      if (key.kind !== 'ident') throw new SelectorParseError(`found '${key.text}', expected: identifier after '!'`);
+      if (key.kind !== 'ident')
+        throw new SelectorParseError(`found '${key.text}', expected: identifier after '!'`);
       validateKey(key.text);
       reqs.push({ key: key.text, operator: 'DoesNotExist', values: [] });
     } else if (t.kind === 'ident') {
@@ -95,9 +120,18 @@ export function parseLabelSelector(input: string): LabelRequirement[] {
         reqs.push({ key, operator: 'Exists', values: [] });
       } else {
         next();
-        const opMap: Partial<Record<TokenKind, LabelOperator>> = { eq: 'Equals', deq: 'DoubleEquals', neq: 'NotEquals', in: 'In', notin: 'NotIn', gt: 'GreaterThan', lt: 'LessThan' };
+        const opMap: Partial<Record<TokenKind, LabelOperator>> = {
+          eq: 'Equals',
+          deq: 'DoubleEquals',
+          neq: 'NotEquals',
+          in: 'In',
+          notin: 'NotIn',
+          gt: 'GreaterThan',
+          lt: 'LessThan',
+        };
         const op = opMap[t.kind];
-        if (op === undefined) throw new SelectorParseError(`found '${t.text}', expected: in, notin, =, ==, !=, gt, lt`);
+        if (op === undefined)
+          throw new SelectorParseError(`found '${t.text}', expected: in, notin, =, ==, !=, gt, lt`);
         if (op === 'In' || op === 'NotIn') {
           const open = next();
           if (open.kind !== 'open') throw new SelectorParseError(`found '${open.text}', expected: '('`);
@@ -113,13 +147,17 @@ export function parseLabelSelector(input: string): LabelRequirement[] {
               values.push(v.text);
               const sep = peek();
               if (sep.kind === 'comma') next();
-              else if (sep.kind !== 'close') throw new SelectorParseError(`found '${sep.text}', expected: ',' or ')'`);
+              else if (sep.kind !== 'close')
+                throw new SelectorParseError(`found '${sep.text}', expected: ',' or ')'`);
             } else if (v.kind === 'comma') {
               next();
               values.push('');
             } else throw new SelectorParseError(`found '${v.text}', expected: ',', ')' or identifier`);
           }
-          if (values.length === 0) throw new SelectorParseError(`unable to parse requirement: values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`);
+          if (values.length === 0)
+            throw new SelectorParseError(
+              `unable to parse requirement: values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`,
+            );
           values.forEach((v, i) => validateValue(key, i, v));
           reqs.push({ key, operator: op, values });
         } else {
@@ -128,9 +166,13 @@ export function parseLabelSelector(input: string): LabelRequirement[] {
           if (v.kind === 'ident') {
             next();
             value = v.text;
-          } else if (v.kind !== 'comma' && v.kind !== 'end') throw new SelectorParseError(`found '${v.text}', expected: identifier`);
+          } else if (v.kind !== 'comma' && v.kind !== 'end')
+            throw new SelectorParseError(`found '${v.text}', expected: identifier`);
           if (op === 'GreaterThan' || op === 'LessThan') {
-            if (!/^-?[0-9]+$/.test(value)) throw new SelectorParseError(`unable to parse requirement: values[0]: Invalid value: ${JSON.stringify(value)}: for 'Gt', 'Lt' operators, the value must be an integer`);
+            if (!/^-?[0-9]+$/.test(value))
+              throw new SelectorParseError(
+                `unable to parse requirement: values[0]: Invalid value: ${JSON.stringify(value)}: for 'Gt', 'Lt' operators, the value must be an integer`,
+              );
           } else validateValue(key, 0, value);
           reqs.push({ key, operator: op, values: [value] });
         }
@@ -140,12 +182,16 @@ export function parseLabelSelector(input: string): LabelRequirement[] {
     }
     const sep = next();
     if (sep.kind === 'end') break;
-    if (sep.kind !== 'comma') throw new SelectorParseError(`found '${sep.text}', expected: ',' or 'end of string'`);
+    if (sep.kind !== 'comma')
+      throw new SelectorParseError(`found '${sep.text}', expected: ',' or 'end of string'`);
   }
   return reqs;
 }
 
-export function matchesLabels(reqs: readonly LabelRequirement[], labels: Record<string, string> | undefined): boolean {
+export function matchesLabels(
+  reqs: readonly LabelRequirement[],
+  labels: Record<string, string> | undefined,
+): boolean {
   const l = labels ?? {};
   for (const r of reqs) {
     const has = Object.prototype.hasOwnProperty.call(l, r.key);

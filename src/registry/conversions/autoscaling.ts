@@ -26,7 +26,12 @@ function annotations(obj: KubeObject): Record<string, string> {
 
 export function autoscalingV1Spoke(profile: NamingProfile): Spoke {
   const note = (name: string) => profile.subPrefixed('autoscaling.alpha', name);
-  const keys = { metrics: note('metrics'), behavior: note('behavior'), conditions: note('conditions'), currentMetrics: note('current-metrics') };
+  const keys = {
+    metrics: note('metrics'),
+    behavior: note('behavior'),
+    conditions: note('conditions'),
+    currentMetrics: note('current-metrics'),
+  };
   return {
     apiVersion: 'autoscaling/v1',
     fromHub(hub) {
@@ -36,7 +41,11 @@ export function autoscalingV1Spoke(profile: NamingProfile): Spoke {
       const metrics = (spec.metrics as Obj[] | undefined) ?? [];
       const cpu = metrics.find(isCpuUtilization);
       const others = metrics.filter((m) => m !== cpu);
-      const v1spec: Obj = { scaleTargetRef: spec.scaleTargetRef, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas };
+      const v1spec: Obj = {
+        scaleTargetRef: spec.scaleTargetRef,
+        minReplicas: spec.minReplicas,
+        maxReplicas: spec.maxReplicas,
+      };
       const target = ((cpu?.resource as Obj | undefined)?.target as Obj | undefined)?.averageUtilization;
       if (typeof target === 'number') v1spec.targetCPUUtilizationPercentage = target;
       if (others.length > 0) annotations(obj)[keys.metrics] = JSON.stringify(others);
@@ -44,11 +53,19 @@ export function autoscalingV1Spoke(profile: NamingProfile): Spoke {
       obj.spec = Object.fromEntries(Object.entries(v1spec).filter(([, v]) => v !== undefined));
       if (status !== undefined) {
         const current = (status.currentMetrics as Obj[] | undefined) ?? [];
-        const cpuNow = current.find((m) => m.type === 'Resource' && (m.resource as Obj | undefined)?.name === 'cpu');
-        const v1status: Obj = { observedGeneration: status.observedGeneration, lastScaleTime: status.lastScaleTime, currentReplicas: status.currentReplicas, desiredReplicas: status.desiredReplicas };
+        const cpuNow = current.find(
+          (m) => m.type === 'Resource' && (m.resource as Obj | undefined)?.name === 'cpu',
+        );
+        const v1status: Obj = {
+          observedGeneration: status.observedGeneration,
+          lastScaleTime: status.lastScaleTime,
+          currentReplicas: status.currentReplicas,
+          desiredReplicas: status.desiredReplicas,
+        };
         const util = ((cpuNow?.resource as Obj | undefined)?.current as Obj | undefined)?.averageUtilization;
         if (typeof util === 'number') v1status.currentCPUUtilizationPercentage = util;
-        if (status.conditions !== undefined) annotations(obj)[keys.conditions] = JSON.stringify(status.conditions);
+        if (status.conditions !== undefined)
+          annotations(obj)[keys.conditions] = JSON.stringify(status.conditions);
         if (current.length > 0) annotations(obj)[keys.currentMetrics] = JSON.stringify(current);
         obj.status = Object.fromEntries(Object.entries(v1status).filter(([, v]) => v !== undefined));
       }
@@ -70,10 +87,20 @@ export function autoscalingV1Spoke(profile: NamingProfile): Spoke {
       };
       const metrics: Obj[] = [];
       if (typeof spec.targetCPUUtilizationPercentage === 'number')
-        metrics.push({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } } });
+        metrics.push({
+          type: 'Resource',
+          resource: {
+            name: 'cpu',
+            target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage },
+          },
+        });
       const extra = take(keys.metrics);
       if (Array.isArray(extra)) metrics.push(...(extra as Obj[]));
-      const v2spec: Obj = { scaleTargetRef: spec.scaleTargetRef, minReplicas: spec.minReplicas, maxReplicas: spec.maxReplicas };
+      const v2spec: Obj = {
+        scaleTargetRef: spec.scaleTargetRef,
+        minReplicas: spec.minReplicas,
+        maxReplicas: spec.maxReplicas,
+      };
       if (metrics.length > 0) v2spec.metrics = metrics;
       const behavior = take(keys.behavior);
       if (behavior !== undefined) v2spec.behavior = behavior;
@@ -86,7 +113,12 @@ export function autoscalingV1Spoke(profile: NamingProfile): Spoke {
         const v2status: Obj = { ...rest };
         if (Array.isArray(currentMetrics)) v2status.currentMetrics = currentMetrics;
         else if (typeof currentCPUUtilizationPercentage === 'number')
-          v2status.currentMetrics = [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: currentCPUUtilizationPercentage } } }];
+          v2status.currentMetrics = [
+            {
+              type: 'Resource',
+              resource: { name: 'cpu', current: { averageUtilization: currentCPUUtilizationPercentage } },
+            },
+          ];
         if (conditions !== undefined) v2status.conditions = conditions;
         obj.status = v2status;
       }

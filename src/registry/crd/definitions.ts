@@ -7,11 +7,12 @@
  */
 
 import type { Definition, DefinitionSet } from '../../machinery/schema';
-import type { NamingProfile } from '../../machinery/naming';
+import { PROFILES, type NamingProfile } from '../../machinery/naming';
 
 const JSON_SCHEMA_PROPS = 'apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
 const VALIDATION_RULE = 'apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule';
-const UPSTREAM_PREFIX = 'x-kubernetes-';
+/** How the generated data (upstream names) spells schema extensions. */
+const UPSTREAM_PREFIX = PROFILES.kubernetes.ext('');
 
 const cache = new Map<string, { source: DefinitionSet; result: DefinitionSet }>();
 

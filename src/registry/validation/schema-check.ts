@@ -35,13 +35,25 @@ function isQuantity(node: SchemaNode, ref: string | undefined): boolean {
   return ref !== undefined && ref.endsWith('api.resource.Quantity') && node.type === 'string';
 }
 
-export function checkAgainstSchema(defs: DefinitionSet, root: SchemaNode, value: unknown, options: SchemaCheckOptions): SchemaFindings {
+export function checkAgainstSchema(
+  defs: DefinitionSet,
+  root: SchemaNode,
+  value: unknown,
+  options: SchemaCheckOptions,
+): SchemaFindings {
   const findings: SchemaFindings = { errors: [], unknown: [] };
   walk(defs, root, value, '', findings, options);
   return findings;
 }
 
-function walk(defs: DefinitionSet, raw: SchemaNode, value: unknown, path: string, out: SchemaFindings, options: SchemaCheckOptions): void {
+function walk(
+  defs: DefinitionSet,
+  raw: SchemaNode,
+  value: unknown,
+  path: string,
+  out: SchemaFindings,
+  options: SchemaCheckOptions,
+): void {
   if (value === null || value === undefined) return;
   const node = resolveSchema(defs, raw);
   if (node === undefined) return;
@@ -53,7 +65,8 @@ function walk(defs: DefinitionSet, raw: SchemaNode, value: unknown, path: string
     return;
   }
   if (isQuantity(node, raw.ref)) {
-    if (actual !== 'string' && actual !== 'integer' && actual !== 'number') typeError(out, path, actual, 'string');
+    if (actual !== 'string' && actual !== 'integer' && actual !== 'number')
+      typeError(out, path, actual, 'string');
     return;
   }
 
@@ -76,7 +89,8 @@ function walk(defs: DefinitionSet, raw: SchemaNode, value: unknown, path: string
         return;
       }
       const items = node.items;
-      if (items !== undefined) (value as unknown[]).forEach((item, i) => walk(defs, items, item, `${path}[${i}]`, out, options));
+      if (items !== undefined)
+        (value as unknown[]).forEach((item, i) => walk(defs, items, item, `${path}[${i}]`, out, options));
       return;
     }
     default:
@@ -90,7 +104,8 @@ function walk(defs: DefinitionSet, raw: SchemaNode, value: unknown, path: string
     const obj = value as Record<string, unknown>;
     const props = node.properties;
     for (const req of node.required ?? []) {
-      if (obj[req] === undefined || obj[req] === null) out.errors.push(fieldError.required(join(path, req), ''));
+      if (obj[req] === undefined || obj[req] === null)
+        out.errors.push(fieldError.required(join(path, req), ''));
     }
     for (const key of Object.keys(obj)) {
       const child = props?.[key];
@@ -98,7 +113,8 @@ function walk(defs: DefinitionSet, raw: SchemaNode, value: unknown, path: string
       if (child !== undefined) {
         walk(defs, child, obj[key], childPath, out, options);
       } else if (node.additionalProperties !== undefined && node.additionalProperties !== false) {
-        if (node.additionalProperties !== true) walk(defs, node.additionalProperties, obj[key], childPath, out, options);
+        if (node.additionalProperties !== true)
+          walk(defs, node.additionalProperties, obj[key], childPath, out, options);
       } else if (props !== undefined && node.preserveUnknownFields !== true) {
         out.unknown.push(childPath);
         if (options.prune) delete obj[key];
@@ -109,5 +125,11 @@ function walk(defs: DefinitionSet, raw: SchemaNode, value: unknown, path: string
 
 function typeError(out: SchemaFindings, path: string, actual: string, expected: string): void {
   const shown = actual === 'integer' ? 'number' : actual === 'array' ? 'array' : actual;
-  out.errors.push(fieldError.typeInvalid(path, shown, `${path} in body must be of type ${expected}: ${JSON.stringify(shown)}`));
+  out.errors.push(
+    fieldError.typeInvalid(
+      path,
+      shown,
+      `${path} in body must be of type ${expected}: ${JSON.stringify(shown)}`,
+    ),
+  );
 }

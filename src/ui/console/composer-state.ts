@@ -5,6 +5,7 @@
  */
 
 import type { LoggedRequest } from '../lib/request-log';
+import { PROFILES } from '../../machinery/naming';
 
 export type Row = [string, string];
 
@@ -31,13 +32,12 @@ export const acceptPresets: { label: string; value: string }[] = [
   { label: 'JSON', value: 'application/json' },
   {
     label: 'Table',
-    value:
-      'application/json;as=Table;v=v1;g=meta.orch.io, application/json;as=Table;v=v1;g=meta.k8s.io, application/json',
+    value: `${PROFILES.orch.tableMediaType}, ${PROFILES.kubernetes.tableMediaType}, application/json`,
   },
   { label: 'YAML', value: 'application/yaml' },
   {
     label: 'Protobuf',
-    value: 'application/vnd.orch.protobuf, application/vnd.kubernetes.protobuf, application/json',
+    value: `${PROFILES.orch.protobufMediaType}, ${PROFILES.kubernetes.protobufMediaType}, application/json`,
   },
 ];
 

@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import { useClient } from '../client-context';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { preferences, type ProfilePreference } from '../lib/preferences';
+import { PROFILES } from '../../machinery/naming';
 
 interface Settings {
   profile: string;
@@ -72,7 +73,7 @@ export function SettingsCard() {
             checked={profile === 'orch'}
             onChange={() => setProfile('orch')}
           />{' '}
-          orch (groups like <code>apps</code>, <code>rbac.authorization.orch.io</code>)
+          orch (groups like <code>apps</code>, <code>{PROFILES.orch.suffixed('rbac.authorization')}</code>)
         </label>
         <label className="inline">
           <input
@@ -81,7 +82,7 @@ export function SettingsCard() {
             checked={profile === 'kubernetes'}
             onChange={() => setProfile('kubernetes')}
           />{' '}
-          kubernetes (upstream names, <code>*.k8s.io</code>)
+          kubernetes (upstream names, <code>*.{PROFILES.kubernetes.groupSuffix}</code>)
         </label>
         <p className="muted">
           Each profile keeps its own state. Switching reloads the page with the other server.

@@ -9,6 +9,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import { parseYamlDocuments } from '../lib/yaml-text';
+import { PROFILES } from '../../machinery/naming';
 
 export interface ScenarioObject {
   /** Applied (server-side apply, forced) as this field manager; created with POST when unset. */
@@ -86,7 +87,7 @@ function scenarioOf(document: KubeObject, fallbackTitle: string): WorkshopScenar
 /** The scenario as a link parameter: JSON, deflated, base64url. */
 export async function encodeScenario(scenario: WorkshopScenario): Promise<string> {
   const bytes = new TextEncoder().encode(
-    JSON.stringify({ kind: 'Scenario', apiVersion: 'sandbox.orch.io/v1', ...scenario }),
+    JSON.stringify({ kind: 'Scenario', apiVersion: `${PROFILES.orch.suffixed('sandbox')}/v1`, ...scenario }),
   );
   const packed = new Uint8Array(
     await new Response(

@@ -8,11 +8,20 @@
 
 import { http, type HttpHandler } from 'msw';
 
-const constant = JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'floor', namespace: 'default', resourceVersion: '1' }, data: { k: 'v' } });
+const constant = JSON.stringify({
+  kind: 'ConfigMap',
+  apiVersion: 'v1',
+  metadata: { name: 'floor', namespace: 'default', resourceVersion: '1' },
+  data: { k: 'v' },
+});
 
 export function benchFloorHandler(origin: string): HttpHandler {
   return http.all(
     ({ request }) => request.headers.get('x-bench-floor') === '1' && new URL(request.url).origin === origin,
-    ({ request }) => new Response(constant, { status: request.method === 'POST' ? 201 : 200, headers: { 'content-type': 'application/json' } }),
+    ({ request }) =>
+      new Response(constant, {
+        status: request.method === 'POST' ? 201 : 200,
+        headers: { 'content-type': 'application/json' },
+      }),
   );
 }

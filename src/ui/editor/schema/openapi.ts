@@ -1,14 +1,15 @@
 /**
  * The server's OpenAPI v3 documents as the editor's schema source:
  * `/openapi/v3` lists one document per group version, each holding the
- * schemas of its kinds (found by their `x-orch-group-version-kind`, or
- * `x-kubernetes-…` under the kubernetes profile). Custom resources are
+ * schemas of its kinds (found by their group-version-kind marker, spelled
+ * by whichever naming profile the server runs). Custom resources are
  * served the same way, so they get completion and validation too. Documents
  * are fetched once per page and cached; `$ref` and single-element `allOf`
  * wrappers are resolved on the way down.
  */
 
 import type { ApiClient } from '../../../client/index';
+import { PROFILES } from '../../../machinery/naming';
 
 export interface SchemaNode {
   type?: string;
@@ -100,9 +101,9 @@ export class SchemaCursor {
     );
   }
 
-  /** A marker under either profile's prefix: `marker('int-or-string')` reads `x-orch-int-or-string` or `x-kubernetes-int-or-string`. */
+  /** A schema marker under either naming profile's spelling, e.g. `marker('int-or-string')`. */
   marker(name: string): unknown {
-    return this.node[`x-orch-${name}`] ?? this.node[`x-kubernetes-${name}`];
+    return markerOf(this.node, name);
   }
 
   /** The JSON types a value may have here; undefined when anything goes. */
@@ -173,8 +174,7 @@ export class OpenApiSchemas {
     if (url === undefined) return undefined;
     const document = await this.loadDocument(url);
     for (const schema of Object.values(document.components?.schemas ?? {})) {
-      const markers = (schema['x-orch-group-version-kind'] ?? schema['x-kubernetes-group-version-kind']) as
-        GroupVersionKindMarker[] | undefined;
+      const markers = markerOf(schema, 'group-version-kind') as GroupVersionKindMarker[] | undefined;
       if (markers?.some((m) => (m.group ?? '') === group && m.version === version && m.kind === kind))
         return SchemaCursor.resolve(document, schema);
     }
@@ -212,4 +212,10 @@ export class OpenApiSchemas {
     }
     return document;
   }
+}
+
+/** A marker of a schema node as either naming profile spells it (the editor serves both). */
+function markerOf(node: object, name: string): unknown {
+  const fields = node as Record<string, unknown>;
+  return fields[PROFILES.orch.ext(name)] ?? fields[PROFILES.kubernetes.ext(name)];
 }
