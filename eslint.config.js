@@ -3,7 +3,6 @@
 // fine), and the server core uses neither DOM nor Node APIs.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
 
 const layers = [
   'api',
@@ -52,15 +51,25 @@ const allowed = {
   ui: ['api', 'client', 'machinery'],
 };
 
-const zones = layers.flatMap((target) =>
-  layers
-    .filter((from) => from !== target && !allowed[target].includes(from))
-    .map((from) => ({
-      target: `./src/${target}`,
-      from: `./src/${from}`,
-      message: `src/${target} may not import src/${from} (imports flow downward; see guide/ARCHITECTURE.md).`,
-    })),
-);
+// Each layer's forbidden layers as import patterns: a relative import that passes
+// through `<layer>/` (no folder inside a layer reuses a layer's name).
+const layerRules = layers.map((target) => ({
+  files: [`src/${target}/**/*.{ts,tsx}`],
+  rules: {
+    '@typescript-eslint/no-restricted-imports': [
+      'error',
+      {
+        patterns: layers
+          .filter((from) => from !== target && !allowed[target].includes(from))
+          .map((from) => ({
+            group: [`**/${from}/**`],
+            allowTypeImports: true,
+            message: `src/${target} may not import src/${from} (imports flow downward; see guide/ARCHITECTURE.md).`,
+          })),
+      },
+    ],
+  },
+}));
 
 // Node built-ins by exact module name (a bare-name pattern would also match our own folders, e.g. src/http).
 const nodeBuiltins = [
@@ -114,10 +123,9 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  ...layerRules,
   {
-    plugins: { 'import-x': importX },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
