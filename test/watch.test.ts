@@ -174,6 +174,50 @@ describe('watch', () => {
     expect(w.events[0]?.object.message).toMatch(/^too old resource version: \d+ \(\d+\)$/);
   });
 
+  it('a watch can ask for Tables (one row per event) or for metadata only, as kubectl get -w and metadata informers do', async () => {
+    const rv = await createCm(host, 'w-table');
+    const table = await fetch(
+      `${host.url}${cms}?watch=1&resourceVersion=${Number(rv) - 1}&fieldSelector=metadata.name%3Dw-table`,
+      {
+        headers: { accept: 'application/json;as=Table;v=v1;g=meta.orch.io, application/json' },
+      },
+    );
+    expect(table.status).toBe(200);
+    const reader = table.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('\n')) text += (await reader.read()).value ?? '';
+    await reader.cancel();
+    const event = JSON.parse(text.slice(0, text.indexOf('\n'))) as {
+      type: string;
+      object: { kind: string; rows: { cells: unknown[] }[]; columnDefinitions: { name: string }[] };
+    };
+    expect(event.type).toBe('ADDED');
+    expect(event.object.kind).toBe('Table');
+    expect(event.object.rows).toHaveLength(1);
+    expect(event.object.rows[0]?.cells[0]).toBe('w-table');
+    expect(event.object.columnDefinitions.map((c) => c.name)).toContain('Name');
+
+    const partial = await fetch(
+      `${host.url}${cms}?watch=1&resourceVersion=${Number(rv) - 1}&fieldSelector=metadata.name%3Dw-table`,
+      {
+        headers: { accept: 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1' },
+      },
+    );
+    const r2 = partial.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let t2 = '';
+    while (!t2.includes('\n')) t2 += (await r2.read()).value ?? '';
+    await r2.cancel();
+    const pe = JSON.parse(t2.slice(0, t2.indexOf('\n'))) as {
+      object: { kind: string; metadata: { name: string }; data?: unknown };
+    };
+    expect(pe.object).toMatchObject({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.orch.io/v1',
+      metadata: { name: 'w-table' },
+    });
+    expect(pe.object.data).toBeUndefined();
+  });
+
   it('resourceVersionMatch and sendInitialEvents are forbidden for watch without the WatchList gate', async () => {
     const r = await host.request('GET', `${cms}?watch=1&resourceVersion=0&resourceVersionMatch=NotOlderThan`);
     expect(r.status).toBe(422);

@@ -73,7 +73,7 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
     case 'HEAD':
       if (info.verb === 'watch') {
         allow('watch');
-        output(false, true);
+        output(true, true);
         return handleWatch(server, ctx, req);
       }
       if (named) {

@@ -60,16 +60,15 @@ export function negotiateOutput(
     if (m.essence === '*/*' || m.essence === 'application/*') return { kind: 'json' };
     if (m.essence === 'application/json') {
       if (m.params.as !== undefined) {
-        if (opts.table && !opts.watch) {
+        if (opts.table) {
           const tv = metaMatches(profile, m, 'Table');
           if (tv !== undefined) return { kind: 'table', metaVersion: tv };
         }
-        if (!opts.watch) {
-          const pv =
-            metaMatches(profile, m, 'PartialObjectMetadata') ??
-            metaMatches(profile, m, 'PartialObjectMetadataList');
-          if (pv !== undefined) return { kind: 'partial', metaVersion: pv };
-        }
+        // Metadata-only watches and lists (metadata informers) take the same forms.
+        const pv =
+          metaMatches(profile, m, 'PartialObjectMetadata') ??
+          metaMatches(profile, m, 'PartialObjectMetadataList');
+        if (pv !== undefined) return { kind: 'partial', metaVersion: pv };
         if (
           opts.discovery === true &&
           m.params.as === 'APIGroupDiscoveryList' &&

@@ -18,6 +18,7 @@ import type { ServerContext } from '../server-context';
 import { baseHeaders } from '../respond';
 import { watchEncoding } from '../protobuf/http';
 import { filterChange, type WatchFilter } from './event-filter';
+import { tableFor } from '../table';
 
 export interface WatchSpec {
   rt: ResourceType;
@@ -65,10 +66,28 @@ export function openWatchStream(server: ServerContext, ctx: RequestContext, spec
     }
   };
 
+  // Objects take the negotiated form: a one-row Table (no rows for a bookmark), metadata only, or as they are.
+  const present = (type: WatchEventType, object: KubeObject | Status): KubeObject | Status => {
+    if (type === 'ERROR') return object;
+    const out = ctx.output;
+    const obj = object as KubeObject;
+    if (out?.kind === 'table')
+      return tableFor(server, ctx, rt, type === 'BOOKMARK' ? [] : [obj], {
+        resourceVersion: obj.metadata?.resourceVersion,
+      });
+    if (out?.kind === 'partial')
+      return {
+        kind: 'PartialObjectMetadata',
+        apiVersion: `${server.profile.metaGroup}/${out.metaVersion ?? 'v1'}`,
+        metadata: obj.metadata ?? {},
+      };
+    return object;
+  };
+
   const send = (type: WatchEventType, object: KubeObject | Status): void => {
     const c = controllerRef;
     if (closed || c === undefined) return;
-    c.enqueue(encoding.encode(type, object));
+    c.enqueue(encoding.encode(type, present(type, object)));
     if ((c.desiredSize ?? 0) < -maxBacklog) {
       c.enqueue(
         encoding.encode(
