@@ -72,8 +72,16 @@ export interface ApiClient {
     contentType: PatchContentType,
     query?: QueryParams,
   ): Promise<T>;
-  /** Watch events of a collection until `signal` aborts or the server ends the stream. */
-  watch(ref: ResourceRef, query?: QueryParams, signal?: AbortSignal): AsyncIterable<WatchEvent>;
+  /**
+   * Watch events of a collection until `signal` aborts or the server ends the stream; `accept` asks for
+   * another form of the event objects (e.g. one-row Tables).
+   */
+  watch(
+    ref: ResourceRef,
+    query?: QueryParams,
+    signal?: AbortSignal,
+    accept?: string,
+  ): AsyncIterable<WatchEvent>;
   /** One request with the answer's status, headers and warnings; non-2xx throws `ApiError` (which carries warnings too). */
   send<T = unknown>(method: string, path: string, options?: SendOptions): Promise<ApiResponse<T>>;
   /** Sends one request to an API path and returns the raw response (no error mapping). */
@@ -142,10 +150,13 @@ export function createClient(options: ClientOptions = {}): ApiClient {
     delete: (ref, deleteOptions, query) => call('DELETE', withQuery(resourcePath(ref), query), deleteOptions),
     patch: (ref, patch, contentType, query) =>
       call('PATCH', withQuery(resourcePath(ref), query), patch, contentType),
-    watch: (ref, query, signal) => ({
+    watch: (ref, query, signal, accept) => ({
       async *[Symbol.asyncIterator]() {
         const path = withQuery(resourcePath(collection(ref)), { ...query, watch: true });
-        const response = await raw('GET', path, signal === undefined ? {} : { signal });
+        const response = await raw('GET', path, {
+          ...(signal !== undefined ? { signal } : {}),
+          ...(accept !== undefined ? { headers: { accept } } : {}),
+        });
         if (!response.ok) throw await errorFromResponse(response);
         yield* readWatchEvents(response);
       },

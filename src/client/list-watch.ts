@@ -31,6 +31,8 @@ export interface ListWatchOptions {
   query?: QueryParams;
   /** Performs the list (e.g. as a Table) and returns its resourceVersion. */
   list: (signal: AbortSignal) => Promise<string>;
+  /** The Accept header of the watch (e.g. Tables, so each event carries its rendered row). */
+  accept?: string;
   handlers: ListWatchHandlers;
   signal: AbortSignal;
 }
@@ -48,7 +50,12 @@ export async function listWatch(options: ListWatchOptions): Promise<void> {
         handlers.onList(resourceVersion);
       }
       handlers.onWatching?.(resourceVersion);
-      const events = client.watch(ref, { ...query, resourceVersion, allowWatchBookmarks: true }, signal);
+      const events = client.watch(
+        ref,
+        { ...query, resourceVersion, allowWatchBookmarks: true },
+        signal,
+        options.accept,
+      );
       for await (const event of events) {
         if (event.type === 'ERROR') {
           const status = isStatus(event.object) ? event.object : undefined;

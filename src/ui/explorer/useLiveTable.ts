@@ -1,9 +1,11 @@
 /**
  * A kind's objects as a live Table: listed as a server-rendered Table (the
  * per-kind columns, or Name and Created At), then kept current by a watch
- * (list-then-watch, relist on 410). Watch events carry objects, not rows, so
- * a changed object's row is re-rendered by the server with one GET of that
- * object as a Table; until it arrives the row shows its new metadata.
+ * (list-then-watch, relist on 410). The watch asks for Tables too, so each
+ * event carries its server-rendered row; a server that sends plain objects
+ * instead gets one GET of the changed object as a Table (until it arrives
+ * the row shows its new metadata). Row changes are applied at most once per
+ * animation frame, so a burst of events costs one render, not one per event.
  */
 
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -60,6 +62,18 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
     const signal = abort.signal;
     let rendered = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Row changes waiting for the next frame.
+    let queued: ((rows: LiveRows) => LiveRows)[] = [];
+    let frame: number | undefined;
+    const update = (change: (rows: LiveRows) => LiveRows): void => {
+      queued.push(change);
+      frame ??= requestAnimationFrame(() => {
+        frame = undefined;
+        const changes = queued;
+        queued = [];
+        if (!signal.aborted) setRows((current) => changes.reduce((rows, apply) => apply(rows), current));
+      });
+    };
     setRows(empty);
     setPhase('listing');
     setError(undefined);
@@ -101,6 +115,7 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
       client,
       ref,
       signal,
+      accept: TABLE_ACCEPT,
       list: async () => {
         const { table, server } = await fetchTable(resourcePath(ref));
         if (signal.aborted) return '';
@@ -118,12 +133,22 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
         onWatching: () => setPhase('live'),
         onEvent: (event) => {
           if (event.type === 'BOOKMARK') return;
-          setResourceVersion(event.object.metadata?.resourceVersion);
-          if (event.type === 'DELETED') {
-            setRows((current) => removeRow(current, event.object));
+          if (isTable(event.object)) {
+            // A one-row Table: the row as the server renders it, with the object's metadata.
+            const row = event.object.rows[0];
+            setResourceVersion(event.object.metadata.resourceVersion);
+            const object = row?.object;
+            if (object === undefined) return;
+            if (event.type === 'DELETED') update((current) => removeRow(current, object));
+            else update((current) => upsertRow(current, object, row?.cells));
             return;
           }
-          setRows((current) => upsertRow(current, event.object, undefined));
+          setResourceVersion(event.object.metadata?.resourceVersion);
+          if (event.type === 'DELETED') {
+            update((current) => removeRow(current, event.object));
+            return;
+          }
+          update((current) => upsertRow(current, event.object, undefined));
           if (rendered) {
             pending.current.add(rowKey(event.object));
             clearTimeout(timer);
@@ -139,6 +164,7 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
     });
     return () => {
       clearTimeout(timer);
+      if (frame !== undefined) cancelAnimationFrame(frame);
       abort.abort();
     };
     // refKey stands for ref (a new object on every render).
