@@ -23,8 +23,3 @@ export function newUid(): string {
 export function rfc3339Seconds(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
-
-/** RFC 3339 with microseconds, as managedFields and MicroTime fields use. */
-export function rfc3339Micro(date: Date): string {
-  return `${date.toISOString().slice(0, 23)}000Z`;
-}

@@ -10,7 +10,6 @@ import {
   alreadyExists,
   notFound,
   resourceExpired,
-  staleResourceVersion,
   tooLargeResourceVersion,
   internalError,
 } from '../machinery/errors';
@@ -117,8 +116,11 @@ export class ObjectStore {
         return e;
       case 'Compacted':
         return resourceExpired(`too old resource version: ${e.message}`);
-      case 'FutureRevision':
-        return tooLargeResourceVersion(0, 0);
+      case 'FutureRevision': {
+        // Handlers wait for a future version before reading, so this only happens in a race; report its numbers.
+        const [requested = 0, current = 0] = (e.message.match(/\d+/g) ?? []).map(Number);
+        return tooLargeResourceVersion(requested, current);
+      }
       default:
         return internalError(e);
     }
@@ -128,5 +130,3 @@ export class ObjectStore {
 export function isRevisionMismatch(e: unknown): e is StorageError {
   return e instanceof StorageError && e.code === 'RevisionMismatch';
 }
-
-export { staleResourceVersion };

@@ -111,10 +111,3 @@ export function fieldAccessor(
   if (field === 'metadata.namespace') return namespaced ? (o) => o.metadata?.namespace ?? '' : () => '';
   return kindFields[`${groupBase}/${kind}`]?.[field];
 }
-
-export function matchesFields(
-  reqs: readonly { get: (o: KubeObject) => string; operator: '=' | '!='; value: string }[],
-  obj: KubeObject,
-): boolean {
-  return reqs.every((r) => (r.get(obj) === r.value) === (r.operator === '='));
-}
