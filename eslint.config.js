@@ -93,19 +93,22 @@ const nodeBuiltins = [
   message: 'The server core uses no Node APIs.',
 }));
 
-const coreDirs = [
-  'api',
-  'machinery',
-  'storage',
-  'fieldmanager',
-  'cel',
-  'auth',
-  'admission',
-  'registry',
-  'http',
-  'server',
-  'client',
-  'controllers',
+// The server core: every layer below the hosts and the UI.
+const coreDirs = layers.slice(0, layers.indexOf('hosts'));
+
+const coreImportRule = (extraPatterns) => [
+  'error',
+  {
+    paths: nodeBuiltins,
+    patterns: [
+      { group: ['node:*'], message: 'The server core uses no Node APIs.' },
+      {
+        group: ['react', 'react-dom', 'msw', 'msw/*', 'fake-indexeddb', 'fake-indexeddb/*'],
+        message: 'Not in the server core.',
+      },
+      ...extraPatterns,
+    ],
+  },
 ];
 
 export default tseslint.config(
@@ -138,19 +141,7 @@ export default tseslint.config(
     files: coreDirs.map((d) => `src/${d}/**/*.ts`),
     ignores: ['**/*.test.ts', 'src/storage/conformance.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins,
-          patterns: [
-            { group: ['node:*'], message: 'The server core uses no Node APIs.' },
-            {
-              group: ['react', 'react-dom', 'msw', 'msw/*', 'fake-indexeddb', 'fake-indexeddb/*'],
-              message: 'Not in the server core.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': coreImportRule([]),
       'no-restricted-globals': [
         'error',
         ...[
@@ -180,20 +171,9 @@ export default tseslint.config(
     files: coreDirs.map((d) => `src/${d}/**/*.ts`),
     ignores: ['**/*.test.ts', 'src/storage/conformance.ts', 'src/storage/dexie/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: nodeBuiltins,
-          patterns: [
-            { group: ['node:*'], message: 'The server core uses no Node APIs.' },
-            {
-              group: ['react', 'react-dom', 'msw', 'msw/*', 'fake-indexeddb', 'fake-indexeddb/*'],
-              message: 'Not in the server core.',
-            },
-            { group: ['dexie', 'dexie-*'], message: 'Only src/storage/dexie imports Dexie.' },
-          ],
-        },
-      ],
+      'no-restricted-imports': coreImportRule([
+        { group: ['dexie', 'dexie-*'], message: 'Only src/storage/dexie imports Dexie.' },
+      ]),
     },
   },
 );
