@@ -51,25 +51,39 @@ const allowed = {
   ui: ['api', 'client', 'machinery'],
 };
 
-// Each layer's forbidden layers as import patterns: a relative import that passes
-// through `<layer>/` (no folder inside a layer reuses a layer's name).
-const layerRules = layers.map((target) => ({
-  files: [`src/${target}/**/*.{ts,tsx}`],
-  rules: {
-    '@typescript-eslint/no-restricted-imports': [
-      'error',
-      {
-        patterns: layers
-          .filter((from) => from !== target && !allowed[target].includes(from))
-          .map((from) => ({
-            group: [`**/${from}/**`],
-            allowTypeImports: true,
-            message: `src/${target} may not import src/${from} (imports flow downward; see guide/ARCHITECTURE.md).`,
-          })),
+// Relative imports are matched as written, so a pattern can only say where an
+// import lands if it knows where the importing file sits: a file `depth` folders
+// below its layer's folder reaches `src/<from>` as exactly `'../'.repeat(depth + 1)
+// + from`. One block per layer and depth therefore names each forbidden layer's
+// folder itself (`'../server'`, `'../../server'`) and everything below it
+// (`'../../server/index'`), and nothing else: a folder or file inside a layer that
+// shares a layer's name (src/hosts/browser/worker/storage.ts) is not mistaken for
+// that layer. test/lint-layers.test.ts checks the rule still fires at the
+// deepest folder of every layer, so nesting past `maxLayerDepth` fails a test.
+const maxLayerDepth = 6;
+
+const layerRules = layers.flatMap((target) =>
+  Array.from({ length: maxLayerDepth + 1 }, (_, depth) => {
+    const up = '../'.repeat(depth + 1);
+    return {
+      files: [`src/${target}/${'*/'.repeat(depth)}*.{ts,tsx}`],
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: layers
+              .filter((from) => from !== target && !allowed[target].includes(from))
+              .map((from) => ({
+                group: [`${up}${from}`, `${up}${from}/**`],
+                allowTypeImports: true,
+                message: `src/${target} may not import src/${from} (imports flow downward; see guide/ARCHITECTURE.md).`,
+              })),
+          },
+        ],
       },
-    ],
-  },
-}));
+    };
+  }),
+);
 
 // Node built-ins by exact module name (a bare-name pattern would also match our own folders, e.g. src/http).
 const nodeBuiltins = [

@@ -5,7 +5,7 @@
  * reject). Built-in plugins and, later, webhooks and policies implement it.
  */
 
-import type { KubeObject } from '../api/meta';
+import type { GroupVersionKind, GroupVersionResource, JsonObject, KubeObject } from '../api/meta';
 import type { UserInfo } from '../api/authn';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
@@ -25,6 +25,13 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   user: UserInfo;
   dryRun: boolean;
+  /** The request's uid (an AdmissionReview's `request.uid`). */
+  uid?: string;
+  /** The resource and kind as the client addressed them, when they differ from the stored ones (`deployments/scale` is a Scale). */
+  requestKind?: GroupVersionKind;
+  requestResource?: GroupVersionResource;
+  /** The write's options as sent (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions). */
+  options?: JsonObject;
 }
 
 export interface MutatingAdmissionPlugin {

@@ -1,16 +1,17 @@
 /**
- * An informer, as controllers of the real system use them: list a
- * collection, then watch from the list's resourceVersion with bookmarks;
- * resume from the last seen version when a watch ends, and start over with
- * a fresh list when the server answers 410 Gone. Keeps a cache by
- * namespace/name and reports adds, updates and deletes (a relist reports
- * the differences). Talks to the server only through the API client.
+ * An informer, as controllers of the real system use them: a cache of one
+ * collection by namespace/name, kept current by the client's list-then-watch
+ * loop (`listWatch`, which owns resuming, relisting on 410 Gone and backoff),
+ * reporting adds, updates and deletes to its handlers. A relist replaces the
+ * cache and reports the differences, so a handler sees a delete that
+ * happened while the watch was down. Talks to the server only through the
+ * API client.
  */
 
-import type { KubeObject } from '../api/meta';
+import type { KubeObject, WatchEvent } from '../api/meta';
 import type { ApiClient } from '../client/client';
+import { listWatch, type BackoffPolicy } from '../client/list-watch';
 import type { ResourceRef } from '../client/paths';
-import { ApiError } from '../client/errors';
 
 export interface InformerHandlers {
   add?(obj: KubeObject): void;
@@ -18,63 +19,52 @@ export interface InformerHandlers {
   delete?(obj: KubeObject): void;
 }
 
+export interface InformerOptions {
+  /** Overrides of the list-then-watch backoff (tests shorten it). */
+  backoff?: Partial<BackoffPolicy>;
+}
+
 export function objectKey(obj: KubeObject): string {
   const m = obj.metadata ?? {};
   return m.namespace !== undefined && m.namespace !== '' ? `${m.namespace}/${m.name ?? ''}` : (m.name ?? '');
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    });
-  });
-}
-
 export class Informer {
   readonly cache = new Map<string, KubeObject>();
-  private readonly abort = new AbortController();
-  private syncedResolve: (() => void) | undefined;
   /** Resolves after the first list has been delivered. */
   readonly synced: Promise<void>;
-  private resourceVersion = '';
+  private readonly abort = new AbortController();
+  private markSynced: () => void = () => undefined;
 
   constructor(
     private readonly client: ApiClient,
     private readonly ref: ResourceRef,
     private readonly handlers: InformerHandlers,
+    private readonly options: InformerOptions = {},
   ) {
-    this.synced = new Promise((resolve) => (this.syncedResolve = resolve));
+    this.synced = new Promise((resolve) => (this.markSynced = resolve));
   }
 
   start(): void {
-    void this.run();
+    void listWatch({
+      client: this.client,
+      ref: this.ref,
+      signal: this.abort.signal,
+      list: () => this.relist(),
+      handlers: {
+        onList: () => this.markSynced(),
+        onEvent: (event) => this.apply(event),
+      },
+      ...(this.options.backoff !== undefined ? { backoff: this.options.backoff } : {}),
+    });
   }
 
   stop(): void {
     this.abort.abort();
   }
 
-  private async run(): Promise<void> {
-    const signal = this.abort.signal;
-    let backoff = 100;
-    while (!signal.aborted) {
-      try {
-        if (this.resourceVersion === '') await this.relist();
-        backoff = 100;
-        await this.watch(signal);
-      } catch (e) {
-        if (signal.aborted) return;
-        if (e instanceof ApiError && (e.code === 410 || e.code === 404)) this.resourceVersion = '';
-        await sleep(backoff, signal);
-        backoff = Math.min(backoff * 2, 5000);
-      }
-    }
-  }
-
-  private async relist(): Promise<void> {
+  /** Lists, reports what changed against the cache, and returns the list's version to watch from. */
+  private async relist(): Promise<string> {
     const list = await this.client.list(this.ref);
     const seen = new Set<string>();
     for (const item of list.items) {
@@ -91,38 +81,21 @@ export class Informer {
       this.cache.delete(key);
       this.handlers.delete?.(old);
     }
-    this.resourceVersion = list.metadata.resourceVersion ?? '';
-    this.syncedResolve?.();
+    return list.metadata.resourceVersion ?? '';
   }
 
-  private async watch(signal: AbortSignal): Promise<void> {
-    const events = this.client.watch(
-      this.ref,
-      { resourceVersion: this.resourceVersion, allowWatchBookmarks: true },
-      signal,
-    );
-    for await (const event of events) {
-      if (event.type === 'ERROR') {
-        const status = event.object as { code?: number };
-        // 410: our version is gone from the history; anything else: start over too.
-        this.resourceVersion = '';
-        if (status.code !== 410) throw new Error('watch failed');
-        return;
-      }
-      const obj = event.object as KubeObject;
-      const rv = obj.metadata?.resourceVersion;
-      if (rv !== undefined) this.resourceVersion = rv;
-      if (event.type === 'BOOKMARK') continue;
-      const key = objectKey(obj);
-      const old = this.cache.get(key);
-      if (event.type === 'DELETED') {
-        this.cache.delete(key);
-        this.handlers.delete?.(obj);
-      } else {
-        this.cache.set(key, obj);
-        if (old === undefined) this.handlers.add?.(obj);
-        else this.handlers.update?.(old, obj);
-      }
+  private apply(event: WatchEvent & { object: KubeObject }): void {
+    if (event.type === 'BOOKMARK') return;
+    const obj = event.object;
+    const key = objectKey(obj);
+    if (event.type === 'DELETED') {
+      this.cache.delete(key);
+      this.handlers.delete?.(obj);
+      return;
     }
+    const old = this.cache.get(key);
+    this.cache.set(key, obj);
+    if (old === undefined) this.handlers.add?.(obj);
+    else this.handlers.update?.(old, obj);
   }
 }

@@ -5,7 +5,10 @@
  */
 
 import type { UserInfo } from '../api/authn';
+import type { ConnectionInfo } from '../api/connection';
+import type { AdmissionTrace, Warnings } from '../registry/rest/scope';
 import type { RequestInfo } from './request-info';
+import { parseGoBool } from '../machinery/query-bool';
 import type { OutputFormat } from './negotiate';
 
 export interface RequestContext {
@@ -15,8 +18,13 @@ export interface RequestContext {
   info: RequestInfo;
   user: UserInfo;
   /** Items for the `Warning` response header (code 299). */
-  warnings: string[];
+  warnings: Warnings;
+  /** The request's unique id (Audit-Id header, AdmissionReview request.uid). */
   auditId: string;
+  /** Where admission records its decisions for this request (absent: not traced). */
+  trace?: AdmissionTrace;
+  /** What the host knows of the connection (TLS peer certificates). */
+  conn?: ConnectionInfo;
   now: Date;
   /** Output format once negotiated (resource requests). */
   output?: OutputFormat;
@@ -26,11 +34,10 @@ export interface RequestContext {
   signal: AbortSignal;
 }
 
+/** `?pretty=<bool>` as strconv.ParseBool reads it (unparsable is false); without a value, a curl or browser user agent. */
 export function wantsPretty(query: URLSearchParams, userAgent: string | null): boolean {
-  if (query.has('pretty')) {
-    const v = (query.get('pretty') ?? '').toLowerCase();
-    return v !== 'false' && v !== '0';
-  }
+  const pretty = query.get('pretty') ?? '';
+  if (pretty !== '') return parseGoBool(pretty) === true;
   const ua = userAgent ?? '';
   return ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0');
 }

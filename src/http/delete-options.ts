@@ -6,7 +6,7 @@
 import { badRequest } from '../machinery/errors';
 import { isPlainObject } from '../machinery/json';
 import { readBodyText } from './body';
-import type { DeleteOptions } from './server-context';
+import type { DeleteOptions } from '../registry/rest/capabilities';
 import { parseDryRun } from './options';
 
 export interface ParsedDelete {

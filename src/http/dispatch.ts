@@ -1,15 +1,30 @@
 /**
  * Routing: non-resource paths (discovery, version, health, OpenAPI) to their
- * handlers, resource paths to the verb's handler after checking that the
- * resource, scope, subresource and method exist — unknown paths answer 404
- * and unsupported methods 405, both as Status bodies.
+ * handlers; resource paths to the storage installed for the resource or
+ * subresource, and to the verb's handler when that storage has the
+ * capability the method needs (`registry/rest/capabilities.ts`). Unknown
+ * paths answer 404, methods the storage cannot serve 405, both as Status
+ * bodies — the same facts discovery lists as verbs.
  */
 
 import { methodNotAllowed, pathNotFound } from '../machinery/errors';
-import type { RequestContext } from './context';
-import type { ResourceRequestInfo } from './request-info';
-import type { ServerContext } from './server-context';
+import {
+  isCollectionDeleter,
+  isConnecter,
+  isCreater,
+  isGetter,
+  isGracefulDeleter,
+  isLister,
+  isNamedCreater,
+  isParentUpdater,
+  isUpdater,
+  isWatcher,
+  type RestStorage,
+} from '../registry/rest/capabilities';
 import type { ResourceType } from '../registry/resource-type';
+import type { RequestContext } from './context';
+import { pathNameError, type ResourceRequestInfo } from './request-info';
+import type { ServerContext } from './server-context';
 import { handleNonResource } from './nonresource';
 import { negotiateOutput } from './negotiate';
 import { handleGet } from './handlers/get';
@@ -20,6 +35,7 @@ import { handlePatch } from './handlers/patch';
 import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/deletecollection';
 import { handleWatch } from './handlers/watch';
+import { handleConnect } from './handlers/connect';
 import { decodeProtobufBody } from './protobuf/http';
 
 export interface ResolvedRequest {
@@ -35,10 +51,14 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
 
   const rt = server.catalog.lookup(info.group, info.version, info.resource);
   if (rt === undefined) throw pathNotFound();
+  const storages = server.rest.storages(rt);
   const pathHasNamespace = info.parts.length > 0 && info.resource !== 'namespaces' && info.namespace !== '';
   if (pathHasNamespace && !rt.namespaced) throw pathNotFound();
-  if (info.subresource !== '' && !rt.subresources.has(info.subresource)) throw pathNotFound();
-  if (info.parts.length > 3) throw pathNotFound();
+  const storage: RestStorage | undefined =
+    info.subresource === '' ? storages.main : storages.subresources.get(info.subresource);
+  if (storage === undefined) throw pathNotFound();
+  // Only connecters (proxy) take a path after the subresource.
+  if (info.parts.length > 3 && !isConnecter(storage)) throw pathNotFound();
   const named = info.name !== '';
   if (rt.namespaced && named && !pathHasNamespace) throw pathNotFound();
 
@@ -53,13 +73,10 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
       removedRelease: rt.deprecation.removedRelease,
     });
   }
+  // Decoding and deprecation warnings belong to the request, whatever a write's retries do.
+  ctx.warnings.keep();
   const method = ctx.request.method.toUpperCase();
-  const verbs =
-    info.subresource === '' ? rt.verbs : (rt.subresources.get(info.subresource)?.verbs ?? new Set<string>());
-  const allow = (verb: string): void => {
-    if (!verbs.has(verb)) throw methodNotAllowed();
-  };
-  const output = (table: boolean, watch = false) => {
+  const output = (table: boolean, watch = false): void => {
     // Protobuf is offered for built-in kinds only; custom resources fall back to JSON (or 406).
     ctx.output = negotiateOutput(server.profile, ctx.request.headers.get('accept'), {
       table,
@@ -67,51 +84,74 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
       watch,
     });
   };
+  const decodeBody = async (): Promise<void> => {
+    if (!rt.custom) await decodeProtobufBody(ctx, server.profile);
+    ctx.warnings.keep();
+  };
+
+  // A name that could not be a storage key (`..`, `a/b`) is refused once routing found the storage, as the real server does.
+  const checkName = (): void => {
+    const e = pathNameError(info);
+    if (e !== undefined) throw e;
+  };
+
+  if (named && isConnecter(storage) && storage.connectMethods.includes(method)) {
+    checkName();
+    return handleConnect(server, ctx, req, storage);
+  }
 
   switch (method) {
     case 'GET':
     case 'HEAD':
       if (info.verb === 'watch') {
-        allow('watch');
+        if (!isWatcher(storage)) throw methodNotAllowed();
         output(true, true);
-        return handleWatch(server, ctx, req);
+        return handleWatch(server, ctx, req, storage);
       }
       if (named) {
-        allow('get');
+        if (!isGetter(storage)) throw methodNotAllowed();
+        checkName();
         output(info.subresource === '');
-        return handleGet(server, ctx, req);
+        return handleGet(server, ctx, req, storage);
       }
-      allow('list');
+      if (!isLister(storage)) throw methodNotAllowed();
       output(true);
-      return handleList(server, ctx, req);
+      return handleList(server, ctx, req, storage);
     case 'POST':
       if (rt.namespaced && !pathHasNamespace) throw methodNotAllowed();
-      if (named && info.subresource === '') throw methodNotAllowed();
-      allow('create');
+      if (named) {
+        if (info.subresource === '' || !isNamedCreater(storage)) throw methodNotAllowed();
+        checkName();
+        output(false);
+        await decodeBody();
+        return handleCreate(server, ctx, req, storage);
+      }
+      if (!isCreater(storage)) throw methodNotAllowed();
       output(false);
-      if (!rt.custom) await decodeProtobufBody(ctx, server.profile);
-      return handleCreate(server, ctx, req);
+      await decodeBody();
+      return handleCreate(server, ctx, req, storage);
     case 'PUT':
-      if (!named) throw methodNotAllowed();
-      allow('update');
+      if (!named || !isUpdater(storage)) throw methodNotAllowed();
+      checkName();
       output(false);
-      if (!rt.custom) await decodeProtobufBody(ctx, server.profile);
-      return handleUpdate(server, ctx, req);
+      await decodeBody();
+      return handleUpdate(server, ctx, req, storage);
     case 'PATCH':
-      if (!named) throw methodNotAllowed();
-      allow('patch');
+      if (!named || !isUpdater(storage) || !isGetter(storage)) throw methodNotAllowed();
+      checkName();
       output(false);
-      return handlePatch(server, ctx, req);
+      return handlePatch(server, ctx, req, storage, isParentUpdater(storage) ? storage : undefined);
     case 'DELETE':
       if (named) {
-        allow('delete');
+        if (!isGracefulDeleter(storage)) throw methodNotAllowed();
+        checkName();
         output(false);
-        return handleDelete(server, ctx, req);
+        return handleDelete(server, ctx, req, storage);
       }
       if (rt.namespaced && !pathHasNamespace) throw methodNotAllowed();
-      allow('deletecollection');
+      if (!isCollectionDeleter(storage)) throw methodNotAllowed();
       output(false);
-      return handleDeleteCollection(server, ctx, req);
+      return handleDeleteCollection(server, ctx, req, storage);
     default:
       throw methodNotAllowed();
   }

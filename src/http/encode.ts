@@ -3,23 +3,20 @@
  * representation — JSON or YAML as they are, a server-rendered Table
  * (default columns Name and Created At), or object metadata only
  * (PartialObjectMetadata). Items of built-in lists carry no apiVersion and
- * kind, as in the real server; custom resource items keep theirs.
+ * kind, as in the real server; custom resource items keep theirs. Objects
+ * arrive from the storages already in the served version.
  */
 
 import type { KubeObject, ListMeta } from '../api/meta';
 import type { ResourceType } from '../registry/resource-type';
-import { toServedVersion } from '../registry/conversion';
 import type { RequestContext } from './context';
 import { respondValue } from './respond';
 import type { ServerContext } from './server-context';
 import { tableFor } from './table';
+import { partialObjectMetadata } from './partial-metadata';
 
 function partial(server: ServerContext, metaVersion: string, obj: KubeObject): KubeObject {
-  return {
-    kind: 'PartialObjectMetadata',
-    apiVersion: `${server.profile.metaGroup}/${metaVersion}`,
-    metadata: obj.metadata ?? {},
-  };
+  return partialObjectMetadata(server.profile, metaVersion, obj);
 }
 
 export function respondObject(
@@ -27,9 +24,8 @@ export function respondObject(
   ctx: RequestContext,
   status: number,
   rt: ResourceType,
-  stored: KubeObject,
+  obj: KubeObject,
 ): Response {
-  const obj = toServedVersion(rt, stored);
   const out = ctx.output;
   if (out?.kind === 'table')
     return respondValue(
@@ -50,18 +46,7 @@ export function respondList(
   metadata: ListMeta,
 ): Response {
   const out = ctx.output;
-  if (out?.kind === 'table')
-    return respondValue(
-      ctx,
-      200,
-      tableFor(
-        server,
-        ctx,
-        rt,
-        items.map((o) => toServedVersion(rt, o)),
-        metadata,
-      ),
-    );
+  if (out?.kind === 'table') return respondValue(ctx, 200, tableFor(server, ctx, rt, items, metadata));
   if (out?.kind === 'partial') {
     const v = out.metaVersion ?? 'v1';
     return respondValue(ctx, 200, {
@@ -81,7 +66,7 @@ export function respondList(
 
 /** A list item: built-in kinds drop apiVersion/kind (the list names them); custom resources keep them. */
 export function listItem(rt: ResourceType, obj: KubeObject): KubeObject {
-  if (rt.custom) return toServedVersion(rt, obj);
+  if (rt.custom) return obj;
   if (obj.apiVersion === undefined && obj.kind === undefined) return obj;
   const { apiVersion: _a, kind: _k, ...rest } = obj;
   return rest;

@@ -8,6 +8,7 @@
 import type { FieldError } from '../machinery/field-errors';
 import { fieldError } from '../machinery/field-errors';
 import { invalid, StatusError } from '../machinery/errors';
+import { queryBool } from '../machinery/query-bool';
 import {
   ApplyConflictError,
   applyConflictStatus,
@@ -24,13 +25,6 @@ export interface OwnershipOptions {
   force: boolean;
 }
 
-/** Go's reading of a boolean query parameter: `0`, `f`, `false` are false, anything else (even empty) true. */
-function queryBool(values: string[]): boolean | undefined {
-  if (values.length === 0) return undefined;
-  const v = values[0] ?? '';
-  return !(v === '0' || /^f(alse)?$/i.test(v));
-}
-
 export function ownershipOptions(
   server: ServerContext,
   ctx: RequestContext,
@@ -38,7 +32,7 @@ export function ownershipOptions(
   apply = false,
 ): OwnershipOptions {
   const fieldManager = ctx.query.get('fieldManager') ?? '';
-  const force = queryBool(ctx.query.getAll('force'));
+  const force = queryBool(ctx.query, 'force');
   const errors: FieldError[] = [];
   if (optionsKind === 'PatchOptions') {
     if (!apply && force !== undefined)

@@ -7,11 +7,13 @@
  */
 
 import type { KubeObject } from '../api/meta';
-import { badRequest, type StatusError } from '../machinery/errors';
+import { badRequest, invalid, type StatusError } from '../machinery/errors';
+import { fieldError } from '../machinery/field-errors';
 import type { DuplicateField } from '../machinery/decode/json';
 import type { DefinitionSet, SchemaNode } from '../machinery/schema';
 import type { ResourceType } from '../registry/resource-type';
 import { checkAgainstSchema } from '../registry/validation/schema-check';
+import { decodeTypeError } from '../registry/validation/decode-types';
 import {
   inDocumentOrder,
   inSortedOrder,
@@ -86,14 +88,50 @@ export function warningItems(messages: readonly string[]): string[] {
 export interface FieldValidationOptions {
   /** Builds the Strict error from its message (`strict decoding error: ...`); a 400 by default. */
   strictError?: (message: string) => StatusError;
+  /** Builds the error of a body whose field types do not fit the kind (`json: cannot unmarshal ...`); `strictError` by default. */
+  typeError?: (message: string) => StatusError;
 }
+
+/**
+ * A built-in kind's body that Go could not decode into the kind's type
+ * (`json: cannot unmarshal number into Go struct field ...`): the message,
+ * or undefined when every known field has its declared JSON type. Custom
+ * resources decode untyped and always pass.
+ */
+export function typedDecodeError(defs: DefinitionSet, rt: ResourceType, obj: unknown): string | undefined {
+  if (rt.custom) {
+    // A custom resource decodes untyped, but its metadata is read into ObjectMeta on its own.
+    const meta = (obj as { metadata?: unknown } | null)?.metadata;
+    return objectMetaRef in defs ? decodeTypeError(defs, { ref: objectMetaRef }, meta) : undefined;
+  }
+  const root = rootSchema(rt);
+  return root === undefined ? undefined : decodeTypeError(defs, root, obj);
+}
+
+const objectMetaRef = 'apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+/** The error builders `undecodable` made: bodies of POST and PUT, whose type errors are 400s too. */
+const bodyDecodeErrors = new WeakSet<(message: string) => StatusError>();
 
 /** Strict errors of a POST or PUT body: the real server could not decode it as the kind. */
 export function undecodable(rt: Pick<ResourceType, 'kind' | 'version'>): (message: string) => StatusError {
-  return (message) =>
+  const build = (message: string): StatusError =>
     badRequest(
       `${rt.kind} in version ${JSON.stringify(rt.version)} cannot be handled as a ${rt.kind}: ${message}`,
     );
+  bodyDecodeErrors.add(build);
+  return build;
+}
+
+/**
+ * A patched object the kind's type cannot hold: the real server fails to
+ * decode the patch result and answers 422 on the field `patch`, with the
+ * patched object as the value (`"" is invalid: patch: Invalid value: ...`).
+ */
+export function patchTypeError(patched: unknown, message: string): StatusError {
+  return invalid({ group: '', kind: '' }, '', [
+    fieldError.invalid('patch', JSON.stringify(patched), message),
+  ]);
 }
 
 function rootSchema(rt: ResourceType): SchemaNode | undefined {
@@ -164,10 +202,19 @@ export function enforceFieldValidation(
   rt: ResourceType,
   obj: KubeObject,
   mode: FieldValidationMode,
-  warnings: string[],
+  warnings: { push(...items: string[]): void },
   findings: DecodeFindings | readonly string[] = [],
   options: FieldValidationOptions = {},
 ): void {
+  // Shapes first: nothing below (or after) may meet a field of the wrong JSON type.
+  const typeMismatch = typedDecodeError(defs, rt, obj);
+  if (typeMismatch !== undefined) {
+    if (options.typeError !== undefined) throw options.typeError(typeMismatch);
+    if (options.strictError !== undefined && bodyDecodeErrors.has(options.strictError))
+      throw options.strictError(typeMismatch);
+    // Patches (and apply configurations) are decoded after they are applied: the result is what failed.
+    throw patchTypeError(obj, typeMismatch);
+  }
   const messages = strictMessages(defs, rt, obj, findings);
   if (messages.length === 0 || mode === 'Ignore') return;
   if (mode === 'Strict') {

@@ -4,7 +4,23 @@
  * core group, `/apis/<group>/<version>/...` for named groups, the
  * `namespaces/<ns>/` infix, `<resource>/<name>/<subresource>`, the legacy
  * `/watch/` prefix, and GET on a collection being list or watch.
+ *
+ * Like the real server, the path is never re-resolved: `.` and `..` are
+ * ordinary segments (a name `..` is refused, never a step up the tree), and
+ * the whole path is percent-decoded before it is split, so `%2f` separates
+ * segments as in Go's `URL.Path`. WHATWG URL parsing removes dot segments
+ * (`%2e` included) before anyone sees the path, so a host holding the raw
+ * request target marks them (`machinery/decode/request-target`) and this
+ * parser reads the marks back. The Node host does; the browser host cannot
+ * (the page's fetch normalizes the URL before the service worker sees it),
+ * so there a dot segment is resolved by the browser, as for any other site.
  */
+
+import { badRequest, type StatusError } from '../machinery/errors';
+import { unmarkDotSegment } from '../machinery/decode/request-target';
+import { queryFlag } from '../machinery/query-bool';
+
+export { escapeDotSegments } from '../machinery/decode/request-target';
 
 export type Verb =
   'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'proxy';
@@ -37,22 +53,22 @@ export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 
 const namespaceSubresources = new Set(['status', 'finalize']);
 
-/** Go's strconv-free bool query parsing as the real server does it: absent false; '', anything but 'false'/'0' true. */
-export function queryFlag(query: URLSearchParams, name: string): boolean {
-  if (!query.has(name)) return false;
-  const v = (query.get(name) ?? '').toLowerCase();
-  return v !== 'false' && v !== '0';
-}
-
 export function parseRequestInfo(method: string, url: URL): RequestInfo {
   const path = url.pathname;
   const m = method.toUpperCase();
-  const segments = path.split('/').filter((s, i, all) => !(s === '' && (i === 0 || i === all.length - 1)));
   const nonResource: NonResourceRequestInfo = { isResourceRequest: false, path, verb: m.toLowerCase() };
+  // Go's request info splits the decoded path (`URL.Path`): an encoded slash separates segments too.
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return nonResource;
+  }
+  const segments = decoded.split('/').filter((s, i, all) => !(s === '' && (i === 0 || i === all.length - 1)));
   if (segments.some((s) => s === '')) return nonResource;
 
-  let parts = segments.map(decodeSegment);
-  if (parts.includes('\u0000')) return nonResource;
+  let parts = segments.map(unmarkDotSegment);
+  if (parts.some((s) => s.includes('\u0000'))) return nonResource;
   const prefix = parts[0];
   if (prefix !== 'api' && prefix !== 'apis') return nonResource;
   parts = parts.slice(1);
@@ -131,10 +147,23 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
   };
 }
 
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return '\u0000';
-  }
+/** Go's `path.IsValidPathSegmentName`: what a name taken from a path may not be or contain. */
+export function pathSegmentNameProblems(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  const problems: string[] = [];
+  for (const bad of ['/', '%']) if (name.includes(bad)) problems.push(`may not contain '${bad}'`);
+  return problems;
+}
+
+/**
+ * The real server's refusal of a name from the path that could not be a
+ * storage key (`.`, `..`, or containing `/` or `%`): 400 `Name parameter
+ * invalid: "..": may not be '..'`, raised where it builds the key, i.e.
+ * after routing found the resource (an unknown path is still 404).
+ */
+export function pathNameError(info: ResourceRequestInfo): StatusError | undefined {
+  if (info.name === '') return undefined;
+  const problems = pathSegmentNameProblems(info.name);
+  if (problems.length === 0) return undefined;
+  return badRequest(`Name parameter invalid: ${JSON.stringify(info.name)}: ${problems.join(';')}`);
 }

@@ -1,77 +1,26 @@
 /**
- * What handlers are given by the composition root: the catalog, the object
- * store, strategy settings, and the write pipeline (whose stages live in
- * `server/pipeline.ts`). Handlers never reach further than this.
+ * What the HTTP layer is given by the composition root: the catalog of
+ * served resources and the REST storages installed on them, the
+ * continue-token signer, watch settings, metrics, and the non-resource
+ * endpoints. Handlers reach objects only through the storages' capability
+ * interfaces (`registry/rest`), never through storage.
  */
 
-import type { KubeObject, Status } from '../api/meta';
-import type { UserInfo } from '../api/authn';
+import type { Status } from '../api/meta';
 import type { NamingProfile } from '../machinery/naming';
 import type { Catalog } from '../registry/catalog';
-import type { ObjectStore } from '../registry/object-store';
+import type { RestInstaller } from '../registry/installer';
 import type { ResourceType } from '../registry/resource-type';
-import type { StrategyContext } from '../registry/strategy';
-import type { Storage } from '../storage/types';
 import type { ContinueTokens } from './continue-token';
 import type { RequestContext } from './context';
-
-export type WriteVerb = 'create' | 'update' | 'patch' | 'delete';
-
-export interface WriteRequest {
-  verb: WriteVerb;
-  rt: ResourceType;
-  subresource: string;
-  namespace: string;
-  /** From the path ('' for create: the body names the object). */
-  name: string;
-  dryRun: boolean;
-  user: UserInfo;
-  /**
-   * The object the client wants, computed from the stored one (undefined
-   * when absent). Called again when an optimistic update is retried.
-   */
-  desired?: (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
-  /** When the object is absent: create it (PUT on kinds that allow it, apply) instead of 404. */
-  createWhenMissing: boolean;
-  /**
-   * Field ownership (metadata.managedFields): the manager, the subresource
-   * it writes through (`status`, `scale`), and whether `desired` already
-   * recorded it (apply does, while merging). Absent: managedFields are left
-   * as the write leaves them (server-internal writes).
-   */
-  fieldManager?: { manager: string; subresource: string; recorded?: boolean };
-  /** DELETE: preconditions and policy. */
-  deleteOptions?: DeleteOptions;
-}
-
-export interface DeleteOptions {
-  preconditions?: { uid?: string; resourceVersion?: string };
-  gracePeriodSeconds?: number;
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
-  orphanDependents?: boolean;
-}
-
-export interface WriteOutcome {
-  /** The object as stored (or as it would be stored, for dry run). */
-  object: KubeObject;
-  /** True when the write created the object. */
-  created: boolean;
-  /** DELETE: true when the object is gone (false: it is terminating). */
-  deleted?: boolean;
-}
 
 export interface ServerContext {
   profile: NamingProfile;
   catalog: Catalog;
-  store: ObjectStore;
-  storage: Storage;
-  strategy(now: Date): StrategyContext;
+  /** The REST storages of every served resource and subresource. */
+  rest: RestInstaller;
   now(): Date;
-  /** Runs admission, validation and persistence for one write. */
-  runWrite(write: WriteRequest): Promise<WriteOutcome>;
   continueTokens: ContinueTokens;
-  /** How long a read at a resourceVersion the server has not reached waits before 504 (real: 3 s). */
-  tooLargeResourceVersionWaitMs: number;
   /** Feature gates in effect (e.g. WatchList). */
   featureGates: Readonly<Record<string, boolean>>;
   /** Interval of periodic watch bookmarks. */

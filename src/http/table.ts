@@ -13,6 +13,7 @@ import type { RequestContext } from './context';
 import type { ServerContext } from './server-context';
 import { printerFor, type RowCondition } from './table-columns';
 import { customPrinter } from './table-columns/custom';
+import { partialObjectMetadata } from './partial-metadata';
 
 export interface TableColumn {
   name: string;
@@ -67,12 +68,7 @@ export function tableFor(
     const conditions = printer?.conditions?.(fields);
     if (conditions !== undefined) row.conditions = conditions;
     if (include === 'Object') row.object = obj;
-    else if (include !== 'None')
-      row.object = {
-        kind: 'PartialObjectMetadata',
-        apiVersion: `${server.profile.metaGroup}/${metaVersion}`,
-        metadata: obj.metadata ?? {},
-      };
+    else if (include !== 'None') row.object = partialObjectMetadata(server.profile, metaVersion, obj);
     return row;
   });
   return {

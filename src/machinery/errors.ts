@@ -16,7 +16,7 @@ export interface GroupResource {
 }
 
 /** `deployments.apps`, or `configmaps` for the core group. */
-export function qualifiedResource(gr: GroupResource): string {
+function qualifiedResource(gr: GroupResource): string {
   return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
 }
 
@@ -82,19 +82,6 @@ export function alreadyExists(gr: GroupResource, name: string): StatusError {
   );
 }
 
-export function generateNameConflict(
-  gr: GroupResource,
-  name: string,
-  retryAfterSeconds: number,
-): StatusError {
-  return new StatusError(
-    409,
-    'AlreadyExists',
-    `${qualifiedResource(gr)} "${name}" already exists, the server was not able to generate a unique name for the object`,
-    { ...grDetails(gr, name), retryAfterSeconds },
-  );
-}
-
 export function conflict(gr: GroupResource, name: string, why: string): StatusError {
   return new StatusError(
     409,
@@ -119,10 +106,6 @@ export function forbidden(gr: GroupResource | undefined, name: string, why: stri
   else if (name === '') message = `${qualifiedResource(gr)} is forbidden: ${why}`;
   else message = `${qualifiedResource(gr)} "${name}" is forbidden: ${why}`;
   return new StatusError(403, 'Forbidden', message, gr === undefined ? undefined : grDetails(gr, name));
-}
-
-export function unauthorized(message = 'Unauthorized'): StatusError {
-  return new StatusError(401, 'Unauthorized', message);
 }
 
 /** A group and a kind, e.g. `{ group: 'apps', kind: 'Deployment' }`. */
@@ -156,18 +139,6 @@ export function badRequest(message: string): StatusError {
   return new StatusError(400, 'BadRequest', message);
 }
 
-export function methodNotSupported(gr: GroupResource, action: string): StatusError {
-  return new StatusError(
-    405,
-    'MethodNotAllowed',
-    `${action} is not supported on resources of kind "${qualifiedResource(gr)}"`,
-    {
-      ...(gr.group !== '' ? { group: gr.group } : {}),
-      kind: gr.resource,
-    },
-  );
-}
-
 /** 405 for a method that has no meaning on a path (e.g. POST to a named object). */
 export function methodNotAllowed(): StatusError {
   return new StatusError(
@@ -199,20 +170,6 @@ export function resourceExpired(message: string): StatusError {
   return new StatusError(410, 'Expired', message);
 }
 
-export function gone(message: string): StatusError {
-  return new StatusError(410, 'Gone', message);
-}
-
-export function timeout(message: string, retryAfterSeconds: number): StatusError {
-  return new StatusError(
-    504,
-    'Timeout',
-    `Timeout: ${message}`,
-    { retryAfterSeconds },
-    { 'Retry-After': String(retryAfterSeconds) },
-  );
-}
-
 /** The answer to a resourceVersion the server has not reached yet. */
 export function tooLargeResourceVersion(
   requested: number,
@@ -242,20 +199,12 @@ export function internalError(error: unknown): StatusError {
   });
 }
 
-export function serviceUnavailable(message: string): StatusError {
-  return new StatusError(503, 'ServiceUnavailable', message);
-}
-
 /** 404 for a path the server does not serve. */
 export function pathNotFound(): StatusError {
   return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
-export function isStatusError(error: unknown): error is StatusError {
-  return error instanceof StatusError;
-}
-
 /** Any thrown value as a StatusError (unknown failures become InternalError). */
 export function toStatusError(error: unknown): StatusError {
-  return isStatusError(error) ? error : internalError(error);
+  return error instanceof StatusError ? error : internalError(error);
 }

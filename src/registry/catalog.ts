@@ -31,6 +31,8 @@ export type CatalogListener = () => void;
 export class Catalog {
   private readonly groupsByName = new Map<string, ServedGroup>();
   private readonly listeners = new Set<CatalogListener>();
+  /** Installs REST storages on new resource types before anyone hears of them (see installer.ts). */
+  private installer: (() => void) | undefined;
   /** Bumped on every change, so caches (discovery, OpenAPI) know when to rebuild. */
   generation = 0;
 
@@ -184,12 +186,19 @@ export class Catalog {
     return undefined;
   }
 
+  /** Sets what installs storages (and so derives verbs) on every resource type, now and after each change. */
+  setInstaller(install: () => void): void {
+    this.installer = install;
+    install();
+  }
+
   onChange(listener: CatalogListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   private changed(): void {
+    this.installer?.();
     this.generation++;
     for (const l of this.listeners) l();
   }

@@ -29,9 +29,11 @@ export interface ResourceType {
   kind: string;
   listKind: string;
   namespaced: boolean;
+  /** What the resource's storage accepts, derived from its capabilities when it is installed (see installer.ts). */
   verbs: ReadonlySet<string>;
   shortNames: readonly string[];
   categories: readonly string[];
+  /** Served subresources; those without a storage are dropped when the resource is installed. */
   subresources: ReadonlyMap<string, SubresourceType>;
   /** `v1` for the core group, else `<group>/<version>`. */
   apiVersion: string;

@@ -1,35 +1,46 @@
 /**
  * What exists from the start: the namespaces `default` and the profile's
- * system and public namespaces, created through the normal write pipeline
- * if they are missing (several server instances may race; the loser's
- * AlreadyExists is expected).
+ * system and public namespaces, created through the namespaces' storage
+ * (so the strategy and admission apply) as the server's own loopback
+ * identity, if they are missing (several server instances may race; the
+ * loser's AlreadyExists is expected).
  */
 
 import type { UserInfo } from '../api/authn';
 import { StatusError } from '../machinery/errors';
-import type { ServerContext } from '../http/server-context';
+import type { NamingProfile } from '../machinery/naming';
+import type { RestInstaller } from '../registry/installer';
+import { internalScope } from '../registry/rest/scope';
 
-export async function bootstrap(server: ServerContext, user: UserInfo): Promise<void> {
-  const rt = server.catalog.lookup('', 'v1', 'namespaces');
-  if (rt === undefined) return;
-  for (const name of server.profile.initialNamespaces) {
-    if ((await server.store.get(rt, '', name)) !== undefined) continue;
+export async function bootstrap(
+  rest: RestInstaller,
+  profile: NamingProfile,
+  user: UserInfo,
+  now: Date,
+): Promise<void> {
+  const store = rest.storeFor('', 'namespaces');
+  if (store === undefined) return;
+  const target = {
+    verb: 'create' as const,
+    namespace: '',
+    name: '',
+    subresource: '',
+    requestResource: { group: '', version: 'v1', resource: 'namespaces' },
+    requestKind: { group: '', version: 'v1', kind: 'Namespace' },
+  };
+  for (const name of profile.initialNamespaces) {
+    const scope = internalScope(user, { ...target, name }, now);
+    if ((await store.objects.get(store.rt, '', name)) !== undefined) continue;
     try {
-      await server.runWrite({
-        verb: 'create',
-        rt,
-        subresource: '',
-        namespace: '',
-        name: '',
-        dryRun: false,
-        user,
-        desired: () => ({
+      await store.create(
+        { ...scope, name: '' },
+        {
           apiVersion: 'v1',
           kind: 'Namespace',
-          metadata: { name, labels: { [`${server.profile.prefixed('metadata.name')}`]: name } },
-        }),
-        createWhenMissing: true,
-      });
+          metadata: { name, labels: { [`${profile.prefixed('metadata.name')}`]: name } },
+        },
+        {},
+      );
     } catch (e) {
       if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
     }

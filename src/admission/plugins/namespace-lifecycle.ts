@@ -27,7 +27,8 @@ export function namespaceLifecycle(options: NamespaceLifecycleOptions): Mutating
         }
         return undefined;
       }
-      if (a.namespace === '' || a.operation === 'DELETE') return undefined;
+      // Like the real plugin, only creates and updates look at the namespace (CONNECT and DELETE pass).
+      if (a.namespace === '' || a.operation === 'DELETE' || a.operation === 'CONNECT') return undefined;
       const ns = await options.namespaces.get(a.namespace);
       if (ns === undefined) throw notFound({ group: '', resource: 'namespaces' }, a.namespace);
       const phase = (ns.status as { phase?: string } | undefined)?.phase;

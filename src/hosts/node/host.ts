@@ -10,14 +10,17 @@
 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createAdaptorServer } from '@hono/node-server';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
 import { createApiServer, type ApiServer } from '../../server/index';
 import type { ProfileName } from '../../machinery/naming';
+import type { ConnectionInfo } from '../../api/connection';
 import { createDexieStorage } from '../../storage/dexie/dexie-storage';
 import { createMemoryStorage } from '../../storage/memory/memory-storage';
 import type { Storage } from '../../storage/types';
 import { writeKubeconfig } from './kubeconfig';
+import { answerClientError, maxHeaderBytes, rewriteIncomingTarget, statusBody } from './raw-target';
 
 export interface NodeHostOptions {
   port?: number;
@@ -37,10 +40,46 @@ export interface NodeHost {
   /** The administrator bearer token (also in the kubeconfig). */
   token: string;
   api: ApiServer;
+  /** The host's store, for tests that read the change history (the fuzzer's no-change check). */
+  storage: Storage;
   close(): Promise<void>;
 }
 
 let dbCounter = 0;
+
+/**
+ * Header values carrying UTF-8 bytes (a warning about a field named `名前`)
+ * are byte strings whose code units are those bytes. Node writes the head
+ * in the body's encoding when the body is a string, which would encode the
+ * bytes a second time; with a byte body the head is written as Latin-1,
+ * i.e. as the very bytes the server meant. Streams are left alone.
+ */
+async function bytesBodyForRawHeaders(response: Response): Promise<Response> {
+  let raw = false;
+  // eslint-disable-next-line no-control-regex
+  response.headers.forEach((value) => (raw ||= /[^\u0000-\u007f]/.test(value)));
+  // Watches (`;stream=watch`) never end: they keep their stream.
+  if (!raw || response.body === null || (response.headers.get('content-type') ?? '').includes('stream'))
+    return response;
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return new Response(bytes, { status: response.status, headers: response.headers });
+}
+
+/** What the core is told about a connection: the peer's address (TLS client certificates arrive with HTTPS). */
+function connectionOf(incoming: { socket: IncomingMessage['socket'] }): ConnectionInfo {
+  const socket = incoming.socket;
+  return {
+    ...(socket.remoteAddress !== undefined
+      ? {
+          remote: {
+            address: socket.remoteAddress,
+            ...(socket.remotePort !== undefined ? { port: socket.remotePort } : {}),
+          },
+        }
+      : {}),
+    secure: false,
+  };
+}
 
 function makeStorage(kind: 'dexie' | 'memory', profile: ProfileName): Storage {
   if (kind === 'memory') return createMemoryStorage();
@@ -55,8 +94,9 @@ function makeStorage(kind: 'dexie' | 'memory', profile: ProfileName): Storage {
 export async function startNodeHost(options: NodeHostOptions = {}): Promise<NodeHost> {
   const profile = options.profile ?? 'orch';
   const token = randomBytes(24).toString('base64url');
+  const storage = makeStorage(options.storage ?? 'memory', profile);
   const api = createApiServer({
-    storage: makeStorage(options.storage ?? 'memory', profile),
+    storage,
     profile,
     adminTokens: [token],
     runtimeConfig: options.runtimeConfig,
@@ -65,10 +105,27 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     watchBookmarkIntervalMs: options.watchBookmarkIntervalMs,
   });
   await api.ready;
-  const http = createAdaptorServer({
-    fetch: (request: Request) => api.fetch(request),
-    hostname: options.host ?? '127.0.0.1',
-  });
+  const listener = getRequestListener(
+    (request: Request, env: { incoming: { socket: IncomingMessage['socket'] } }) =>
+      api.fetch(request, connectionOf(env.incoming)).then(bytesBodyForRawHeaders),
+    {
+      hostname: options.host ?? '127.0.0.1',
+      // The adapter could not build a Request (a Host header it refuses): 400 as a Status, like every other error.
+      errorHandler: (error: unknown) =>
+        new Response(statusBody(400, 'BadRequest', error instanceof Error ? error.message : String(error)), {
+          status: 400,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+    },
+  );
+  const http = createServer(
+    { maxHeaderSize: maxHeaderBytes },
+    (incoming: IncomingMessage, outgoing: ServerResponse) => {
+      rewriteIncomingTarget(incoming);
+      void listener(incoming, outgoing);
+    },
+  );
+  http.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -83,6 +140,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     port: address.port,
     token,
     api,
+    storage,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {

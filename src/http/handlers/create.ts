@@ -1,12 +1,15 @@
 /**
- * create (POST to a collection): the body decoded (JSON or YAML) as an
- * object of the endpoint's kind, unknown fields handled per
- * fieldValidation, the namespace taken from the path (a body naming
- * another is 400), then the write pipeline; 201 with the stored object.
+ * create (POST to a collection, or to a named object's subresource such as
+ * `eviction`): the body decoded (JSON, YAML or protobuf) as an object of
+ * the storage's kind, unknown fields handled per fieldValidation, the
+ * namespace taken from the path (a body naming another is 400), then the
+ * storage's create; 201 with what it returns.
  */
 
-import { badRequest, methodNotAllowed } from '../../machinery/errors';
-import { deepClone, dropNulls } from '../../machinery/json';
+import type { KubeObject } from '../../api/meta';
+import { badRequest } from '../../machinery/errors';
+import { dropNulls } from '../../machinery/json';
+import type { Creater, NamedCreater, RestStorage } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
@@ -15,29 +18,39 @@ import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
 import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
 import { respondObject } from '../encode';
+import { respondValue } from '../respond';
 import { ownershipOptions } from '../field-manager-options';
-import { writeFor } from './write-request';
+import { optionsObject, requestScope } from '../scope';
 
 export async function handleCreate(
   server: ServerContext,
   ctx: RequestContext,
   req: ResolvedRequest,
+  storage: RestStorage & (Creater | NamedCreater),
 ): Promise<Response> {
-  if (req.info.subresource !== '') throw methodNotAllowed();
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const ownership = ownershipOptions(server, ctx, 'CreateOptions');
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
+  const kind = storage.objectKind;
+  const apiVersion =
+    kind === undefined
+      ? req.rt.apiVersion
+      : kind.group === ''
+        ? kind.version
+        : `${kind.group}/${kind.version}`;
   const decoded = decodeObjectBody(await readBodyText(ctx.request), format, {
-    kind: req.rt.kind,
+    kind: kind?.kind ?? req.rt.kind,
     typed: !req.rt.custom,
   });
-  const obj = asObjectOfType(decoded.value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
+  const obj = asObjectOfType(decoded.value, { apiVersion, kind: kind?.kind ?? req.rt.kind });
   // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
   if (!req.rt.custom) dropNulls(obj);
-  enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
-    strictError: undecodable(req.rt),
-  });
+  if (kind === undefined)
+    enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
+      strictError: undecodable(req.rt),
+    });
+  ctx.warnings.keep();
   const meta = obj.metadata ?? (obj.metadata = {});
   if (req.rt.namespaced) {
     if ((meta.namespace ?? '') === '') meta.namespace = req.namespace;
@@ -45,13 +58,20 @@ export async function handleCreate(
       throw badRequest(
         'the namespace of the provided object does not match the namespace sent on the request',
       );
-  } else delete meta.namespace;
+  } else if (kind === undefined) delete meta.namespace;
 
-  const outcome = await server.runWrite({
-    ...writeFor(ctx, req, 'create', dryRun, { subresource: '', name: '' }),
-    desired: () => deepClone(obj),
-    createWhenMissing: true,
-    fieldManager: { manager: ownership.manager, subresource: '' },
+  const scope = requestScope(ctx, req, storage, 'create', {
+    dryRun,
+    options: optionsObject(server.profile, 'CreateOptions', ctx.query),
   });
-  return respondObject(server, ctx, 201, req.rt, outcome.object);
+  const options = { fieldManager: { manager: ownership.manager } };
+  let created: KubeObject;
+  if (req.info.name !== '' && 'createNamed' in storage && storage.createNamed !== undefined)
+    created = await storage.createNamed(scope, req.info.name, obj, options);
+  else if ('create' in storage && storage.create !== undefined)
+    created = await storage.create(scope, obj, options);
+  else throw badRequest('create is not supported');
+  // Storages of other kinds (reviews, evictions) answer with their own object or a Status.
+  if (kind !== undefined || created.kind === 'Status') return respondValue(ctx, 201, created);
+  return respondObject(server, ctx, 201, req.rt, created);
 }

@@ -1,30 +1,33 @@
 /**
  * delete (DELETE to a named object): preconditions, admission, then either
  * removal or — for an object with finalizers — the terminating state with
- * deletionTimestamp set. Answers with the object (kinds whose real strategy
+ * deletionTimestamp set. Answers with the object (kinds whose real storage
  * returns it, and terminating objects) or with a Success Status naming it.
  */
 
+import type { GracefulDeleter, RestStorage } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
 import { parseDeleteOptions } from '../delete-options';
 import { respondObject } from '../encode';
 import { respondValue } from '../respond';
-import { writeFor } from './write-request';
+import { optionsObject, requestScope } from '../scope';
 
 export async function handleDelete(
   server: ServerContext,
   ctx: RequestContext,
   req: ResolvedRequest,
+  storage: RestStorage & GracefulDeleter,
 ): Promise<Response> {
   const { options, dryRun } = await parseDeleteOptions(ctx.request, ctx.query);
-  const outcome = await server.runWrite({
-    ...writeFor(ctx, req, 'delete', dryRun),
-    deleteOptions: options,
+  const scope = requestScope(ctx, req, storage, 'delete', {
+    dryRun,
+    options: optionsObject(server.profile, 'DeleteOptions', ctx.query),
   });
-  const status = outcome.deleted !== true && options.orphanDependents === false ? 202 : 200;
-  if (outcome.deleted !== true || req.rt.behavior.returnDeletedObject)
+  const outcome = await storage.delete(scope, req.info.name, options);
+  const status = !outcome.deleted && options.orphanDependents === false ? 202 : 200;
+  if (!outcome.deleted || storage.returnsDeletedObject)
     return respondObject(server, ctx, status, req.rt, outcome.object);
   const m = outcome.object.metadata ?? {};
   return respondValue(ctx, status, {

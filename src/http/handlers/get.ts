@@ -1,32 +1,29 @@
 /**
- * get: one object by name (and its `status` or `scale` view). A
- * resourceVersion other than 0 means "not older than": a version the server
- * has not reached yet is waited for, then answered 504.
+ * get: one object by name, or a subresource's view of it (`status`,
+ * `scale`). A resourceVersion other than 0 means "not older than": a
+ * version the server has not reached yet is waited for, then answered 504.
  */
 
+import type { Getter, RestStorage } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
 import { respondObject } from '../encode';
-import { parseResourceVersion, waitForRevision } from '../options';
-import { scaleOf } from '../subresources/scale';
+import { parseResourceVersion } from '../options';
 import { respondValue } from '../respond';
+import { requestScope } from '../scope';
 
 export async function handleGet(
   server: ServerContext,
   ctx: RequestContext,
   req: ResolvedRequest,
+  storage: RestStorage & Getter,
 ): Promise<Response> {
   const rvText = ctx.query.get('resourceVersion') ?? '';
-  if (rvText !== '' && rvText !== '0') {
-    await waitForRevision(
-      server.storage,
-      parseResourceVersion(rvText),
-      server.tooLargeResourceVersionWaitMs,
-      ctx.signal,
-    );
-  }
-  const stored = await server.store.mustGet(req.rt, req.namespace, req.info.name);
-  if (req.info.subresource === 'scale') return respondValue(ctx, 200, scaleOf(server, req.rt, stored.object));
-  return respondObject(server, ctx, 200, req.rt, stored.object);
+  if (rvText !== '' && rvText !== '0') parseResourceVersion(rvText);
+  const object = await storage.get(requestScope(ctx, req, storage, 'get'), req.info.name, {
+    resourceVersion: rvText,
+  });
+  if (storage.objectKind !== undefined) return respondValue(ctx, 200, object);
+  return respondObject(server, ctx, 200, req.rt, object);
 }

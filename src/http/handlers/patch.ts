@@ -13,6 +13,8 @@ import { applyMergePatch } from '../../fieldmanager/merge-patch';
 import { applyJsonPatch, JsonPatchError } from '../../fieldmanager/json-patch';
 import { strategicMergePatch } from '../../fieldmanager/strategic-merge-patch';
 import type { DefinitionSet, SchemaNode } from '../../machinery/schema';
+import type { Getter, ParentUpdater, RestStorage, Updater } from '../../registry/rest/capabilities';
+import { applyScale } from '../../registry/generic/scale';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
@@ -20,15 +22,14 @@ import { readBodyText } from '../body';
 import { negotiatePatch, type PatchType } from '../negotiate';
 import { parseDryRun } from '../options';
 import { respondObject } from '../encode';
-import { applyScale, scaleOf } from '../subresources/scale';
 import { respondValue } from '../respond';
-import { checkNameAndNamespace } from './update';
+import { checkNameAndNamespace, storageApiVersion } from './update';
 import { enforceFieldValidation, parseFieldValidation } from '../field-validation';
 import { decodePatch, patchStrictError } from '../patch-decode';
 import { apply as applyConfiguration, objectTypeFor } from '../../fieldmanager/index';
 import { applyFailure, ownershipOptions } from '../field-manager-options';
 import { decodeObjectBody } from '../body';
-import { writeFor } from './write-request';
+import { optionsObject, requestScope } from '../scope';
 
 /** An apply body: YAML (or JSON) holding one object, read as the real server reads it. */
 function decodeApplyBody(text: string): {
@@ -101,10 +102,14 @@ function applyPatch(
   }
 }
 
+type PatchStorage = RestStorage & Getter & Updater;
+
 export async function handlePatch(
   server: ServerContext,
   ctx: RequestContext,
   req: ResolvedRequest,
+  storage: PatchStorage,
+  parentView: (RestStorage & ParentUpdater) | undefined,
 ): Promise<Response> {
   // Strategic merge patch needs the Go types' patch markers: built-in kinds only (custom resources get 415).
   const type = negotiatePatch(ctx.request.headers.get('content-type'), !req.rt.custom);
@@ -112,64 +117,57 @@ export async function handlePatch(
   const mode = parseFieldValidation(ctx.query);
   const text = await readBodyText(ctx.request);
   const ownership = ownershipOptions(server, ctx, 'PatchOptions', type === 'apply');
-  const { patch, findings } =
-    type === 'apply' ? { patch: undefined, findings: {} } : decodePatch(text, type, mode);
+  if (type === 'apply') return handleApply(server, ctx, req, text, mode, ownership, storage, parentView);
+  const scope = requestScope(ctx, req, storage, 'patch', {
+    dryRun,
+    options: optionsObject(server.profile, 'PatchOptions', ctx.query),
+  });
+
+  const { patch, findings } = decodePatch(text, type, mode);
+  ctx.warnings.keep();
   const sub = req.info.subresource;
-  const gvk = { apiVersion: req.rt.apiVersion, kind: req.rt.kind };
+  const gvk = storageApiVersion(req, storage);
   const defs = server.catalog.definitions;
+  const definition = sub === '' ? req.rt.definition : req.rt.subresources.get(sub)?.definition;
   const schema: PatchSchemaRef = {
     defs,
-    root: req.rt.definition !== undefined ? { ref: req.rt.definition } : req.rt.schema,
+    root: definition !== undefined ? { ref: definition } : sub === '' ? req.rt.schema : undefined,
   };
+  const ownKind = storage.objectKind === undefined;
 
-  const patched = (current: KubeObject): KubeObject => {
-    const obj = applyPatch(type, current, patch, schema);
-    if (obj.apiVersion !== gvk.apiVersion || obj.kind !== gvk.kind)
-      throw badRequest('the patch must not change apiVersion or kind');
-    // Built-in kinds decode into types that drop nulls; custom resources keep them (nullable fields).
-    if (!req.rt.custom) dropNulls(obj);
-    checkNameAndNamespace(req, obj);
-    const strictError = patchStrictError();
-    enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, { strictError });
-    return obj;
-  };
-
-  if (type === 'apply') return handleApply(server, ctx, req, text, mode, ownership);
-
-  if (sub === 'scale') {
-    const outcome = await server.runWrite({
-      ...writeFor(ctx, req, 'patch', dryRun, { subresource: '' }),
-      desired: (current) => {
-        const obj = current ?? {};
-        const scaleDefinition = req.rt.subresources.get('scale')?.definition;
-        const scale = applyPatch(type, scaleOf(server, req.rt, obj), patch, {
-          defs,
-          root: scaleDefinition !== undefined ? { ref: scaleDefinition } : undefined,
-        });
-        return applyScale(obj, scale, req.rt);
-      },
-      fieldManager: { manager: ownership.manager, subresource: 'scale' },
-    });
-    return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
-  }
-
-  const warningsBefore = ctx.warnings.length;
-  const outcome = await server.runWrite({
-    ...writeFor(ctx, req, 'patch', dryRun, { subresource: sub }),
-    desired: (current) => {
-      ctx.warnings.length = warningsBefore; // a retried attempt reports its own findings only
-      return patched({ ...(current ?? {}), apiVersion: gvk.apiVersion, kind: gvk.kind });
+  const outcome = await storage.update(
+    scope,
+    req.info.name,
+    (current) => {
+      const obj = applyPatch(
+        type,
+        { ...(current ?? {}), apiVersion: gvk.apiVersion, kind: gvk.kind },
+        patch,
+        schema,
+      );
+      if (!ownKind) return obj;
+      if (obj.apiVersion !== gvk.apiVersion || obj.kind !== gvk.kind)
+        throw badRequest('the patch must not change apiVersion or kind');
+      // Built-in kinds decode into types that drop nulls; custom resources keep them (nullable fields).
+      if (!req.rt.custom) dropNulls(obj);
+      checkNameAndNamespace(req, obj);
+      enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, {
+        strictError: patchStrictError(),
+      });
+      return obj;
     },
-    fieldManager: { manager: ownership.manager, subresource: sub },
-  });
+    { fieldManager: { manager: ownership.manager } },
+  );
+  if (!ownKind) return respondValue(ctx, 200, outcome.object);
   return respondObject(server, ctx, 200, req.rt, outcome.object);
 }
 
 /**
  * Server-side apply (PATCH application/apply-patch+yaml): the configuration
  * merged into the stored object by its field manager, with conflicts; an
- * absent object is created (201). Through `/scale`, a Scale's replicas are
- * applied to the workload's `spec.replicas`.
+ * absent object is created (201). Through a view such as `/scale`, the
+ * configuration is applied to the parent object (a Scale's replicas to the
+ * workload's replicas field), so ownership is recorded there.
  */
 async function handleApply(
   server: ServerContext,
@@ -178,6 +176,8 @@ async function handleApply(
   text: string,
   mode: ReturnType<typeof parseFieldValidation>,
   ownership: ReturnType<typeof ownershipOptions>,
+  storage: PatchStorage,
+  parentView: (RestStorage & ParentUpdater) | undefined,
 ): Promise<Response> {
   const dryRun = parseDryRun(ctx.query);
   const sub = req.info.subresource;
@@ -189,11 +189,34 @@ async function handleApply(
     force: ownership.force,
     lastAppliedAnnotation: server.profile.subPrefixed('kubectl', 'last-applied-configuration'),
   };
+  const options = optionsObject(
+    server.profile,
+    'PatchOptions',
+    ctx.query,
+    ownership.force ? { force: true } : {},
+  );
+  const scope = requestScope(ctx, req, storage, 'patch', { dryRun, options });
+  const fieldManager = { manager: ownership.manager, recorded: true };
+  const applyTo = (live: KubeObject | undefined, cfg: KubeObject): KubeObject => {
+    try {
+      return applyConfiguration({
+        ...common,
+        type,
+        live,
+        config: cfg,
+        apiVersion: req.rt.apiVersion,
+        kind: req.rt.kind,
+        subresource: sub,
+        now: server.now(),
+      });
+    } catch (e) {
+      throw applyFailure(e);
+    }
+  };
 
-  if (sub === 'scale') {
-    const scaleRt = req.rt.subresources.get('scale');
-    const scaleApiVersion = `${scaleRt?.group ?? 'autoscaling'}/${scaleRt?.version ?? 'v1'}`;
-    if (config.apiVersion !== scaleApiVersion || config.kind !== 'Scale') {
+  if (parentView !== undefined) {
+    const view = storageApiVersion(req, storage);
+    if (config.apiVersion !== view.apiVersion || config.kind !== view.kind) {
       const [g, v] =
         typeof config.apiVersion === 'string' && config.apiVersion.includes('/')
           ? config.apiVersion.split('/')
@@ -204,10 +227,12 @@ async function handleApply(
     }
     if (config.metadata?.managedFields !== undefined && config.metadata.managedFields !== null)
       throw badRequest('metadata.managedFields must be nil');
+    ctx.warnings.keep();
     const replicas = (config.spec as { replicas?: unknown } | undefined)?.replicas;
-    const outcome = await server.runWrite({
-      ...writeFor(ctx, req, 'patch', dryRun, { subresource: '' }),
-      desired: (current) => {
+    const object = await parentView.updateParent(
+      scope,
+      req.info.name,
+      (current) => {
         // The Scale's replicas are the workload's replicas field (a custom resource's specReplicasPath): apply them there, as the scale subresource's manager.
         const parentConfig: KubeObject = {
           apiVersion: req.rt.apiVersion,
@@ -215,52 +240,26 @@ async function handleApply(
           metadata: { name: req.info.name },
         };
         if (replicas !== undefined) applyScale(parentConfig, { spec: { replicas } }, req.rt);
-        try {
-          return applyConfiguration({
-            ...common,
-            type,
-            live: current,
-            config: parentConfig,
-            apiVersion: req.rt.apiVersion,
-            kind: req.rt.kind,
-            subresource: 'scale',
-            now: server.now(),
-          });
-        } catch (e) {
-          throw applyFailure(e);
-        }
+        return applyTo(current, parentConfig);
       },
-      fieldManager: { manager: ownership.manager, subresource: 'scale', recorded: true },
-    });
-    return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
+      { fieldManager },
+    );
+    return respondValue(ctx, 200, object);
   }
 
   // Fields the kind does not know are handled per fieldValidation before they could be owned.
   enforceFieldValidation(defs, req.rt, config, mode, ctx.warnings, findings);
-  const outcome = await server.runWrite({
-    ...writeFor(ctx, req, 'patch', dryRun, { subresource: sub }),
-    desired: (current) => {
-      let obj: KubeObject;
-      try {
-        obj = applyConfiguration({
-          ...common,
-          type,
-          live: current,
-          config,
-          apiVersion: req.rt.apiVersion,
-          kind: req.rt.kind,
-          subresource: sub,
-          now: server.now(),
-        });
-      } catch (e) {
-        throw applyFailure(e);
-      }
+  ctx.warnings.keep();
+  const outcome = await storage.update(
+    scope,
+    req.info.name,
+    (current) => {
+      const obj = applyTo(current, config);
       checkNameAndNamespace(req, obj);
       return obj;
     },
-    // Apply creates an absent object (not through /status).
-    createWhenMissing: sub === '',
-    fieldManager: { manager: ownership.manager, subresource: sub, recorded: true },
-  });
+    // Apply creates an absent object (not through a subresource).
+    { createWhenMissing: sub === '', fieldManager },
+  );
   return respondObject(server, ctx, outcome.created ? 201 : 200, req.rt, outcome.object);
 }

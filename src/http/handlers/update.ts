@@ -1,13 +1,14 @@
 /**
- * update (PUT to a named object or its status/scale): the body must name
- * the object of the URL; a resourceVersion in it makes the update
- * conditional (stale is 409), without one it is unconditional. Kinds that
- * allow it are created when absent (201).
+ * update (PUT to a named object or its status/scale/approval/finalize):
+ * the body must name the object of the URL; a resourceVersion in it makes
+ * the update conditional (stale is 409), without one it is unconditional.
+ * Kinds that allow it are created when absent (201).
  */
 
 import type { KubeObject } from '../../api/meta';
 import { badRequest } from '../../machinery/errors';
 import { deepClone, dropNulls } from '../../machinery/json';
+import type { RestStorage, Updater } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
@@ -16,10 +17,9 @@ import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
 import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
 import { respondObject } from '../encode';
-import { applyScale, scaleOf } from '../subresources/scale';
 import { respondValue } from '../respond';
 import { ownershipOptions } from '../field-manager-options';
-import { writeFor } from './write-request';
+import { optionsObject, requestScope } from '../scope';
 
 export function checkNameAndNamespace(req: ResolvedRequest, obj: KubeObject): void {
   const meta = obj.metadata ?? (obj.metadata = {});
@@ -36,49 +36,50 @@ export function checkNameAndNamespace(req: ResolvedRequest, obj: KubeObject): vo
   } else delete meta.namespace;
 }
 
+/** `v1` or `<group>/<version>` of the kind a storage serves (a Scale is autoscaling/v1). */
+export function storageApiVersion(
+  req: ResolvedRequest,
+  storage: RestStorage,
+): { apiVersion: string; kind: string } {
+  const k = storage.objectKind;
+  if (k === undefined) return { apiVersion: req.rt.apiVersion, kind: req.rt.kind };
+  return { apiVersion: k.group === '' ? k.version : `${k.group}/${k.version}`, kind: k.kind };
+}
+
 export async function handleUpdate(
   server: ServerContext,
   ctx: RequestContext,
   req: ResolvedRequest,
+  storage: RestStorage & Updater,
 ): Promise<Response> {
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const ownership = ownershipOptions(server, ctx, 'UpdateOptions');
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
   const sub = req.info.subresource;
+  const gvk = storageApiVersion(req, storage);
   const decoded = decodeObjectBody(await readBodyText(ctx.request), format, {
-    kind: sub === 'scale' ? 'Scale' : req.rt.kind,
+    kind: gvk.kind,
     typed: !req.rt.custom,
   });
-  const value = decoded.value;
-
-  if (sub === 'scale') {
-    const scaleRt = req.rt.subresources.get('scale');
-    const scale = asObjectOfType(value, {
-      apiVersion: `${scaleRt?.group ?? 'autoscaling'}/${scaleRt?.version ?? 'v1'}`,
-      kind: 'Scale',
+  const obj = asObjectOfType(decoded.value, gvk);
+  if (storage.objectKind === undefined) {
+    // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
+    if (!req.rt.custom) dropNulls(obj);
+    enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
+      strictError: undecodable(req.rt),
     });
-    checkNameAndNamespace(req, scale);
-    const outcome = await server.runWrite({
-      ...writeFor(ctx, req, 'update', dryRun, { subresource: '' }),
-      desired: (current) => applyScale(current ?? {}, scale, req.rt),
-      fieldManager: { manager: ownership.manager, subresource: 'scale' },
-    });
-    return respondValue(ctx, 200, scaleOf(server, req.rt, outcome.object));
   }
-
-  const obj = asObjectOfType(value, { apiVersion: req.rt.apiVersion, kind: req.rt.kind });
-  // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
-  if (!req.rt.custom) dropNulls(obj);
-  enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
-    strictError: undecodable(req.rt),
-  });
+  ctx.warnings.keep();
   checkNameAndNamespace(req, obj);
-  const outcome = await server.runWrite({
-    ...writeFor(ctx, req, 'update', dryRun, { subresource: sub }),
-    desired: () => deepClone(obj),
-    createWhenMissing: sub === '' && req.rt.behavior.allowCreateOnUpdate,
-    fieldManager: { manager: ownership.manager, subresource: sub },
+  const scope = requestScope(ctx, req, storage, 'update', {
+    dryRun,
+    options: optionsObject(server.profile, 'UpdateOptions', ctx.query),
   });
+  const outcome = await storage.update(scope, req.info.name, () => deepClone(obj), {
+    createWhenMissing: sub === '' && req.rt.behavior.allowCreateOnUpdate,
+    fieldManager: { manager: ownership.manager },
+  });
+  if (storage.objectKind !== undefined) return respondValue(ctx, 200, outcome.object);
   return respondObject(server, ctx, outcome.created ? 201 : 200, req.rt, outcome.object);
 }

@@ -12,13 +12,15 @@
 
 import { invalid, badRequest } from '../../machinery/errors';
 import { fieldError, type FieldError } from '../../machinery/field-errors';
+import type { RestStorage, Watcher } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
 import { parseResourceVersion } from '../options';
 import { selectionFromQuery } from '../selectors';
-import { queryFlag } from '../request-info';
+import { queryFlag } from '../../machinery/query-bool';
 import { openWatchStream } from '../watch/stream';
+import { requestScope } from '../scope';
 
 function validateWatchOptions(query: URLSearchParams, watchListEnabled: boolean): FieldError[] {
   const errs: FieldError[] = [];
@@ -55,6 +57,7 @@ export async function handleWatch(
   server: ServerContext,
   ctx: RequestContext,
   req: ResolvedRequest,
+  storage: RestStorage & Watcher,
 ): Promise<Response> {
   const q = ctx.query;
   const watchList = server.featureGates.WatchList === true;
@@ -74,17 +77,16 @@ export async function handleWatch(
   const startRevision = rvText === '' || rvText === '0' ? undefined : parseResourceVersion(rvText);
   const name = req.info.name;
 
-  return openWatchStream(server, ctx, {
+  return openWatchStream(server, ctx, storage, requestScope(ctx, req, storage, 'watch'), {
     rt: req.rt,
-    filter: {
-      prefix: server.store.prefix(req.rt, req.namespace),
-      ...(name !== '' ? { key: server.store.key(req.rt, req.namespace, name) } : {}),
+    request: {
+      ...(name !== '' ? { name } : {}),
       ...(selection.predicate !== undefined ? { predicate: selection.predicate } : {}),
+      // Get State first unless a resourceVersion was given; a streaming list decides explicitly.
+      initialEvents: sendInitialEvents ?? startRevision === undefined,
+      ...(startRevision !== undefined ? { startRevision } : {}),
     },
-    // Get State first unless a resourceVersion was given; a streaming list decides explicitly.
-    initialEvents: sendInitialEvents ?? startRevision === undefined,
     initialEventsEndBookmark: sendInitialEvents === true,
-    startRevision,
     allowBookmarks: queryFlag(q, 'allowWatchBookmarks'),
     timeoutMs: timeoutSeconds * 1000,
   });

@@ -1,82 +1,88 @@
 /**
  * Keeps the catalog in step with the stored CRDs, inside the server (as the
- * real server's CRD handler does, not as an API client): it reads every CRD
- * at start and after the state is replaced, then follows storage commits,
+ * real server's CRD handler does, not as an API client): it follows the
+ * shared CRD informer, whose cache changes synchronously inside each commit,
  * so a CRD's group, versions and resources are served — and appear in
  * discovery and OpenAPI — as soon as its Established condition is stored,
  * and disappear with it. A group's versions are rebuilt whole whenever one
  * of its CRDs changes; built-in resources of the same group always win.
  */
 
+import type { KubeObject } from '../../api/meta';
 import type { NamingProfile } from '../../machinery/naming';
-import type { ChangeRecord, Storage } from '../../storage/types';
+import type { SharedInformerFactory } from '../cache/factory';
+import type { SharedInformer } from '../cache/informer';
 import type { Catalog, ServedVersion } from '../catalog';
-import { collectionPrefix } from '../keys';
 import type { ResourceType } from '../resource-type';
 import { ResourceBuilder } from './resource-types';
-import {
-  asCrd,
-  compareKubeVersions,
-  crdGroup,
-  CRD_RESOURCE,
-  stabilityOf,
-  type CustomResourceDefinition,
-} from './types';
+import { asCrd, compareKubeVersions, crdGroup, CRD_RESOURCE, stabilityOf } from './types';
+
+/** Index of the CRD informer: CRDs by `spec.group`. */
+const BY_GROUP = 'crd-registrar/group';
+const byGroup = (obj: KubeObject): readonly string[] => [groupOf(obj)];
 
 export class CrdRegistrar {
-  private readonly crds = new Map<string, CustomResourceDefinition>();
   private readonly builder: ResourceBuilder;
-  private readonly prefix: string;
-  private unsubscribe: (() => void) | undefined;
+  private readonly informer: SharedInformer;
+  private starting: Promise<void> | undefined;
+  private removeHandler: (() => void) | undefined;
+  /** Groups to rebuild once the initial sync is done (one rebuild per group, not one per CRD). */
+  private pending: Set<string> | undefined;
 
+  /** `informers`: the server's shared factory (the registrar follows its CRD informer). */
   constructor(
     private readonly catalog: Catalog,
-    private readonly storage: Storage,
+    informers: SharedInformerFactory,
     profile: NamingProfile,
   ) {
     this.builder = new ResourceBuilder(profile, catalog.definitions);
-    this.prefix = collectionPrefix({ group: crdGroup(profile), resource: CRD_RESOURCE });
+    this.informer = informers.informerFor({ group: crdGroup(profile), resource: CRD_RESOURCE });
+    this.informer.addIndex(BY_GROUP, byGroup);
   }
 
-  /** Loads the stored CRDs and follows every later commit. */
-  async start(): Promise<void> {
-    this.unsubscribe ??= this.storage.onCommit((change) => this.onCommit(change));
-    await this.resync();
+  /** Serves the stored CRDs and follows every later change; resolves once the CRD informer has synced. */
+  start(): Promise<void> {
+    this.starting ??= this.follow();
+    return this.starting;
+  }
+
+  private async follow(): Promise<void> {
+    const pending = new Set<string>();
+    this.pending = pending;
+    this.removeHandler = this.informer.addEventHandler({
+      add: (crd) => this.changed(crd),
+      update: (before, crd) => this.changed(before, crd),
+      delete: (crd) => {
+        this.builder.forget(crd.metadata?.name ?? '');
+        this.changed(crd);
+      },
+    });
+    try {
+      await this.informer.start();
+    } catch (error) {
+      this.stop(); // so that a later start() tries again
+      throw error;
+    } finally {
+      // Not after a stop() that came meanwhile: a stopped registrar leaves the catalog alone.
+      if (this.pending === pending) {
+        this.pending = undefined;
+        for (const g of pending) this.rebuild(g);
+      }
+    }
   }
 
   stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+    this.starting = undefined;
+    this.removeHandler?.();
+    this.removeHandler = undefined;
+    this.pending = undefined;
   }
 
-  /** Reads all CRDs again (after a reset or an import replaced the state underneath). */
-  async resync(): Promise<void> {
-    const groups = new Set([...this.crds.values()].map(groupOf));
-    this.crds.clear();
-    const list = await this.storage.list({ prefix: this.prefix });
-    for (const item of list.items) {
-      const crd = asCrd(item.object);
-      this.crds.set(crd.metadata?.name ?? item.key, crd);
-      groups.add(groupOf(crd));
+  private changed(...crds: KubeObject[]): void {
+    for (const group of new Set(crds.map(groupOf))) {
+      if (this.pending !== undefined) this.pending.add(group);
+      else this.rebuild(group);
     }
-    for (const g of groups) this.rebuild(g);
-  }
-
-  private onCommit(change: ChangeRecord): void {
-    if (!change.key.startsWith(this.prefix)) return;
-    const name = change.key.slice(this.prefix.length);
-    const groups = new Set<string>();
-    const before = this.crds.get(name);
-    if (before !== undefined) groups.add(groupOf(before));
-    if (change.type === 'DELETED') {
-      this.crds.delete(name);
-      this.builder.forget(name);
-    } else {
-      const crd = asCrd(change.object);
-      this.crds.set(name, crd);
-      groups.add(groupOf(crd));
-    }
-    for (const g of groups) this.rebuild(g);
   }
 
   private rebuild(group: string): void {
@@ -89,8 +95,12 @@ export class CrdRegistrar {
       versions.set(v.version, { version: v.version, stability: v.stability, resources: builtIns });
       order.push(v.version);
     }
-    const custom: ResourceType[] = [];
-    for (const crd of this.crds.values()) if (groupOf(crd) === group) custom.push(...this.builder.build(crd));
+    // By name, so that which CRD wins a contested plural does not depend on the order of events.
+    const crds = this.informer.lister
+      .byIndex(BY_GROUP, group)
+      .map(asCrd)
+      .sort((a, b) => compareStrings(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+    const custom: ResourceType[] = crds.flatMap((crd) => this.builder.build(crd));
     const customVersions: string[] = [];
     for (const rt of custom) {
       let served = versions.get(rt.version);
@@ -111,6 +121,10 @@ export class CrdRegistrar {
   }
 }
 
-function groupOf(crd: CustomResourceDefinition): string {
-  return crd.spec?.group ?? '';
+function groupOf(obj: KubeObject): string {
+  return asCrd(obj).spec?.group ?? '';
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

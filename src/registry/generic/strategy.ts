@@ -1,0 +1,177 @@
+/**
+ * The generic strategy every stored kind starts from, and the subresource
+ * strategies built on it (see `rest/strategy.ts` for the order of the
+ * steps). The generic steps are the real server's common ones: server-owned
+ * metadata on create, immutable metadata on update, generation tracking,
+ * status kept apart from the main resource, schema and metadata
+ * validation; a kind's hooks add what its own strategy does.
+ */
+
+import type { KubeObject, ObjectMeta } from '../../api/meta';
+import type { FieldError } from '../../machinery/field-errors';
+import { newUid, rfc3339Seconds } from '../../machinery/ids';
+import { deepEqual, deepClone } from '../../machinery/json';
+import type { KindHooks, Strategy, StrategyContext } from '../rest/strategy';
+import type { ResourceType } from '../resource-type';
+import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validation/object-meta';
+import { checkAgainstSchema } from '../validation/schema-check';
+import { validateFinalizersOnTerminating } from '../deletion';
+import { canonicalOrder } from '../canonical';
+
+function meta(obj: KubeObject): ObjectMeta {
+  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  return obj.metadata;
+}
+
+export function hasStatusSubresource(rt: ResourceType): boolean {
+  return rt.subresources.has('status');
+}
+
+function generationFieldsChanged(rt: ResourceType, obj: KubeObject, old: KubeObject): boolean {
+  const fields = rt.behavior.generationFields;
+  if (fields === undefined) return false;
+  if (fields === '*') {
+    const keys = new Set([...Object.keys(obj), ...Object.keys(old)]);
+    for (const k of keys) {
+      if (k === 'metadata' || k === 'status' || k === 'apiVersion' || k === 'kind') continue;
+      if (!deepEqual(obj[k], old[k])) return true;
+    }
+    return false;
+  }
+  return fields.some((f) => !deepEqual(obj[f], old[f]));
+}
+
+function schemaErrors(rt: ResourceType, obj: KubeObject, ctx: StrategyContext): FieldError[] {
+  // Custom resources are validated against their full OpenAPI schema by their own hooks.
+  if (rt.crd !== undefined) return [];
+  const root = rt.schema ?? (rt.definition !== undefined ? { ref: rt.definition } : undefined);
+  if (root === undefined) return [];
+  return checkAgainstSchema(ctx.definitions, root, obj, { prune: false }).errors;
+}
+
+/** Metadata no update may change (uid, creation and deletion timestamps), and the generation. */
+function keepServerOwnedMetadata(
+  next: KubeObject,
+  old: KubeObject,
+  bumpGeneration: boolean,
+  rt: ResourceType,
+): void {
+  const m = meta(next);
+  const om = old.metadata ?? {};
+  if (om.generation === undefined) delete m.generation;
+  else m.generation = om.generation;
+  if (bumpGeneration && generationFieldsChanged(rt, next, old)) m.generation = (om.generation ?? 0) + 1;
+  if (m.uid === undefined || m.uid === '') m.uid = om.uid;
+  if (om.creationTimestamp !== undefined) m.creationTimestamp = om.creationTimestamp;
+  if (om.deletionTimestamp !== undefined && om.deletionTimestamp !== null)
+    m.deletionTimestamp = om.deletionTimestamp;
+  else delete m.deletionTimestamp;
+  if (om.deletionGracePeriodSeconds !== undefined && m.deletionGracePeriodSeconds === undefined)
+    m.deletionGracePeriodSeconds = om.deletionGracePeriodSeconds;
+  delete m.selfLink;
+}
+
+/** The strategy of a kind's main resource: the generic steps plus the kind's hooks. */
+export function mainStrategy(rt: ResourceType, hooks: KindHooks | undefined): Strategy {
+  return {
+    allowCreateOnUpdate: rt.behavior.allowCreateOnUpdate,
+    prepareForCreate(obj, ctx) {
+      const m = meta(obj);
+      m.uid = newUid();
+      m.creationTimestamp = rfc3339Seconds(ctx.now);
+      delete m.deletionTimestamp;
+      delete m.deletionGracePeriodSeconds;
+      delete m.resourceVersion;
+      delete m.selfLink;
+      if (rt.behavior.generationFields !== undefined) m.generation = 1;
+      else delete m.generation;
+      if (hasStatusSubresource(rt) && rt.behavior.keepStatusOnCreate !== true) {
+        if (rt.behavior.initialStatus !== undefined) obj.status = deepClone(rt.behavior.initialStatus);
+        else delete obj.status;
+      }
+      hooks?.prepareForCreate?.(obj, ctx);
+    },
+    validate: (obj, ctx) => [
+      ...validateObjectMetaCreate(rt, obj),
+      ...schemaErrors(rt, obj, ctx),
+      ...(hooks?.validate?.(obj, ctx) ?? []),
+    ],
+    warningsOnCreate: (obj, ctx) => hooks?.warningsOnCreate?.(obj, ctx) ?? [],
+    prepareForUpdate(obj, old, ctx) {
+      // The main resource never changes status when the kind has a status subresource.
+      if (hasStatusSubresource(rt)) {
+        if (old.status === undefined) delete obj.status;
+        else obj.status = deepClone(old.status);
+      }
+      keepServerOwnedMetadata(obj, old, true, rt);
+      hooks?.prepareForUpdate?.(obj, old, ctx);
+      return obj;
+    },
+    validateUpdate: (obj, old, ctx) => updateErrors(rt, hooks, obj, old, ctx),
+    warningsOnUpdate: (obj, old, ctx) => hooks?.warningsOnUpdate?.(obj, old, ctx) ?? [],
+    canonicalize: canonicalOrder,
+    beginDelete: (obj, ctx) => hooks?.beginDelete?.(obj, ctx) ?? obj,
+  };
+}
+
+function updateErrors(
+  rt: ResourceType,
+  hooks: KindHooks | undefined,
+  obj: KubeObject,
+  old: KubeObject,
+  ctx: StrategyContext,
+): FieldError[] {
+  return [
+    ...validateObjectMetaUpdate(rt, obj, old),
+    ...validateFinalizersOnTerminating(obj, old),
+    ...schemaErrors(rt, obj, ctx),
+    ...(hooks?.validateUpdate?.(obj, old, ctx) ?? hooks?.validate?.(obj, ctx) ?? []),
+  ];
+}
+
+/** Metadata a subresource write may not change: what only the main resource changes. */
+const mainOnlyMetadata = [
+  'labels',
+  'annotations',
+  'finalizers',
+  'ownerReferences',
+  'deletionTimestamp',
+  'generation',
+] as const;
+
+/**
+ * A subresource's strategy: the stored object with only what `take`
+ * copies from the request (and the request's metadata outside the
+ * main-only set), validated like an update of the main resource.
+ */
+export function subresourceStrategy(
+  rt: ResourceType,
+  hooks: KindHooks | undefined,
+  take: (next: KubeObject, requested: KubeObject, old: KubeObject) => void,
+): Strategy {
+  const main = mainStrategy(rt, hooks);
+  return {
+    ...main,
+    allowCreateOnUpdate: false,
+    prepareForUpdate(obj, old) {
+      const next: KubeObject = { ...deepClone(old), metadata: obj.metadata ?? {} };
+      take(next, obj, old);
+      const m = meta(next);
+      const om = old.metadata ?? {};
+      for (const key of mainOnlyMetadata) {
+        if (om[key] === undefined) delete m[key];
+        else (m as Record<string, unknown>)[key] = deepClone(om[key]);
+      }
+      keepServerOwnedMetadata(next, old, false, rt);
+      return next;
+    },
+  };
+}
+
+/** `/status`: status and nothing else. */
+export function statusStrategy(rt: ResourceType, hooks: KindHooks | undefined): Strategy {
+  return subresourceStrategy(rt, hooks, (next, requested) => {
+    if (requested.status === undefined) delete next.status;
+    else next.status = requested.status;
+  });
+}

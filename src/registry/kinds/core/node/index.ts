@@ -1,0 +1,12 @@
+/**
+ * Node: its `proxy` subresource (status is the generic one). The node
+ * agent connection that pod subresources use lives here too
+ * (`connection.ts`).
+ */
+
+import type { KindRegistration } from '../../types';
+import { nodeProxyStorage } from './proxy';
+
+export const node: KindRegistration = {
+  subresources: { proxy: nodeProxyStorage },
+};

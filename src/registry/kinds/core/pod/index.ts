@@ -1,0 +1,29 @@
+/**
+ * Pod: its subresources other than status — ephemeralcontainers; eviction
+ * and binding (stored nowhere: they change the pod); log, exec, attach,
+ * portforward and proxy, which reach the node agent or the pod's network
+ * that the sandbox does not have (see `node-agent.ts`).
+ */
+
+import type { KindRegistration } from '../../types';
+import { attachStorage } from './attach';
+import { bindingStorage } from './binding';
+import { ephemeralContainersStorage } from './ephemeral-containers';
+import { evictionStorage } from './eviction';
+import { execStorage } from './exec';
+import { logStorage } from './log';
+import { portForwardStorage } from './portforward';
+import { podProxyStorage } from './proxy';
+
+export const pod: KindRegistration = {
+  subresources: {
+    ephemeralcontainers: ephemeralContainersStorage,
+    eviction: evictionStorage,
+    binding: bindingStorage,
+    log: logStorage,
+    exec: execStorage,
+    attach: attachStorage,
+    portforward: portForwardStorage,
+    proxy: podProxyStorage,
+  },
+};

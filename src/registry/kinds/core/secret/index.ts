@@ -1,0 +1,13 @@
+/** Secret: the keys of `data` and `stringData` must be valid config keys, each used once, and the data at most 1 MiB. */
+
+import type { KubeObject } from '../../../../api/meta';
+import { validateConfigKeys } from '../../../validation/config-keys';
+import { validateSecretSize } from '../../../validation/size-limits';
+import type { KindRegistration } from '../../types';
+
+const validate = (obj: KubeObject) => [
+  ...validateConfigKeys(obj, ['data', 'stringData']),
+  ...validateSecretSize(obj),
+];
+
+export const secret: KindRegistration = { hooks: { validate } };

@@ -1,0 +1,59 @@
+/**
+ * Every kind with special behaviour, by `<group>/<Kind>` (the group's short
+ * name from its definition: `core`, `apps`, `certificates`, …). A kind not
+ * listed here is served by the generic store with the generic strategy.
+ */
+
+import type { ResourceType } from '../resource-type';
+import type { KindRegistration } from './types';
+import { namespace } from './core/namespace/index';
+import { configMap } from './core/configmap/index';
+import { secret } from './core/secret/index';
+import { pod } from './core/pod/index';
+import { binding } from './core/binding/index';
+import { node } from './core/node/index';
+import { service } from './core/service/index';
+import { componentStatus } from './core/componentstatus/index';
+import { event } from './events/event/index';
+import { customResourceDefinition } from './apiextensions/customresourcedefinition/index';
+import { certificateSigningRequest } from './certificates/certificatesigningrequest/index';
+import { customResourceHooks } from './custom-resource/strategy';
+import { tokenReview } from './authentication/tokenreview/index';
+import { selfSubjectReview } from './authentication/selfsubjectreview/index';
+import { subjectAccessReview } from './authorization/subjectaccessreview/index';
+import { selfSubjectAccessReview } from './authorization/selfsubjectaccessreview/index';
+import { localSubjectAccessReview } from './authorization/localsubjectaccessreview/index';
+import { selfSubjectRulesReview } from './authorization/selfsubjectrulesreview/index';
+
+const registrations: Record<string, KindRegistration> = {
+  'core/Namespace': namespace,
+  'core/ConfigMap': configMap,
+  'core/Secret': secret,
+  'core/Pod': pod,
+  'core/Binding': binding,
+  'core/Node': node,
+  'core/Service': service,
+  'core/ComponentStatus': componentStatus,
+  'events/Event': event,
+  'apiextensions/CustomResourceDefinition': customResourceDefinition,
+  'certificates/CertificateSigningRequest': certificateSigningRequest,
+  'authentication/TokenReview': tokenReview,
+  'authentication/SelfSubjectReview': selfSubjectReview,
+  'authorization/SubjectAccessReview': subjectAccessReview,
+  'authorization/SelfSubjectAccessReview': selfSubjectAccessReview,
+  'authorization/LocalSubjectAccessReview': localSubjectAccessReview,
+  'authorization/SelfSubjectRulesReview': selfSubjectRulesReview,
+};
+
+const customResource: KindRegistration = { hooks: customResourceHooks };
+
+/** `<group>/<Kind>` of a built-in definition name such as `api.core.v1.Pod`. */
+export function kindKey(definition: string): string {
+  const parts = definition.split('.');
+  return `${parts[parts.length - 3] ?? ''}/${parts[parts.length - 1] ?? ''}`;
+}
+
+export function registrationFor(rt: ResourceType): KindRegistration | undefined {
+  if (rt.custom) return rt.crd !== undefined ? customResource : undefined;
+  return rt.definition === undefined ? undefined : registrations[kindKey(rt.definition)];
+}

@@ -1,0 +1,43 @@
+/**
+ * What a kind with special behaviour registers: its strategy hooks, the
+ * storages of its subresources, or — for kinds that are never stored
+ * (reviews, bindings) — its whole storage. Each such kind has one folder,
+ * `kinds/<group>/<kind>/`, whose `index.ts` exports its registration;
+ * `kinds/index.ts` lists them all.
+ */
+
+import type { Authorizer } from '../../auth/authorizer';
+import type { TokenAuthenticator } from '../../auth/authn/types';
+import type { RestStorage } from '../rest/capabilities';
+import type { KindHooks } from '../rest/strategy';
+import type { ResourceType } from '../resource-type';
+import type { GenericStore, StoreDeps } from '../generic/store';
+
+/** Services of the server that some kinds' storages call (the review kinds ask authentication and authorization). */
+export interface KindServices {
+  authorizer: Authorizer;
+  tokenAuthenticator: TokenAuthenticator;
+}
+
+export interface KindStorageContext {
+  rt: ResourceType;
+  deps: StoreDeps;
+  services: KindServices;
+  /** The store of another served resource by group and resource (eviction reads PodDisruptionBudgets). */
+  storeFor(group: string, resource: string): GenericStore | undefined;
+}
+
+export interface StoredKindContext extends KindStorageContext {
+  /** The main resource's store: subresources read and write the same objects. */
+  store: GenericStore;
+}
+
+export interface KindRegistration {
+  hooks?: KindHooks | ((rt: ResourceType) => KindHooks);
+  /** Storages of subresources special to this kind (others — status, scale — come from the generic store). */
+  subresources?: Record<string, (ctx: StoredKindContext) => RestStorage>;
+  /** The main resource's storage when it offers less than the generic store (Namespace has no deletecollection). */
+  main?: (ctx: StoredKindContext) => RestStorage;
+  /** A kind that is never stored: its whole storage. */
+  storage?: (ctx: KindStorageContext) => RestStorage;
+}

@@ -1,0 +1,30 @@
+/**
+ * The identities the in-server controllers act as, as on a real cluster:
+ * the controller manager's per-controller service accounts (with
+ * `--use-service-account-credentials`) in the system namespace, and the
+ * API server's own loopback user for the CRD controllers that run inside
+ * it. Each gets a loopback bearer token minted at start.
+ */
+
+import type { UserInfo } from '../api/authn';
+import type { NamingProfile } from '../machinery/naming';
+
+function serviceAccount(profile: NamingProfile, name: string): UserInfo {
+  const ns = profile.systemNamespace;
+  return {
+    username: `system:serviceaccount:${ns}:${name}`,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
+  };
+}
+
+export function loopbackIdentities(profile: NamingProfile) {
+  return {
+    namespaceController: serviceAccount(profile, 'namespace-controller'),
+    garbageCollector: serviceAccount(profile, 'generic-garbage-collector'),
+    /** The apiextensions controllers run in the API server and use its loopback identity. */
+    apiextensions: {
+      username: 'system:apiserver',
+      groups: ['system:masters', 'system:authenticated'],
+    } satisfies UserInfo,
+  };
+}
