@@ -206,17 +206,17 @@ const rows: Row[] = [
   {
     name: 'a list item without its merge key',
     patch: podSpec({ containers: [{ image: 'x' }] }),
-    error: [500, 'map: map[image:x] does not contain declared merge key: name'],
+    error: [400, 'map: map[image:x] does not contain declared merge key: name'],
   },
   {
     name: '$patch: merge on a list item',
     patch: podSpec({ containers: [{ name: 'a', $patch: 'merge' }] }),
-    error: [500, 'merging lists cannot yet be specified in the patch'],
+    error: [400, 'merging lists cannot yet be specified in the patch'],
   },
   {
     name: 'an unknown $patch on a map',
     patch: { spec: { strategy: { $patch: 'foo' } } },
-    error: [500, 'Unknown patch type: foo in map: map[$patch:foo]'],
+    error: [400, 'Unknown patch type: foo in map: map[$patch:foo]'],
   },
   {
     name: 'list of lists',
@@ -227,7 +227,7 @@ const rows: Row[] = [
   {
     name: 'mixed element types',
     patch: { metadata: { finalizers: [1] } },
-    error: [500, 'list element types are not identical: [[x y] [1]]'],
+    error: [400, 'list element types are not identical: [[x y] [1]]'],
   },
   {
     name: 'a $setElementOrder key without a list name',
@@ -246,14 +246,14 @@ const rows: Row[] = [
       containers: [{ name: 'b', image: 'b:3' }],
     }),
     error: [
-      500,
+      400,
       "The order in patch list:\n[map[image:b:3 name:b]]\n doesn't match $setElementOrder list:\n[map[name:a]]\n",
     ],
   },
   {
     name: 'a $setElementOrder for a field the kind lacks',
     patch: { spec: { '$setElementOrder/nothing': [] } },
-    error: [500, 'unable to find api field in struct DeploymentSpec for the json field "nothing"'],
+    error: [400, 'unable to find api field in struct DeploymentSpec for the json field "nothing"'],
   },
   {
     name: 'a patch that is not an object',
@@ -289,11 +289,13 @@ describe('strategic merge patch', () => {
     });
   }
 
-  it('answers 500 without a reason for failures the real server does not convert', () => {
+  it('answers 400 BadRequest for failures the real server answers 500 (docs/decisions/0013)', () => {
+    let caught: unknown;
     try {
       strategicMergePatch(defs, root, deployment(), podSpec({ containers: [{ image: 'x' }] }));
     } catch (e) {
-      expect((e as StatusError).reason).toBeUndefined();
+      caught = e;
     }
+    expect((caught as StatusError).reason).toBe('BadRequest');
   });
 });

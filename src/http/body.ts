@@ -143,10 +143,21 @@ export function asObjectOfType(value: unknown, expected: ExpectedType): KubeObje
       `the kind in the data (${String(obj.kind)}) does not match the expected kind (${expected.kind})`,
     );
   }
+  if (obj.metadata !== null && obj.metadata !== undefined && !isPlainObject(obj.metadata)) {
+    // Decoding into the kind's struct fails on the field, before anything reads it.
+    const version = expected.apiVersion.slice(expected.apiVersion.indexOf('/') + 1);
+    const what = Array.isArray(obj.metadata)
+      ? 'array'
+      : typeof obj.metadata === 'boolean'
+        ? 'bool'
+        : typeof obj.metadata;
+    throw badRequest(
+      `${expected.kind} in version ${JSON.stringify(version)} cannot be handled as a ${expected.kind}: json: cannot unmarshal ${what} into Go struct field ${expected.kind}.metadata of type v1.ObjectMeta`,
+    );
+  }
   obj.apiVersion = expected.apiVersion;
   obj.kind = expected.kind;
   if (obj.metadata === null || obj.metadata === undefined) obj.metadata = {};
-  else if (!isPlainObject(obj.metadata)) throw badRequest('metadata must be an object');
   return obj;
 }
 

@@ -16,7 +16,10 @@ export function baseHeaders(ctx: Pick<RequestContext, 'auditId' | 'warnings'>, c
     'Cache-Control': 'no-cache, private',
     'Audit-Id': ctx.auditId,
   });
-  for (const w of ctx.warnings) h.append('Warning', `299 - ${quoteWarning(w)}`);
+  for (const w of ctx.warnings) {
+    const value = warningHeaderValue(w);
+    if (value !== undefined) h.append('Warning', value);
+  }
   return h;
 }
 
@@ -25,8 +28,41 @@ export function quoteWarning(text: string): string {
   return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
+// Control characters as Go's unicode.IsControl sees them (C0, DEL and C1).
+// eslint-disable-next-line no-control-regex
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * One `Warning` header value, `299 - "text"`, as the real server writes it
+ * (`net.NewWarningHeader`): text that is not valid UTF-8 or holds a control
+ * character is dropped (undefined), and the rest goes on the wire as its
+ * UTF-8 bytes. Header values are byte strings, so those bytes are carried as
+ * Latin-1 code units — the only way a non-ASCII warning (an unknown field
+ * named `名前`) reaches the socket instead of making `Headers` throw after the
+ * write has been committed.
+ */
+export function warningHeaderValue(text: string): string | undefined {
+  if (controlCharacter.test(text) || loneSurrogate.test(text)) return undefined;
+  const quoted = `299 - ${quoteWarning(text)}`;
+  // eslint-disable-next-line no-control-regex
+  if (/^[\u0000-\u007f]*$/.test(quoted)) return quoted;
+  let latin1 = '';
+  for (const byte of new TextEncoder().encode(quoted)) latin1 += String.fromCharCode(byte);
+  return latin1;
+}
+
 export function serialize(value: unknown, kind: 'json' | 'yaml', pretty: boolean): string {
-  if (kind === 'yaml') return toYaml(value, { lineWidth: 0 });
+  if (kind === 'yaml') {
+    try {
+      return toYaml(value, { lineWidth: 0 });
+    } catch (e) {
+      // The YAML writer recurses deeper per level than JSON's; a value nested close to the decode limit
+      // still goes out, as JSON text, which is YAML too (an answer after a commit must not fail).
+      if (!(e instanceof RangeError)) throw e;
+      return `${JSON.stringify(value)}\n`;
+    }
+  }
   return pretty ? `${JSON.stringify(value, null, 2)}\n` : `${JSON.stringify(value)}\n`;
 }
 

@@ -4,7 +4,9 @@
  * contradicts its retainKeys list is 422, and every other failure of the
  * merge (a missing merge key, an unknown `$patch` value, ...) reaches the
  * client unconverted, which the real server answers with a 500 without a
- * reason. Messages are the real ones, with Go's formatting of values.
+ * reason — here a 400 BadRequest with the same text, since bad input is
+ * never a 5xx (docs/decisions/0013). Messages are the real ones, with Go's
+ * formatting of values.
  */
 
 import { StatusError, badRequest } from '../../machinery/errors';
@@ -30,9 +32,9 @@ export function unprocessable(message: string): StatusError {
 
 export const noListOfLists = (): StatusError => unprocessable('lists of lists are not supported');
 
-/** An error the real server does not convert: it answers 500 with the error's text and no reason. */
+/** An error the real server does not convert (it answers 500 with the error's text): a 400 with that text. */
 export function unexpected(message: string): StatusError {
-  return new StatusError(500, undefined, message);
+  return badRequest(message);
 }
 
 export function noMergeKey(item: unknown, mergeKey: string): StatusError {

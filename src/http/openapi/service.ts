@@ -5,12 +5,14 @@
  * with the current hash are immutable for caches and a stale hash
  * redirects (301) to the current one; every response carries an ETag and
  * answers `If-None-Match` with 304. v2 is JSON or gnostic protobuf by
- * `Accept`, anything else is a bare 406. Documents are rebuilt when the
+ * `Accept`; anything else is a 406 with a Status naming what is offered
+ * (the real server's 406 here is bare; every error of this server carries
+ * a Status). Documents are rebuilt when the
  * catalog's generation changes (custom resources come and go).
  */
 
 import type { JsonObject } from '../../api/meta';
-import { pathNotFound, methodNotAllowed } from '../../machinery/errors';
+import { pathNotFound, methodNotAllowed, notAcceptable as notAcceptableError } from '../../machinery/errors';
 import type { Catalog } from '../../registry/catalog';
 import type { RequestContext } from '../context';
 import { parseAccept } from '../media-type';
@@ -134,10 +136,12 @@ function pick(accept: string | null, subtypes: { subtype: string; value: string 
   return undefined;
 }
 
-function notAcceptable(ctx: RequestContext): Response {
-  const headers = baseHeaders(ctx, 'text/plain; charset=utf-8');
+function notAcceptable(ctx: RequestContext, offered: readonly string[]): Response {
+  const error = notAcceptableError(offered);
+  const headers = baseHeaders(ctx, 'application/json');
   headers.set('Vary', 'Accept');
-  return new Response(null, { status: 406, headers });
+  const body = ctx.request.method.toUpperCase() === 'HEAD' ? null : `${JSON.stringify(error.status)}\n`;
+  return new Response(body, { status: error.code, headers });
 }
 
 function serve(
@@ -163,7 +167,7 @@ function serveV2(ctx: RequestContext, state: V2State): Response {
     { subtype: 'json', value: 'json' },
     ...v2Protobuf.map((subtype) => ({ subtype, value: 'protobuf' })),
   ]);
-  if (choice === undefined) return notAcceptable(ctx);
+  if (choice === undefined) return notAcceptable(ctx, ['application/json', v2ProtobufContentType]);
   if (choice === 'json') return serve(ctx, state.json, 'application/json');
   state.proto ??= encodeSwaggerDocument(state.document);
   return serve(ctx, { body: state.proto, hash: state.json.hash }, v2ProtobufContentType);
@@ -171,7 +175,7 @@ function serveV2(ctx: RequestContext, state: V2State): Response {
 
 function serveV3Document(ctx: RequestContext, key: string, d: Doc): Response {
   if (pick(ctx.request.headers.get('accept'), [{ subtype: 'json', value: 'json' }]) === undefined)
-    return notAcceptable(ctx);
+    return notAcceptable(ctx, ['application/json']);
   const requested = ctx.query.get('hash');
   if (requested !== null && requested !== '') {
     if (requested !== d.hash) {

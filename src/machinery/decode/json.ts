@@ -8,7 +8,7 @@
  */
 
 import { scanDuplicateKeys, valueEnd, type PathSegment } from './json-scan';
-import { findSyntaxError } from './json-syntax';
+import { findSyntaxError, lineColumn, quoteChar } from './json-syntax';
 
 export type { PathSegment } from './json-scan';
 
@@ -58,7 +58,47 @@ export function formatPath(segments: readonly PathSegment[]): string {
   return out;
 }
 
+/**
+ * How deeply objects and arrays may nest in a body. Go's decoder stops at
+ * 10000 (`invalid character '{' exceeded max depth`); this server stops
+ * sooner, with the same words, because a JavaScript stack does not reach
+ * that far: `structuredClone` (IndexedDB's copy of every stored object)
+ * overflows near 2000 levels and `JSON.stringify` near 4000, and a body the
+ * server accepts must also be one it can store, answer and watch.
+ */
+export const maxNestingDepth = 1000;
+
+/** The offset of the first `{` or `[` nested deeper than `max` (outside strings), or -1. */
+export function tooDeepAt(text: string, max = maxNestingDepth): number {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string; an unterminated one is the syntax check's to report.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return i;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return -1;
+}
+
 export function decodeJson(text: string, options: JsonDecodeOptions = {}): DecodedJson {
+  const deep = tooDeepAt(text);
+  if (deep >= 0) {
+    const { line, column } = lineColumn(text, deep);
+    throw new JsonSyntaxError(
+      `invalid character ${quoteChar(text.charAt(deep))} exceeded max depth`,
+      deep,
+      line,
+      column,
+    );
+  }
   let found: ReturnType<typeof scanDuplicateKeys> = [];
   try {
     found = scanDuplicateKeys(text);

@@ -4,6 +4,12 @@
  * server's YAML-to-JSON conversion keeps it), and every repeated key with
  * its line, worded as the real server's strict YAML decoder words them
  * (`line 5: key "name" already set in map`) and with its path.
+ *
+ * Hostile documents are refused as go-yaml refuses them, before the value
+ * is built: alias expansion that does most of the decoding work
+ * (`yaml: document contains excessive aliasing`, go-yaml's ratio rule, so a
+ * billion laughs stops after a few thousand nodes) and nesting deeper than
+ * the JSON decoder allows (`yaml: exceeded max depth of N`).
  */
 
 import {
@@ -14,10 +20,11 @@ import {
   isScalar,
   isSeq,
   parseAllDocuments,
+  visit,
   type Node as YamlNode,
 } from 'yaml';
 import { goFloat, goQuote } from '../go-format';
-import { formatPath, type PathSegment } from './json';
+import { formatPath, maxNestingDepth, type PathSegment } from './json';
 
 export interface YamlDuplicate {
   path: string;
@@ -62,16 +69,127 @@ function keyIdentity(value: unknown): string {
   return `${typeof value}:${String(value)}`;
 }
 
+const tooDeep = `yaml: exceeded max depth of ${maxNestingDepth}`;
+
+/**
+ * go-yaml's share of a document's decoding that alias expansion may do:
+ * 99% up to 400,000 decoded nodes, falling to 10% at 4,000,000.
+ */
+function allowedAliasRatio(decodeCount: number): number {
+  const low = 400_000;
+  const high = 4_000_000;
+  if (decodeCount <= low) return 0.99;
+  if (decodeCount >= high) return 0.1;
+  return 0.99 - (0.89 * (decodeCount - low)) / (high - low);
+}
+
+/**
+ * Walks the document as go-yaml decodes it, aliases expanded, without
+ * building anything: counts nodes as go-yaml's `decoder.unmarshal` does and
+ * fails the same way when expansion dominates, and bounds the depth.
+ * Iterative, so a deep document cannot overflow the stack here.
+ */
+function checkExpansion(doc: { contents: unknown }, resolve: (alias: unknown) => unknown): void {
+  let decodeCount = 0;
+  let aliasCount = 0;
+  const stack: { node: unknown; depth: number; aliased: boolean }[] = [
+    { node: doc.contents, depth: 0, aliased: false },
+  ];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    let { node, aliased } = top;
+    const { depth } = top;
+    decodeCount++;
+    if (aliased) aliasCount++;
+    if (aliasCount > 100 && decodeCount > 1000 && aliasCount / decodeCount > allowedAliasRatio(decodeCount))
+      throw new YamlSyntaxError('yaml: document contains excessive aliasing', 0, 0);
+    if (isAlias(node)) {
+      node = resolve(node);
+      aliased = true;
+    }
+    if (isSeq(node) || isMap(node)) {
+      if (depth >= maxNestingDepth) throw new YamlSyntaxError(tooDeep, 0, 0);
+      for (const item of node.items) {
+        if (isPair(item)) {
+          stack.push({ node: item.value, depth: depth + 1, aliased });
+          stack.push({ node: item.key, depth: depth + 1, aliased });
+        } else stack.push({ node: item, depth: depth + 1, aliased });
+      }
+    }
+  }
+}
+
+/**
+ * True when flow brackets (outside quotes and comments) nest deeper than the
+ * limit: checked before parsing, because the parser's cost on a document of
+ * nothing but `[` grows faster than its length.
+ */
+function flowTooDeep(text: string): boolean {
+  let depth = 0;
+  const n = text.length;
+  let lineStart = true;
+  for (let i = 0; i < n; i++) {
+    const c = text[i];
+    if (lineStart) {
+      // Compact block sequences (`- - - x`) nest one level per dash on a single line.
+      let dashes = 0;
+      while (i < n && (text[i] === ' ' || (text[i] === '-' && text[i + 1] === ' '))) {
+        if (text[i] === '-') dashes++;
+        i++;
+      }
+      if (dashes > maxNestingDepth) return true;
+      lineStart = false;
+      i--;
+      continue;
+    }
+    if (c === '\n') lineStart = true;
+    else if (c === '[' || c === '{') {
+      if (++depth > maxNestingDepth) return true;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '"' || c === "'") {
+      for (i++; i < n && text[i] !== c; i++) if (c === '"' && text[i] === '\\') i++;
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
+      while (i < n && text[i + 1] !== '\n') i++;
+    }
+  }
+  return false;
+}
+
 export function decodeYaml(text: string): DecodedYaml {
+  if (flowTooDeep(text)) throw new YamlSyntaxError(tooDeep, 0, 0);
+  try {
+    return decodeYamlDocument(text);
+  } catch (e) {
+    // The parser and composer recurse per level; a document nested far past the limit overflows them first.
+    if (e instanceof RangeError) throw new YamlSyntaxError(tooDeep, 0, 0);
+    throw e;
+  }
+}
+
+function decodeYamlDocument(text: string): DecodedYaml {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { uniqueKeys: false, schema: 'core', lineCounter });
   const doc = Array.isArray(docs) ? docs[0] : undefined;
   if (doc === undefined) return { value: null, duplicates: [] };
   const error = doc.errors[0];
+  // The library reports its own stack overflow as a document error.
+  if (doc.errors.some((e) => e.message.includes('Maximum call stack size exceeded')))
+    throw new YamlSyntaxError(tooDeep, 0, 0);
   if (error !== undefined) {
     const pos = lineCounter.linePos(error.pos[0]);
     throw new YamlSyntaxError(`yaml: line ${pos.line}: ${firstLine(error.message)}`, pos.line, pos.col);
   }
+  // Each alias's target, found in one pass in document order (`Alias.resolve` searches the whole document per call).
+  const anchors = new Map<string, unknown>();
+  const targets = new Map<unknown, unknown>();
+  visit(doc, {
+    Alias(_key, alias) {
+      targets.set(alias, anchors.get(alias.source));
+    },
+    Node(_key, node) {
+      if (node.anchor !== undefined) anchors.set(node.anchor, node);
+    },
+  });
+  checkExpansion(doc, (alias) => targets.get(alias));
   const duplicates: YamlDuplicate[] = [];
   const walk = (node: unknown, path: PathSegment[]): void => {
     if (isAlias(node)) return; // its target was walked where it is defined
@@ -106,7 +224,8 @@ export function decodeYaml(text: string): DecodedYaml {
     }
   };
   walk(doc.contents, []);
-  return { value: doc.toJS({ maxAliasCount: 100 }) as unknown, duplicates };
+  // Expansion was bounded above (go-yaml's rule, not the library's flat alias count).
+  return { value: doc.toJS({ maxAliasCount: -1 }) as unknown, duplicates };
 }
 
 function firstLine(message: string): string {

@@ -121,7 +121,8 @@ export class DexieStorage implements Storage {
             ? snapshotOverlay(await db.changes.where(':id').above(revision).toArray(), range)
             : undefined;
         const page = new PageBuilder(options, overlay);
-        let batch = page.firstBatch;
+        // A huge page size (`limit=4294967296`) is still read in batches: IndexedDB counts are 32-bit.
+        let batch = page.firstBatch === Infinity ? Infinity : Math.min(page.firstBatch, maxBatch);
         let from: KeyRange = range;
         for (;;) {
           const query = this.objectsIn(from);
