@@ -50,6 +50,8 @@ test('a live Table of ConfigMaps, an object view, and a bulk delete', async ({ p
   }
   await expect(page.getByText('3 selected')).toBeVisible();
   await page.getByRole('button', { name: 'Delete selected' }).click();
+  await page.getByRole('button', { name: 'Yes, delete 3' }).click();
+  await expect(page.getByText('Deleted 3 of 3')).toBeVisible();
   for (const d of doomed) await expect(rowOf(page, d)).toHaveCount(0);
   await expect(rowOf(page, name)).toBeVisible();
 });

@@ -33,8 +33,11 @@ test('namespace, ConfigMap, a watch from a second tab, a conflict resolved, a re
 
   // The second tab watches it.
   await openView(second, 'explorer', { kind: 'v1/configmaps', ns: namespace, name: 'example' });
-  await second.getByRole('link', { name: 'Watch it' }).click();
-  const events = second.getByRole('table', { name: 'Watch events' });
+  // "Watch it" opens the inspector in a tab of its own.
+  const opening = context.waitForEvent('page');
+  await second.getByRole('link', { name: /^Watch it/ }).click();
+  const watcher = await opening;
+  const events = watcher.getByRole('table', { name: 'Watch events' });
   await expect(events.getByText(/^listed 1 object/)).toBeVisible();
 
   // The first tab changes it in the editor; the second sees the change.

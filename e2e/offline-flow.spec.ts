@@ -29,8 +29,11 @@ test('offline: create, watch and resolve an apply conflict', async ({ page, cont
 
   // Watch it: the inspector's chunk comes from the worker's cache.
   await rowOf(page, name).getByRole('button', { name, exact: true }).click();
-  await page.getByRole('link', { name: 'Watch it' }).click();
-  const events = page.getByRole('table', { name: 'Watch events' });
+  // "Watch it" opens the inspector in a tab of its own.
+  const opening = page.context().waitForEvent('page');
+  await page.getByRole('link', { name: /^Watch it/ }).click();
+  const watcher = await opening;
+  const events = watcher.getByRole('table', { name: 'Watch events' });
   await expect(events.getByText(/^listed 1 object at resourceVersion \d+$/)).toBeVisible();
   await api(
     page,
@@ -44,7 +47,7 @@ test('offline: create, watch and resolve an apply conflict', async ({ page, cont
   ).toBeVisible();
 
   // An apply conflict, resolved by force.
-  await page.getByRole('link', { name: 'Apply lab' }).click();
+  await page.getByRole('link', { name: 'Apply lab', exact: true }).click();
   await page
     .getByLabel('Scenario', { exact: true })
     .selectOption({ label: 'Conflict: two managers, one field' });

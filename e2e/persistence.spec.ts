@@ -56,6 +56,13 @@ test('the delete button removes the object', async ({ page }) => {
   await expect(rowOf(page, name)).toBeVisible();
 
   await page.getByRole('button', { name: `Delete ${name}` }).click();
+  // The confirmation names the object and what the deletion reaches before anything is sent.
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toHaveAccessibleName(`Delete ConfigMap default/${name}?`);
+  await expect(dialog).toContainText('no object names it as its owner');
+  await dialog.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect(dialog.getByRole('status')).toContainText(`Deleted ConfigMap default/${name}`);
+  await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(rowOf(page, name)).toHaveCount(0);
   expect((await api(page, 'GET', `/api/v1/namespaces/default/configmaps/${name}`)).status).toBe(404);
 });

@@ -1,11 +1,12 @@
 /**
  * The top bar: a skip link, the product name, the version the in-browser
  * server reports (`/version`, also a live sign that the worker answers),
- * the naming profile, the view tabs, the size of the request log and the
- * theme switch.
+ * the naming profile, the view tabs, the size of the request log, the
+ * identity the UI acts as (src/ui/identity) and the theme switch.
  */
 
 import { useClient } from '../client-context';
+import { IdentitySwitcher } from '../identity/IdentitySwitcher';
 import { useAsync } from '../hooks/useAsync';
 import { preferences } from '../lib/preferences';
 import type { ViewName } from '../lib/route';
@@ -35,9 +36,12 @@ export function Header({
         className="skip-link"
         href="#main"
         onClick={(event) => {
-          // The fragment holds the route, so the link focuses the target itself.
+          // The fragment holds the route, so the link focuses the target itself. Only the shown view's
+          // main region carries the id (the hidden views stay mounted), so this is always the right one.
           event.preventDefault();
-          document.querySelector<HTMLElement>('.view:not([hidden]) main')?.focus();
+          const target = document.getElementById('main');
+          target?.focus();
+          target?.scrollIntoView({ block: 'nearest' });
         }}
       >
         {view === 'explorer' ? 'Skip to objects' : 'Skip to content'}
@@ -55,6 +59,7 @@ export function Header({
       </span>
       <ViewTabs current={view} lastParams={lastParams} />
       <RequestCounter />
+      <IdentitySwitcher />
       <ThemeToggle />
     </header>
   );

@@ -20,6 +20,8 @@ const lazyViews: Record<Exclude<ViewName, 'explorer'>, ComponentType<ViewProps>>
   console: lazy(() => import('../console/ConsoleView').then((m) => ({ default: m.ConsoleView }))),
   lab: lazy(() => import('../lab/LabView').then((m) => ({ default: m.LabView }))),
   workshop: lazy(() => import('../workshop/WorkshopView').then((m) => ({ default: m.WorkshopView }))),
+  identity: lazy(() => import('../identity/IdentityView').then((m) => ({ default: m.IdentityView }))),
+  spec: lazy(() => import('./SpecSectionsView').then((m) => ({ default: m.SpecSectionsView }))),
 };
 
 export function Shell() {

@@ -15,15 +15,17 @@ export function ViewTabs({
 }) {
   return (
     <nav className="view-tabs" aria-label="Views">
-      {views.map((view) => (
-        <a
-          key={view.name}
-          href={routeHref(view.name, lastParams[view.name])}
-          aria-current={view.name === current ? 'page' : undefined}
-        >
-          {view.label}
-        </a>
-      ))}
+      {views
+        .filter((view) => view.tab !== false)
+        .map((view) => (
+          <a
+            key={view.name}
+            href={routeHref(view.name, lastParams[view.name])}
+            aria-current={view.name === current ? 'page' : undefined}
+          >
+            {view.label}
+          </a>
+        ))}
     </nav>
   );
 }

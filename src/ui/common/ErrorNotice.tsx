@@ -1,17 +1,44 @@
 /**
  * Shows a failure. For an API error it shows what the server's Status says
- * (reason, code, message, causes) and any Warning headers, because learning
- * to read those is the point of the sandbox.
+ * (message, reason, code, and the causes the message does not already
+ * spell out) and, under it, one short explanation from the table in
+ * lib/explanations.ts: the rule, what to do next, and a link to the spec
+ * section that states it. The server's own text always stays visible,
+ * because learning to read it is the point of the sandbox; the explanation
+ * only helps to read it. `source` is the text that was sent, when the
+ * caller has it, so an explanation can quote the offending line.
  */
 
+import { useEffect, useRef } from 'react';
 import { ApiError } from '../../client/index';
+import { AccessExplanation } from '../identity/AccessExplanation';
+import { explain, specLinkText, type Excerpt, type Problem } from '../lib/explanations';
+import { routeHref } from '../lib/route';
 
-export function ErrorNotice({ title, error }: { title: string; error: unknown }) {
-  const causes = error instanceof ApiError ? (error.status.details?.causes ?? []) : [];
+export function ErrorNotice({ title, error, source }: { title: string; error: unknown; source?: string }) {
+  const problem = problemOf(error);
+  const explanation = explain(problem, source);
+  const causes = (problem.causes ?? []).filter(
+    // A cause the message already holds word for word would only repeat it.
+    (cause) => !problem.message.includes(`${cause.field ?? ''}: ${cause.message ?? ''}`),
+  );
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Errors appear under the form that caused them, often below the fold at 1280×720: bring them into view.
+    box.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [error]);
   return (
-    <div className="error" role="alert">
+    <div className="error" role="alert" ref={box} data-explanation={explanation?.id}>
       <strong>{title}</strong>
-      <p>{describe(error)}</p>
+      <p className="error-message">
+        {problem.message}
+        {error instanceof ApiError ? (
+          <span className="muted">
+            {' '}
+            ({error.reason === undefined ? '' : `${error.reason}, `}HTTP {error.code})
+          </span>
+        ) : null}
+      </p>
       {causes.length > 0 ? (
         <ul className="causes">
           {causes.map((cause, i) => (
@@ -22,8 +49,43 @@ export function ErrorNotice({ title, error }: { title: string; error: unknown })
           ))}
         </ul>
       ) : null}
+      {explanation !== undefined ? (
+        <div className="explanation">
+          <p>
+            <span className="explanation-label">Why</span> <Rich text={explanation.rule} />
+          </p>
+          {explanation.excerpt !== undefined ? <ExcerptLine excerpt={explanation.excerpt} /> : null}
+          <p>
+            <span className="explanation-label">Next</span> <Rich text={explanation.next} />
+          </p>
+          <p>
+            <a href={routeHref('spec', { section: explanation.spec })}>{specLinkText(explanation.spec)}</a>
+          </p>
+        </div>
+      ) : null}
+      {/* For a 401 or 403 the sandbox also says why (X-Sandbox-Explain): authenticators, bindings, the grant. */}
+      {error instanceof ApiError && error.explanation !== undefined ? (
+        <AccessExplanation explanation={error.explanation} />
+      ) : null}
     </div>
   );
+}
+
+/** What the explanation table reads from any error: the Status of an API error, else the message. */
+export function problemOf(error: unknown): Problem {
+  if (error instanceof ApiError) {
+    const { status } = error;
+    return {
+      code: error.code,
+      message: error.message,
+      ...(status.reason === undefined ? {} : { reason: status.reason }),
+      ...(status.details?.causes === undefined ? {} : { causes: status.details.causes }),
+      ...(status.details === undefined
+        ? {}
+        : { details: { kind: status.details.kind, name: status.details.name } }),
+    };
+  }
+  return { message: error instanceof Error ? error.message : String(error) };
 }
 
 export function describe(error: unknown): string {
@@ -32,4 +94,23 @@ export function describe(error: unknown): string {
     return `${error.message} (${reason}HTTP ${error.code})`;
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Explanation text with `code` in backticks. */
+function Rich({ text }: { text: string }) {
+  return <>{text.split(/`([^`]*)`/).map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
+}
+
+function ExcerptLine({ excerpt }: { excerpt: Excerpt }) {
+  const [start, end] = excerpt.mark ?? [excerpt.text.length, excerpt.text.length];
+  return (
+    <p className="excerpt">
+      <span className="muted">{excerpt.caption}: </span>
+      <code>
+        {excerpt.text.slice(0, start)}
+        {start < end ? <mark>{excerpt.text.slice(start, end)}</mark> : null}
+        {excerpt.text.slice(end)}
+      </code>
+    </p>
+  );
 }

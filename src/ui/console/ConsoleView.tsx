@@ -18,7 +18,7 @@ import { RequestLogList } from './RequestLogList';
 import { ResponseView } from './ResponseView';
 import { useConsoleRequest } from './useConsoleRequest';
 
-export function ConsoleView({ params }: ViewProps) {
+export function ConsoleView({ params, active }: ViewProps) {
   const client = useClient();
   const log = useRequestLog();
   const entries = useLoggedRequests();
@@ -39,7 +39,7 @@ export function ConsoleView({ params }: ViewProps) {
 
   const entry = selected === undefined ? undefined : entries.find((e) => e.id === selected);
   return (
-    <main className="console-view" id="main" tabIndex={-1}>
+    <main className="console-view" id={active ? 'main' : undefined} tabIndex={-1}>
       <section className="console-main" aria-label="Compose a request">
         <h2>Request console</h2>
         <RequestComposer

@@ -18,11 +18,13 @@ import type { Preview } from './useWriteFlow';
 interface Props {
   preview: Preview;
   busy: boolean;
+  /** The editor text changed since this preview: confirming would send the old text. */
+  stale: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
 
-export function WritePreview({ preview, busy, onConfirm, onCancel }: Props) {
+export function WritePreview({ preview, busy, stale, onConfirm, onCancel }: Props) {
   const [showManaged, setShowManaged] = useState(false);
   const { plan } = preview;
   const shown = (object: KubeObject | undefined) =>
@@ -60,8 +62,15 @@ export function WritePreview({ preview, busy, onConfirm, onCancel }: Props) {
           </label>
         </>
       )}
+      {stale ? (
+        <p className="error-text" role="status">
+          The text changed since this preview; press{' '}
+          {plan.operation === 'create' ? 'Create' : plan.operation === 'update' ? 'Update' : 'Apply'}… again
+          to preview it.
+        </p>
+      ) : null}
       <div className="row">
-        <button type="button" disabled={busy || preview.error !== undefined} onClick={onConfirm}>
+        <button type="button" disabled={busy || stale || preview.error !== undefined} onClick={onConfirm}>
           Confirm {plan.operation}
         </button>
         <button type="button" className="secondary" onClick={onCancel}>

@@ -18,7 +18,6 @@ import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirro
 import { yaml } from '@codemirror/lang-yaml';
 import {
   bracketMatching,
-  defaultHighlightStyle,
   foldGutter,
   foldKeymap,
   indentOnInput,
@@ -35,6 +34,7 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
+import { pageHighlightStyle } from '../common/highlight';
 
 export const pageTheme = EditorView.theme({
   '&': { backgroundColor: 'var(--code-bg)', color: 'var(--ink)', fontSize: '0.85rem', height: '100%' },
@@ -67,7 +67,7 @@ export function editorExtensions(completion: CompletionSource): Extension[] {
     foldGutter(),
     drawSelection(),
     indentOnInput(),
-    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    syntaxHighlighting(pageHighlightStyle, { fallback: true }),
     bracketMatching(),
     closeBrackets(),
     autocompletion({ override: [completion], activateOnTyping: true }),
@@ -90,7 +90,7 @@ export function editorExtensions(completion: CompletionSource): Extension[] {
 export function readOnlyExtensions(): Extension[] {
   return [
     lineNumbers(),
-    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    syntaxHighlighting(pageHighlightStyle, { fallback: true }),
     yaml(),
     EditorView.editable.of(false),
     pageTheme,

@@ -4,6 +4,8 @@
  * merge — except persisting), the stored object is read, and the two are
  * shown as a diff. Only "Confirm" sends the real request, which is then
  * checked against the preview (a write in between shows as a new diff).
+ * Each preview remembers the editor text it was made from, so the view can
+ * tell when the text has moved on and the preview no longer describes it.
  */
 
 import { useState } from 'react';
@@ -13,6 +15,8 @@ import type { WritePlan } from './write-plan';
 
 export interface Preview {
   plan: WritePlan;
+  /** The editor text the plan was made from. */
+  text: string;
   stored: KubeObject | undefined;
   dryRun: KubeObject | undefined;
   error: unknown;
@@ -22,6 +26,8 @@ export interface Preview {
 export interface Outcome {
   /** Unset when the text could not even be turned into a request. */
   plan: WritePlan | undefined;
+  /** The editor text the request was made from. */
+  text?: string;
   object: KubeObject | undefined;
   status: number | undefined;
   error: unknown;
@@ -43,7 +49,7 @@ export function useWriteFlow(client: ApiClient) {
     }
   }
 
-  async function runPreview(plan: WritePlan): Promise<void> {
+  async function runPreview(plan: WritePlan, text: string): Promise<void> {
     setBusy(true);
     setOutcome(undefined);
     try {
@@ -54,10 +60,11 @@ export function useWriteFlow(client: ApiClient) {
           contentType: plan.contentType,
           query: { ...plan.query, dryRun: 'All' },
         });
-        setPreview({ plan, stored, dryRun: answer.body, error: undefined, warnings: answer.warnings });
+        setPreview({ plan, text, stored, dryRun: answer.body, error: undefined, warnings: answer.warnings });
       } catch (error) {
         setPreview({
           plan,
+          text,
           stored,
           dryRun: undefined,
           error,
@@ -65,41 +72,47 @@ export function useWriteFlow(client: ApiClient) {
         });
       }
     } catch (error) {
-      setPreview({ plan, stored: undefined, dryRun: undefined, error, warnings: [] });
+      setPreview({ plan, text, stored: undefined, dryRun: undefined, error, warnings: [] });
     } finally {
       setBusy(false);
     }
   }
 
-  async function confirm(): Promise<void> {
-    if (preview === undefined) return;
+  /** Sends the previewed request; the answer is also returned, so the editor can hold what the server stored. */
+  async function confirm(): Promise<Outcome | undefined> {
+    if (preview === undefined) return undefined;
     const plan = preview.plan;
     setBusy(true);
+    let result: Outcome;
     try {
       const answer = await client.send<KubeObject>(plan.method, plan.path, {
         body: plan.body,
         contentType: plan.contentType,
         query: plan.query,
       });
-      setOutcome({
+      result = {
         plan,
+        text: preview.text,
         object: answer.body,
         status: answer.status,
         error: undefined,
         warnings: answer.warnings,
-      });
+      };
       setPreview(undefined);
     } catch (error) {
-      setOutcome({
+      result = {
         plan,
+        text: preview.text,
         object: undefined,
         status: error instanceof ApiError ? error.code : undefined,
         error,
         warnings: error instanceof ApiError ? error.warnings : [],
-      });
+      };
     } finally {
       setBusy(false);
     }
+    setOutcome(result);
+    return result;
   }
 
   return {
@@ -109,6 +122,11 @@ export function useWriteFlow(client: ApiClient) {
     runPreview,
     confirm,
     cancel: () => setPreview(undefined),
+    /** Forgets the preview and the last result: the text they described was replaced. */
+    reset: () => {
+      setPreview(undefined);
+      setOutcome(undefined);
+    },
     /** Shows a failure that happened before any request (the text does not parse, the kind is unknown). */
     fail: (error: unknown) => {
       setPreview(undefined);

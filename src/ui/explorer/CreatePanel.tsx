@@ -1,7 +1,9 @@
 /**
  * Quick create: an object from YAML or JSON text is POSTed to its kind's
  * collection (found from apiVersion and kind via discovery). The server's
- * answer, success or Status, is shown below the button. The full editor
+ * answer, success or Status, is shown below the button; when the new object
+ * is not in the list on screen (another namespace or kind), it says so and
+ * links to the list that holds it. The full editor
  * (completion, validation, dry-run diff, apply) is one link away; this panel
  * stays a plain text area so the first screen loads no editor code.
  */
@@ -11,7 +13,7 @@ import type { KubeObject } from '../../api/meta';
 import type { DiscoveredGroupVersion } from '../../client/index';
 import { useClient } from '../client-context';
 import { ErrorNotice } from '../common/ErrorNotice';
-import type { ResourceChoice } from '../lib/resource-choice';
+import { choiceForKind, choiceParam, type ResourceChoice } from '../lib/resource-choice';
 import { routeHref } from '../lib/route';
 import { templateFor } from './template';
 
@@ -19,13 +21,17 @@ interface Props {
   groupVersions: DiscoveredGroupVersion[];
   choice: ResourceChoice | undefined;
   namespace: string;
+  /** The namespace the list shows (`*` for all), to tell whether a new object appears in it. */
+  shownNamespace?: string;
   onCreated?: (object: KubeObject) => void;
 }
 
 type Outcome =
-  { kind: 'idle' } | { kind: 'created'; object: KubeObject } | { kind: 'failed'; error: unknown };
+  | { kind: 'idle' }
+  | { kind: 'created'; object: KubeObject }
+  | { kind: 'failed'; error: unknown; sent: string };
 
-export function CreatePanel({ groupVersions, choice, namespace, onCreated }: Props) {
+export function CreatePanel({ groupVersions, choice, namespace, shownNamespace, onCreated }: Props) {
   const client = useClient();
   const textId = useId();
   const [text, setText] = useState(() => templateFor(choice, namespace));
@@ -51,7 +57,7 @@ export function CreatePanel({ groupVersions, choice, namespace, onCreated }: Pro
       setOutcome({ kind: 'created', object: created });
       onCreated?.(created);
     } catch (error) {
-      setOutcome({ kind: 'failed', error });
+      setOutcome({ kind: 'failed', error, sent: text });
     } finally {
       setBusy(false);
     }
@@ -66,7 +72,7 @@ export function CreatePanel({ groupVersions, choice, namespace, onCreated }: Pro
           id={textId}
           value={text}
           spellCheck={false}
-          rows={14}
+          rows={12}
           onChange={(event) => setText(event.target.value)}
         />
         <div className="row">
@@ -81,15 +87,70 @@ export function CreatePanel({ groupVersions, choice, namespace, onCreated }: Pro
           </a>
         </div>
       </form>
-      <div aria-live="polite" className="outcome">
+      <div className="outcome">
         {outcome.kind === 'created' ? (
-          <p className="success" role="status">
-            Created {outcome.object.kind} {outcome.object.metadata?.name} (resourceVersion{' '}
-            {outcome.object.metadata?.resourceVersion})
-          </p>
+          <div role="status">
+            <p className="success">
+              Created {outcome.object.kind} {outcome.object.metadata?.name} (resourceVersion{' '}
+              {outcome.object.metadata?.resourceVersion})
+            </p>
+            <ElsewhereHint
+              object={outcome.object}
+              groupVersions={groupVersions}
+              choice={choice}
+              shownNamespace={shownNamespace ?? namespace}
+            />
+          </div>
         ) : null}
-        {outcome.kind === 'failed' ? <ErrorNotice title="Not created" error={outcome.error} /> : null}
+        {outcome.kind === 'failed' ? (
+          <ErrorNotice title="Not created" error={outcome.error} source={outcome.sent} />
+        ) : null}
       </div>
     </section>
+  );
+}
+
+/**
+ * Says where a created object is when the list on screen cannot show it — another kind, or another
+ * namespace than the one picked — with a link to that list, since a success message next to a list
+ * that does not change reads like a failure.
+ */
+function ElsewhereHint({
+  object,
+  groupVersions,
+  choice,
+  shownNamespace,
+}: {
+  object: KubeObject;
+  groupVersions: DiscoveredGroupVersion[];
+  choice: ResourceChoice | undefined;
+  shownNamespace: string;
+}) {
+  const own = choiceForKind(groupVersions, object.apiVersion, object.kind);
+  if (own === undefined) return null;
+  const objectNamespace = object.metadata?.namespace;
+  const sameKind =
+    choice !== undefined &&
+    choice.groupVersion === own.groupVersion &&
+    choice.resource.name === own.resource.name;
+  const inShownNamespace =
+    !own.resource.namespaced || shownNamespace === '*' || objectNamespace === shownNamespace;
+  if (sameKind && inShownNamespace) return null;
+  const where = own.resource.namespaced && objectNamespace !== undefined ? objectNamespace : undefined;
+  const href = routeHref('explorer', {
+    kind: choiceParam(own),
+    ...(where === undefined ? {} : { ns: where }),
+  });
+  return (
+    <p className="created-hint">
+      {sameKind
+        ? `It is in namespace ${where ?? '?'}, and the list shows ${shownNamespace}. `
+        : `The list shows ${choice?.resource.kind ?? 'another kind'}, not ${object.kind ?? 'this kind'}. `}
+      <a href={href}>
+        {sameKind
+          ? `Show namespace ${where ?? '?'}`
+          : `Show ${own.resource.kind} objects${where === undefined ? '' : ` in ${where}`}`}
+      </a>
+    </p>
   );
 }

@@ -17,6 +17,7 @@ import { choiceFromParam, choiceParam, collectionRef, defaultChoice } from '../l
 import { navigate } from '../lib/route';
 import { BulkDeleteBar } from './BulkDeleteBar';
 import { CreatePanel } from './CreatePanel';
+import { DeleteConfirm } from './DeleteConfirm';
 import { LiveStatus } from './LiveStatus';
 import { allNamespaces, NamespaceSelect } from './NamespaceSelect';
 import { ObjectTable } from './ObjectTable';
@@ -28,7 +29,7 @@ const ObjectPanel = lazy(() => import('./ObjectPanel').then((m) => ({ default: m
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
 
-export function ExplorerView({ params }: ViewProps) {
+export function ExplorerView({ params, active }: ViewProps) {
   const client = useClient();
   const discovery = useDiscovery();
   const groupVersions = discovery.discovery?.groupVersions ?? [];
@@ -46,6 +47,7 @@ export function ExplorerView({ params }: ViewProps) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [actionError, setActionError] = useState<unknown>(undefined);
+  const [confirming, setConfirming] = useState<LiveRow | undefined>(undefined);
   const rows = sortedRows(table.rows);
   const scopeKey = `${choice === undefined ? '' : choiceParam(choice)}|${namespace}`;
 
@@ -110,22 +112,29 @@ export function ExplorerView({ params }: ViewProps) {
           onSelect={(next) => show({ kind: choiceParam(next), name: undefined, objns: undefined })}
         />
       </aside>
-      <main className="content" id="main" tabIndex={-1}>
+      <main className="content" id={active ? 'main' : undefined} tabIndex={-1}>
         <div className="toolbar">
           <h2>{choice === undefined ? 'Objects' : `${choice.resource.kind} (${choice.groupVersion})`}</h2>
           <LiveStatus phase={table.phase} resourceVersion={table.resourceVersion} />
-          <NamespaceSelect
-            namespaces={namespaceNames}
-            value={namespace}
-            disabled={choice !== undefined && !namespaced}
-            onChange={(ns) => show({ ns, name: undefined, objns: undefined })}
-          />
+          {choice !== undefined && !namespaced ? (
+            // A cluster-scoped kind has no namespace to pick: say so rather than show a dead control.
+            <span className="muted scope-note">cluster-scoped</span>
+          ) : (
+            <NamespaceSelect
+              namespaces={namespaceNames}
+              value={namespace}
+              onChange={(ns) => show({ ns, name: undefined, objns: undefined })}
+            />
+          )}
           <button type="button" className="secondary" onClick={table.relist}>
             Refresh
           </button>
         </div>
         <BulkDeleteBar
           count={selected.size}
+          names={rows
+            .filter((row) => selected.has(row.key))
+            .map((row) => row.object.metadata?.name ?? row.key)}
           onDelete={removeSelected}
           onClear={() => setSelected(new Set())}
         />
@@ -162,8 +171,18 @@ export function ExplorerView({ params }: ViewProps) {
             onOpen={(row) => show({ name: row.object.metadata?.name, objns: row.object.metadata?.namespace })}
             onDelete={(row) => {
               setActionError(undefined);
-              remove(row).catch(setActionError);
+              setConfirming(row);
             }}
+          />
+        ) : null}
+        {confirming !== undefined && choice !== undefined ? (
+          <DeleteConfirm
+            objectRef={{
+              ...collectionRef(choice, confirming.object.metadata?.namespace ?? ''),
+              name: confirming.object.metadata?.name ?? '',
+            }}
+            kindLabel={choice.resource.kind}
+            onClose={() => setConfirming(undefined)}
           />
         ) : null}
       </main>
@@ -185,6 +204,7 @@ export function ExplorerView({ params }: ViewProps) {
             groupVersions={groupVersions}
             choice={choice}
             namespace={namespace === allNamespaces ? 'default' : namespace}
+            shownNamespace={namespace}
           />
         )}
       </aside>

@@ -1,7 +1,7 @@
 /**
  * Picks the namespace whose objects are listed and where new objects go by
- * default, or all namespaces. Disabled for cluster-scoped kinds, which have
- * none. The list of namespaces is live (watched), so a namespace created
+ * default, or all namespaces. Not shown for cluster-scoped kinds, which
+ * have none. The list of namespaces is live (watched), so a namespace created
  * anywhere shows up here.
  */
 
@@ -10,21 +10,15 @@ export const allNamespaces = '*';
 interface Props {
   namespaces: string[];
   value: string;
-  disabled: boolean;
   onChange: (namespace: string) => void;
 }
 
-export function NamespaceSelect({ namespaces, value, disabled, onChange }: Props) {
+export function NamespaceSelect({ namespaces, value, onChange }: Props) {
   const names = namespaces.includes(value) || value === allNamespaces ? namespaces : [value, ...namespaces];
   return (
     <label className="namespace-select">
       Namespace{' '}
-      <select
-        aria-label="Namespace"
-        value={value}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-      >
+      <select aria-label="Namespace" value={value} onChange={(event) => onChange(event.target.value)}>
         <option value={allNamespaces}>All namespaces</option>
         {names.map((name) => (
           <option key={name} value={name}>

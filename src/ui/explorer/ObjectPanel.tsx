@@ -2,8 +2,10 @@
  * One object: its YAML with `metadata.managedFields` folded away (they are
  * long, and the apply lab shows them better), its relationships (namespace,
  * owners, and on request the objects that name it as their owner), and
- * links that open it in the other views. Read again whenever the live table
- * sees a new resourceVersion, so it never shows a stale object.
+ * links that open it in the other views ("Watch it" in a new tab, so the
+ * watch runs beside the edits that cause its events), and a delete that
+ * asks first. Read again whenever the live table sees a new
+ * resourceVersion, so it never shows a stale object.
  */
 
 import { useEffect, useState } from 'react';
@@ -15,6 +17,7 @@ import { CodeBlock } from '../common/CodeBlock';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { toYaml, withoutManagedFields } from '../lib/yaml-text';
 import { routeHref } from '../lib/route';
+import { DeleteConfirm } from './DeleteConfirm';
 import { ManagedFieldsFold } from './ManagedFieldsFold';
 import { Relationships } from './Relationships';
 
@@ -31,6 +34,7 @@ export function ObjectPanel({ objectRef, kindLabel, resourceVersion, onClose }: 
   const groupVersions = useDiscovery().discovery?.groupVersions ?? [];
   const [object, setObject] = useState<KubeObject | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
+  const [deleting, setDeleting] = useState(false);
   const path = resourcePath(objectRef);
 
   useEffect(() => {
@@ -71,10 +75,31 @@ export function ObjectPanel({ objectRef, kindLabel, resourceVersion, onClose }: 
       </div>
       <p className="panel-links">
         <a href={routeHref('editor', { path })}>Edit in editor</a>
-        <a href={routeHref('watch', watchParams)}>Watch it</a>
+        <a
+          href={routeHref('watch', watchParams)}
+          target="_blank"
+          rel="noopener"
+          title="Opens the watch inspector in a new tab: keep it beside this one and watch your edits arrive"
+        >
+          Watch it (new tab)
+        </a>
         <a href={routeHref('console', { method: 'GET', path })}>Open in console</a>
         <a href={routeHref('lab', { path })}>Open in apply lab</a>
+        <button type="button" className="danger small" onClick={() => setDeleting(true)}>
+          Delete…
+        </button>
       </p>
+      {deleting ? (
+        <DeleteConfirm
+          objectRef={objectRef}
+          kindLabel={kindLabel}
+          onClose={(deleted) => {
+            setDeleting(false);
+            // A deleted object has nothing left to show; one held by finalizers stays open, Terminating.
+            if (deleted) void client.get(objectRef).catch(() => onClose());
+          }}
+        />
+      ) : null}
       {error !== undefined ? <ErrorNotice title="Could not read the object" error={error} /> : null}
       {object === undefined ? (
         error === undefined ? (

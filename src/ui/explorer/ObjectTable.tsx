@@ -7,6 +7,7 @@
  */
 
 import type { TableColumnDefinition } from '../../client/index';
+import { Breakable } from '../common/Breakable';
 import { formatAge } from '../lib/age';
 import { EmptyGuide } from './EmptyGuide';
 import { localCells, type LiveRow } from './live-rows';
@@ -54,11 +55,11 @@ export function ObjectTable(props: Props) {
           {showNamespace ? <th scope="col">Namespace</th> : null}
           {others.map(({ column }) => (
             <th scope="col" key={column.name} title={column.description}>
-              {column.name}
+              <Breakable text={column.name} />
             </th>
           ))}
           <th scope="col" title="metadata.resourceVersion">
-            resourceVersion
+            <Breakable text="resourceVersion" />
           </th>
           <th scope="col">
             <span className="visually-hidden">Actions</span>
@@ -86,14 +87,19 @@ export function ObjectTable(props: Props) {
                 </button>
               </th>
               {showNamespace ? <td>{row.object.metadata?.namespace}</td> : null}
-              {others.map(({ column, index }) => (
-                <td
-                  key={column.name}
-                  className={column.type === 'integer' || column.type === 'number' ? 'numeric' : undefined}
-                >
-                  {formatCell(column, cells[index], row, now)}
-                </td>
-              ))}
+              {others.map(({ column, index }) => {
+                const text = formatCell(column, cells[index], row, now);
+                return (
+                  <td
+                    key={column.name}
+                    className={column.type === 'integer' || column.type === 'number' ? 'numeric' : undefined}
+                    // Cells are capped in width so every column fits; the full value stays one hover away.
+                    title={text.length > 16 ? text : undefined}
+                  >
+                    {text}
+                  </td>
+                );
+              })}
               <td className="numeric">{row.object.metadata?.resourceVersion ?? ''}</td>
               <td className="actions-cell">
                 <button

@@ -2,7 +2,8 @@
  * How an object relates to others: the namespace it lives in, the owners
  * its ownerReferences name (the garbage collector deletes it after them),
  * its finalizers, and, on request, its dependents: objects of any kind in
- * the same scope whose ownerReferences carry its uid.
+ * the same scope whose ownerReferences carry its uid (found as the delete
+ * confirmation finds them, in `dependents.ts`).
  */
 
 import { useState } from 'react';
@@ -10,18 +11,13 @@ import type { KubeObject } from '../../api/meta';
 import type { DiscoveredGroupVersion } from '../../client/index';
 import { useClient } from '../client-context';
 import { ProgressBar } from '../common/ProgressBar';
-import { choiceForKind, choiceParam, listableChoices } from '../lib/resource-choice';
+import { choiceForKind, choiceParam } from '../lib/resource-choice';
 import { routeHref } from '../lib/route';
+import { findReach, type Related } from './dependents';
 
 interface Props {
   object: KubeObject;
   groupVersions: DiscoveredGroupVersion[];
-}
-
-interface Dependent {
-  kind: string;
-  name: string;
-  href: string;
 }
 
 export function Relationships({ object, groupVersions }: Props) {
@@ -30,48 +26,13 @@ export function Relationships({ object, groupVersions }: Props) {
   const owners = object.metadata?.ownerReferences ?? [];
   const finalizers = object.metadata?.finalizers ?? [];
   const [search, setSearch] = useState<{ done: number; total: number } | undefined>(undefined);
-  const [dependents, setDependents] = useState<Dependent[] | undefined>(undefined);
+  const [dependents, setDependents] = useState<Related[] | undefined>(undefined);
   const namespacesChoice = choiceForKind(groupVersions, 'v1', 'Namespace');
 
   async function findDependents() {
-    const uid = object.metadata?.uid;
-    if (uid === undefined) return;
-    const kinds = listableChoices(groupVersions).filter(
-      (c) => c.resource.namespaced === (namespace !== undefined) || !c.resource.namespaced,
-    );
-    const found: Dependent[] = [];
-    setSearch({ done: 0, total: kinds.length });
-    let done = 0;
-    await Promise.all(
-      kinds.map(async (choice) => {
-        try {
-          const list = await client.list({
-            group: choice.group,
-            version: choice.version,
-            resource: choice.resource.name,
-            ...(choice.resource.namespaced && namespace !== undefined ? { namespace } : {}),
-          });
-          for (const item of list.items) {
-            if (item.metadata?.ownerReferences?.some((ref) => ref.uid === uid)) {
-              found.push({
-                kind: choice.resource.kind,
-                name: item.metadata.name ?? '',
-                href: routeHref('explorer', {
-                  kind: choiceParam(choice),
-                  ns: item.metadata.namespace,
-                  name: item.metadata.name,
-                }),
-              });
-            }
-          }
-        } catch {
-          // A kind that cannot be listed has no dependents to show.
-        }
-        setSearch({ done: ++done, total: kinds.length });
-      }),
-    );
+    const found = await findReach(client, groupVersions, object, (done, total) => setSearch({ done, total }));
     setSearch(undefined);
-    setDependents(found);
+    setDependents(found.dependents);
   }
 
   return (
@@ -136,7 +97,7 @@ export function Relationships({ object, groupVersions }: Props) {
           ) : (
             <ul>
               {dependents.map((d) => (
-                <li key={`${d.kind}/${d.name}`}>
+                <li key={`${d.kind}/${d.namespace ?? ''}/${d.name}`}>
                   <a href={d.href}>
                     {d.kind} {d.name}
                   </a>

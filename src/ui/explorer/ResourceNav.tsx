@@ -7,6 +7,7 @@
 
 import { useState } from 'react';
 import type { DiscoveredGroupVersion } from '../../client/index';
+import { Breakable } from '../common/Breakable';
 import { choiceKey, type ResourceChoice } from '../lib/resource-choice';
 
 interface Props {
@@ -42,7 +43,8 @@ export function ResourceNav({ groupVersions, selected, onSelect }: Props) {
         return (
           <section key={gv.groupVersion} aria-label={gv.group === '' ? 'core group' : gv.group}>
             <h3>
-              {gv.group === '' ? 'core' : gv.group} <span className="muted">{gv.version}</span>
+              <Breakable text={gv.group === '' ? 'core' : gv.group} />{' '}
+              <span className="muted">{gv.version}</span>
               {gv.preferred ? null : <span className="muted"> (not preferred)</span>}
             </h3>
             <ul>
@@ -63,7 +65,7 @@ export function ResourceNav({ groupVersions, selected, onSelect }: Props) {
                       title={`${gv.groupVersion} ${resource.name}${resource.namespaced ? ' (namespaced)' : ' (cluster-scoped)'}`}
                       onClick={() => onSelect(choice)}
                     >
-                      {resource.kind}
+                      <Breakable text={resource.kind} />
                     </button>
                   </li>
                 );

@@ -21,6 +21,8 @@ export interface Way {
 }
 
 interface Props {
+  /** Marks the panel for LabView's scroll-into-view when the 409 arrives. */
+  reveal: string;
   manager: string;
   causes: StatusCause[];
   ways: Way[];
@@ -28,9 +30,9 @@ interface Props {
   onChoose: (way: Way) => void;
 }
 
-export function ConflictWays({ manager, causes, ways, busy, onChoose }: Props) {
+export function ConflictWays({ reveal, manager, causes, ways, busy, onChoose }: Props) {
   return (
-    <section className="conflict" aria-label={`Conflict of ${manager}`}>
+    <section className="conflict" aria-label={`Conflict of ${manager}`} data-reveal={reveal}>
       <strong role="alert">409 Conflict: {manager}’s apply touches fields other managers own</strong>
       <ul className="causes">
         {causes.map((cause, i) => (

@@ -6,7 +6,7 @@
  * starts from a stored object instead.
  */
 
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { KubeObject } from '../../api/meta';
 import { ApiError, resourcePath, type ResourceRef } from '../../client/index';
 import { useClient } from '../client-context';
@@ -31,7 +31,7 @@ let nextId = 1;
 const managersOf = (scenario: Scenario): LabManager[] =>
   scenario.managers.map((m) => ({ id: nextId++, name: m.name, yaml: m.yaml }));
 
-export function LabView({ params }: ViewProps) {
+export function LabView({ params, active }: ViewProps) {
   const client = useClient();
   const groupVersions = useDiscovery().discovery?.groupVersions ?? [];
   const scenario = scenarios.find((s) => s.id === params['scenario']) ?? scenarios[0];
@@ -40,6 +40,16 @@ export function LabView({ params }: ViewProps) {
   const [busy, setBusy] = useState(false);
   const [setupError, setSetupError] = useState<unknown>(undefined);
   const [custom, setCustom] = useState<string | undefined>(undefined);
+  // What the last step or way out produced, scrolled into view once rendered (a 409 renders below the cards).
+  const [reveal, setReveal] = useState<{ target: string; n: number } | undefined>(undefined);
+  const left = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (reveal === undefined) return;
+    const element = left.current?.querySelector(`[data-reveal="${reveal.target}"]`);
+    // "nearest" moves as little as possible, so the cards above stay in sight beside the result.
+    element?.scrollIntoView({ block: 'nearest' });
+  }, [reveal]);
+  const show = (target: string) => setReveal((current) => ({ target, n: (current?.n ?? 0) + 1 }));
 
   const objectRef = useMemo(() => {
     for (const m of managers) {
@@ -96,8 +106,13 @@ export function LabView({ params }: ViewProps) {
     setOutcomes([]);
   }, [scenarioParam]);
 
-  async function apply(index: number, force: boolean, yaml?: string): Promise<ApplyResult> {
-    const manager = managers[index];
+  async function apply(
+    index: number,
+    force: boolean,
+    yaml?: string,
+    from: LabManager[] = managers,
+  ): Promise<ApplyResult> {
+    const manager = from[index];
     if (manager === undefined || objectPath === undefined)
       return { kind: 'error', error: new Error('no object to apply to') };
     const request = applyRequest(objectPath, manager.name, yaml ?? manager.yaml, force);
@@ -124,6 +139,7 @@ export function LabView({ params }: ViewProps) {
     setManagers((current) =>
       current.map((m, i) => (i === index ? { ...m, ...(yaml !== undefined ? { yaml } : {}), result } : m)),
     );
+    show(result.kind === 'conflict' ? `conflict-${manager.id}` : `manager-${manager.id}`);
     return result;
   }
 
@@ -139,9 +155,12 @@ export function LabView({ params }: ViewProps) {
   async function runStep(index: number) {
     const step = scenario?.steps[index];
     if (step === undefined || objectRef === undefined) return;
-    const managerIndex = managers.findIndex((m) => m.name === step.manager);
+    // Step 1 assumes the scenario's start: run again after earlier steps, it starts the scenario over first.
+    const again = index === 0 && custom === undefined && outcomes.some((o) => o !== undefined);
+    const current = again && scenario !== undefined ? await startOver(scenario) : managers;
+    const managerIndex = current.findIndex((m) => m.name === step.manager);
     if (managerIndex < 0) return;
-    const result = await apply(managerIndex, step.force === true, step.yaml);
+    const result = await apply(managerIndex, step.force === true, step.yaml, current);
     let passed = result.kind === (step.expect === 'ok' ? 'ok' : 'conflict');
     let text =
       result.kind === 'ok'
@@ -155,6 +174,7 @@ export function LabView({ params }: ViewProps) {
       passed = present === step.check.present;
       text += `; ${step.check.path} is ${present ? 'there' : 'gone'}`;
     }
+    if (again) text = `Started over (object deleted, configurations restored). ${text}`;
     setOutcomes((current) => {
       const next = [...current];
       next[index] = {
@@ -166,7 +186,7 @@ export function LabView({ params }: ViewProps) {
   }
 
   /** Deletes the scenario's object (releasing finalizers first), so the scenario starts from nothing. */
-  async function startOver(chosen: Scenario) {
+  async function startOver(chosen: Scenario): Promise<LabManager[]> {
     setSetupError(undefined);
     setCustom(undefined);
     const fresh = managersOf(chosen);
@@ -178,6 +198,7 @@ export function LabView({ params }: ViewProps) {
     } catch (error) {
       setSetupError(error);
     }
+    return fresh;
   }
 
   async function removeObject(ref: ResourceRef & { name: string }) {
@@ -210,7 +231,7 @@ export function LabView({ params }: ViewProps) {
     });
 
   return (
-    <main className="lab-view" id="main" tabIndex={-1}>
+    <main className="lab-view" id={active ? 'main' : undefined} tabIndex={-1}>
       <div className="lab-top">
         <h2>Apply lab</h2>
         <label>
@@ -231,8 +252,8 @@ export function LabView({ params }: ViewProps) {
         <button
           type="button"
           className="secondary"
-          disabled={busy || scenario === undefined}
-          onClick={() => scenario && void run(() => startOver(scenario))}
+          disabled={busy || scenario === undefined || groupVersions.length === 0}
+          onClick={() => scenario && void run(async () => void (await startOver(scenario)))}
         >
           Start over
         </button>
@@ -259,18 +280,19 @@ export function LabView({ params }: ViewProps) {
       </div>
       {setupError !== undefined ? <ErrorNotice title="Could not prepare the lab" error={setupError} /> : null}
       <div className="lab-body">
-        <div className="lab-left">
+        <div className="lab-left" ref={left}>
           {custom === undefined && scenario !== undefined ? (
             <ScenarioGuide
               scenario={scenario}
               outcomes={scenario.steps.map((_, i) => outcomes[i])}
-              busy={busy}
+              busy={busy || groupVersions.length === 0}
               onRun={(i) => void run(() => runStep(i))}
             />
           ) : null}
           <div className="managers">
             {managers.map((manager, index) => (
               <ManagerCard
+                reveal={`manager-${manager.id}`}
                 key={manager.id}
                 manager={manager}
                 colorIndex={index}
@@ -287,6 +309,7 @@ export function LabView({ params }: ViewProps) {
             manager.result?.kind === 'conflict' && objectPath !== undefined ? (
               <ConflictWays
                 key={manager.id}
+                reveal={`conflict-${manager.id}`}
                 manager={manager.name}
                 causes={manager.result.causes}
                 ways={waysOut(manager, manager.result.causes, objectPath, live)}

@@ -13,6 +13,8 @@ import { applyRequest } from './apply-request';
 import type { LabManager } from './lab-state';
 
 interface Props {
+  /** Marks the card for LabView's scroll-into-view after an apply. */
+  reveal: string;
   manager: LabManager;
   colorIndex: number;
   objectPath: string | undefined;
@@ -31,7 +33,11 @@ export function ManagerCard(props: Props) {
     objectPath === undefined ? undefined : applyRequest(objectPath, manager.name, manager.yaml, false);
 
   return (
-    <section className={`manager-card owner-${colorIndex % 8}`} aria-labelledby={`${id}-name`}>
+    <section
+      className={`manager-card owner-${colorIndex % 8}`}
+      aria-labelledby={`${id}-name`}
+      data-reveal={props.reveal}
+    >
       <div className="manager-heading">
         <span className="owner-swatch" aria-hidden="true" />
         <label id={`${id}-name`}>

@@ -5,15 +5,18 @@
  * path stays free for the API prefixes the worker answers.
  */
 
-export type ViewName = 'explorer' | 'editor' | 'watch' | 'console' | 'lab' | 'workshop';
+export type ViewName = 'explorer' | 'editor' | 'watch' | 'console' | 'lab' | 'workshop' | 'identity' | 'spec';
 
-export const views: { name: ViewName; label: string }[] = [
+/** The views; `tab: false` ones (the spec section list, reached from error explanations) have no header tab. */
+export const views: { name: ViewName; label: string; tab?: false }[] = [
   { name: 'explorer', label: 'Explorer' },
   { name: 'editor', label: 'Editor' },
   { name: 'watch', label: 'Watch' },
   { name: 'console', label: 'Console' },
   { name: 'lab', label: 'Apply lab' },
   { name: 'workshop', label: 'Workshop' },
+  { name: 'identity', label: 'Identity' },
+  { name: 'spec', label: 'Spec sections', tab: false },
 ];
 
 export interface Route {

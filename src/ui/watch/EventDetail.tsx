@@ -11,6 +11,20 @@ import { alignKeys, toYaml, withoutManagedFields } from '../lib/yaml-text';
 import type { KubeObject } from '../../api/meta';
 import type { InspectorLine } from './useWatchSession';
 
+/**
+ * `object` without the type fields `previous` lacks: a state from a list
+ * (items carry no kind or apiVersion) would otherwise show them as added.
+ */
+function likeWith(previous: KubeObject | undefined, object: KubeObject): KubeObject {
+  if (previous === undefined) return object;
+  const { kind, apiVersion, ...rest } = object;
+  return {
+    ...(previous.apiVersion === undefined || apiVersion === undefined ? {} : { apiVersion }),
+    ...(previous.kind === undefined || kind === undefined ? {} : { kind }),
+    ...rest,
+  };
+}
+
 export function EventDetail({ line }: { line: InspectorLine }) {
   const [full, setFull] = useState(false);
   const object = line.object as KubeObject;
@@ -34,7 +48,7 @@ export function EventDetail({ line }: { line: InspectorLine }) {
       {canDiff && !full ? (
         <LineDiffView
           before={toYaml(withoutManagedFields(line.previous as KubeObject))}
-          after={toYaml(alignKeys(line.previous, withoutManagedFields(object)))}
+          after={toYaml(alignKeys(line.previous, withoutManagedFields(likeWith(line.previous, object))))}
           label="Changes against the previous state"
         />
       ) : (

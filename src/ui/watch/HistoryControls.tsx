@@ -18,13 +18,17 @@ interface Settings {
 }
 
 interface Props {
+  /** The view is shown: the server's revision and compaction are read again. */
+  active: boolean;
+  /** The newest resourceVersion the watch saw; a new one means the revision moved. */
+  lastVersion: string | undefined;
   running: boolean;
   firstVersion: string | undefined;
   onNote: (text: string) => void;
   onRestartFrom: (resourceVersion: string) => void;
 }
 
-export function HistoryControls({ firstVersion, onNote, onRestartFrom }: Props) {
+export function HistoryControls({ active, lastVersion, firstVersion, onNote, onRestartFrom }: Props) {
   const client = useClient();
   const [settings, setSettings] = useState<Settings | undefined>(undefined);
   const refresh = () =>
@@ -33,9 +37,9 @@ export function HistoryControls({ firstVersion, onNote, onRestartFrom }: Props) 
       () => undefined,
     );
   useEffect(() => {
-    void refresh();
-    // Read once when shown; the buttons refresh it.
-  }, []);
+    if (active) void refresh();
+    // Read when shown and when the watch sees a new version (scheduled compaction moves it too); the buttons refresh it.
+  }, [active, lastVersion]);
 
   return (
     <div className="history-controls">

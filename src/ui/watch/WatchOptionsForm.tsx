@@ -142,7 +142,10 @@ export function WatchOptionsForm({ options, kinds, namespaces, running, onChange
         relist on 410 Gone
       </label>
       <div className="row">
-        <button type="submit">{running ? 'Restart watch' : 'Start watch'}</button>
+        {/* Until discovery has named the kinds there is nothing to watch: the button waits rather than do nothing. */}
+        <button type="submit" disabled={kinds.length === 0}>
+          {running ? 'Restart watch' : 'Start watch'}
+        </button>
         <button type="button" className="secondary" disabled={!running} onClick={onStop}>
           Stop
         </button>

@@ -22,7 +22,7 @@ import { WatchOptionsForm } from './WatchOptionsForm';
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
 
-export function WatchView({ params }: ViewProps) {
+export function WatchView({ params, active }: ViewProps) {
   const client = useClient();
   const groupVersions = useDiscovery().discovery?.groupVersions ?? [];
   const kinds = useMemo(
@@ -66,7 +66,7 @@ export function WatchView({ params }: ViewProps) {
   const selectedLine = session.lines.find((line) => line.seq === selected);
 
   return (
-    <main className="watch-view" id="main" tabIndex={-1}>
+    <main className="watch-view" id={active ? 'main' : undefined} tabIndex={-1}>
       <section className="watch-controls" aria-label="Watch">
         <h2>Watch inspector</h2>
         <WatchOptionsForm
@@ -81,6 +81,8 @@ export function WatchView({ params }: ViewProps) {
           onStop={session.stop}
         />
         <HistoryControls
+          active={active}
+          lastVersion={session.lastVersion}
           running={session.running}
           firstVersion={session.firstVersion}
           onNote={session.note}

@@ -106,7 +106,7 @@ export function useWatchSession(client: ApiClient) {
         const query = selectorQuery(options);
         add({ type: 'RELIST', text: `GET ${withQuery(resourcePath(ref), query)}` });
         const list = await client.list(ref, query);
-        known.current = new Map(list.items.map((item) => [keyOf(item), item]));
+        known.current = new Map(list.items.map((item) => [keyOf(item), asEvented(item, list)]));
         const rv = list.metadata.resourceVersion ?? '';
         add({
           type: 'RELIST',
@@ -227,6 +227,21 @@ export function useWatchSession(client: ApiClient) {
     setPause,
     clear,
     note: (text: string) => add({ type: 'NOTE', text }),
+  };
+}
+
+/**
+ * A list's items carry no kind or apiVersion (the list has them) while watch
+ * events do; the item gets them from the list, so a later MODIFIED is diffed
+ * like with like instead of showing both lines as added.
+ */
+function asEvented(item: KubeObject, list: { apiVersion?: string; kind?: string }): KubeObject {
+  const kind = item.kind ?? list.kind?.replace(/List$/, '');
+  const apiVersion = item.apiVersion ?? list.apiVersion;
+  return {
+    ...(apiVersion === undefined ? {} : { apiVersion }),
+    ...(kind === undefined ? {} : { kind }),
+    ...item,
   };
 }
 

@@ -25,7 +25,8 @@ const windows = [
   { label: '5 min (default)', ms: 300_000 },
 ];
 
-export function SettingsCard() {
+/** `active`: the view is shown; the revision moves with every write, so it is read again then and every few seconds. */
+export function SettingsCard({ active = true }: { active?: boolean }) {
   const client = useClient();
   const [settings, setSettings] = useState<Settings | undefined>(undefined);
   const [seconds, setSeconds] = useState('');
@@ -43,9 +44,14 @@ export function SettingsCard() {
       (e: unknown) => setError(e),
     );
   useEffect(() => {
+    if (!active) return;
     void load();
-    // Read once; every change below reads the answer back.
-  }, []);
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void load();
+    }, 5000);
+    return () => clearInterval(timer);
+    // load is new each render; what matters is whether the view is shown.
+  }, [active]);
 
   async function put(patch: Partial<Settings>, done: string) {
     setError(undefined);
@@ -87,16 +93,22 @@ export function SettingsCard() {
         <p className="muted">
           Each profile keeps its own state. Switching reloads the page with the other server.
         </p>
-        <button
-          type="button"
-          disabled={profile === current}
-          onClick={() => {
-            preferences.setProfile(profile);
-            location.reload();
-          }}
-        >
-          Switch to {profile}
-        </button>
+        {profile === current ? (
+          // Offering to switch to the profile already in use reads as if it were not.
+          <p className="muted" role="status">
+            {current} is the current profile.
+          </p>
+        ) : (
+          <button
+            type="button"
+            onClick={() => {
+              preferences.setProfile(profile);
+              location.reload();
+            }}
+          >
+            Switch to {profile}
+          </button>
+        )}
       </fieldset>
       <fieldset>
         <legend>History window</legend>

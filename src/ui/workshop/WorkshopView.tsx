@@ -13,9 +13,9 @@ import { SettingsCard } from './SettingsCard';
 import { SharedScenarioBanner } from './SharedScenarioBanner';
 import { StateFileCard } from './StateFileCard';
 
-export function WorkshopView({ params }: ViewProps) {
+export function WorkshopView({ params, active }: ViewProps) {
   return (
-    <main className="workshop-view" id="main" tabIndex={-1}>
+    <main className="workshop-view" id={active ? 'main' : undefined} tabIndex={-1}>
       <h2>Workshop</h2>
       <SharedScenarioBanner url={params['scenario']} data={params['scenario-data']} />
       <div className="workshop-columns">
@@ -27,7 +27,7 @@ export function WorkshopView({ params }: ViewProps) {
           <ScenarioCard />
           <NodeHostCard />
         </div>
-        <SettingsCard />
+        <SettingsCard active={active} />
       </div>
     </main>
   );
