@@ -96,13 +96,13 @@ export async function runApplyBench(): Promise<Figure[]> {
     }
   });
 
-  const host = await startNodeHost({ port: 0 });
+  const host = await startNodeHost({ port: 0, insecureHttp: true });
   const url = `${host.url}/apis/apps/v1/namespaces/default/deployments/big?fieldManager=`;
   const send = async (manager: string, text: string, expected: number) => {
     const r = await fetch(`${url}${manager}`, {
       method: 'PATCH',
       body: text,
-      headers: { 'content-type': 'application/apply-patch+yaml' },
+      headers: { 'content-type': 'application/apply-patch+yaml', authorization: `Bearer ${host.token}` },
     });
     await r.arrayBuffer();
     if (r.status !== expected) throw new Error(`apply answered ${r.status}`);

@@ -121,11 +121,13 @@ export async function runNodeHostBench(): Promise<Figure[]> {
   const storePar = await rawStoreRate(16);
 
   for (const storage of ['dexie', 'memory'] as const) {
-    const host = await startNodeHost({ port: 0, storage });
+    const host = await startNodeHost({ port: 0, storage, insecureHttp: true });
     const section = `node host (${storage === 'dexie' ? 'Dexie + fake-indexeddb' : 'memory store'})`;
-    const seq = await createRate(host.url, 1, 0);
-    const par = await createRate(host.url, 16, creates);
-    const get = await getLatencies(host.url, 'bench-1');
+    // As the sandbox's administrator (a request without credentials is anonymous).
+    const auth = { authorization: `Bearer ${host.token}` };
+    const seq = await createRate(host.url, 1, 0, auth);
+    const par = await createRate(host.url, 16, creates, auth);
+    const get = await getLatencies(host.url, 'bench-1', auth);
     await host.close();
     const floorName = 'trivial handler, same path';
     figures.push(

@@ -13,6 +13,7 @@ import { runBrowserBench } from './browser';
 import { runApplyBench } from './apply';
 import { runCelBench } from './cel';
 import { runDecodeBench } from './decode';
+import { runIdentityBench } from './identity';
 
 const sections: Record<string, () => Promise<Figure[]>> = {
   node: runNodeHostBench,
@@ -28,6 +29,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   decode: async () => runDecodeBench(),
   apply: runApplyBench,
   cel: async () => runCelBench(),
+  identity: runIdentityBench,
   ui: async () => (await import('./ui-load')).runUiLoadBench(),
 };
 

@@ -15,7 +15,7 @@ const writes = 200;
 const path = '/api/v1/namespaces/default/configmaps';
 
 async function watchLatency(watchers: number): Promise<{ p50: number; p99: number }> {
-  const host = await startNodeHost({ port: 0, storage: 'memory' });
+  const host = await startNodeHost({ port: 0, storage: 'memory', insecureHttp: true });
   const arrived = new Map<string, number[]>();
   const aborts: AbortController[] = [];
   let ready = 0;
@@ -23,7 +23,10 @@ async function watchLatency(watchers: number): Promise<{ p50: number; p99: numbe
     Array.from({ length: watchers }, async () => {
       const ac = new AbortController();
       aborts.push(ac);
-      const res = await fetch(`${host.url}${path}?watch=1&resourceVersion=0`, { signal: ac.signal });
+      const res = await fetch(`${host.url}${path}?watch=1&resourceVersion=0`, {
+        signal: ac.signal,
+        headers: { authorization: `Bearer ${host.token}` },
+      });
       ready++;
       void (async () => {
         const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -58,7 +61,7 @@ async function watchLatency(watchers: number): Promise<{ p50: number; p99: numbe
     const r = await fetch(`${host.url}${path}`, {
       method: 'POST',
       body: JSON.stringify({ metadata: { name } }),
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
     });
     await r.arrayBuffer();
     const responded = performance.now();
@@ -88,7 +91,7 @@ async function storeLatency(watchers: number): Promise<{ p50: number; p99: numbe
 }
 
 async function paging(): Promise<{ http: number; store: number }> {
-  const host = await startNodeHost({ port: 0, storage: 'memory' });
+  const host = await startNodeHost({ port: 0, storage: 'memory', insecureHttp: true });
   const storage = createMemoryStorage();
   let next = 0;
   await Promise.all(
@@ -99,7 +102,7 @@ async function paging(): Promise<{ http: number; store: number }> {
         const r = await fetch(`${host.url}${path}`, {
           method: 'POST',
           body: JSON.stringify({ metadata: { name }, data: { v: String(i) } }),
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
         });
         await r.arrayBuffer();
         await storage.create(`/core/configmaps/default/${name}`, {
@@ -121,6 +124,7 @@ async function paging(): Promise<{ http: number; store: number }> {
     do {
       const r = await fetch(
         `${host.url}${path}?limit=500${token === '' ? '' : `&continue=${encodeURIComponent(token)}`}`,
+        { headers: { authorization: `Bearer ${host.token}` } },
       );
       const b = (await r.json()) as { items: unknown[]; metadata: { continue?: string } };
       count += b.items.length;

@@ -68,7 +68,15 @@ test("a watch in tab A sees tab B's writes in order", async ({ context }) => {
     };
     (globalThis as unknown as { orchWatch: typeof state }).orchWatch = state;
     void (async () => {
-      const response = await fetch(path, { signal: state.abort.signal });
+      // As the sandbox's admin: a request without credentials is anonymous.
+      const listed = (await (await fetch('/sandbox/v1/identities')).json()) as {
+        items: { name: string; token?: string }[];
+      };
+      const token = listed.items.find((i) => i.name === 'admin')?.token ?? '';
+      const response = await fetch(path, {
+        signal: state.abort.signal,
+        headers: { authorization: `Bearer ${token}` },
+      });
       const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
       let buffered = '';
       for (;;) {

@@ -8,7 +8,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestHost } from './support/host';
+import { fetchWithCA, startTestHost, type TestHost } from './support/host';
 import { kubectl, kubectlSkipReason } from './support/kubectl';
 
 const skip = kubectlSkipReason();
@@ -43,7 +43,9 @@ for (const profile of ['kubernetes', 'orch'] as const) {
       expect(patch[`${ext}group-version-kind`]).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment' });
       expect(patch.parameters.map((p: { name: string }) => p.name)).toContain('fieldValidation');
 
-      const stale = await fetch(`${host.url}/openapi/v3/apis/apps/v1?hash=0123`, { redirect: 'manual' });
+      const stale = await fetchWithCA(`${host.url}/openapi/v3/apis/apps/v1?hash=0123`, {
+        redirect: 'manual',
+      });
       expect(stale.status).toBe(301);
       expect(stale.headers.get('location')).toBe(entry.serverRelativeURL);
 
@@ -63,7 +65,7 @@ for (const profile of ['kubernetes', 'orch'] as const) {
       expect(json.headers.get('content-type')).toBe('application/json');
       expect(json.body.swagger).toBe('2.0');
       expect(json.headers.get('vary')).toBe('Accept');
-      const pb = await fetch(`${host.url}/openapi/v2`, {
+      const pb = await fetchWithCA(`${host.url}/openapi/v2`, {
         headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
       });
       expect(pb.status).toBe(200);

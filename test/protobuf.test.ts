@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWatchFrames, protobufCodec } from '../src/http/protobuf/codec';
 import { namingProfile } from '../src/machinery/naming';
-import { startTestHost, type TestHost } from './support/host';
+import { fetchWithCA, startTestHost, type TestHost } from './support/host';
 import { kubectlPath } from './support/kubectl';
 
 function newerKubectl(): string | undefined {
@@ -60,7 +60,7 @@ for (const profileName of ['kubernetes', 'orch'] as const) {
   describe(`protobuf (profile ${profileName})`, () => {
     let host: TestHost;
     const get = async (path: string, accept: string) => {
-      const res = await fetch(`${host.url}${path}`, { headers: { Accept: accept } });
+      const res = await fetchWithCA(`${host.url}${path}`, { headers: { Accept: accept } });
       return {
         status: res.status,
         type: res.headers.get('content-type'),
@@ -68,7 +68,7 @@ for (const profileName of ['kubernetes', 'orch'] as const) {
       };
     };
     const send = async (method: string, path: string, body: Uint8Array) => {
-      const res = await fetch(`${host.url}${path}`, { method, headers: { 'Content-Type': pb }, body });
+      const res = await fetchWithCA(`${host.url}${path}`, { method, headers: { 'Content-Type': pb }, body });
       return { status: res.status, body: (await res.json()) as Record<string, never> };
     };
 

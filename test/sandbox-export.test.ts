@@ -8,7 +8,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestHost } from './support/host';
+import { fetchWithCA, startTestHost, type TestHost } from './support/host';
 import { openWatch } from './support/watch';
 
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 async function exportText(target: TestHost): Promise<string> {
-  const response = await fetch(`${target.url}/sandbox/v1/export`);
+  const response = await fetchWithCA(`${target.url}/sandbox/v1/export`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json');
   expect(response.headers.get('content-disposition')).toMatch(
@@ -71,7 +71,7 @@ describe('sandbox state export and import', () => {
 
   it('streams progress lines when asked for NDJSON', async () => {
     const exported = await exportText(host);
-    const response = await fetch(`${host.url}/sandbox/v1/import`, {
+    const response = await fetchWithCA(`${host.url}/sandbox/v1/import`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
       body: exported,

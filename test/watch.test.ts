@@ -7,7 +7,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestHost } from './support/host';
+import { fetchWithCA, startTestHost, type TestHost } from './support/host';
 import { openWatch } from './support/watch';
 
 let host: TestHost;
@@ -176,7 +176,7 @@ describe('watch', () => {
 
   it('a watch can ask for Tables (one row per event) or for metadata only, as kubectl get -w and metadata informers do', async () => {
     const rv = await createCm(host, 'w-table');
-    const table = await fetch(
+    const table = await fetchWithCA(
       `${host.url}${cms}?watch=1&resourceVersion=${Number(rv) - 1}&fieldSelector=metadata.name%3Dw-table`,
       {
         headers: { accept: 'application/json;as=Table;v=v1;g=meta.orch.io, application/json' },
@@ -197,7 +197,7 @@ describe('watch', () => {
     expect(event.object.rows[0]?.cells[0]).toBe('w-table');
     expect(event.object.columnDefinitions.map((c) => c.name)).toContain('Name');
 
-    const partial = await fetch(
+    const partial = await fetchWithCA(
       `${host.url}${cms}?watch=1&resourceVersion=${Number(rv) - 1}&fieldSelector=metadata.name%3Dw-table`,
       {
         headers: { accept: 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1' },

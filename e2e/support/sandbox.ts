@@ -37,7 +37,13 @@ export function api(
 ): Promise<ApiAnswer> {
   return page.evaluate(
     async ({ method, path, body, contentType }) => {
+      // Act as the sandbox's built-in admin, as the UI does (a request without a credential is anonymous).
+      const listed = (await (await fetch('/sandbox/v1/identities')).json()) as {
+        items: { name: string; token?: string }[];
+      };
+      const admin = listed.items.find((i) => i.name === 'admin');
       const headers: Record<string, string> = { accept: 'application/json' };
+      if (admin?.token !== undefined) headers.authorization = `Bearer ${admin.token}`;
       const init: { method: string; headers: Record<string, string>; body?: string } = { method, headers };
       if (body !== undefined) {
         init.body = typeof body === 'string' ? body : JSON.stringify(body);

@@ -1,11 +1,19 @@
 /**
  * The error the client throws for a non-2xx answer. It carries the server's
  * Status body as sent (reason, message, details, code), so callers branch on
- * `reason` the way API clients do rather than on HTTP status text.
+ * `reason` the way API clients do rather than on HTTP status text. For a
+ * 401 or 403 from the sandbox it also carries the sandbox's explanation
+ * (`X-Sandbox-Explain`): which authenticators said no, or which bindings
+ * and rules authorization considered; real servers send no such header,
+ * and then `explanation` is undefined.
  */
 
 import type { Status, StatusReason } from '../api/meta';
+import type { Explanation } from '../auth/explain';
 import { parseWarnings } from './warnings';
+
+/** The sandbox's explanation header; repeated from src/auth/explain.ts because the client may not import the auth layer. */
+export const sandboxExplainHeader = 'X-Sandbox-Explain';
 
 export class ApiError extends Error {
   /** HTTP status code of the answer. */
@@ -14,13 +22,16 @@ export class ApiError extends Error {
   readonly status: Status;
   /** The texts of the answer's `Warning` header. */
   readonly warnings: string[];
+  /** Why a 401 or 403 happened, when the sandbox said (its `X-Sandbox-Explain` header). */
+  readonly explanation: Explanation | undefined;
 
-  constructor(status: Status, warnings: string[] = []) {
+  constructor(status: Status, warnings: string[] = [], explanation?: Explanation) {
     super(status.message ?? `request failed with HTTP ${status.code}`);
     this.name = 'ApiError';
     this.code = status.code;
     this.status = status;
     this.warnings = warnings;
+    this.explanation = explanation;
   }
 
   get reason(): StatusReason | undefined {
@@ -33,7 +44,9 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   const text = await response.text();
   const parsed = parseJson(text);
   const warnings = parseWarnings(response.headers.get('warning'));
-  if (isStatus(parsed)) return new ApiError({ ...parsed, code: parsed.code || response.status }, warnings);
+  const explanation = explanationFromHeaders(response.headers);
+  if (isStatus(parsed))
+    return new ApiError({ ...parsed, code: parsed.code || response.status }, warnings, explanation);
   return new ApiError(
     {
       kind: 'Status',
@@ -44,7 +57,32 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
       message: text.trim() !== '' ? text.trim() : `HTTP ${response.status} ${response.statusText}`.trim(),
     },
     warnings,
+    explanation,
   );
+}
+
+/**
+ * The sandbox's explanation of a 401 or 403 from its response headers, or
+ * undefined when there is none or it does not parse (a real server, a proxy
+ * that dropped it): the explanation only adds to the Status, so a bad one is
+ * ignored rather than turned into a second error.
+ */
+export function explanationFromHeaders(headers: Headers): Explanation | undefined {
+  const raw = headers.get(sandboxExplainHeader);
+  if (raw === null || raw === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(decodeURIComponent(raw));
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const kind = (value as { kind?: unknown }).kind;
+  if (kind === 'authentication' && Array.isArray((value as { attempts?: unknown }).attempts))
+    return value as Explanation;
+  if (kind === 'authorization' && Array.isArray((value as { considered?: unknown }).considered))
+    return value as Explanation;
+  return undefined;
 }
 
 export function isStatus(value: unknown): value is Status {

@@ -13,7 +13,13 @@ export {
   type ObjectRef,
   type PatchContentType,
 } from './client';
-export { ApiError, errorFromResponse, isStatus } from './errors';
+export {
+  ApiError,
+  errorFromResponse,
+  explanationFromHeaders,
+  isStatus,
+  sandboxExplainHeader,
+} from './errors';
 export { parseWarnings } from './warnings';
 export {
   defaultTable,

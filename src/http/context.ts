@@ -6,6 +6,7 @@
 
 import type { UserInfo } from '../api/authn';
 import type { ConnectionInfo } from '../api/connection';
+import type { Explanation } from '../auth/explain';
 import type { AdmissionTrace, Warnings } from '../registry/rest/scope';
 import type { RequestInfo } from './request-info';
 import { parseGoBool } from '../machinery/query-bool';
@@ -25,6 +26,8 @@ export interface RequestContext {
   trace?: AdmissionTrace;
   /** What the host knows of the connection (TLS peer certificates). */
   conn?: ConnectionInfo;
+  /** Why the request was refused (401, 403), sent beside the Status for learners (see auth/explain.ts). */
+  explanation?: Explanation;
   now: Date;
   /** Output format once negotiated (resource requests). */
   output?: OutputFormat;

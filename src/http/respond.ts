@@ -8,14 +8,20 @@ import { stringify as toYaml } from 'yaml';
 import type { NamingProfile } from '../machinery/naming';
 import type { StatusError } from '../machinery/errors';
 import type { RequestContext } from './context';
+import { explainHeader, type Explanation } from '../auth/explain';
 import { encodeProtobufBody } from './protobuf/http';
 
-export function baseHeaders(ctx: Pick<RequestContext, 'auditId' | 'warnings'>, contentType: string): Headers {
+export function baseHeaders(
+  ctx: Pick<RequestContext, 'auditId' | 'warnings'> & { explanation?: Explanation },
+  contentType: string,
+): Headers {
   const h = new Headers({
     'Content-Type': contentType,
     'Cache-Control': 'no-cache, private',
     'Audit-Id': ctx.auditId,
   });
+  // The sandbox's account of a 401 or 403, beside the real Status (URI-encoded JSON keeps the header ASCII).
+  if (ctx.explanation !== undefined) h.set(explainHeader, explanationHeaderValue(ctx.explanation));
   for (const w of ctx.warnings) {
     const value = warningHeaderValue(w);
     if (value !== undefined) h.append('Warning', value);
@@ -119,4 +125,40 @@ function protobufResponse(
     status,
     headers: baseHeaders(ctx, profile.protobufMediaType),
   });
+}
+
+/**
+ * Clients cap a response's headers (Node's parser and undici at 16 KiB), so
+ * the explanation stays under 8 KiB: an authorization explanation keeps its
+ * decisions and suggested grant and as many of the considered bindings as
+ * fit, those whose subjects matched first, and says how many it left out.
+ */
+const maxExplanationBytes = 8 * 1024;
+
+export function explanationHeaderValue(explanation: Explanation): string {
+  const encode = (e: unknown): string => encodeURIComponent(JSON.stringify(e));
+  let value = encode(explanation);
+  if (value.length <= maxExplanationBytes) return value;
+  if (explanation.kind === 'authentication') {
+    // Reasons may quote what was presented (a huge token): each is cut to a readable length.
+    const cut = (text: string | undefined) =>
+      text === undefined || text.length <= 300 ? text : `${text.slice(0, 300)}… (${text.length} characters)`;
+    value = encode({
+      ...explanation,
+      attempts: explanation.attempts.map((a) => ({ ...a, reason: cut(a.reason) })),
+    });
+    return value.length <= maxExplanationBytes ? value : encode({ kind: 'authentication', attempts: [] });
+  }
+  const ranked = [...explanation.considered].sort(
+    (a, b) => Number(!b.subjectMatch.startsWith('no match')) - Number(!a.subjectMatch.startsWith('no match')),
+  );
+  for (let keep = ranked.length; keep >= 0; keep = Math.min(keep - 1, Math.floor(keep / 2))) {
+    value = encode({
+      ...explanation,
+      considered: ranked.slice(0, keep),
+      omittedBindings: ranked.length - keep,
+    });
+    if (value.length <= maxExplanationBytes) return value;
+  }
+  return encode({ ...explanation, considered: [], suggestion: undefined, omittedBindings: ranked.length });
 }

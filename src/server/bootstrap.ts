@@ -46,3 +46,43 @@ export async function bootstrap(
     }
   }
 }
+
+/** The service account whose token the sandbox offers as a built-in identity; returns its uid. */
+export async function ensureSandboxServiceAccount(
+  rest: RestInstaller,
+  account: { namespace: string; name: string },
+  user: UserInfo,
+  now: Date,
+): Promise<string | undefined> {
+  const store = rest.storeFor('', 'serviceaccounts');
+  if (store === undefined) return undefined;
+  const existing = await store.objects.get(store.rt, account.namespace, account.name);
+  if (existing !== undefined) return existing.object.metadata?.uid;
+  const scope = internalScope(
+    user,
+    {
+      verb: 'create',
+      namespace: account.namespace,
+      name: '',
+      subresource: '',
+      requestResource: { group: '', version: 'v1', resource: 'serviceaccounts' },
+      requestKind: { group: '', version: 'v1', kind: 'ServiceAccount' },
+    },
+    now,
+  );
+  try {
+    const created = await store.create(
+      scope,
+      {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: { name: account.name, namespace: account.namespace },
+      },
+      {},
+    );
+    return created.metadata?.uid;
+  } catch (e) {
+    if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
+    return (await store.objects.get(store.rt, account.namespace, account.name))?.object.metadata?.uid;
+  }
+}

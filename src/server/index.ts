@@ -17,9 +17,12 @@ import { Catalog } from '../registry/catalog';
 import { builtInDefinitions, builtInRegistry } from '../registry/builtins';
 import { RestInstaller } from '../registry/installer';
 import type { StoreDeps } from '../registry/generic/store';
-import { allowAll } from '../auth/authorizer';
-import { StaticTokens } from '../auth/authn/static-tokens';
-import { bearerTokenAuthenticator } from '../auth/authn/bearer-token';
+import type { ServerAuthorizer, AuthorizationMode } from '../auth/authz/index';
+import { createIdentity, sandboxServiceAccount, type BuiltInIdentity, type Identity } from './identity';
+import { authenticate } from './filters/authentication';
+import { impersonation } from './filters/impersonation';
+import { authorize } from './filters/authorization';
+import { handleIdentityApi, isIdentityApiPath, isPublicIdentityPath } from './sandbox-identity-api';
 import { loopbackIdentities } from './loopback';
 import { parseRuntimeConfig } from '../registry/runtime-config';
 import type { ResourceType } from '../registry/resource-type';
@@ -29,7 +32,8 @@ import { storageVersionHash } from '../http/discovery';
 import { handleRequest, type PipelineDeps } from './pipeline';
 import type { ApiServerOptions } from './options';
 import { Metrics } from './metrics';
-import { bootstrap } from './bootstrap';
+import { bootstrap, ensureSandboxServiceAccount } from './bootstrap';
+import { reconcileBootstrapPolicy } from './bootstrap-policy';
 import { createOpenApiService } from '../http/openapi/service';
 import { serverVersion } from '../http/nonresource';
 import { Compactor, defaultCompactionIntervalMs } from './compaction';
@@ -44,6 +48,7 @@ import { createClient } from '../client/client';
 import type { Controller, ControllerContext } from '../controllers/types';
 import { namespaceController } from '../controllers/namespace-controller';
 import { garbageCollector } from '../controllers/garbage-collector';
+import { clusterRoleAggregationController } from '../controllers/clusterrole-aggregation';
 import { crdNamingController } from '../controllers/crd-naming';
 import { crdEstablishingController } from '../controllers/crd-establishing';
 import { crdFinalizer } from '../controllers/crd-finalizer';
@@ -70,12 +75,14 @@ export interface ApiServer {
   controllersIdle(): Promise<void>;
   /** Stops timers and open watches and closes the storage. */
   close(): Promise<void>;
+  /** The built-in identities with their credentials (admin by token and by certificate, alice, a service account). */
+  identities(): Promise<BuiltInIdentity[]>;
+  /** A serving certificate for the host, issued by the cluster CA the server keeps with its state. */
+  servingCertificate(
+    dnsNames: string[],
+    ipAddresses: string[],
+  ): Promise<{ certPEM: string; keyPEM: string; caPEM: string }>;
 }
-
-const systemAdmin: UserInfo = {
-  username: 'system:admin',
-  groups: ['system:masters', 'system:authenticated'],
-};
 
 /** The server's own identity for what it does itself (bootstrap objects), as the real loopback client's. */
 const systemApiserver: UserInfo = {
@@ -128,14 +135,28 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     now,
     tooLargeResourceVersionWaitMs: 3000,
   };
-  // Tokens the server knows from the start: the host's admin tokens and the controllers' loopback tokens.
-  const staticTokens = new StaticTokens();
-  for (const token of options.adminTokens ?? []) staticTokens.add(token, systemAdmin);
-  const bearer = bearerTokenAuthenticator(staticTokens);
-  const installer = new RestInstaller(catalog, storeDeps, {
-    authorizer: allowAll,
-    tokenAuthenticator: staticTokens,
-  });
+  // Authentication and authorization are composed once the server's identity state is read (see ready).
+  let identity: Identity | undefined;
+  const need = (): Identity => {
+    if (identity === undefined) throw new StatusError(503, 'ServiceUnavailable', 'the server is starting');
+    return identity;
+  };
+  // Storages are installed before that: they reach the authorizer and the token authenticators through these.
+  const authorizer: ServerAuthorizer = {
+    authorize: (a) => need().authorizer.authorize(a),
+    rulesFor: (user, namespace) => need().authorizer.rulesFor(user, namespace),
+    decisions: (a) => need().authorizer.decisions(a),
+    explain: (a) => need().authorizer.explain(a),
+    rbacRulesFor: (user, namespace) => need().authorizer.rbacRulesFor(user, namespace),
+    roleReferenceRules: (ref, namespace) => need().authorizer.roleReferenceRules(ref, namespace),
+  };
+  const tokenAuthenticator = {
+    authenticateToken: (token: string, audiences?: readonly string[]) =>
+      need().tokens.authenticateToken(token, audiences),
+    reviewToken: (token: string, audiences?: readonly string[]) =>
+      need().tokens.reviewToken(token, audiences),
+  };
+  const installer = new RestInstaller(catalog, storeDeps, { authorizer, tokenAuthenticator });
   catalog.setInstaller(() => installer.installAll());
 
   const healthChecks: HealthCheck[] = [
@@ -181,7 +202,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     metricsText: async () => metrics.text(),
     metrics,
     openapi: (ctx) => openapi.handle(ctx),
-    sandbox: (ctx) => handleSandbox(sandbox, storage, ctx),
+    sandbox: (ctx) =>
+      isIdentityApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+        ? handleIdentityApi(need(), async () => need().identities(await sandboxServiceAccountUid()), ctx)
+        : handleSandbox(sandbox, storage, ctx),
   };
 
   const sandbox: SandboxControl = {
@@ -203,7 +227,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await deleteEverything(storage);
       await compactor.compactNow();
       // Deletes are commits: the caches (and the CRD registrar) followed them.
-      await bootstrap(installer, profile, systemApiserver, now());
+      await bootstrapState();
     },
     async importState(data, onProgress) {
       compactor.stop();
@@ -215,7 +239,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         const replaced = resourceExpired('the sandbox state was replaced by an import; list again').status;
         for (const callback of [...shutdownCallbacks]) callback(replaced);
         await applySavedSettings();
-        await bootstrap(installer, profile, systemApiserver, now());
+        await bootstrapState();
       } finally {
         compactor.start();
       }
@@ -240,17 +264,44 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (options.featureGates?.[k] === undefined) featureGates[k] = v;
   }
 
+  /** What exists from the start: the namespaces, the default RBAC policy, the sandbox's service account. */
+  async function bootstrapState(): Promise<void> {
+    await bootstrap(installer, profile, systemApiserver, now());
+    await reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now());
+    await ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now());
+  }
+
+  async function sandboxServiceAccountUid(): Promise<string | undefined> {
+    const { namespace, name } = sandboxServiceAccount;
+    return informers.listerFor({ group: '', resource: 'serviceaccounts' }).get(namespace, name)?.metadata
+      ?.uid;
+  }
+
   const deps: PipelineDeps = {
     server,
-    // Until the identity issue lands, a request without a known credential runs as the cluster administrator.
-    authenticate: async (request, conn) => (await bearer.authenticate(request, conn)) ?? systemAdmin,
-    authorize: async () => undefined,
+    authenticate: (ctx, conn) => authenticate(need().chain, ctx, conn),
+    impersonate: (ctx) => impersonation(authorizer, profile, ctx),
+    authorize: async (ctx) => {
+      // The browser host's sandbox API is the learner's own (reset, import, identities): open to every caller.
+      if (options.openSandboxApi === true && ctx.url.pathname.startsWith('/sandbox/')) return;
+      if (isPublicIdentityPath(ctx.request.method.toUpperCase(), ctx.url.pathname)) return;
+      await authorize(authorizer, ctx);
+    },
   };
 
   const ready = (async () => {
     await applySavedSettings();
+    identity = await createIdentity({
+      profile,
+      storage,
+      informers,
+      authentication: options.authentication,
+      authorizationModes: (options.authorizationModes ?? ['Node', 'RBAC']) as AuthorizationMode[],
+      adminTokens: options.adminTokens ?? [],
+      now,
+    });
     await informers.start();
-    await bootstrap(installer, profile, systemApiserver, now());
+    await bootstrapState();
     await crdRegistrar.start();
     compactor.start();
     if (options.controllers !== false) {
@@ -260,7 +311,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         client: createClient({
           baseUrl: 'http://orch.internal',
           fetch: (request) => handleRequest(deps, request),
-          headers: { authorization: `Bearer ${staticTokens.mint(user)}` },
+          headers: { authorization: `Bearer ${need().staticTokens.mint(user)}` },
         }),
         profile,
         now,
@@ -268,6 +319,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       controllers.push(
         namespaceController(contextFor(identities.namespaceController)),
         garbageCollector(contextFor(identities.garbageCollector)),
+        clusterRoleAggregationController(contextFor(identities.clusterRoleAggregation)),
         crdNamingController(contextFor(identities.apiextensions)),
         crdEstablishingController(contextFor(identities.apiextensions)),
         crdFinalizer(contextFor(identities.apiextensions)),
@@ -298,6 +350,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       shutdownCallbacks.clear();
       await ready.catch(() => undefined);
       await storage.close();
+    },
+    async identities() {
+      await ready;
+      return need().identities(await sandboxServiceAccountUid());
+    },
+    async servingCertificate(dnsNames, ipAddresses) {
+      await ready;
+      return need().servingCertificate(dnsNames, ipAddresses);
     },
   };
 }

@@ -21,6 +21,7 @@ export function loopbackIdentities(profile: NamingProfile) {
   return {
     namespaceController: serviceAccount(profile, 'namespace-controller'),
     garbageCollector: serviceAccount(profile, 'generic-garbage-collector'),
+    clusterRoleAggregation: serviceAccount(profile, 'clusterrole-aggregation-controller'),
     /** The apiextensions controllers run in the API server and use its loopback identity. */
     apiextensions: {
       username: 'system:apiserver',

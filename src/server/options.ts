@@ -5,6 +5,7 @@
 
 import type { ProfileName } from '../machinery/naming';
 import type { Storage } from '../storage/types';
+import type { AuthenticationConfig } from '../auth/authn/config';
 
 export interface ApiServerOptions {
   /** Where state lives; the server owns it from now on (close() closes it). */
@@ -21,6 +22,12 @@ export interface ApiServerOptions {
   compactionIntervalMs?: number;
   /** Bearer tokens honoured as a cluster administrator (the host's kubeconfig token). */
   adminTokens?: string[];
+  /** Authentication as the real server's flags configure it (client CA, token file, service accounts, OIDC, webhook, front proxy, anonymous). */
+  authentication?: AuthenticationConfig;
+  /** `--authorization-mode`, in order; default Node, RBAC. */
+  authorizationModes?: ('AlwaysAllow' | 'AlwaysDeny' | 'Node' | 'RBAC')[];
+  /** The sandbox API (`/sandbox/…`) is open to every caller — the browser host, where the sandbox is the learner's own. Default false: authorized like any non-resource URL. */
+  openSandboxApi?: boolean;
   /** Interval of periodic watch bookmarks; default 1 minute. */
   watchBookmarkIntervalMs?: number;
   /** Run the in-server controllers (namespace lifecycle, garbage collector); default true. */

@@ -4,6 +4,7 @@
  *
  *   decode       — request info from method and path
  *   authenticate — who is asking (from the request and its connection)
+ *   impersonate  — act as another identity, if allowed (`Impersonate-*`)
  *   authorize    — may they
  *   (handler)    — the verb's handler negotiates the output, decodes the
  *                  body and options, builds the request scope and calls the
@@ -15,7 +16,6 @@
  *                  warnings and Status errors shaped as the real server's.
  */
 
-import type { UserInfo } from '../api/authn';
 import type { ConnectionInfo } from '../api/connection';
 import { toStatusError } from '../machinery/errors';
 import { newUid } from '../machinery/ids';
@@ -28,7 +28,11 @@ import { dispatch } from '../http/dispatch';
 
 export interface PipelineDeps {
   server: ServerContext;
-  authenticate(request: Request, conn: ConnectionInfo | undefined): Promise<UserInfo>;
+  /** Sets `ctx.user` (and warnings) or throws 401. */
+  authenticate(ctx: RequestContext, conn: ConnectionInfo | undefined): Promise<void>;
+  /** Replaces `ctx.user` with the impersonated identity when the request asks and may. */
+  impersonate(ctx: RequestContext): Promise<void>;
+  /** Throws 403 unless the request's user may do what it asks. */
   authorize(ctx: RequestContext): Promise<void>;
 }
 
@@ -56,7 +60,9 @@ export async function handleRequest(
   let response: Response;
   try {
     // authenticate
-    ctx.user = await deps.authenticate(request, conn);
+    await deps.authenticate(ctx, conn);
+    // impersonate
+    await deps.impersonate(ctx);
     // authorize
     await deps.authorize(ctx);
     // handler (through the resource's storage) and encode

@@ -11,11 +11,12 @@ import { createRoot } from 'react-dom/client';
 import { createClient } from '../client/index';
 import type { ProfileName } from '../machinery/naming';
 import { App } from './App';
-import { ClientProvider } from './client-context';
 import { RequestLogProvider } from './app/RequestLogContext';
 import { applyTheme } from './app/theme';
 import { preferences } from './lib/preferences';
 import { RequestLog, recordingFetch } from './lib/request-log';
+import { IdentityStore, identityFetch, loadIdentities } from './lib/identity';
+import { IdentityProvider } from './identity/IdentityContext';
 import './styles.css';
 
 export type Connect = (profile: ProfileName) => Promise<unknown>;
@@ -24,13 +25,20 @@ export function mountApp(container: HTMLElement | null, connect: Connect): void 
   if (container === null) throw new Error('mountApp: the page has no #root element');
   applyTheme(preferences.theme());
   const log = new RequestLog();
-  const client = createClient({ fetch: recordingFetch(log) });
+  // The UI acts as an identity (the built-in admin unless the learner picks another in this tab); the log
+  // shows its credential. A new client per identity makes every view fetch again as the new one.
+  const identity = new IdentityStore(loadIdentities);
+  const transport = recordingFetch(
+    log,
+    identityFetch(identity, (request) => fetch(request)),
+  );
+  const makeClient = () => createClient({ fetch: transport });
   createRoot(container).render(
     <StrictMode>
       <RequestLogProvider log={log}>
-        <ClientProvider client={client}>
+        <IdentityProvider store={identity} makeClient={makeClient}>
           <App connect={connect} />
-        </ClientProvider>
+        </IdentityProvider>
       </RequestLogProvider>
     </StrictMode>,
   );

@@ -2,13 +2,16 @@
  * Requests exactly as written: `fetch` (and any WHATWG URL) resolves `.`
  * and `..` segments and re-encodes the path before sending, which would
  * hide the very inputs the reliability tests and the fuzzer are about. Two
- * levels: `rawRequest` sends any path and headers through `node:http`
+ * levels (both over TLS, as the host serves): `rawRequest` sends any path and headers through `node:https`
  * unchanged, and `rawSocket` writes arbitrary bytes (a request Node's own
  * client would refuse to send) and reads the whole response back.
  */
 
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { request as httpsRequest } from 'node:https';
+import { connect } from 'node:tls';
+
+/** The server's certificate is not what these helpers test: they speak TLS without checking it. */
+const tlsOptions = { rejectUnauthorized: false } as const;
 
 export interface RawResponse {
   status: number;
@@ -47,16 +50,19 @@ export function rawRequest(
     // Frame every body: Node sends a DELETE's body without length or chunking otherwise.
     if (options.body !== undefined && headers['content-length'] === undefined)
       headers['content-length'] = String(Buffer.byteLength(options.body));
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const bytes = Buffer.concat(chunks);
-        const text = bytes.toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json: parseJson(text) });
-      });
-      res.on('error', reject);
-    });
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, method, path, headers, agent: false, ...tlsOptions },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          const text = bytes.toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json: parseJson(text) });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (options.timeoutMs !== undefined)
       req.setTimeout(options.timeoutMs, () => {
@@ -71,7 +77,7 @@ export function rawRequest(
 /** Writes `bytes` on a fresh connection and parses the one response that comes back. */
 export function rawSocket(port: number, bytes: string | Buffer): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    const socket = connect({ port, host: '127.0.0.1', ...tlsOptions }, () => socket.write(bytes));
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', (e: NodeJS.ErrnoException) => {

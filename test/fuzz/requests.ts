@@ -622,9 +622,48 @@ export function requestArb(options: RequestOptions): fc.Arbitrary<FuzzRequest> {
     },
     { weight: 1, arbitrary: fc.constantFrom('OPTIONS', 'BREW') },
   );
+  // Hostile credentials and impersonation headers now and then; the runner sends the admin token otherwise.
+  const jwtish = fc
+    .tuple(
+      fc.base64String({ maxLength: 40 }),
+      fc.base64String({ maxLength: 80 }),
+      fc.base64String({ maxLength: 40 }),
+    )
+    .map(([a, b, c]) => `${a}.${b}.${c}`.replace(/=/g, ''));
+  const authorization = fc.oneof(
+    fc.constant('Bearer'),
+    fc.constant('Bearer  x'),
+    fc.constant('Basic YWRtaW46YWRtaW4='),
+    fc.constant('Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'),
+    jwtish.map((t) => `Bearer ${t}`),
+    fc.string({ minLength: 1, maxLength: 60 }).map((t) => `Bearer ${t.replace(/[^\x21-\x7e]/g, 'x')}`),
+    fc.constant(`Bearer ${'a'.repeat(5000)}`),
+    fc.constant('Bearer abcdef.0123456789abcdef'),
+  );
+  const impersonation = fc.record(
+    {
+      'impersonate-user': fc.constantFrom(
+        'alice',
+        'system:anonymous',
+        'system:serviceaccount:default:x',
+        '',
+        'system:serviceaccount:bad',
+      ),
+      'impersonate-group': fc.constantFrom('system:masters', 'devs', ''),
+      'impersonate-uid': fc.constantFrom('1234', ''),
+      'impersonate-extra-scopes%2Fx': fc.constantFrom('a', '%zz', ''),
+    },
+    { requiredKeys: [] },
+  );
+  const credentials = fc.oneof(
+    { weight: 8, arbitrary: fc.constant({} as Record<string, string>) },
+    { weight: 1, arbitrary: authorization.map((a) => ({ authorization: a })) },
+    { weight: 1, arbitrary: impersonation.map((h) => h as Record<string, string>) },
+  );
   return method
     .chain((m) =>
       fc.record({
+        credentials,
         method: fc.constant(m),
         path: fc.oneof({ weight: 12, arbitrary: routed(m) }, { weight: 1, arbitrary: nonResource }),
         query: queryArb(options.futureVersions === true),
@@ -634,10 +673,10 @@ export function requestArb(options: RequestOptions): fc.Arbitrary<FuzzRequest> {
         ),
       }),
     )
-    .chain(({ method, path, query, accept }) =>
+    .chain(({ credentials, method, path, query, accept }) =>
       contentFor(method).chain((contentType) =>
         bodyArb(profile, contentType, path.resource).map((body) => {
-          const headers: Record<string, string> = { 'user-agent': 'orch-fuzz/1.0' };
+          const headers: Record<string, string> = { 'user-agent': 'orch-fuzz/1.0', ...credentials };
           if (accept !== '') headers.accept = accept;
           if (body !== undefined && method !== 'GET' && method !== 'HEAD' && contentType !== '')
             headers['content-type'] = contentType;

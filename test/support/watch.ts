@@ -1,8 +1,11 @@
 /**
- * Watch helper for tests: opens a watch over real HTTP and collects its
- * events as they arrive, so a test can wait for the n-th event (or for a
- * predicate) and abort the stream.
+ * Watch helper for tests: opens a watch over real HTTPS (trusting the test
+ * host's CA, as the administrator unless `as` says otherwise) and collects
+ * its events as they arrive, so a test can wait for the n-th event (or for
+ * a predicate) and abort the stream.
  */
+
+import { fetchWithCA, type As } from './host';
 
 export interface CollectedEvent {
   type: string;
@@ -21,9 +24,13 @@ export interface WatchHandle {
   abort(): void;
 }
 
-export async function openWatch(baseUrl: string, path: string): Promise<WatchHandle> {
+export async function openWatch(
+  baseUrl: string,
+  path: string,
+  options: { as?: As } = {},
+): Promise<WatchHandle> {
   const controller = new AbortController();
-  const res = await fetch(`${baseUrl}${path}`, { signal: controller.signal });
+  const res = await fetchWithCA(`${baseUrl}${path}`, { signal: controller.signal }, options.as);
   const events: CollectedEvent[] = [];
   const waiters: (() => void)[] = [];
   const notify = () => {

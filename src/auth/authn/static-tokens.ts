@@ -2,13 +2,14 @@
  * Tokens known to the server from the start: the admin tokens a host hands
  * in (the Node host writes one into its kubeconfig) and the loopback tokens
  * the server mints at start for its own controllers, each mapped to a fixed
- * identity — the real server's token file and loopback authenticators.
+ * identity — the real server's loopback authenticator, which it asks before
+ * any other.
  */
 
 import type { UserInfo } from '../../api/authn';
-import type { TokenAuthentication, TokenAuthenticator } from './types';
+import type { ExplainingTokenAuthenticator, TokenAuthentication, TokenVerdict } from './types';
 
-export class StaticTokens implements TokenAuthenticator {
+export class StaticTokens implements ExplainingTokenAuthenticator {
   private readonly users = new Map<string, UserInfo>();
 
   /** Registers `token` for `user` (a later registration of the same token replaces it). */
@@ -24,8 +25,15 @@ export class StaticTokens implements TokenAuthenticator {
     return token;
   }
 
-  async authenticateToken(token: string): Promise<TokenAuthentication | undefined> {
+  async reviewToken(token: string): Promise<TokenVerdict> {
     const user = this.users.get(token);
-    return user === undefined ? undefined : { user, audiences: [] };
+    if (user === undefined)
+      return { kind: 'declined', result: 'no-credential', reason: 'not a loopback or admin token' };
+    return { kind: 'accepted', authentication: { user, audiences: [] } };
+  }
+
+  async authenticateToken(token: string): Promise<TokenAuthentication | undefined> {
+    const verdict = await this.reviewToken(token);
+    return verdict.kind === 'accepted' ? verdict.authentication : undefined;
   }
 }

@@ -23,3 +23,31 @@ export interface TokenAuthenticator {
 export interface RequestAuthenticator {
   authenticate(request: Request, conn: ConnectionInfo | undefined): Promise<UserInfo | undefined>;
 }
+
+/**
+ * An authenticator's answer with its reason, so the sandbox can explain
+ * every 401. `declined` is the real server's "no opinion" (nothing reaches
+ * the caller; `no-credential` when the credential was not of its kind,
+ * `rejected` when it was but did not check out, e.g. a bootstrap token
+ * whose secret differs); `failed` is an error the real union reports
+ * (TokenReview shows it in `status.error`).
+ */
+export type TokenVerdict =
+  | { kind: 'accepted'; authentication: TokenAuthentication }
+  | { kind: 'declined'; result: 'no-credential' | 'rejected'; reason: string }
+  | { kind: 'failed'; result: 'rejected' | 'error'; error: Error; reason?: string };
+
+/** A token authenticator that can say why it did not accept a token (optional; plain ones are wrapped). */
+export interface ExplainingTokenAuthenticator extends TokenAuthenticator {
+  reviewToken(token: string, audiences?: readonly string[]): Promise<TokenVerdict>;
+}
+
+export type RequestVerdict =
+  | { kind: 'accepted'; user: UserInfo; audiences?: string[] }
+  | { kind: 'declined'; result: 'no-credential' | 'rejected'; reason: string }
+  | { kind: 'failed'; result: 'rejected' | 'error'; error: Error; reason?: string };
+
+/** A request authenticator that can say why it did not accept a request (optional; plain ones are wrapped). */
+export interface ExplainingRequestAuthenticator extends RequestAuthenticator {
+  reviewRequest(request: Request, conn: ConnectionInfo | undefined): Promise<RequestVerdict>;
+}

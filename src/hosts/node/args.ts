@@ -1,11 +1,25 @@
 /**
- * Command-line flags of `npm run serve`, parsed with node:util's parseArgs;
- * durations accept Go's forms (`5m`, `30s`, `1h30m`, `250ms`).
+ * Command-line flags of `npm run serve`, parsed the way the real
+ * kube-apiserver's flag library (spf13/pflag) parses them, so a command
+ * line written for a v1.27 kube-apiserver means the same thing here:
+ * `--name=value` or `--name value`, booleans as `--name` or `--name=false`
+ * (never consuming the next word), comma-separated lists that also repeat,
+ * Go durations (`5m`, `30s`, `1h30m`, `250ms`). Bad values fail with the
+ * real server's messages (`invalid argument "x" for "--flag" flag: ...`,
+ * validation errors such as `oidc-issuer-url and oidc-client-id should be
+ * specified together`), which `main.ts` prints after `Error: ` and answers
+ * with exit code 1, as `kube-apiserver` does. Files the authentication
+ * flags name are read here and handed to the core as contents.
  */
 
-import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { isProfileName } from '../../machinery/naming';
-import type { NodeHostOptions } from './host';
+import type { AuthenticationConfig } from '../../auth/authn/config';
+import type { AuthorizationMode, NodeHostOptions } from './host';
+
+/** A bad command line: the message is the real server's, printed after `Error: `. */
+export class FlagError extends Error {}
 
 export function parseDuration(text: string): number {
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
@@ -16,8 +30,9 @@ export function parseDuration(text: string): number {
     total += n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[m[2] as 'ms' | 's' | 'm' | 'h'];
     consumed += m[0].length;
   }
-  if (consumed !== text.length || consumed === 0)
-    throw new Error(`invalid duration "${text}" (examples: 30s, 5m, 1h30m)`);
+  // Go's time.ParseDuration accepts a bare 0.
+  if (text === '0') return 0;
+  if (consumed !== text.length || consumed === 0) throw new Error(`time: invalid duration "${text}"`);
   return total;
 }
 
@@ -32,44 +47,436 @@ export function parseFeatureGates(text: string): Record<string, boolean> {
   return gates;
 }
 
-export function parseHostArgs(argv: string[]): NodeHostOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      profile: { type: 'string' },
-      kubeconfig: { type: 'string' },
-      storage: { type: 'string' },
-      'runtime-config': { type: 'string' },
-      'feature-gates': { type: 'string' },
-      'compaction-interval': { type: 'string' },
-    },
-    strict: true,
-  });
+type FlagKind = 'string' | 'bool' | 'stringArray' | 'stringSlice' | 'mapNoSplit';
+
+/** Every flag the host knows, with the pflag type the real server declares it with. */
+const flagKinds = {
+  // Serving (the real names, plus the sandbox's older `--port`/`--host` spellings).
+  port: 'string',
+  host: 'string',
+  'secure-port': 'string',
+  'bind-address': 'string',
+  'tls-cert-file': 'string',
+  'tls-private-key-file': 'string',
+  'insecure-http': 'bool',
+  // Sandbox settings.
+  profile: 'string',
+  kubeconfig: 'string',
+  storage: 'string',
+  'runtime-config': 'string',
+  'feature-gates': 'string',
+  'compaction-interval': 'string',
+  // Authentication.
+  'anonymous-auth': 'bool',
+  'client-ca-file': 'string',
+  'token-auth-file': 'string',
+  'enable-bootstrap-token-auth': 'bool',
+  'service-account-key-file': 'stringArray',
+  'service-account-issuer': 'stringArray',
+  'service-account-lookup': 'bool',
+  'api-audiences': 'stringSlice',
+  'oidc-issuer-url': 'string',
+  'oidc-client-id': 'string',
+  'oidc-username-claim': 'string',
+  'oidc-username-prefix': 'string',
+  'oidc-groups-claim': 'string',
+  'oidc-groups-prefix': 'string',
+  'oidc-required-claim': 'mapNoSplit',
+  'oidc-ca-file': 'string',
+  'oidc-signing-algs': 'stringSlice',
+  'authentication-token-webhook-config-file': 'string',
+  'authentication-token-webhook-cache-ttl': 'string',
+  'authentication-token-webhook-version': 'string',
+  'requestheader-username-headers': 'stringSlice',
+  'requestheader-group-headers': 'stringSlice',
+  'requestheader-extra-headers-prefix': 'stringSlice',
+  'requestheader-client-ca-file': 'string',
+  'requestheader-allowed-names': 'stringSlice',
+  // Authorization.
+  'authorization-mode': 'stringSlice',
+} as const satisfies Record<string, FlagKind>;
+
+type FlagName = keyof typeof flagKinds;
+
+interface RawFlags {
+  strings: Partial<Record<FlagName, string>>;
+  bools: Partial<Record<FlagName, boolean>>;
+  lists: Partial<Record<FlagName, string[]>>;
+  maps: Partial<Record<FlagName, Record<string, string>>>;
+}
+
+function isFlagName(name: string): name is FlagName {
+  return Object.hasOwn(flagKinds, name);
+}
+
+function invalid(name: string, value: string, why: string): FlagError {
+  return new FlagError(`invalid argument "${value}" for "--${name}" flag: ${why}`);
+}
+
+/** Go's strconv.ParseBool. */
+function parseBool(name: string, value: string): boolean {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  throw invalid(name, value, `strconv.ParseBool: parsing "${value}": invalid syntax`);
+}
+
+/** The pflag pass: splits the words into typed values, with pflag's own error texts. */
+function scan(argv: string[]): RawFlags {
+  const raw: RawFlags = { strings: {}, bools: {}, lists: {}, maps: {} };
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (word === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!word.startsWith('-') || word === '-') {
+      positional.push(word);
+      continue;
+    }
+    const body = word.replace(/^--?/, '');
+    const eq = body.indexOf('=');
+    const name = eq < 0 ? body : body.slice(0, eq);
+    if (!isFlagName(name))
+      throw new FlagError(
+        word.startsWith('--')
+          ? `unknown flag: --${name}`
+          : `unknown shorthand flag: '${name[0] ?? ''}' in ${word}`,
+      );
+    const kind: FlagKind = flagKinds[name];
+    let value: string;
+    if (eq >= 0) value = body.slice(eq + 1);
+    else if (kind === 'bool') value = 'true';
+    else {
+      const next = argv[i + 1];
+      if (next === undefined) throw new FlagError(`flag needs an argument: --${name}`);
+      value = next;
+      i++;
+    }
+    switch (kind) {
+      case 'bool':
+        raw.bools[name] = parseBool(name, value);
+        break;
+      case 'string':
+        raw.strings[name] = value;
+        break;
+      case 'stringArray':
+        (raw.lists[name] ??= []).push(value);
+        break;
+      case 'stringSlice':
+        // An empty value is an empty list (pflag reads `--x=` as no entries).
+        (raw.lists[name] ??= []).push(...(value === '' ? [] : value.split(',')));
+        break;
+      case 'mapNoSplit': {
+        const at = value.indexOf('=');
+        if (at < 0) throw invalid(name, value, 'malformed pair, expect string=string');
+        (raw.maps[name] ??= {})[value.slice(0, at).trim()] = value.slice(at + 1).trim();
+        break;
+      }
+    }
+  }
+  // The real command refuses arguments that are not flags.
+  if (positional.some((a) => a !== ''))
+    throw new FlagError(
+      `"kube-apiserver" does not take any arguments, got [${positional.map((a) => JSON.stringify(a)).join(' ')}]`,
+    );
+  return raw;
+}
+
+/** Go's error text for a file that cannot be opened (`open /x: no such file or directory`). */
+function goFileError(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOENT'
+      ? 'no such file or directory'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : error instanceof Error
+            ? error.message
+            : String(error);
+  return `${code === 'EISDIR' ? 'read' : 'open'} ${path}: ${why}`;
+}
+
+export type ReadFile = (path: string) => string;
+
+const readUtf8: ReadFile = (path) => readFileSync(path, 'utf8');
+
+function readFlagFile(read: ReadFile, path: string, context: string): string {
+  try {
+    return read(path);
+  } catch (e) {
+    throw new FlagError(`${context}${goFileError(path, e)}`);
+  }
+}
+
+/** The modes the core implements; the real server also knows ABAC and Webhook. */
+const supportedModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'Node', 'RBAC'];
+
+function isSupportedMode(mode: string): mode is AuthorizationMode {
+  return (supportedModes as readonly string[]).includes(mode);
+}
+const realModes: readonly string[] = [...supportedModes, 'ABAC', 'Webhook'];
+
+/** Algorithms go-oidc verifies (the real server's allow-list for `--oidc-signing-algs`). */
+const oidcAlgs = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+
+/** The real `checkForWhiteSpaceOnly` of the request-header options. */
+function whitespaceOnly(flag: string, values: string[] | undefined): string | undefined {
+  return values?.some((v) => v.trim() === '') === true ? `empty value in "${flag}"` : undefined;
+}
+
+function authorizationErrors(modes: string[]): string[] {
+  const errors: string[] = [];
+  if (modes.length === 0) errors.push('at least one authorization-mode must be passed');
+  for (const mode of modes) {
+    if (!realModes.includes(mode)) errors.push(`authorization-mode "${mode}" is not a valid mode`);
+    else if (!isSupportedMode(mode))
+      errors.push(
+        `authorization-mode "${mode}" is not supported by this server (use ${supportedModes.join(', ')})`,
+      );
+  }
+  if (new Set(modes).size !== modes.length)
+    errors.push(
+      `authorization-mode [${modes.map((m) => JSON.stringify(m)).join(' ')}] has mode specified more than once`,
+    );
+  return errors;
+}
+
+/**
+ * The authentication flags as the core's configuration, with the files read.
+ * Validation messages are the real server's; several at once are joined as
+ * Go's error aggregate prints them (`[a, b]`).
+ */
+function authenticationOf(
+  raw: RawFlags,
+  read: ReadFile,
+  warn: (message: string) => void,
+  modes: string[] | undefined,
+): { config: AuthenticationConfig | undefined; errors: string[] } {
+  const s = raw.strings;
+  const l = raw.lists;
+  const errors: string[] = [];
+  const config: AuthenticationConfig = {};
+  let any = false;
+
+  const anonymous = raw.bools['anonymous-auth'];
+  if (anonymous !== undefined) {
+    config.anonymous = anonymous;
+    any = true;
+  }
+  // The real server stomps anonymous access off under AlwaysAllow, with this warning.
+  if ((config.anonymous ?? true) && modes?.includes('AlwaysAllow') === true) {
+    warn(
+      'AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer',
+    );
+    config.anonymous = false;
+    any = true;
+  }
+
+  if (s['client-ca-file'] !== undefined) {
+    config.clientCA = readFlagFile(read, s['client-ca-file'], 'unable to load client CA provider: ');
+    any = true;
+  }
+  if (s['token-auth-file'] !== undefined) {
+    config.tokenFile = readFlagFile(read, s['token-auth-file'], '');
+    any = true;
+  }
+  if (raw.bools['enable-bootstrap-token-auth'] !== undefined) {
+    config.bootstrapTokens = raw.bools['enable-bootstrap-token-auth'];
+    any = true;
+  }
+
+  const saKeys = l['service-account-key-file'];
+  const saIssuers = l['service-account-issuer'];
+  const saLookup = raw.bools['service-account-lookup'];
+  const audiences = l['api-audiences'];
+  if (saKeys !== undefined || saIssuers !== undefined || saLookup !== undefined || audiences !== undefined) {
+    const seen = new Set<string>();
+    for (const issuer of saIssuers ?? []) {
+      if (issuer.includes(':') && !URL.canParse(issuer))
+        errors.push(`service-account-issuer "${issuer}" contained a ':' but was not a valid URL`);
+      else if (issuer === '') errors.push('service-account-issuer should not be an empty string');
+      else if (seen.has(issuer)) errors.push(`service-account-issuer "${issuer}" is already specified`);
+      seen.add(issuer);
+    }
+    // Empty lists mean "the core's own": it signs with its generated key as its default issuer.
+    config.serviceAccount = {
+      keys: (saKeys ?? []).map((path) =>
+        readFlagFile(read, path, 'failed to read service-account-key-file: '),
+      ),
+      issuers: saIssuers ?? [],
+      ...(saLookup !== undefined ? { lookup: saLookup } : {}),
+      ...(audiences !== undefined ? { apiAudiences: audiences } : {}),
+    };
+    any = true;
+  }
+
+  const issuerURL = s['oidc-issuer-url'] ?? '';
+  const clientID = s['oidc-client-id'] ?? '';
+  if ((issuerURL !== '') !== (clientID !== ''))
+    errors.push('oidc-issuer-url and oidc-client-id should be specified together');
+  else if (issuerURL !== '') {
+    const scheme = URL.canParse(issuerURL) ? new URL(issuerURL).protocol.replace(/:$/, '') : '';
+    if (scheme !== 'https')
+      errors.push(`'oidc-issuer-url' ("${issuerURL}") has invalid scheme ("${scheme}"), require 'https'`);
+    for (const alg of l['oidc-signing-algs'] ?? [])
+      if (!oidcAlgs.includes(alg)) errors.push(`oidc: unsupported signing alg: "${alg}"`);
+    config.oidc = {
+      issuerURL,
+      clientID,
+      ...(s['oidc-username-claim'] !== undefined ? { usernameClaim: s['oidc-username-claim'] } : {}),
+      ...(s['oidc-username-prefix'] !== undefined ? { usernamePrefix: s['oidc-username-prefix'] } : {}),
+      ...(s['oidc-groups-claim'] !== undefined ? { groupsClaim: s['oidc-groups-claim'] } : {}),
+      ...(s['oidc-groups-prefix'] !== undefined ? { groupsPrefix: s['oidc-groups-prefix'] } : {}),
+      ...(raw.maps['oidc-required-claim'] !== undefined
+        ? { requiredClaims: raw.maps['oidc-required-claim'] }
+        : {}),
+      ...(s['oidc-ca-file'] !== undefined
+        ? { caPEM: readFlagFile(read, s['oidc-ca-file'], 'failed to read the OIDC CA file: ') }
+        : {}),
+      ...(l['oidc-signing-algs'] !== undefined ? { signingAlgs: l['oidc-signing-algs'] } : {}),
+    };
+    any = true;
+  }
+
+  const webhookFile = s['authentication-token-webhook-config-file'];
+  const version = s['authentication-token-webhook-version'];
+  if (version !== undefined && version !== 'v1' && version !== 'v1beta1')
+    errors.push(
+      `unsupported authentication webhook version "${version}", supported versions are "v1", "v1beta1"`,
+    );
+  let cacheTTLms: number | undefined;
+  const ttl = s['authentication-token-webhook-cache-ttl'];
+  if (ttl !== undefined) {
+    try {
+      cacheTTLms = parseDuration(ttl);
+    } catch (e) {
+      throw invalid('authentication-token-webhook-cache-ttl', ttl, (e as Error).message);
+    }
+  }
+  if (webhookFile !== undefined) {
+    config.webhook = {
+      kubeconfig: readFlagFile(read, webhookFile, ''),
+      ...(cacheTTLms !== undefined ? { cacheTTLms } : {}),
+      ...(version === 'v1' || version === 'v1beta1' ? { version } : {}),
+    };
+    any = true;
+  }
+
+  for (const flag of [
+    'requestheader-username-headers',
+    'requestheader-group-headers',
+    'requestheader-extra-headers-prefix',
+    'requestheader-allowed-names',
+  ] as const) {
+    const error = whitespaceOnly(flag, l[flag]);
+    if (error !== undefined) errors.push(error);
+  }
+  // As on the real server, the proxy's headers are honoured only with a CA to check the proxy against.
+  const proxyCA = s['requestheader-client-ca-file'];
+  if (proxyCA !== undefined && proxyCA !== '') {
+    const usernameHeaders = l['requestheader-username-headers'] ?? [];
+    if (usernameHeaders.length > 0) {
+      config.requestHeader = {
+        usernameHeaders,
+        clientCA: readFlagFile(read, proxyCA, 'unable to load requestheader client CA file: '),
+        ...(l['requestheader-group-headers'] !== undefined
+          ? { groupHeaders: l['requestheader-group-headers'] }
+          : {}),
+        ...(l['requestheader-extra-headers-prefix'] !== undefined
+          ? { extraHeaderPrefixes: l['requestheader-extra-headers-prefix'] }
+          : {}),
+        ...(l['requestheader-allowed-names'] !== undefined
+          ? { allowedNames: l['requestheader-allowed-names'] }
+          : {}),
+      };
+      any = true;
+    }
+  }
+  return { config: any ? config : undefined, errors };
+}
+
+function parsePort(name: string, value: string, allowZero: boolean): number {
+  const port = Number(value);
+  if (!/^-?\d+$/.test(value))
+    throw invalid(name, value, `strconv.ParseInt: parsing "${value}": invalid syntax`);
+  if (port < (allowZero ? 0 : 1) || port > 65535)
+    throw new FlagError(
+      allowZero
+        ? `--${name} ${value} must be between 0 and 65535, inclusive`
+        : `--${name} ${value} must be between 1 and 65535, inclusive. It cannot be turned off with 0`,
+    );
+  return port;
+}
+
+/**
+ * Parses the host's command line. Throws `FlagError` with the real server's
+ * message; `warn` receives what the real server logs as a warning and goes on.
+ */
+export function parseHostArgs(
+  argv: string[],
+  read: ReadFile = readUtf8,
+  warn: (message: string) => void = () => undefined,
+): NodeHostOptions {
+  const raw = scan(argv);
+  const s = raw.strings;
   const options: NodeHostOptions = {};
-  if (values.port !== undefined) {
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      throw new Error(`invalid --port "${values.port}"`);
-    options.port = port;
+  // `--port 0` (a free port) stays possible for tests; the real `--secure-port` cannot be 0.
+  if (s.port !== undefined) options.port = parsePort('port', s.port, true);
+  if (s['secure-port'] !== undefined) options.port = parsePort('secure-port', s['secure-port'], false);
+  if (s.host !== undefined) options.host = s.host;
+  if (s['bind-address'] !== undefined) {
+    if (isIP(s['bind-address']) === 0)
+      throw invalid('bind-address', s['bind-address'], `failed to parse IP: "${s['bind-address']}"`);
+    options.host = s['bind-address'];
   }
-  if (values.host !== undefined) options.host = values.host;
-  if (values.profile !== undefined) {
-    if (!isProfileName(values.profile))
-      throw new Error(`invalid --profile "${values.profile}" (orch or kubernetes)`);
-    options.profile = values.profile;
+  const certFile = s['tls-cert-file'];
+  const keyFile = s['tls-private-key-file'];
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  if (certFile !== undefined && keyFile !== undefined)
+    options.tls = {
+      certPEM: readFlagFile(read, certFile, 'unable to load server certificate: '),
+      keyPEM: readFlagFile(read, keyFile, 'unable to load server certificate: '),
+    };
+  if (raw.bools['insecure-http'] === true) options.insecureHttp = true;
+  if (s.profile !== undefined) {
+    if (!isProfileName(s.profile)) throw invalid('profile', s.profile, 'must be orch or kubernetes');
+    options.profile = s.profile;
   }
-  if (values.kubeconfig !== undefined) options.kubeconfig = values.kubeconfig;
-  if (values.storage !== undefined) {
-    if (values.storage !== 'dexie' && values.storage !== 'memory')
-      throw new Error(`invalid --storage "${values.storage}" (dexie or memory)`);
-    options.storage = values.storage;
+  if (s.kubeconfig !== undefined) options.kubeconfig = s.kubeconfig;
+  if (s.storage !== undefined) {
+    if (s.storage !== 'dexie' && s.storage !== 'memory')
+      throw invalid('storage', s.storage, 'must be dexie or memory');
+    options.storage = s.storage;
   }
-  if (values['runtime-config'] !== undefined) options.runtimeConfig = values['runtime-config'];
-  if (values['feature-gates'] !== undefined)
-    options.featureGates = parseFeatureGates(values['feature-gates']);
-  if (values['compaction-interval'] !== undefined)
-    options.compactionIntervalMs = parseDuration(values['compaction-interval']);
+  if (s['runtime-config'] !== undefined) options.runtimeConfig = s['runtime-config'];
+  if (s['feature-gates'] !== undefined) {
+    try {
+      options.featureGates = parseFeatureGates(s['feature-gates']);
+    } catch (e) {
+      throw invalid('feature-gates', s['feature-gates'], (e as Error).message);
+    }
+  }
+  if (s['compaction-interval'] !== undefined) {
+    try {
+      options.compactionIntervalMs = parseDuration(s['compaction-interval']);
+    } catch (e) {
+      throw invalid('compaction-interval', s['compaction-interval'], (e as Error).message);
+    }
+  }
+
+  const modes = raw.lists['authorization-mode'];
+  const errors: string[] = modes !== undefined ? authorizationErrors(modes) : [];
+  // Reached only when every mode is supported (otherwise an error is thrown below).
+  if (modes !== undefined) options.authorizationModes = modes.filter(isSupportedMode);
+  const authn = authenticationOf(raw, read, warn, modes);
+  errors.push(...authn.errors);
+  if (authn.config !== undefined) options.authentication = authn.config;
+  // Go's utilerrors.Aggregate: one error as itself, several in brackets.
+  if (errors.length === 1) throw new FlagError(errors[0]);
+  if (errors.length > 1) throw new FlagError(`[${errors.join(', ')}]`);
   return options;
 }

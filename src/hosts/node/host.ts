@@ -1,25 +1,36 @@
 /**
- * The Node host: the server core over `node:http` (through
+ * The Node host: the server core over HTTPS (`node:https`, through
  * @hono/node-server, which sends response headers before the first body
  * chunk so an idle watch is established at once, and aborts the request
- * when the client goes away). State lives in memory: by default in the
- * in-memory store (measured 2.4× faster than the same Dexie store over
- * fake-indexeddb, which is in memory too — see docs/decisions/0003), or in
- * the Dexie store with `--storage dexie`, the browser host's own backend.
+ * when the client goes away). Like the real server it serves TLS only: its
+ * certificate is issued by the cluster CA the core keeps with its state
+ * (or comes from `--tls-cert-file`/`--tls-private-key-file`); every client
+ * is asked for a certificate and the chain is handed to the core, which
+ * verifies it. `--insecure-http` serves plain HTTP for the few uses where
+ * TLS cannot work (there is no such port on a v1.27 server). State lives in
+ * memory: by default in the in-memory store (measured 2.4× faster than the
+ * same Dexie store over fake-indexeddb, which is in memory too — see
+ * docs/decisions/0003), or in the Dexie store with `--storage dexie`, the
+ * browser host's own backend.
  */
 
 import type { AddressInfo } from 'node:net';
+import { isIP } from 'node:net';
+import { hostname as machineName } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener } from '@hono/node-server';
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
-import { createApiServer, type ApiServer } from '../../server/index';
+import { createApiServer, type ApiServer, type ApiServerOptions } from '../../server/index';
 import type { ProfileName } from '../../machinery/naming';
-import type { ConnectionInfo } from '../../api/connection';
+import type { AuthenticationConfig } from '../../auth/authn/config';
 import { createDexieStorage } from '../../storage/dexie/dexie-storage';
 import { createMemoryStorage } from '../../storage/memory/memory-storage';
 import type { Storage } from '../../storage/types';
-import { writeKubeconfig } from './kubeconfig';
+import { writeKubeconfig, type KubeconfigUser } from './kubeconfig';
+import { nodeExternalFetch } from './external-fetch';
+import { connectionOf } from './tls';
 import { answerClientError, maxHeaderBytes, rewriteIncomingTarget, statusBody } from './raw-target';
 
 export interface NodeHostOptions {
@@ -32,13 +43,31 @@ export interface NodeHostOptions {
   featureGates?: Record<string, boolean>;
   compactionIntervalMs?: number;
   watchBookmarkIntervalMs?: number;
+  /** `--tls-cert-file`/`--tls-private-key-file` contents: serve with this certificate (chain) and key. */
+  tls?: { certPEM: string; keyPEM: string };
+  /** `--insecure-http`: plain HTTP, no client certificates. */
+  insecureHttp?: boolean;
+  /** The authentication flags, files read (see args.ts); a transport for external calls is added when missing. */
+  authentication?: AuthenticationConfig;
+  /** `--authorization-mode`; the core's default when unset. */
+  authorizationModes?: AuthorizationMode[];
 }
+
+/** A mode `--authorization-mode` may name that the core implements. */
+export type AuthorizationMode = NonNullable<ApiServerOptions['authorizationModes']>[number];
+
+/** A built-in identity of the core (admin by token and by certificate, alice, a service account). */
+export type HostIdentity = Awaited<ReturnType<ApiServer['identities']>>[number];
 
 export interface NodeHost {
   url: string;
   port: number;
   /** The administrator bearer token (also in the kubeconfig). */
   token: string;
+  /** PEM of the CA clients trust the server with (the cluster CA, or the top of `--tls-cert-file`); absent over plain HTTP. */
+  caPEM?: string;
+  /** The built-in identities (also in the kubeconfig). */
+  identities: HostIdentity[];
   api: ApiServer;
   /** The host's store, for tests that read the change history (the fuzzer's no-change check). */
   storage: Storage;
@@ -65,22 +94,6 @@ async function bytesBodyForRawHeaders(response: Response): Promise<Response> {
   return new Response(bytes, { status: response.status, headers: response.headers });
 }
 
-/** What the core is told about a connection: the peer's address (TLS client certificates arrive with HTTPS). */
-function connectionOf(incoming: { socket: IncomingMessage['socket'] }): ConnectionInfo {
-  const socket = incoming.socket;
-  return {
-    ...(socket.remoteAddress !== undefined
-      ? {
-          remote: {
-            address: socket.remoteAddress,
-            ...(socket.remotePort !== undefined ? { port: socket.remotePort } : {}),
-          },
-        }
-      : {}),
-    secure: false,
-  };
-}
-
 function makeStorage(kind: 'dexie' | 'memory', profile: ProfileName): Storage {
   if (kind === 'memory') return createMemoryStorage();
   // One in-memory database per host instance, so several hosts in one process stay apart.
@@ -91,11 +104,34 @@ function makeStorage(kind: 'dexie' | 'memory', profile: ProfileName): Storage {
   });
 }
 
+const unspecified = new Set(['0.0.0.0', '::', '']);
+
+/** The names and addresses the serving certificate covers: loopback, this machine, and the bind address. */
+function servingNames(bind: string): { hostnames: string[]; ips: string[] } {
+  const hostnames = ['localhost', machineName()];
+  const ips = ['127.0.0.1', '::1'];
+  if (isIP(bind) !== 0) {
+    if (!unspecified.has(bind) && !ips.includes(bind)) ips.push(bind);
+  } else if (!hostnames.includes(bind)) hostnames.push(bind);
+  return { hostnames, ips };
+}
+
+/** The last certificate of a PEM bundle: the top of a `--tls-cert-file` chain, the one clients must trust. */
+function lastCertificate(bundle: string): string | undefined {
+  const blocks = bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g);
+  return blocks === null ? undefined : `${blocks[blocks.length - 1]}\n`;
+}
+
 export async function startNodeHost(options: NodeHostOptions = {}): Promise<NodeHost> {
   const profile = options.profile ?? 'orch';
+  const bind = options.host ?? '127.0.0.1';
   const token = randomBytes(24).toString('base64url');
   const storage = makeStorage(options.storage ?? 'memory', profile);
-  const api = createApiServer({
+  const authentication: AuthenticationConfig | undefined =
+    options.authentication === undefined
+      ? undefined
+      : { ...options.authentication, fetch: options.authentication.fetch ?? nodeExternalFetch() };
+  const apiOptions: ApiServerOptions = {
     storage,
     profile,
     adminTokens: [token],
@@ -103,13 +139,26 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     featureGates: options.featureGates,
     compactionIntervalMs: options.compactionIntervalMs,
     watchBookmarkIntervalMs: options.watchBookmarkIntervalMs,
-  });
+    ...(authentication !== undefined ? { authentication } : {}),
+    ...(options.authorizationModes !== undefined ? { authorizationModes: options.authorizationModes } : {}),
+  };
+  const api = createApiServer(apiOptions);
   await api.ready;
+
+  let tls: { certPEM: string; keyPEM: string; caPEM: string | undefined } | undefined;
+  if (options.insecureHttp !== true) {
+    if (options.tls !== undefined) tls = { ...options.tls, caPEM: lastCertificate(options.tls.certPEM) };
+    else {
+      const names = servingNames(bind);
+      tls = await api.servingCertificate(names.hostnames, names.ips);
+    }
+  }
+
   const listener = getRequestListener(
     (request: Request, env: { incoming: { socket: IncomingMessage['socket'] } }) =>
       api.fetch(request, connectionOf(env.incoming)).then(bytesBodyForRawHeaders),
     {
-      hostname: options.host ?? '127.0.0.1',
+      hostname: bind,
       // The adapter could not build a Request (a Host header it refuses): 400 as a Status, like every other error.
       errorHandler: (error: unknown) =>
         new Response(statusBody(400, 'BadRequest', error instanceof Error ? error.message : String(error)), {
@@ -118,35 +167,70 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
         }),
     },
   );
-  const http = createServer(
-    { maxHeaderSize: maxHeaderBytes },
-    (incoming: IncomingMessage, outgoing: ServerResponse) => {
-      rewriteIncomingTarget(incoming);
-      void listener(incoming, outgoing);
-    },
-  );
-  http.on('clientError', answerClientError);
+  const handle = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    rewriteIncomingTarget(incoming);
+    void listener(incoming, outgoing);
+  };
+  const server =
+    tls === undefined
+      ? createHttpServer({ maxHeaderSize: maxHeaderBytes }, handle)
+      : createHttpsServer(
+          {
+            maxHeaderSize: maxHeaderBytes,
+            cert: tls.certPEM,
+            key: tls.keyPEM,
+            // Ask for a client certificate, accept any: the core verifies it against its configured CAs.
+            // No `ca` here on purpose: it would be sent as the acceptable-CA list, and Go clients then
+            // withhold certificates from other CAs, which the core must see (and answer 401).
+            requestCert: true,
+            rejectUnauthorized: false,
+          },
+          handle,
+        );
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.once('error', reject);
+    server.listen(options.port ?? 0, bind, () => resolve());
   });
-  const address = http.address() as AddressInfo;
-  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${hostForUrl}:${address.port}`;
-  if (options.kubeconfig !== undefined) await writeKubeconfig(options.kubeconfig, url, token);
+  const address = server.address() as AddressInfo;
+  // A wildcard bind is reached through loopback; the certificate covers it.
+  const reachable =
+    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const hostForUrl = isIP(reachable) === 6 ? `[${reachable}]` : reachable;
+  const url = `${tls === undefined ? 'http' : 'https'}://${hostForUrl}:${address.port}`;
+
+  const identities: HostIdentity[] = await api.identities();
+  if (!identities.some((i) => i.name === 'admin'))
+    identities.unshift({ name: 'admin', username: 'system:admin', groups: ['system:masters'], token });
+  if (options.kubeconfig !== undefined) {
+    const users: KubeconfigUser[] = identities.map((i) => ({
+      name: i.name,
+      ...(i.token !== undefined ? { token: i.token } : {}),
+      ...(i.clientCertificatePEM !== undefined ? { clientCertificatePEM: i.clientCertificatePEM } : {}),
+      ...(i.clientKeyPEM !== undefined ? { clientKeyPEM: i.clientKeyPEM } : {}),
+    }));
+    await writeKubeconfig(options.kubeconfig, {
+      server: url,
+      ...(tls?.caPEM !== undefined ? { caPEM: tls.caPEM } : {}),
+      users,
+      current: 'admin',
+    });
+  }
   let closing: Promise<void> | undefined;
   return {
     url,
     port: address.port,
     token,
+    ...(tls?.caPEM !== undefined ? { caPEM: tls.caPEM } : {}),
+    identities,
     api,
     storage,
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => {
-          http.close(() => resolve());
+          server.close(() => resolve());
           // Open watches end when the server closes; idle keep-alive sockets go now.
-          (http as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+          server.closeAllConnections();
           void api.close();
         });
         await api.close();

@@ -1,23 +1,33 @@
 /**
- * `npm run serve -- [--port N] [--host H] [--profile orch|kubernetes]
- * [--kubeconfig FILE] [--compaction-interval 5m] [--runtime-config ...]
- * [--feature-gates ...] [--storage dexie|memory]`: starts the Node host,
- * prints one line with its URL when ready, and shuts down cleanly on
- * SIGTERM or SIGINT.
+ * `npm run serve -- [flags]`: starts the Node host over HTTPS (port 6443,
+ * the real server's default), prints one line with its URL when ready, and
+ * shuts down cleanly on SIGTERM or SIGINT. Flags are the real
+ * kube-apiserver's where it has them (see args.ts and the README); a bad
+ * command line prints `Error: <the real server's message>` and exits with
+ * 1, as `kube-apiserver` does.
  */
 
-import { parseHostArgs } from './args';
-import { startNodeHost } from './host';
+import { FlagError, parseHostArgs } from './args';
+import { startNodeHost, type NodeHostOptions } from './host';
 
 async function main(): Promise<void> {
-  let options;
+  let options: NodeHostOptions;
   try {
-    options = parseHostArgs(process.argv.slice(2));
+    options = parseHostArgs(process.argv.slice(2), undefined, (warning) =>
+      process.stderr.write(`W ${warning}\n`),
+    );
   } catch (e) {
-    process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
-    process.exit(2);
+    process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(e instanceof FlagError ? 1 : 2);
   }
-  const host = await startNodeHost({ port: 6443, ...options });
+  let host;
+  try {
+    host = await startNodeHost({ port: 6443, ...options });
+  } catch (e) {
+    // Cannot listen (port in use), cannot issue a certificate: the real server's "command failed" exit.
+    process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  }
   const profile = options.profile ?? 'orch';
   const kubeconfig = options.kubeconfig !== undefined ? ` (kubeconfig: ${options.kubeconfig})` : '';
   process.stdout.write(

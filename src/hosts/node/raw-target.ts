@@ -92,5 +92,10 @@ export function answerClientError(error: ParserError, socket: Socket): void {
       'BadRequest',
       `malformed HTTP request: ${error.reason ?? error.message}`,
     );
+  // Keep reading what the client is still sending: closing with unread bytes resets the connection, and the
+  // client would lose the answer. A client that never stops is cut off after a few seconds.
+  socket.on('data', () => undefined);
+  socket.resume();
+  setTimeout(() => socket.destroy(), 5000).unref();
   socket.end(response);
 }

@@ -24,6 +24,10 @@ import { subjectAccessReview } from './authorization/subjectaccessreview/index';
 import { selfSubjectAccessReview } from './authorization/selfsubjectaccessreview/index';
 import { localSubjectAccessReview } from './authorization/localsubjectaccessreview/index';
 import { selfSubjectRulesReview } from './authorization/selfsubjectrulesreview/index';
+import { role } from './rbac/role/index';
+import { clusterRole } from './rbac/clusterrole/index';
+import { roleBinding } from './rbac/rolebinding/index';
+import { clusterRoleBinding } from './rbac/clusterrolebinding/index';
 
 const registrations: Record<string, KindRegistration> = {
   'core/Namespace': namespace,
@@ -43,6 +47,10 @@ const registrations: Record<string, KindRegistration> = {
   'authorization/SelfSubjectAccessReview': selfSubjectAccessReview,
   'authorization/LocalSubjectAccessReview': localSubjectAccessReview,
   'authorization/SelfSubjectRulesReview': selfSubjectRulesReview,
+  'rbac/Role': role,
+  'rbac/ClusterRole': clusterRole,
+  'rbac/RoleBinding': roleBinding,
+  'rbac/ClusterRoleBinding': clusterRoleBinding,
 };
 
 const customResource: KindRegistration = { hooks: customResourceHooks };

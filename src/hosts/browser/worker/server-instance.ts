@@ -26,7 +26,12 @@ let current: Promise<ApiServer> | undefined;
 export function apiServer(profile: ProfileName): Promise<ApiServer> {
   if (current === undefined) {
     const starting = (async () => {
-      const server = createApiServer({ storage: openStorage(storeName(profile)), profile });
+      // The sandbox API is the learner's own in the browser: reset, import and the identities list are open to the page.
+      const server = createApiServer({
+        storage: openStorage(storeName(profile)),
+        profile,
+        openSandboxApi: true,
+      });
       await server.ready;
       return server;
     })();

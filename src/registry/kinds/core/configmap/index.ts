@@ -3,6 +3,7 @@
 import type { KubeObject } from '../../../../api/meta';
 import { validateConfigKeys } from '../../../validation/config-keys';
 import { validateConfigMapSize } from '../../../validation/size-limits';
+import { validateImmutableData } from '../../../validation/immutable-data';
 import type { KindRegistration } from '../../types';
 
 const validate = (obj: KubeObject) => [
@@ -10,4 +11,12 @@ const validate = (obj: KubeObject) => [
   ...validateConfigMapSize(obj),
 ];
 
-export const configMap: KindRegistration = { hooks: { validate } };
+export const configMap: KindRegistration = {
+  hooks: {
+    validate,
+    validateUpdate: (obj, old) => [
+      ...validate(obj),
+      ...validateImmutableData(obj, old, ['data', 'binaryData']),
+    ],
+  },
+};

@@ -3,6 +3,7 @@
 import type { KubeObject } from '../../../../api/meta';
 import { validateConfigKeys } from '../../../validation/config-keys';
 import { validateSecretSize } from '../../../validation/size-limits';
+import { validateImmutableData, validateSecretTypeUnchanged } from '../../../validation/immutable-data';
 import type { KindRegistration } from '../../types';
 
 const validate = (obj: KubeObject) => [
@@ -10,4 +11,13 @@ const validate = (obj: KubeObject) => [
   ...validateSecretSize(obj),
 ];
 
-export const secret: KindRegistration = { hooks: { validate } };
+export const secret: KindRegistration = {
+  hooks: {
+    validate,
+    validateUpdate: (obj, old) => [
+      ...validate(obj),
+      ...validateSecretTypeUnchanged(obj, old),
+      ...validateImmutableData(obj, old, ['data']),
+    ],
+  },
+};

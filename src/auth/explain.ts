@@ -1,0 +1,53 @@
+/**
+ * Why a request was refused, for learners: the sandbox attaches this to
+ * every 401 and 403 (response header `X-Sandbox-Explain`, URI-encoded JSON)
+ * beside the real Status body, which stays exactly the real server's. For a
+ * 401, which authenticators were tried and why each did not accept the
+ * request; for a 403, which bindings and roles were considered, the rule
+ * that came closest, what was missing, and a Role and binding that would
+ * allow exactly this request.
+ */
+
+import type { UserInfo } from '../api/authn';
+import type { KubeObject } from '../api/meta';
+import type { AuthorizationAttributes, ResourceRule } from './authorizer';
+
+export const explainHeader = 'X-Sandbox-Explain';
+
+export interface AuthenticatorAttempt {
+  /** `x509`, `requestheader`, `token-file`, `service-account`, `bootstrap-token`, `oidc`, `webhook`, `anonymous`, … */
+  authenticator: string;
+  /** No credential of its kind was presented; the credential was rejected; it failed to answer. */
+  result: 'no-credential' | 'rejected' | 'error' | 'accepted';
+  reason?: string;
+}
+
+export interface AuthenticationExplanation {
+  kind: 'authentication';
+  attempts: AuthenticatorAttempt[];
+}
+
+export interface ConsideredBinding {
+  binding: { kind: 'RoleBinding' | 'ClusterRoleBinding'; name: string; namespace?: string };
+  role: { kind: 'Role' | 'ClusterRole'; name: string; found: boolean };
+  /** How the binding's subjects matched the user ('user', 'group <g>', 'serviceaccount') or why not. */
+  subjectMatch: string;
+  /** The rule of the role that came closest to allowing the request, and what it lacked (verb, resource, …). */
+  closestRule?: ResourceRule;
+  missing?: string[];
+}
+
+export interface AuthorizationExplanation {
+  kind: 'authorization';
+  user: UserInfo;
+  attributes: Omit<AuthorizationAttributes, 'user'>;
+  /** Each authorizer's decision in mode order (`Node: NoOpinion`, `RBAC: NoOpinion`). */
+  decisions: { authorizer: string; decision: string; reason: string }[];
+  considered: ConsideredBinding[];
+  /** A Role (or ClusterRole) and its binding that would allow exactly this request. */
+  suggestion?: { role: KubeObject; binding: KubeObject };
+  /** Bindings considered but left out to keep the header small (those whose subjects did not match go first). */
+  omittedBindings?: number;
+}
+
+export type Explanation = AuthenticationExplanation | AuthorizationExplanation;

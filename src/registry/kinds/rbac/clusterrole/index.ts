@@ -1,0 +1,8 @@
+/** ClusterRole: the generic store behind the real escalation checks (`../role-storage.ts`). */
+
+import type { KindRegistration } from '../../types';
+import { roleStorage } from '../role-storage';
+
+export const clusterRole: KindRegistration = {
+  main: (ctx) => roleStorage(ctx, true),
+};

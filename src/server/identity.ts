@@ -1,0 +1,295 @@
+/**
+ * Who is asking and may they: the server's authentication chain, its
+ * authorizer and the built-in identities, composed from the options, the
+ * shared informers and the state the server keeps (cluster CA,
+ * service-account signing key, the sandbox OIDC issuer's key, the built-in
+ * tokens — generated on first start, kept in storage settings so they
+ * survive restarts, reset and import).
+ */
+
+import type { UserInfo } from '../api/authn';
+import type { NamingProfile } from '../machinery/naming';
+import type { Storage } from '../storage/types';
+import type { AuthenticationConfig, ExternalFetch } from '../auth/authn/config';
+import { buildAuthentication, type AuthenticationChain } from '../auth/authn/chain';
+import type { TokenUnion } from '../auth/authn/union';
+import { StaticTokens } from '../auth/authn/static-tokens';
+import { ServiceAccountSigner, serviceAccountUsername } from '../auth/authn/service-account-signer';
+import { x509Authenticator } from '../auth/authn/x509';
+import { withProofOfPossession } from '../auth/authn/proof-of-possession';
+import { requestHeaderAuthenticator } from '../auth/authn/request-header';
+import { oidcAuthenticator } from '../auth/authn/oidc';
+import { tokenWebhookAuthenticator } from '../auth/authn/token-webhook';
+import {
+  createCertificateAuthority,
+  exportCertificateAuthority,
+  exportPrivateKeyPEM,
+  importCertificateAuthority,
+  issueClientCertificate,
+  issueServingCertificate,
+} from '../auth/pki/index';
+import { createSandboxIssuer, type SandboxIssuer } from '../auth/oidc-issuer/index';
+import {
+  authorizerIndexes,
+  createAuthorizer,
+  type AuthorizationMode,
+  type ServerAuthorizer,
+} from '../auth/authz/index';
+import { bootstrapPolicy } from '../auth/policy/index';
+import type { SharedInformerFactory } from '../registry/cache/factory';
+import type { Lister } from '../registry/cache/types';
+
+/** A built-in identity the sandbox offers (UI switcher, kubeconfig contexts, scripted workshops). */
+export interface BuiltInIdentity {
+  name: string;
+  username: string;
+  groups: string[];
+  token?: string;
+  clientCertificatePEM?: string;
+  clientKeyPEM?: string;
+}
+
+/** What the server keeps in storage settings for identity, created on first start. */
+interface SavedIdentityState {
+  adminToken: string;
+  aliceToken: string;
+  clusterCA: { certificatePEM: string; privateKeyPEM: string };
+  serviceAccountKey: Record<string, unknown>;
+  oidcIssuerKey: Record<string, unknown>;
+}
+
+const identitySetting = 'sandbox.identity';
+
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export const systemAdmin: UserInfo = { username: 'system:admin', groups: ['system:masters'] };
+export const alice: UserInfo = { username: 'alice', groups: [] };
+
+/** The namespace and name of the service account the sandbox hands out a token for. */
+export const sandboxServiceAccount = { namespace: 'default', name: 'sandbox-learner' };
+
+export interface IdentityOptions {
+  profile: NamingProfile;
+  storage: Storage;
+  informers: SharedInformerFactory;
+  authentication: AuthenticationConfig | undefined;
+  authorizationModes: readonly AuthorizationMode[];
+  /** Tokens a host hands in that act as the cluster administrator (the Node host's kubeconfig token). */
+  adminTokens: readonly string[];
+  now: () => Date;
+}
+
+export interface Identity {
+  chain: AuthenticationChain;
+  tokens: TokenUnion;
+  authorizer: ServerAuthorizer;
+  staticTokens: StaticTokens;
+  issuer: SandboxIssuer;
+  signer: ServiceAccountSigner;
+  /** The cluster CA's certificate (PEM), trusted for client certificates. */
+  caPEM: string;
+  /** Issues a serving certificate for the host from the cluster CA. */
+  servingCertificate(
+    dnsNames: string[],
+    ipAddresses: string[],
+  ): Promise<{ certPEM: string; keyPEM: string; caPEM: string }>;
+  /** The built-in identities with their credentials (the service account's token once it exists). */
+  identities(serviceAccountUid: string | undefined): Promise<BuiltInIdentity[]>;
+}
+
+async function loadState(
+  storage: Storage,
+  profile: NamingProfile,
+  issuerURL: string,
+): Promise<SavedIdentityState> {
+  const saved = await storage.getSetting<SavedIdentityState>(identitySetting);
+  if (saved !== undefined) return saved;
+  const ca = await createCertificateAuthority({ commonName: `${profile.word}-sandbox-ca` });
+  const signer = await ServiceAccountSigner.generate(profile, issuerURL);
+  const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile) });
+  const state: SavedIdentityState = {
+    adminToken: randomToken(),
+    aliceToken: randomToken(),
+    clusterCA: await exportCertificateAuthority(ca),
+    serviceAccountKey: (await signer.exportJWK()) as Record<string, unknown>,
+    oidcIssuerKey: (await issuer.exportKey()) as Record<string, unknown>,
+  };
+  await storage.setSetting(identitySetting, state);
+  return state;
+}
+
+/** The sandbox issuer's logical base URL: discovery and keys are answered in-process, so it need not resolve. */
+function oidcBase(profile: NamingProfile): string {
+  return `https://sandbox.${profile.word}.internal`;
+}
+
+/** The service-account token issuer (`--service-account-issuer`), as a cluster's in-cluster API address. */
+export function serviceAccountIssuer(profile: NamingProfile): string {
+  return `https://${profile.word === 'orch' ? 'orch' : 'kubernetes'}.default.svc.cluster.local`;
+}
+
+/** The PEM private key of a certificate issued with a generated key pair. */
+async function privateKeyOf(issued: { keys?: CryptoKeyPair }): Promise<string> {
+  if (issued.keys === undefined) throw new Error('the certificate was issued for a key it does not hold');
+  return exportPrivateKeyPEM(issued.keys.privateKey);
+}
+
+export async function createIdentity(o: IdentityOptions): Promise<Identity> {
+  const { profile, informers } = o;
+  const saIssuer = serviceAccountIssuer(profile);
+  const state = await loadState(o.storage, profile, saIssuer);
+  const ca = await importCertificateAuthority(state.clusterCA);
+  const signer = await ServiceAccountSigner.fromJWK(state.serviceAccountKey, profile, saIssuer);
+  const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile), key: state.oidcIssuerKey });
+
+  const lister = (
+    group: string,
+    resource: string,
+    indexes: Record<string, (o: never) => readonly string[]> = {},
+  ): Lister => {
+    const informer = informers.informerFor({ group, resource });
+    for (const [name, fn] of Object.entries(indexes)) informer.addIndex(name, fn as never);
+    return informer.lister;
+  };
+  const rbacGroup = profile.suffixed('rbac.authorization');
+  const pods = lister('', 'pods', authorizerIndexes.pods);
+  const listers = {
+    secrets: lister('', 'secrets'),
+    serviceAccounts: lister('', 'serviceaccounts'),
+    pods,
+  };
+
+  const staticTokens = new StaticTokens();
+  for (const token of [state.adminToken, ...o.adminTokens]) staticTokens.add(token, systemAdmin);
+  staticTokens.add(state.aliceToken, alice);
+
+  const config = o.authentication ?? {};
+  const external: ExternalFetch = async (request, options) => {
+    // The sandbox issuer answers in-process; anything else goes through the host's transport.
+    if (request.url.startsWith(issuer.issuerURL)) return issuer.fetch(request, options);
+    if (config.fetch === undefined) throw new Error(`no transport to reach ${new URL(request.url).host}`);
+    return config.fetch(request, options);
+  };
+  const caPEM = state.clusterCA.certificatePEM;
+  const saConfig = config.serviceAccount ?? { keys: [], issuers: [] };
+  const fullConfig: AuthenticationConfig = {
+    ...config,
+    serviceAccount: {
+      ...saConfig,
+      keys: [...saConfig.keys, ...(await signer.publicKeysPEM())],
+      issuers: saConfig.issuers.includes(saIssuer) ? saConfig.issuers : [...saConfig.issuers, saIssuer],
+    },
+    // Without an issuer of its own, the sandbox's issuer is the OIDC provider, so learners can try OIDC offline.
+    oidc: config.oidc ?? {
+      issuerURL: issuer.issuerURL,
+      clientID: 'sandbox',
+      usernameClaim: 'sub',
+      usernamePrefix: 'oidc:',
+      groupsClaim: 'groups',
+      groupsPrefix: 'oidc:',
+    },
+  };
+  const clientCA = [caPEM, ...(config.clientCA !== undefined ? [config.clientCA] : [])].join('\n');
+  const { chain, tokens } = await buildAuthentication({
+    config: fullConfig,
+    profile,
+    listers,
+    staticTokens,
+    x509: withProofOfPossession(x509Authenticator({ clientCA })),
+    ...(config.requestHeader !== undefined
+      ? { requestHeader: withProofOfPossession(requestHeaderAuthenticator(config.requestHeader)) }
+      : {}),
+    oidc: oidcAuthenticator(fullConfig.oidc ?? { issuerURL: issuer.issuerURL, clientID: 'sandbox' }, {
+      fetch: external,
+    }),
+    ...(config.webhook !== undefined
+      ? { webhook: tokenWebhookAuthenticator(config.webhook, { fetch: external, profile }) }
+      : {}),
+  });
+
+  const nodeRole = bootstrapPolicy(profile).clusterRoles.find((r) => r.metadata.name === 'system:node');
+  const authorizer = createAuthorizer(o.authorizationModes, {
+    profile,
+    rbac: {
+      roles: lister(rbacGroup, 'roles'),
+      roleBindings: lister(rbacGroup, 'rolebindings', authorizerIndexes.rolebindings),
+      clusterRoles: lister(rbacGroup, 'clusterroles'),
+      clusterRoleBindings: lister(rbacGroup, 'clusterrolebindings', authorizerIndexes.clusterrolebindings),
+    },
+    node: {
+      pods,
+      persistentVolumes: lister('', 'persistentvolumes', authorizerIndexes.persistentvolumes),
+      volumeAttachments: lister(profile.suffixed('storage'), 'volumeattachments'),
+      nodeRules: nodeRole?.rules ?? [],
+    },
+  });
+
+  let certUser: { certPEM: string; keyPEM: string } | undefined;
+  return {
+    chain,
+    tokens,
+    authorizer,
+    staticTokens,
+    issuer,
+    signer,
+    caPEM,
+    async servingCertificate(dnsNames, ipAddresses) {
+      const issued = await issueServingCertificate(ca, {
+        commonName: dnsNames[0] ?? 'localhost',
+        dnsNames,
+        ipAddresses,
+      });
+      return { certPEM: issued.pem, keyPEM: await privateKeyOf(issued), caPEM };
+    },
+    async identities(serviceAccountUid) {
+      if (certUser === undefined) {
+        const issued = await issueClientCertificate(ca, {
+          user: 'sandbox-admin',
+          groups: ['system:masters'],
+        });
+        certUser = { certPEM: issued.pem, keyPEM: await privateKeyOf(issued) };
+      }
+      const list: BuiltInIdentity[] = [
+        {
+          name: 'admin',
+          ...systemAdmin,
+          groups: [...systemAdmin.groups, 'system:authenticated'],
+          token: state.adminToken,
+        },
+        {
+          name: 'admin-cert',
+          username: 'sandbox-admin',
+          groups: ['system:masters', 'system:authenticated'],
+          clientCertificatePEM: certUser.certPEM,
+          clientKeyPEM: certUser.keyPEM,
+        },
+        {
+          name: 'alice',
+          username: alice.username,
+          groups: ['system:authenticated'],
+          token: state.aliceToken,
+        },
+      ];
+      if (serviceAccountUid !== undefined) {
+        const { namespace, name } = sandboxServiceAccount;
+        const token = await signer.signBound({
+          namespace,
+          account: { name, uid: serviceAccountUid },
+          audiences: [saIssuer],
+          expirationSeconds: 365 * 24 * 3600,
+          now: Math.floor(o.now().getTime() / 1000),
+        });
+        list.push({
+          name: 'service-account',
+          username: serviceAccountUsername(namespace, name),
+          groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+          token,
+        });
+      }
+      return list;
+    },
+  };
+}

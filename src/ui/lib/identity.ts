@@ -1,0 +1,358 @@
+/**
+ * Who the UI acts as. Every request the UI sends carries the current
+ * identity's credential — a bearer token (a built-in user, the service
+ * account, an OIDC id_token minted by the sandbox's issuer), or a client
+ * certificate whose key signs each request (the browser host has no TLS, see
+ * src/client/proof-of-possession.ts), or nothing at all (anonymous) — and,
+ * when set, impersonation headers. By default that is the sandbox's built-in
+ * `admin`, read from `GET /sandbox/v1/identities` on first use. The choice
+ * is kept per browser tab (sessionStorage), so two tabs can act as two users
+ * side by side. A request sent without the UI (a raw `fetch` from devtools)
+ * carries nothing and is anonymous.
+ */
+
+import { explanationFromHeaders } from '../../client/index';
+import { signRequest, type ClientCredential } from '../../client/proof-of-possession';
+
+/** A built-in identity as the sandbox API lists it. */
+export interface SandboxIdentity {
+  name: string;
+  username: string;
+  groups: string[];
+  token?: string;
+  clientCertificatePEM?: string;
+  clientKeyPEM?: string;
+}
+
+/** Whom the acting identity impersonates (the `Impersonate-*` headers). */
+export interface Impersonation {
+  user: string;
+  groups: string[];
+  uid?: string;
+}
+
+/** What the UI acts as: an identity's credential, and optionally whom it impersonates. */
+export interface ActingAs {
+  /** The identity's name (`admin`, `alice`, …) or a label such as `oidc:bob` or `anonymous`. */
+  name: string;
+  /** How the credential is presented; absent means a bearer token when `token` is set, else anonymous. */
+  method?: 'token' | 'certificate' | 'oidc' | 'anonymous';
+  /** Bearer token; absent for anonymous and certificate identities. */
+  token?: string;
+  /** PEM certificate chain (leaf first) and PKCS#8 key of a certificate identity. */
+  certificate?: { certificatePEM: string; keyPEM: string };
+  /** Who the UI expects the server to see (from the identities list, or the OIDC claims), for "Who am I". */
+  expected?: { username: string; groups: string[] };
+  impersonate?: Impersonation;
+}
+
+/** What the server itself said about the requester, read from a 403's explanation. */
+export interface ServerSeenUser {
+  /** The acting identity's name when it was seen, so a stale sighting is not shown for another identity. */
+  acting: string;
+  username: string;
+  groups: string[];
+  /** The request whose answer said so (`GET /api/v1/...`). */
+  request: string;
+}
+
+export const identitiesPath = '/sandbox/v1/identities';
+export const oidcTokenPath = '/sandbox/v1/oidc/token';
+
+const storageKey = 'orch-sandbox.identity';
+
+type Listener = (acting: ActingAs | undefined) => void;
+
+export class IdentityStore {
+  private acting: ActingAs | undefined;
+  private loading: Promise<ActingAs | undefined> | undefined;
+  private readonly listeners = new Set<Listener>();
+  private seen: ServerSeenUser | undefined;
+  /** Bumped on every change and on `refresh`, so the UI can rebuild what it fetched as the old identity. */
+  private generation = 0;
+
+  constructor(
+    private readonly load: () => Promise<SandboxIdentity[]>,
+    private readonly storage: Storage | undefined = sessionStorageOrUndefined(),
+  ) {
+    this.acting = readStored(this.storage);
+  }
+
+  current(): ActingAs | undefined {
+    return this.acting;
+  }
+
+  /** Changes on every `set` and `refresh`. */
+  version(): number {
+    return this.generation;
+  }
+
+  /** The built-in identities (loaded once per call; the list is small and changes only with a reset). */
+  identities(): Promise<SandboxIdentity[]> {
+    return this.load();
+  }
+
+  /** The identity to act as now: the chosen one, else the built-in admin (loaded once). */
+  async resolve(): Promise<ActingAs | undefined> {
+    if (this.acting !== undefined) return this.acting;
+    this.loading ??= this.load()
+      .then((all) => {
+        const admin = all.find((i) => i.name === 'admin');
+        if (this.acting === undefined && admin?.token !== undefined)
+          this.set(
+            {
+              name: admin.name,
+              method: 'token',
+              token: admin.token,
+              expected: { username: admin.username, groups: admin.groups },
+            },
+            false,
+          );
+        return this.acting;
+      })
+      .catch(() => {
+        this.loading = undefined;
+        return undefined;
+      });
+    return this.loading;
+  }
+
+  /**
+   * Acts as `acting` from now on. `persist` keeps it for this tab and tells the UI to fetch again; the
+   * implicit default (admin, on first use) does neither, since nothing was fetched as anyone else.
+   */
+  set(acting: ActingAs, persist = true): void {
+    this.acting = acting;
+    if (persist) {
+      this.generation++;
+      writeStored(this.storage, acting);
+    }
+    this.emit();
+  }
+
+  /** Tells listeners that what the identity may do changed (a grant was applied), without changing it. */
+  refresh(): void {
+    this.generation++;
+    this.emit();
+  }
+
+  /** The last user the server named for the current identity, if any. */
+  serverSeen(): ServerSeenUser | undefined {
+    return this.seen !== undefined && this.seen.acting === this.acting?.name ? this.seen : undefined;
+  }
+
+  /** Notes who the server says sent `request`, from a 403's explanation (the server's word, not the UI's guess). */
+  observe(request: Request, response: Response): void {
+    if (response.status !== 403 || this.acting === undefined) return;
+    const explanation = explanationFromHeaders(response.headers);
+    if (explanation?.kind !== 'authorization') return;
+    const url = new URL(request.url, location.href);
+    this.seen = {
+      acting: this.acting.name,
+      username: explanation.user.username,
+      groups: explanation.user.groups,
+      request: `${request.method} ${url.pathname}${url.search}`,
+    };
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** An immutable view for React's useSyncExternalStore: a new object after every change. */
+  snapshot(): { acting: ActingAs | undefined; version: number } {
+    if (this.snap.acting !== this.acting || this.snap.version !== this.generation)
+      this.snap = { acting: this.acting, version: this.generation };
+    return this.snap;
+  }
+
+  private snap: { acting: ActingAs | undefined; version: number } = { acting: undefined, version: 0 };
+
+  private emit(): void {
+    for (const l of this.listeners) l(this.acting);
+  }
+}
+
+/**
+ * Adds the acting identity's credentials to every request (except the
+ * sandbox's identity API itself, which is public). A request that already
+ * carries `Authorization` is sent as it is: that is how the UI sends a
+ * request as admin on purpose (applying a suggested grant).
+ */
+export function identityFetch(
+  store: IdentityStore,
+  inner: (request: Request) => Promise<Response>,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const path = new URL(request.url, location.href).pathname;
+    if (path === identitiesPath || path === oidcTokenPath) return inner(request);
+    const acting = await store.resolve();
+    if (acting === undefined || request.headers.has('authorization')) return inner(request);
+    const headers = new Headers(request.headers);
+    if (acting.token !== undefined && acting.certificate === undefined)
+      headers.set('authorization', `Bearer ${acting.token}`);
+    if (acting.impersonate !== undefined && acting.impersonate.user !== '') {
+      headers.set('impersonate-user', acting.impersonate.user);
+      for (const g of acting.impersonate.groups) headers.append('impersonate-group', g);
+      if (acting.impersonate.uid !== undefined && acting.impersonate.uid !== '')
+        headers.set('impersonate-uid', acting.impersonate.uid);
+    }
+    let outgoing = new Request(request, { headers });
+    // The signature covers the impersonation headers' request as sent, so sign last.
+    if (acting.certificate !== undefined)
+      outgoing = await signRequest(outgoing, await credentialOf(acting.certificate));
+    const response = await inner(outgoing);
+    store.observe(outgoing, response);
+    return response;
+  };
+}
+
+/** Reads the built-in identities from the sandbox API. */
+export async function loadIdentities(): Promise<SandboxIdentity[]> {
+  const response = await fetch(identitiesPath, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${identitiesPath}: ${response.status}`);
+  const body = (await response.json()) as { items?: SandboxIdentity[] };
+  return body.items ?? [];
+}
+
+/** Asks the sandbox's OIDC issuer for an id_token for `sub` (the server accepts it as a bearer token). */
+export async function mintOidcToken(
+  sub: string,
+  groups: string[],
+): Promise<{ idToken: string; issuer: string }> {
+  const response = await fetch(oidcTokenPath, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ sub, groups }),
+  });
+  const body = (await response.json()) as { id_token?: string; issuer?: string; message?: string };
+  if (!response.ok || body.id_token === undefined)
+    throw new Error(body.message ?? `${oidcTokenPath}: HTTP ${response.status}`);
+  return { idToken: body.id_token, issuer: body.issuer ?? '' };
+}
+
+/** The acting identity for a built-in one: its token, or its certificate. */
+export function actingAsBuiltIn(identity: SandboxIdentity, impersonate?: Impersonation): ActingAs {
+  const expected = { username: identity.username, groups: identity.groups };
+  const base: ActingAs =
+    identity.clientCertificatePEM !== undefined && identity.clientKeyPEM !== undefined
+      ? {
+          name: identity.name,
+          method: 'certificate',
+          certificate: { certificatePEM: identity.clientCertificatePEM, keyPEM: identity.clientKeyPEM },
+          expected,
+        }
+      : { name: identity.name, method: 'token', ...withToken(identity.token), expected };
+  return impersonate === undefined ? base : { ...base, impersonate };
+}
+
+function withToken(token: string | undefined): { token?: string } {
+  return token === undefined ? {} : { token };
+}
+
+/** The user the server should see: the impersonated one when impersonating, else the identity's own. */
+export function effectiveUser(
+  acting: ActingAs | undefined,
+): { username: string; groups: string[] } | undefined {
+  if (acting === undefined) return undefined;
+  if (acting.impersonate !== undefined && acting.impersonate.user !== '')
+    // The server adds system:authenticated to an impersonated user that is not anonymous.
+    return {
+      username: acting.impersonate.user,
+      groups:
+        acting.impersonate.user === 'system:anonymous'
+          ? acting.impersonate.groups
+          : [
+              ...acting.impersonate.groups.filter((g) => g !== 'system:authenticated'),
+              'system:authenticated',
+            ],
+    };
+  if (acting.method === 'anonymous' || (acting.token === undefined && acting.certificate === undefined))
+    return { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+  return acting.expected;
+}
+
+/** PEM blocks of `label` as DER bytes. */
+export function pemBlocks(pem: string, label: string): Uint8Array<ArrayBuffer>[] {
+  const out: Uint8Array<ArrayBuffer>[] = [];
+  const re = new RegExp(`-----BEGIN ${label}-----([\\s\\S]*?)-----END ${label}-----`, 'g');
+  for (const m of pem.matchAll(re)) {
+    const binary = atob((m[1] ?? '').replace(/\s+/g, ''));
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    out.push(bytes);
+  }
+  return out;
+}
+
+// Importing a key costs a few milliseconds; every request of a certificate identity needs it.
+const credentials = new Map<string, Promise<ClientCredential>>();
+
+/** WebCrypto key and DER chain of a certificate identity (imported once, non-extractable). */
+export function credentialOf(certificate: {
+  certificatePEM: string;
+  keyPEM: string;
+}): Promise<ClientCredential> {
+  const key = certificate.keyPEM + certificate.certificatePEM;
+  let found = credentials.get(key);
+  if (found === undefined) {
+    found = importCredential(certificate);
+    found.catch(() => credentials.delete(key));
+    credentials.set(key, found);
+  }
+  return found;
+}
+
+// A PKCS#8 block does not say its algorithm in a way WebCrypto reads, so each supported one is tried.
+const keyCandidates: (EcKeyImportParams | RsaHashedImportParams)[] = [
+  { name: 'ECDSA', namedCurve: 'P-256' },
+  { name: 'ECDSA', namedCurve: 'P-384' },
+  { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+];
+
+async function importCredential(certificate: {
+  certificatePEM: string;
+  keyPEM: string;
+}): Promise<ClientCredential> {
+  const der = pemBlocks(certificate.keyPEM, 'PRIVATE KEY')[0];
+  if (der === undefined) throw new Error('the certificate identity has no PRIVATE KEY (PKCS#8) block');
+  const chain = pemBlocks(certificate.certificatePEM, 'CERTIFICATE');
+  if (chain.length === 0) throw new Error('the certificate identity has no CERTIFICATE block');
+  for (const params of keyCandidates) {
+    try {
+      const privateKey = await crypto.subtle.importKey('pkcs8', der, params, false, ['sign']);
+      return { privateKey, chain };
+    } catch {
+      // Not this algorithm: try the next.
+    }
+  }
+  throw new Error('the private key is neither ECDSA (P-256, P-384) nor RSA');
+}
+
+function sessionStorageOrUndefined(): Storage | undefined {
+  try {
+    return globalThis.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+function readStored(storage: Storage | undefined): ActingAs | undefined {
+  try {
+    const text = storage?.getItem(storageKey);
+    if (text === null || text === undefined) return undefined;
+    const value = JSON.parse(text) as Partial<ActingAs>;
+    return typeof value.name === 'string' ? (value as ActingAs) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeStored(storage: Storage | undefined, acting: ActingAs): void {
+  try {
+    storage?.setItem(storageKey, JSON.stringify(acting));
+  } catch {
+    // Storage disabled: the choice lasts for this page only.
+  }
+}
