@@ -1,12 +1,10 @@
 /**
- * Query options shared by several verbs: dryRun, resourceVersion parsing,
- * and the wait for a resourceVersion the server has not reached yet (the
- * real server waits up to 3 seconds, then answers 504 Too large resource
- * version with Retry-After).
+ * Query options shared by several verbs: dryRun and resourceVersion
+ * parsing. (Waiting for a resourceVersion the server has not reached is the
+ * store's, see `registry/generic/revisions.ts`.)
  */
 
-import { badRequest, tooLargeResourceVersion } from '../machinery/errors';
-import type { Storage } from '../storage/types';
+import { badRequest } from '../machinery/errors';
 
 /** `dryRun=All` → true; absent or empty → false; anything else 400. */
 export function parseDryRun(query: URLSearchParams): boolean {
@@ -26,29 +24,4 @@ export function parseResourceVersion(text: string): number {
     );
   }
   return Number(text);
-}
-
-/** Resolves once the store has reached `revision`; after `timeoutMs` answers 504 Too large resource version. */
-export async function waitForRevision(
-  storage: Storage,
-  revision: number,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<void> {
-  if (revision <= (await storage.currentRevision())) return;
-  await new Promise<void>((resolve) => {
-    const done = (): void => {
-      off();
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const off = storage.onCommit((c) => {
-      if (c.revision >= revision) done();
-    });
-    const timer = setTimeout(done, timeoutMs);
-    signal?.addEventListener('abort', done);
-  });
-  const current = await storage.currentRevision();
-  if (revision > current) throw tooLargeResourceVersion(revision, current);
 }

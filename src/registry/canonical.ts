@@ -8,7 +8,7 @@
 
 import type { KubeObject, ObjectMeta } from '../api/meta';
 
-const metaOrder: (keyof ObjectMeta)[] = [
+export const metaOrder: (keyof ObjectMeta)[] = [
   'name',
   'generateName',
   'namespace',

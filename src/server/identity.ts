@@ -98,6 +98,8 @@ export interface Identity {
   ): Promise<{ certPEM: string; keyPEM: string; caPEM: string }>;
   /** The built-in identities with their credentials (the service account's token once it exists). */
   identities(serviceAccountUid: string | undefined): Promise<BuiltInIdentity[]>;
+  /** Writes this identity state back to storage (after an import replaced the settings underneath). */
+  save(): Promise<void>;
 }
 
 async function loadState(
@@ -229,6 +231,7 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
 
   let certUser: { certPEM: string; keyPEM: string } | undefined;
   return {
+    save: () => o.storage.setSetting(identitySetting, state),
     chain,
     tokens,
     authorizer,

@@ -233,6 +233,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       compactor.stop();
       try {
         await storage.importState(data, onProgress === undefined ? {} : { onProgress });
+        // The running server's keys and tokens stay authoritative: an imported state's identity is not adopted.
+        await need().save();
         // An import replaces the state without commits: the caches read it again.
         await informers.resync();
         // The state was replaced underneath every open watch: they end with 410 Gone, so clients relist.

@@ -11,6 +11,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import {
+  alreadyExists,
   conflict,
   invalid,
   notFound,
@@ -318,7 +319,16 @@ export class GenericStore implements RestStorage {
 
       // persist
       if (creating) {
-        if (scope.dryRun) return { object: obj, created: true };
+        if (scope.dryRun) {
+          // A dry run stores nothing but answers as the write would: a taken name is 409, as on the real server.
+          const name = obj.metadata?.name ?? '';
+          if (
+            name !== '' &&
+            (await this.objects.get(rt, w.namespace || (obj.metadata?.namespace ?? ''), name)) !== undefined
+          )
+            throw alreadyExists(groupResource(rt), name);
+          return { object: obj, created: true };
+        }
         try {
           const stored = await this.objects.create(rt, obj);
           return { object: stored.object, created: true };

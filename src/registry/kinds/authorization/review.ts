@@ -13,6 +13,7 @@ import type { JsonObject, KubeObject, ObjectMeta, StatusCause } from '../../../a
 import { StatusError } from '../../../machinery/errors';
 import { aggregateFieldErrors, type FieldError, fieldErrorBody } from '../../../machinery/field-errors';
 import type { ResourceType } from '../../resource-type';
+import { metaOrder } from '../../canonical';
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -58,24 +59,6 @@ export function putIfSet(target: JsonObject, key: string, value: unknown): void 
   if (isRecord(value) && Object.keys(value).length === 0) return;
   target[key] = value as JsonObject[string];
 }
-
-const metaOrder = [
-  'name',
-  'generateName',
-  'namespace',
-  'selfLink',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'managedFields',
-] as const;
 
 /**
  * The metadata of an answer that echoes its request: as sent, in ObjectMeta's
