@@ -246,6 +246,16 @@ describe.each(['memory', 'dexie'] as const)('reliability over HTTP (%s store)', 
       const after = await host.request('GET', '/api/v1/namespaces/victim/configmaps/x');
       expect(after.body.metadata.resourceVersion).toBe(before.body.metadata.resourceVersion);
     });
+
+    it('a custom resource with generateName: null is created, null being the zero value (fuzzer, memory seed 101)', async () => {
+      const r = await send(
+        'POST',
+        '/apis/fuzz.example.com/v1/namespaces/default/widgets',
+        '{"apiVersion":"fuzz.example.com/v1","kind":"Widget","metadata":{"name":"null-generate-name","generateName":null}}',
+      );
+      expect(r.status, r.text).toBe(201);
+      expect(JSON.parse(r.text).metadata.generateName).toBeUndefined();
+    });
   });
 
   describe('item 5: nesting depth is bounded at decode', () => {

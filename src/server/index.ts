@@ -97,9 +97,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const storage = options.storage;
   const catalog = new Catalog(profile, profileDefinitions(profile, builtInDefinitions));
   catalog.loadBuiltIns(builtInRegistry, parseRuntimeConfig(options.runtimeConfig));
-  // Serves custom resources from the stored CRDs, as the real server's CRD handler does.
   // In-memory caches of the objects admission, authorization and the CRD registrar read synchronously.
   const informers = new SharedInformerFactory(storage);
+  // Serves custom resources from the stored CRDs, as the real server's CRD handler does.
   const crdRegistrar = new CrdRegistrar(catalog, informers, profile);
   const shutdownCallbacks = new Set<(reason?: Status) => void>();
   const metrics = new Metrics();

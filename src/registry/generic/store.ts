@@ -20,7 +20,7 @@ import {
   StatusError,
 } from '../../machinery/errors';
 import { randomSuffix } from '../../machinery/ids';
-import { deepClone, deepEqual } from '../../machinery/json';
+import { deepClone, deepEqual, dropNulls, isPlainObject } from '../../machinery/json';
 import type { DefinitionSet } from '../../machinery/schema';
 import type { NamingProfile } from '../../machinery/naming';
 import type { Storage } from '../../storage/types';
@@ -272,8 +272,10 @@ export class GenericStore implements RestStorage {
           obj,
           defaultingContext(deps.profile, deps.featureGates),
         );
-      // custom resources: decoding prunes unknown fields, drops non-nullable nulls and applies the schema's defaults
+      // custom resources: decoding prunes unknown fields, drops non-nullable nulls and applies the schema's defaults;
+      // their metadata is a typed ObjectMeta as every kind's, where a null is the field's zero value
       rt.crd?.normalize(obj);
+      if (rt.custom && isPlainObject(obj.metadata)) dropNulls(obj.metadata);
       if (!creating) {
         const rv = obj.metadata?.resourceVersion;
         if (rv !== undefined && rv !== '' && rv !== String(current.revision))
