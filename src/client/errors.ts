@@ -9,11 +9,11 @@
  */
 
 import type { Status, StatusReason } from '../api/meta';
-import type { Explanation } from '../auth/explain';
+import { explainHeader, type Explanation } from '../api/explain';
 import { parseWarnings } from './warnings';
 
-/** The sandbox's explanation header; repeated from src/auth/explain.ts because the client may not import the auth layer. */
-export const sandboxExplainHeader = 'X-Sandbox-Explain';
+/** The sandbox's explanation header (see api/explain.ts). */
+export const sandboxExplainHeader = explainHeader;
 
 export class ApiError extends Error {
   /** HTTP status code of the answer. */

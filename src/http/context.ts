@@ -6,7 +6,7 @@
 
 import type { UserInfo } from '../api/authn';
 import type { ConnectionInfo } from '../api/connection';
-import type { Explanation } from '../auth/explain';
+import type { Explanation } from '../api/explain';
 import type { AdmissionTrace, Warnings } from '../registry/rest/scope';
 import type { RequestInfo } from './request-info';
 import { parseGoBool } from '../machinery/query-bool';
@@ -26,7 +26,7 @@ export interface RequestContext {
   trace?: AdmissionTrace;
   /** What the host knows of the connection (TLS peer certificates). */
   conn?: ConnectionInfo;
-  /** Why the request was refused (401, 403), sent beside the Status for learners (see auth/explain.ts). */
+  /** Why the request was refused (401, 403), sent beside the Status for learners (see api/explain.ts). */
   explanation?: Explanation;
   now: Date;
   /** Output format once negotiated (resource requests). */

@@ -8,7 +8,7 @@ import { stringify as toYaml } from 'yaml';
 import type { NamingProfile } from '../machinery/naming';
 import type { StatusError } from '../machinery/errors';
 import type { RequestContext } from './context';
-import { explainHeader, type Explanation } from '../auth/explain';
+import { explainHeader, type Explanation } from '../api/explain';
 import { encodeProtobufBody } from './protobuf/http';
 
 export function baseHeaders(

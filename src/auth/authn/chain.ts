@@ -14,7 +14,7 @@ import type { UserInfo } from '../../api/authn';
 import type { ConnectionInfo } from '../../api/connection';
 import { StatusError } from '../../machinery/errors';
 import type { NamingProfile } from '../../machinery/naming';
-import type { AuthenticationExplanation, AuthenticatorAttempt } from '../explain';
+import type { AuthenticationExplanation, AuthenticatorAttempt } from '../../api/explain';
 import { anonymousUser, withAuthenticatedGroup } from './anonymous';
 import {
   type BearerCredential,

@@ -9,7 +9,7 @@
  */
 
 import { StatusError } from '../../machinery/errors';
-import type { AuthenticatorAttempt } from '../explain';
+import type { AuthenticatorAttempt } from '../../api/explain';
 
 export class AuthenticationRejected extends StatusError {
   readonly attempt: AuthenticatorAttempt;

@@ -10,7 +10,7 @@
  * long. It serves both request authentication and TokenReview.
  */
 
-import type { AuthenticatorAttempt } from '../explain';
+import type { AuthenticatorAttempt } from '../../api/explain';
 import { rejectionAttempt } from './rejection';
 import type {
   ExplainingTokenAuthenticator,

@@ -10,64 +10,7 @@
 import type { UserInfo } from '../../api/authn';
 import { goQuote } from '../../machinery/go-format';
 import type { PolicyRule } from './rules';
-
-/** One rule per verb, group, resource and resource name (and per verb and URL). */
-export function breakdownRule(rule: PolicyRule): PolicyRule[] {
-  const out: PolicyRule[] = [];
-  for (const group of rule.apiGroups ?? [])
-    for (const resource of rule.resources ?? [])
-      for (const verb of rule.verbs) {
-        const names = rule.resourceNames ?? [];
-        if (names.length > 0)
-          for (const name of names)
-            out.push({ apiGroups: [group], resources: [resource], verbs: [verb], resourceNames: [name] });
-        else out.push({ apiGroups: [group], resources: [resource], verbs: [verb] });
-      }
-  for (const url of rule.nonResourceURLs ?? [])
-    for (const verb of rule.verbs) out.push({ nonResourceURLs: [url], verbs: [verb] });
-  return out;
-}
-
-const hasAll = (set: readonly string[], wanted: readonly string[]) => wanted.every((w) => set.includes(w));
-
-function resourcesCovered(held: readonly string[], wanted: readonly string[]): boolean {
-  if (held.includes('*') || hasAll(held, wanted)) return true;
-  for (const path of wanted) {
-    if (held.includes(path)) continue;
-    const slash = path.indexOf('/');
-    // only a subresource can be covered by `*/<sub>`
-    if (slash < 0 || !held.includes(`*/${path.slice(slash + 1)}`)) return false;
-  }
-  return true;
-}
-
-function urlCovered(owner: string, path: string): boolean {
-  return owner === path || (owner.endsWith('*') && path.startsWith(owner.replace(/\*+$/, '')));
-}
-
-/** Whether `owner` covers `piece` (a piece has at most one verb, resource and name). */
-export function ruleCovers(owner: PolicyRule, piece: PolicyRule): boolean {
-  const ownerNames = owner.resourceNames ?? [];
-  const pieceNames = piece.resourceNames ?? [];
-  return (
-    (owner.verbs.includes('*') || hasAll(owner.verbs, piece.verbs)) &&
-    ((owner.apiGroups ?? []).includes('*') || hasAll(owner.apiGroups ?? [], piece.apiGroups ?? [])) &&
-    resourcesCovered(owner.resources ?? [], piece.resources ?? []) &&
-    (piece.nonResourceURLs ?? []).every((p) => (owner.nonResourceURLs ?? []).some((o) => urlCovered(o, p))) &&
-    (pieceNames.length === 0
-      ? ownerNames.length === 0
-      : ownerNames.length === 0 || hasAll(ownerNames, pieceNames))
-  );
-}
-
-/** Whether `held` covers all of `wanted`, and the uncovered pieces. */
-export function covers(
-  held: readonly PolicyRule[],
-  wanted: readonly PolicyRule[],
-): { covered: boolean; missing: PolicyRule[] } {
-  const missing = wanted.flatMap(breakdownRule).filter((piece) => !held.some((o) => ruleCovers(o, piece)));
-  return { covered: missing.length === 0, missing };
-}
+import { covers } from '../policy/rules';
 
 /** Merges pieces that differ only by verb (one group, one resource, at most one name). */
 export function compactRules(rules: readonly PolicyRule[]): PolicyRule[] {
@@ -119,7 +62,7 @@ export function escalationError(
   wanted: readonly PolicyRule[],
   resolutionErrors: readonly string[],
 ): string | undefined {
-  const { covered, missing } = covers(held, wanted);
+  const { covered, uncovered: missing } = covers(held, wanted);
   if (covered) return undefined;
   const lines = [...new Set(compactRules(missing).map(compactString))].sort(compareGo);
   let msg = `user ${goQuote(user.username)} (groups=${goList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${lines.join('\n')}`;

@@ -13,7 +13,7 @@ import type { KubeObject } from '../../api/meta';
 import { goQuote } from '../../machinery/go-format';
 import type { NamingProfile } from '../../machinery/naming';
 import type { AuthorizationAttributes, ResourceRule } from '../authorizer';
-import type { AuthorizationExplanation, ConsideredBinding } from '../explain';
+import type { AuthorizationExplanation, ConsideredBinding } from '../../api/explain';
 import {
   type Binding,
   matchingSubject,

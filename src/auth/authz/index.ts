@@ -14,7 +14,8 @@ export {
 } from './union';
 export { forbiddenError, forbiddenMessage } from './forbidden';
 export { explainRbac, suggestGrant, missingFor } from './explain';
-export { escalationError, covers, compactString, fullAuthority } from './escalation';
+export { escalationError, compactString, fullAuthority } from './escalation';
+export { covers } from '../policy/rules';
 export {
   authorizerIndexes,
   POD_NODE_INDEX,

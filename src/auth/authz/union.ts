@@ -12,7 +12,7 @@
 import type { UserInfo } from '../../api/authn';
 import type { NamingProfile } from '../../machinery/naming';
 import type { AuthorizationAttributes, AuthorizationResult, Authorizer, UserRules } from '../authorizer';
-import type { AuthorizationExplanation } from '../explain';
+import type { AuthorizationExplanation } from '../../api/explain';
 import { explainRbac } from './explain';
 import { NodeAuthorizer } from './node';
 import type { NodeGraphListers } from './node-graph';

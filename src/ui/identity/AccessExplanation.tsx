@@ -17,7 +17,7 @@ import type {
   AuthorizationExplanation,
   ConsideredBinding,
   Explanation,
-} from '../../auth/explain';
+} from '../../api/explain';
 import { routeHref } from '../lib/route';
 import { grantKey, useGrantPhase } from './grant-state';
 import { ruleText } from './rules';

@@ -1,5 +1,6 @@
 /**
- * Why a request was refused, for learners: the sandbox attaches this to
+ * Why a request was refused, for learners (a wire contract, so plain types
+ * every layer may use): the sandbox attaches this to
  * every 401 and 403 (response header `X-Sandbox-Explain`, URI-encoded JSON)
  * beside the real Status body, which stays exactly the real server's. For a
  * 401, which authenticators were tried and why each did not accept the
@@ -8,9 +9,29 @@
  * allow exactly this request.
  */
 
-import type { UserInfo } from '../api/authn';
-import type { KubeObject } from '../api/meta';
-import type { AuthorizationAttributes, ResourceRule } from './authorizer';
+import type { UserInfo } from './authn';
+import type { KubeObject } from './meta';
+
+/** What a request asked, as authorization saw it (the authorizer's attributes without the user). */
+export interface ExplainedAttributes {
+  verb: string;
+  resourceRequest: boolean;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  namespace: string;
+  name: string;
+  path: string;
+}
+
+/** An RBAC rule as an explanation names it. */
+export interface ExplainedRule {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames?: string[];
+}
 
 export const explainHeader = 'X-Sandbox-Explain';
 
@@ -33,14 +54,14 @@ export interface ConsideredBinding {
   /** How the binding's subjects matched the user ('user', 'group <g>', 'serviceaccount') or why not. */
   subjectMatch: string;
   /** The rule of the role that came closest to allowing the request, and what it lacked (verb, resource, …). */
-  closestRule?: ResourceRule;
+  closestRule?: ExplainedRule;
   missing?: string[];
 }
 
 export interface AuthorizationExplanation {
   kind: 'authorization';
   user: UserInfo;
-  attributes: Omit<AuthorizationAttributes, 'user'>;
+  attributes: ExplainedAttributes;
   /** Each authorizer's decision in mode order (`Node: NoOpinion`, `RBAC: NoOpinion`). */
   decisions: { authorizer: string; decision: string; reason: string }[];
   considered: ConsideredBinding[];
