@@ -114,10 +114,10 @@ describe('sandbox state export and import', () => {
     try {
       const exported = await exportText(host);
       const imported = await dexieHost.request('POST', '/sandbox/v1/import', { body: exported });
-      expect(imported.status).toBe(200);
+      expect(imported.status, imported.text).toBe(200);
       expect((await dexieHost.request('GET', `${CONFIGMAPS}/kept`)).body.data).toEqual({ from: 'kept' });
       const back = await host.request('POST', '/sandbox/v1/import', { body: await exportText(dexieHost) });
-      expect(back.status).toBe(200);
+      expect(back.status, back.text).toBe(200);
     } finally {
       await dexieHost.close();
     }

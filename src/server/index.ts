@@ -227,7 +227,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await deleteEverything(storage);
       await compactor.compactNow();
       // Deletes are commits: the caches (and the CRD registrar) followed them.
-      await bootstrapState();
+      await bootstrapAfterReplace();
     },
     async importState(data, onProgress) {
       compactor.stop();
@@ -241,7 +241,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         const replaced = resourceExpired('the sandbox state was replaced by an import; list again').status;
         for (const callback of [...shutdownCallbacks]) callback(replaced);
         await applySavedSettings();
-        await bootstrapState();
+        await bootstrapAfterReplace();
       } finally {
         compactor.start();
       }
@@ -271,6 +271,22 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await bootstrap(installer, profile, systemApiserver, now());
     await reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now());
     await ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now());
+  }
+
+  /**
+   * After a reset or an import the controllers relist and write at once (the ClusterRole aggregation, the
+   * namespace controller), racing the start-up objects' writes; a lost race is tried again on the new state.
+   */
+  async function bootstrapAfterReplace(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await bootstrapState();
+        return;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
   }
 
   async function sandboxServiceAccountUid(): Promise<string | undefined> {
