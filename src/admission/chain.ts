@@ -1,28 +1,172 @@
 /**
- * The admission chain: mutating plugins run in order, each seeing the
- * previous one's result; validating plugins then all run on the final
- * object. The server's write pipeline calls the two halves as stages.
+ * The admission chain: every enabled plugin in the real server's order,
+ * first their mutating halves (each seeing the previous one's result, run a
+ * second time when a webhook asks for reinvocation), then their validating
+ * halves on the final object. Each step is timed for the metrics and
+ * recorded in the request's trace with what it changed, warned and
+ * annotated; webhooks and policies record their own finer steps.
  */
 
-import type { KubeObject } from '../api/meta';
-import type { AdmissionAttributes, MutatingAdmissionPlugin, ValidatingAdmissionPlugin } from './types';
+import fastJsonPatch from 'fast-json-patch';
+import type { AdmissionTraceStep, JsonPatchOperation } from '../api/admission-trace';
+import type { JsonObject, KubeObject } from '../api/meta';
+import { StatusError, toStatusError } from '../machinery/errors';
+import { noAdmissionMetrics, type AdmissionMetrics } from './metrics';
+import type { AdmissionAttributes, AdmissionPlugin, ReinvocationContext } from './types';
 
 export class AdmissionChain {
+  private readonly mutating: readonly AdmissionPlugin[];
+  private readonly validating: readonly AdmissionPlugin[];
+
   constructor(
-    private readonly mutating: readonly MutatingAdmissionPlugin[],
-    private readonly validating: readonly ValidatingAdmissionPlugin[],
-  ) {}
+    readonly plugins: readonly AdmissionPlugin[],
+    private readonly metrics: AdmissionMetrics = noAdmissionMetrics,
+  ) {
+    this.mutating = plugins.filter((p) => p.admit !== undefined);
+    this.validating = plugins.filter((p) => p.validate !== undefined);
+  }
+
+  /** The enabled plugins' names, in order. */
+  get names(): string[] {
+    return this.plugins.map((p) => p.name);
+  }
 
   async mutate(attributes: AdmissionAttributes): Promise<KubeObject | undefined> {
+    attributes.trace?.begin({
+      operation: attributes.operation,
+      group: attributes.requestResource?.group ?? attributes.group,
+      version: attributes.requestResource?.version ?? attributes.version,
+      resource: attributes.requestResource?.resource ?? attributes.resource,
+      subresource: attributes.subresource,
+      namespace: attributes.namespace,
+      name: attributes.name,
+      dryRun: attributes.dryRun,
+    });
+    const reinvocation: ReinvocationContext = { isReinvoke: false, shouldReinvoke: false, values: new Map() };
+    const started = performance.now();
+    let rejected = true;
+    try {
+      let object = await this.mutatePass({ ...attributes, reinvocation }, 0);
+      if (reinvocation.shouldReinvoke) {
+        reinvocation.isReinvoke = true;
+        object = await this.mutatePass({ ...attributes, object, reinvocation }, 1);
+      }
+      rejected = false;
+      return object;
+    } finally {
+      this.metrics.observeStep(
+        { operation: attributes.operation, rejected, type: 'admit' },
+        (performance.now() - started) / 1000,
+      );
+    }
+  }
+
+  async validate(attributes: AdmissionAttributes): Promise<void> {
+    const started = performance.now();
+    let rejected = true;
+    try {
+      for (const plugin of this.validating) {
+        if (!handles(plugin, attributes)) continue;
+        await this.run(plugin, 'validating', attributes, 0);
+      }
+      rejected = false;
+    } finally {
+      this.metrics.observeStep(
+        { operation: attributes.operation, rejected, type: 'validate' },
+        (performance.now() - started) / 1000,
+      );
+    }
+  }
+
+  private async mutatePass(attributes: AdmissionAttributes, round: number): Promise<KubeObject | undefined> {
     let object = attributes.object;
     for (const plugin of this.mutating) {
-      const result = await plugin.admit({ ...attributes, object });
+      if (!handles(plugin, attributes)) continue;
+      const result = await this.run(plugin, 'mutating', { ...attributes, object }, round);
       if (result !== undefined) object = result;
     }
     return object;
   }
 
-  async validate(attributes: AdmissionAttributes): Promise<void> {
-    for (const plugin of this.validating) await plugin.validate(attributes);
+  /** Runs one plugin's half, timing it and recording its step. */
+  private async run(
+    plugin: AdmissionPlugin,
+    phase: 'mutating' | 'validating',
+    a: AdmissionAttributes,
+    round: number,
+  ): Promise<KubeObject | undefined> {
+    const warningsBefore = a.warnings?.length ?? 0;
+    const annotationsBefore = a.annotations === undefined ? undefined : a.annotations.at('RequestResponse');
+    const started = performance.now();
+    const type = phase === 'mutating' ? 'admit' : 'validate';
+    let result: KubeObject | undefined;
+    try {
+      if (phase === 'mutating') result = await plugin.admit?.(a);
+      else await plugin.validate?.(a);
+    } catch (e) {
+      const durationMs = performance.now() - started;
+      this.metrics.observeController(
+        { name: plugin.name, operation: a.operation, rejected: true, type },
+        durationMs / 1000,
+      );
+      const err = e instanceof StatusError ? e : toStatusError(e);
+      if (!plugin.recordsOwnSteps)
+        a.trace?.record({
+          name: plugin.name,
+          type: 'plugin',
+          phase,
+          decision: 'denied',
+          message: err.status.message ?? '',
+          code: err.status.code ?? 500,
+          durationMs,
+          round,
+          ...added(a, warningsBefore, annotationsBefore),
+        });
+      throw e;
+    }
+    const durationMs = performance.now() - started;
+    this.metrics.observeController(
+      { name: plugin.name, operation: a.operation, rejected: false, type },
+      durationMs / 1000,
+    );
+    if (plugin.recordsOwnSteps || a.trace === undefined) return result;
+    const step: AdmissionTraceStep = {
+      name: plugin.name,
+      type: 'plugin',
+      phase,
+      decision: 'allowed',
+      durationMs,
+      round,
+      ...added(a, warningsBefore, annotationsBefore),
+    };
+    if (result !== undefined && result !== a.object) {
+      const before = (a.object ?? {}) as JsonObject;
+      const after = result as JsonObject;
+      const patch = fastJsonPatch.compare(before, after) as JsonPatchOperation[];
+      if (patch.length > 0) Object.assign(step, { decision: 'patched', patch, before, after });
+    }
+    a.trace.record(step);
+    return result;
   }
+}
+
+function handles(plugin: AdmissionPlugin, a: AdmissionAttributes): boolean {
+  return plugin.operations === undefined || plugin.operations.includes(a.operation);
+}
+
+/** The warnings and annotations a step added. */
+function added(
+  a: AdmissionAttributes,
+  warningsBefore: number,
+  annotationsBefore: Record<string, string> | undefined,
+): Pick<AdmissionTraceStep, 'warnings' | 'annotations'> {
+  const out: Pick<AdmissionTraceStep, 'warnings' | 'annotations'> = {};
+  if (a.warnings !== undefined && a.warnings.length > warningsBefore)
+    out.warnings = a.warnings.all().slice(warningsBefore);
+  if (a.annotations !== undefined && annotationsBefore !== undefined) {
+    const now = a.annotations.at('RequestResponse');
+    const fresh = Object.entries(now).filter(([k]) => !(k in annotationsBefore));
+    if (fresh.length > 0) out.annotations = Object.fromEntries(fresh);
+  }
+  return out;
 }

@@ -7,7 +7,7 @@
 import type { UserInfo } from '../api/authn';
 import type { ConnectionInfo } from '../api/connection';
 import type { Explanation } from '../api/explain';
-import type { AdmissionTrace, Warnings } from '../registry/rest/scope';
+import type { AdmissionTrace, AuditAnnotations, Warnings } from '../registry/rest/scope';
 import type { RequestInfo } from './request-info';
 import { parseGoBool } from '../machinery/query-bool';
 import type { OutputFormat } from './negotiate';
@@ -24,6 +24,8 @@ export interface RequestContext {
   auditId: string;
   /** Where admission records its decisions for this request (absent: not traced). */
   trace?: AdmissionTrace;
+  /** Annotations for the request's audit event (admission adds them). */
+  auditAnnotations?: AuditAnnotations;
   /** What the host knows of the connection (TLS peer certificates). */
   conn?: ConnectionInfo;
   /** Why the request was refused (401, 403), sent beside the Status for learners (see api/explain.ts). */

@@ -43,6 +43,7 @@ export function requestScope(
     ...(o.options !== undefined ? { options: o.options } : {}),
     warnings: ctx.warnings,
     ...(ctx.trace !== undefined ? { trace: ctx.trace } : {}),
+    ...(ctx.auditAnnotations !== undefined ? { annotations: ctx.auditAnnotations } : {}),
     now: ctx.now,
     signal: ctx.signal,
   };

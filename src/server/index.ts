@@ -11,8 +11,9 @@ import type { Status } from '../api/meta';
 import { namingProfile, type NamingProfile } from '../machinery/naming';
 import { newUid } from '../machinery/ids';
 import { resourceExpired, StatusError } from '../machinery/errors';
-import { AdmissionChain } from '../admission/chain';
-import { namespaceLifecycle } from '../admission/plugins/namespace-lifecycle';
+import { createAdmission } from './admission';
+import { unreachableTransport } from '../admission/webhook-transport';
+import { noAdmissionMetrics } from '../admission/metrics';
 import { Catalog } from '../registry/catalog';
 import { builtInDefinitions, builtInRegistry } from '../registry/builtins';
 import { RestInstaller } from '../registry/installer';
@@ -116,19 +117,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let hashes: { generation: number; map: Map<ResourceType, string> } | undefined;
 
   const namespaces = namespaceLister(informers);
-  const admission = new AdmissionChain(
-    [
-      namespaceLifecycle({
-        namespaces,
-        immortal: ['default', profile.systemNamespace, profile.publicNamespace],
-      }),
-    ],
-    [],
-  );
-
   const storeDeps: StoreDeps = {
     storage,
-    admission,
+    // Set below, once the authorizer it hands to plugins exists.
+    admission: undefined as unknown as StoreDeps['admission'],
     definitions: catalog.definitions,
     profile,
     featureGates,
@@ -156,6 +148,22 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     reviewToken: (token: string, audiences?: readonly string[]) =>
       need().tokens.reviewToken(token, audiences),
   };
+  storeDeps.admission = createAdmission(options.admission ?? {}, {
+    profile,
+    featureGates,
+    now,
+    catalog,
+    informers,
+    namespaces,
+    authorizer,
+    installer: () => installer,
+    transport: options.webhookTransport ?? unreachableTransport,
+    metrics: noAdmissionMetrics,
+    flags: {
+      defaultNotReadyTolerationSeconds: options.admissionFlags?.defaultNotReadyTolerationSeconds ?? 300,
+      defaultUnreachableTolerationSeconds: options.admissionFlags?.defaultUnreachableTolerationSeconds ?? 300,
+    },
+  });
   const installer = new RestInstaller(catalog, storeDeps, { authorizer, tokenAuthenticator });
   catalog.setInstaller(() => installer.installAll());
 

@@ -6,6 +6,9 @@
 import type { ProfileName } from '../machinery/naming';
 import type { Storage } from '../storage/types';
 import type { AuthenticationConfig } from '../auth/authn/config';
+import type { AdmissionOptions } from '../admission/build';
+import type { AdmissionFlags } from '../admission/types';
+import type { WebhookTransport } from '../admission/webhook-transport';
 
 export interface ApiServerOptions {
   /** Where state lives; the server owns it from now on (close() closes it). */
@@ -32,4 +35,10 @@ export interface ApiServerOptions {
   watchBookmarkIntervalMs?: number;
   /** Run the in-server controllers (namespace lifecycle, garbage collector); default true. */
   controllers?: boolean;
+  /** `--enable-admission-plugins`, `--disable-admission-plugins` and the plugins' configurations. */
+  admission?: AdmissionOptions;
+  /** `--default-not-ready-toleration-seconds`, `--default-unreachable-toleration-seconds`; default 300 each. */
+  admissionFlags?: Partial<AdmissionFlags>;
+  /** How webhooks are reached (the Node host adds real HTTPS); default: nothing outside the sandbox's own backends. */
+  webhookTransport?: WebhookTransport;
 }

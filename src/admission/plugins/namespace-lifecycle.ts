@@ -7,7 +7,7 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { AdmissionAttributes, MutatingAdmissionPlugin, NamespaceLister } from '../types';
+import type { AdmissionAttributes, AdmissionPlugin, AdmissionPluginFactory, NamespaceLister } from '../types';
 import { forbidden, notFound } from '../../machinery/errors';
 
 export interface NamespaceLifecycleOptions {
@@ -16,7 +16,13 @@ export interface NamespaceLifecycleOptions {
   immortal: readonly string[];
 }
 
-export function namespaceLifecycle(options: NamespaceLifecycleOptions): MutatingAdmissionPlugin {
+export const namespaceLifecycle: AdmissionPluginFactory = (deps) =>
+  namespaceLifecyclePlugin({
+    namespaces: deps.namespaces,
+    immortal: ['default', deps.profile.systemNamespace, deps.profile.publicNamespace],
+  });
+
+export function namespaceLifecyclePlugin(options: NamespaceLifecycleOptions): AdmissionPlugin {
   const immortal = new Set(options.immortal);
   return {
     name: 'NamespaceLifecycle',

@@ -14,6 +14,10 @@
 
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { dirname, isAbsolute, join } from 'node:path';
+import { namingProfile } from '../../machinery/naming';
+import { validateAdmissionOptions, type AdmissionOptions } from '../../admission/build';
+import { AdmissionConfigError, parseAdmissionConfiguration } from '../../admission/config';
 import { isProfileName } from '../../machinery/naming';
 import type { AuthenticationConfig } from '../../auth/authn/config';
 import type { AuthorizationMode, NodeHostOptions } from './host';
@@ -94,6 +98,12 @@ const flagKinds = {
   'requestheader-allowed-names': 'stringSlice',
   // Authorization.
   'authorization-mode': 'stringSlice',
+  // Admission.
+  'enable-admission-plugins': 'stringSlice',
+  'disable-admission-plugins': 'stringSlice',
+  'admission-control-config-file': 'string',
+  'default-not-ready-toleration-seconds': 'string',
+  'default-unreachable-toleration-seconds': 'string',
 } as const satisfies Record<string, FlagKind>;
 
 type FlagName = keyof typeof flagKinds;
@@ -474,9 +484,61 @@ export function parseHostArgs(
   if (modes !== undefined) options.authorizationModes = modes.filter(isSupportedMode);
   const authn = authenticationOf(raw, read, warn, modes);
   errors.push(...authn.errors);
+  errors.push(...admissionOf(raw, read, options));
   if (authn.config !== undefined) options.authentication = authn.config;
   // Go's utilerrors.Aggregate: one error as itself, several in brackets.
   if (errors.length === 1) throw new FlagError(errors[0]);
   if (errors.length > 1) throw new FlagError(`[${errors.join(', ')}]`);
   return options;
+}
+
+/** Go's strconv.ParseInt for a toleration-seconds flag. */
+function parseSeconds(name: FlagName, value: string): number {
+  if (!/^-?\d+$/.test(value))
+    throw invalid(name, value, `strconv.ParseInt: parsing "${value}": invalid syntax`);
+  return Number(value);
+}
+
+/** The admission flags; returns the validation errors the real server reports. */
+function admissionOf(raw: RawFlags, read: ReadFile, options: NodeHostOptions): string[] {
+  const admission: { -readonly [K in keyof AdmissionOptions]: AdmissionOptions[K] } = {};
+  const enable = raw.lists['enable-admission-plugins'];
+  const disable = raw.lists['disable-admission-plugins'];
+  if (enable !== undefined) admission.enablePlugins = enable;
+  if (disable !== undefined) admission.disablePlugins = disable;
+  const file = raw.strings['admission-control-config-file'];
+  if (file !== undefined && file !== '') {
+    const profile = namingProfile(options.profile ?? 'orch');
+    const text = readFlagFile(read, file, 'failed to read plugin config: ');
+    try {
+      admission.pluginConfigurations = parseAdmissionConfiguration(
+        profile,
+        text,
+        (path) => read(isAbsolute(path) ? path : join(dirname(file), path)),
+        file,
+      );
+    } catch (e) {
+      if (e instanceof AdmissionConfigError)
+        throw new FlagError(`failed to read plugin config: ${e.message}`);
+      throw e;
+    }
+  }
+  if (Object.keys(admission).length > 0) options.admission = admission;
+  const notReady = raw.strings['default-not-ready-toleration-seconds'];
+  const unreachable = raw.strings['default-unreachable-toleration-seconds'];
+  if (notReady !== undefined || unreachable !== undefined)
+    options.admissionFlags = {
+      ...(notReady !== undefined
+        ? { defaultNotReadyTolerationSeconds: parseSeconds('default-not-ready-toleration-seconds', notReady) }
+        : {}),
+      ...(unreachable !== undefined
+        ? {
+            defaultUnreachableTolerationSeconds: parseSeconds(
+              'default-unreachable-toleration-seconds',
+              unreachable,
+            ),
+          }
+        : {}),
+    };
+  return validateAdmissionOptions(admission);
 }

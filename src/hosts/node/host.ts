@@ -51,6 +51,11 @@ export interface NodeHostOptions {
   authentication?: AuthenticationConfig;
   /** `--authorization-mode`; the core's default when unset. */
   authorizationModes?: AuthorizationMode[];
+  /** The admission flags (`--enable-admission-plugins`, …, the configuration file already parsed). */
+  admission?: ApiServerOptions['admission'];
+  admissionFlags?: ApiServerOptions['admissionFlags'];
+  /** How webhooks outside the sandbox's own backends are called; default real HTTPS (see webhook-https.ts). */
+  webhookTransport?: ApiServerOptions['webhookTransport'];
 }
 
 /** A mode `--authorization-mode` may name that the core implements. */
@@ -141,6 +146,9 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     watchBookmarkIntervalMs: options.watchBookmarkIntervalMs,
     ...(authentication !== undefined ? { authentication } : {}),
     ...(options.authorizationModes !== undefined ? { authorizationModes: options.authorizationModes } : {}),
+    ...(options.admission !== undefined ? { admission: options.admission } : {}),
+    ...(options.admissionFlags !== undefined ? { admissionFlags: options.admissionFlags } : {}),
+    ...(options.webhookTransport !== undefined ? { webhookTransport: options.webhookTransport } : {}),
   };
   const api = createApiServer(apiOptions);
   await api.ready;

@@ -255,6 +255,7 @@ export class GenericStore implements RestStorage {
     let generateNameAttempts = 0;
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
       scope.warnings.beginAttempt();
+      scope.annotations?.beginAttempt();
       const current = w.verb === 'create' ? undefined : await this.objects.get(rt, w.namespace, w.name);
       if (current === undefined && w.verb !== 'create' && !w.createWhenMissing)
         throw notFound(groupResource(rt), w.name);

@@ -11,20 +11,55 @@
 import type { UserInfo } from '../../api/authn';
 import type { GroupVersionKind, GroupVersionResource, JsonObject } from '../../api/meta';
 import { newUid } from '../../machinery/ids';
+import type { AdmissionTracePass, AdmissionTraceStep } from '../../api/admission-trace';
 
-/** One step of a request's admission, recorded for the per-request trace (the admission issue fills it). */
-export interface AdmissionTraceEntry {
-  /** `mutating` or `validating`, and the plugin, webhook or policy name. */
-  stage: 'mutating' | 'validating';
-  name: string;
-  /** What it decided: allowed, patched the object, or denied (with the Status message). */
-  outcome: 'allowed' | 'patched' | 'denied' | 'skipped';
-  message?: string;
-  durationMs?: number;
+/** Where admission records each step it ran for one request (`admission/trace.ts` keeps them per audit id). */
+export interface AdmissionTrace {
+  /** A pass through admission begins; a retried attempt on the same object replaces the previous pass. */
+  begin(pass: Omit<AdmissionTracePass, 'steps'>): void;
+  record(step: AdmissionTraceStep): void;
 }
 
-export interface AdmissionTrace {
-  record(entry: AdmissionTraceEntry): void;
+/** Audit levels, lowest first (`audit.orch.io/v1`). */
+export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
+
+/**
+ * Annotations admission adds to the request's audit event (PodSecurity's
+ * `pod-security.orch.io/*`, the webhooks' `mutation.webhook…` and
+ * `patch.webhook…`), each with the lowest audit level that records it.
+ * Like warnings, a retried write attempt starts clean.
+ */
+export class AuditAnnotations {
+  private kept = new Map<string, { value: string; level: AuditLevel }>();
+  private attempt = new Map<string, { value: string; level: AuditLevel }>();
+
+  /** The first value set for a key wins, as on the real server (a second, different value is dropped). */
+  add(key: string, value: string, level: AuditLevel = 'Metadata'): void {
+    if (this.kept.has(key) || this.attempt.has(key)) return;
+    this.attempt.set(key, { value, level });
+  }
+
+  keep(): void {
+    for (const [k, v] of this.attempt) this.kept.set(k, v);
+    this.attempt = new Map();
+  }
+
+  beginAttempt(): void {
+    this.attempt = new Map();
+  }
+
+  /** The annotations an event at `level` carries. */
+  at(level: AuditLevel): Record<string, string> {
+    const rank = auditLevelRank(level);
+    const out: Record<string, string> = {};
+    for (const map of [this.kept, this.attempt])
+      for (const [k, v] of map) if (auditLevelRank(v.level) <= rank) out[k] = v.value;
+    return out;
+  }
+}
+
+export function auditLevelRank(level: AuditLevel): number {
+  return ['None', 'Metadata', 'Request', 'RequestResponse'].indexOf(level);
 }
 
 /**
@@ -93,6 +128,8 @@ export interface RequestScope {
   /** The write's options as sent (CreateOptions, UpdateOptions, PatchOptions or DeleteOptions), for admission. */
   options?: JsonObject;
   warnings: Warnings;
+  /** Audit annotations admission adds (absent: not audited). */
+  annotations?: AuditAnnotations;
   /** Where admission records what each plugin decided (absent: not traced). */
   trace?: AdmissionTrace;
   /** The request's clock reading; one per request. */

@@ -109,7 +109,7 @@ beforeEach(() => {
     catalog,
     {
       storage: createMemoryStorage(),
-      admission: new AdmissionChain([], [recorder]),
+      admission: new AdmissionChain([recorder]),
       definitions: catalog.definitions,
       profile,
       featureGates: {},

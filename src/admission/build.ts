@@ -1,0 +1,64 @@
+/**
+ * Turns the admission flags into the running chain, as kube-apiserver does:
+ * `--enable-admission-plugins` adds to the default-on set and
+ * `--disable-admission-plugins` removes from it (an unknown name, or a name
+ * in both, refuses to start with the real message); the enabled plugins run
+ * in the recommended order whatever order the flags give.
+ */
+
+import { AdmissionChain } from './chain';
+import type { PluginConfigurations } from './config';
+import type { AdmissionMetrics } from './metrics';
+import {
+  defaultOnPluginNames,
+  orderedPluginNames,
+  pluginFactories,
+  type AdmissionPluginName,
+} from './plugins/index';
+import type { AdmissionPluginDeps } from './types';
+
+export interface AdmissionOptions {
+  /** `--enable-admission-plugins` (in addition to the default-on set). */
+  enablePlugins?: readonly string[];
+  /** `--disable-admission-plugins`. */
+  disablePlugins?: readonly string[];
+  /** Per-plugin configuration from `--admission-control-config-file`. */
+  pluginConfigurations?: PluginConfigurations;
+}
+
+/** The start-up errors the real AdmissionOptions.Validate reports, in its order. */
+export function validateAdmissionOptions(o: AdmissionOptions): string[] {
+  const known = new Set<string>(orderedPluginNames);
+  const errors: string[] = [];
+  for (const name of o.enablePlugins ?? [])
+    if (!known.has(name)) errors.push(`enable-admission-plugins plugin "${name}" is unknown`);
+  for (const name of o.disablePlugins ?? [])
+    if (!known.has(name)) errors.push(`disable-admission-plugins plugin "${name}" is unknown`);
+  const disabled = new Set(o.disablePlugins ?? []);
+  const both = [...new Set(o.enablePlugins ?? [])].filter((n) => disabled.has(n)).sort();
+  if (both.length > 0)
+    errors.push(`[${both.join(' ')}] in enable-admission-plugins and disable-admission-plugins overlapped`);
+  return errors;
+}
+
+/** The enabled plugins in the order they run. */
+export function enabledPluginNames(o: AdmissionOptions): AdmissionPluginName[] {
+  const enabled = new Set(o.enablePlugins ?? []);
+  const disabled = new Set(o.disablePlugins ?? []);
+  return orderedPluginNames.filter(
+    (name) =>
+      (defaultOnPluginNames.has(name) || enabled.has(name)) && !(disabled.has(name) && !enabled.has(name)),
+  );
+}
+
+export function buildAdmissionChain(
+  o: AdmissionOptions,
+  deps: Omit<AdmissionPluginDeps, 'config'>,
+  metrics: AdmissionMetrics,
+): AdmissionChain {
+  const plugins = enabledPluginNames(o).map((name) => {
+    const config = o.pluginConfigurations?.get(name);
+    return pluginFactories[name](config === undefined ? deps : { ...deps, config });
+  });
+  return new AdmissionChain(plugins, metrics);
+}

@@ -1,0 +1,7 @@
+/**
+ * AlwaysAdmit: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const alwaysAdmit: AdmissionPluginFactory = () => ({ name: 'AlwaysAdmit' });

@@ -1,0 +1,7 @@
+/**
+ * AlwaysDeny: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const alwaysDeny: AdmissionPluginFactory = () => ({ name: 'AlwaysDeny' });

@@ -1,0 +1,7 @@
+/**
+ * AlwaysPullImages: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const alwaysPullImages: AdmissionPluginFactory = () => ({ name: 'AlwaysPullImages' });

@@ -1,0 +1,7 @@
+/**
+ * CertificateApproval: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const certificateApproval: AdmissionPluginFactory = () => ({ name: 'CertificateApproval' });

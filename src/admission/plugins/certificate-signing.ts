@@ -1,0 +1,7 @@
+/**
+ * CertificateSigning: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const certificateSigning: AdmissionPluginFactory = () => ({ name: 'CertificateSigning' });

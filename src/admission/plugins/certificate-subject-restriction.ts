@@ -1,0 +1,9 @@
+/**
+ * CertificateSubjectRestriction: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const certificateSubjectRestriction: AdmissionPluginFactory = () => ({
+  name: 'CertificateSubjectRestriction',
+});

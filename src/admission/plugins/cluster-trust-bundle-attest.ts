@@ -1,0 +1,7 @@
+/**
+ * ClusterTrustBundleAttest: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const clusterTrustBundleAttest: AdmissionPluginFactory = () => ({ name: 'ClusterTrustBundleAttest' });

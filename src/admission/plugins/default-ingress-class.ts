@@ -1,0 +1,7 @@
+/**
+ * DefaultIngressClass: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const defaultIngressClass: AdmissionPluginFactory = () => ({ name: 'DefaultIngressClass' });

@@ -1,0 +1,7 @@
+/**
+ * DefaultStorageClass: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const defaultStorageClass: AdmissionPluginFactory = () => ({ name: 'DefaultStorageClass' });

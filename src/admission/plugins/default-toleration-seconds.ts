@@ -1,0 +1,7 @@
+/**
+ * DefaultTolerationSeconds: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const defaultTolerationSeconds: AdmissionPluginFactory = () => ({ name: 'DefaultTolerationSeconds' });

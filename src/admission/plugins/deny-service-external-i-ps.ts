@@ -1,0 +1,7 @@
+/**
+ * DenyServiceExternalIPs: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const denyServiceExternalIPs: AdmissionPluginFactory = () => ({ name: 'DenyServiceExternalIPs' });

@@ -1,0 +1,7 @@
+/**
+ * EventRateLimit: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const eventRateLimit: AdmissionPluginFactory = () => ({ name: 'EventRateLimit' });

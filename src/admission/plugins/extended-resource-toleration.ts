@@ -1,0 +1,9 @@
+/**
+ * ExtendedResourceToleration: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const extendedResourceToleration: AdmissionPluginFactory = () => ({
+  name: 'ExtendedResourceToleration',
+});

@@ -1,0 +1,7 @@
+/**
+ * ImagePolicyWebhook: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const imagePolicyWebhook: AdmissionPluginFactory = () => ({ name: 'ImagePolicyWebhook' });

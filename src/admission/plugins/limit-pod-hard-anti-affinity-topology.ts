@@ -1,0 +1,9 @@
+/**
+ * LimitPodHardAntiAffinityTopology: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const limitPodHardAntiAffinityTopology: AdmissionPluginFactory = () => ({
+  name: 'LimitPodHardAntiAffinityTopology',
+});

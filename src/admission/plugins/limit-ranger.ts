@@ -1,0 +1,7 @@
+/**
+ * LimitRanger: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const limitRanger: AdmissionPluginFactory = () => ({ name: 'LimitRanger' });

@@ -1,0 +1,7 @@
+/**
+ * NamespaceAutoProvision: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const namespaceAutoProvision: AdmissionPluginFactory = () => ({ name: 'NamespaceAutoProvision' });

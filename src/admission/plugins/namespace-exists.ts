@@ -1,0 +1,7 @@
+/**
+ * NamespaceExists: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const namespaceExists: AdmissionPluginFactory = () => ({ name: 'NamespaceExists' });

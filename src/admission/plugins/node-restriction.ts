@@ -1,0 +1,7 @@
+/**
+ * NodeRestriction: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const nodeRestriction: AdmissionPluginFactory = () => ({ name: 'NodeRestriction' });

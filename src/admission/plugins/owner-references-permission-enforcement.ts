@@ -1,0 +1,9 @@
+/**
+ * OwnerReferencesPermissionEnforcement: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const ownerReferencesPermissionEnforcement: AdmissionPluginFactory = () => ({
+  name: 'OwnerReferencesPermissionEnforcement',
+});

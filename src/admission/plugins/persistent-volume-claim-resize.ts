@@ -1,0 +1,9 @@
+/**
+ * PersistentVolumeClaimResize: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const persistentVolumeClaimResize: AdmissionPluginFactory = () => ({
+  name: 'PersistentVolumeClaimResize',
+});

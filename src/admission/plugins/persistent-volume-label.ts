@@ -1,0 +1,7 @@
+/**
+ * PersistentVolumeLabel: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const persistentVolumeLabel: AdmissionPluginFactory = () => ({ name: 'PersistentVolumeLabel' });

@@ -1,0 +1,7 @@
+/**
+ * PodNodeSelector: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const podNodeSelector: AdmissionPluginFactory = () => ({ name: 'PodNodeSelector' });

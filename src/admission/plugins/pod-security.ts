@@ -1,0 +1,7 @@
+/**
+ * PodSecurity: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const podSecurity: AdmissionPluginFactory = () => ({ name: 'PodSecurity' });

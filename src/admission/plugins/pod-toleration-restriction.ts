@@ -1,0 +1,7 @@
+/**
+ * PodTolerationRestriction: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const podTolerationRestriction: AdmissionPluginFactory = () => ({ name: 'PodTolerationRestriction' });

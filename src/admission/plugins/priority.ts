@@ -1,0 +1,7 @@
+/**
+ * Priority: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const priority: AdmissionPluginFactory = () => ({ name: 'Priority' });

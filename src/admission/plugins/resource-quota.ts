@@ -1,0 +1,7 @@
+/**
+ * ResourceQuota: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const resourceQuota: AdmissionPluginFactory = () => ({ name: 'ResourceQuota' });

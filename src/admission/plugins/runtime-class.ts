@@ -1,0 +1,7 @@
+/**
+ * RuntimeClass: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const runtimeClass: AdmissionPluginFactory = () => ({ name: 'RuntimeClass' });

@@ -1,0 +1,7 @@
+/**
+ * SecurityContextDeny: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const securityContextDeny: AdmissionPluginFactory = () => ({ name: 'SecurityContextDeny' });

@@ -1,0 +1,7 @@
+/**
+ * ServiceAccount: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const serviceAccount: AdmissionPluginFactory = () => ({ name: 'ServiceAccount' });

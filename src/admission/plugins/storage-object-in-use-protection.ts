@@ -1,0 +1,9 @@
+/**
+ * StorageObjectInUseProtection: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const storageObjectInUseProtection: AdmissionPluginFactory = () => ({
+  name: 'StorageObjectInUseProtection',
+});

@@ -1,0 +1,7 @@
+/**
+ * TaintNodesByCondition: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const taintNodesByCondition: AdmissionPluginFactory = () => ({ name: 'TaintNodesByCondition' });

@@ -1,0 +1,9 @@
+/**
+ * ValidatingAdmissionPolicy: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const validatingAdmissionPolicy: AdmissionPluginFactory = () => ({
+  name: 'ValidatingAdmissionPolicy',
+});

@@ -1,0 +1,9 @@
+/**
+ * ValidatingAdmissionWebhook: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ */
+
+import type { AdmissionPluginFactory } from '../types';
+
+export const validatingAdmissionWebhook: AdmissionPluginFactory = () => ({
+  name: 'ValidatingAdmissionWebhook',
+});
