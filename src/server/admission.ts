@@ -169,3 +169,7 @@ function admissionResources(catalog: Catalog): AdmissionResources {
     },
   };
 }
+
+// What hosts need to read the admission flags (they import the server, never the admission layer).
+export { validateAdmissionOptions, type AdmissionOptions } from '../admission/build';
+export { AdmissionConfigError, parseAdmissionConfiguration } from '../admission/config';

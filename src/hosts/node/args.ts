@@ -16,8 +16,12 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join } from 'node:path';
 import { namingProfile } from '../../machinery/naming';
-import { validateAdmissionOptions, type AdmissionOptions } from '../../admission/build';
-import { AdmissionConfigError, parseAdmissionConfiguration } from '../../admission/config';
+import {
+  AdmissionConfigError,
+  parseAdmissionConfiguration,
+  validateAdmissionOptions,
+  type AdmissionOptions,
+} from '../../server/admission';
 import { isProfileName } from '../../machinery/naming';
 import type { AuthenticationConfig } from '../../auth/authn/config';
 import type { AuthorizationMode, NodeHostOptions } from './host';
