@@ -24,6 +24,8 @@ export interface AdmissionOptions {
   disablePlugins?: readonly string[];
   /** Per-plugin configuration from `--admission-control-config-file`. */
   pluginConfigurations?: PluginConfigurations;
+  /** Reads files the configurations name (see AdmissionPluginDeps.loadFile). */
+  loadFile?: (path: string) => string;
 }
 
 /** The start-up errors the real AdmissionOptions.Validate reports, in its order. */

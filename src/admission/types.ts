@@ -119,6 +119,12 @@ export interface AdmissionPluginDeps {
   flags: AdmissionFlags;
   /** The served resources, for webhook and policy matching. */
   resources: AdmissionResources;
+  /**
+   * Reads a file a plugin's configuration names (ImagePolicyWebhook's and the
+   * webhooks' client kubeconfig), relative paths resolved against the
+   * admission configuration file. The host supplies it; it throws when absent.
+   */
+  loadFile(path: string): string;
 }
 
 /** What matching needs of the served API (the real server's RESTMapper and converter). */

@@ -6,6 +6,7 @@
  * interfaces (`registry/rest`), never through storage.
  */
 
+import type { AdmissionTrace } from '../registry/rest/scope';
 import type { Status } from '../api/meta';
 import type { NamingProfile } from '../machinery/naming';
 import type { Catalog } from '../registry/catalog';
@@ -14,8 +15,22 @@ import type { ResourceType } from '../registry/resource-type';
 import type { ContinueTokens } from './continue-token';
 import type { RequestContext } from './context';
 
+/** Where requests' admission traces are kept (see admission/trace-store.ts). */
+export interface TraceSink {
+  open(request: {
+    auditId: string;
+    received: Date;
+    method: string;
+    path: string;
+    user: string;
+  }): AdmissionTrace;
+  finish(auditId: string, code: number): void;
+}
+
 export interface ServerContext {
   profile: NamingProfile;
+  /** Admission traces by Audit-Id (absent: requests are not traced). */
+  traces?: TraceSink;
   catalog: Catalog;
   /** The REST storages of every served resource and subresource. */
   rest: RestInstaller;

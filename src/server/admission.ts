@@ -75,6 +75,11 @@ export function createAdmission(options: AdmissionOptions, d: ServerAdmissionDep
       metrics: d.metrics,
       flags: d.flags,
       resources,
+      loadFile:
+        options.loadFile ??
+        ((path) => {
+          throw new Error(`open ${path}: no such file or directory`);
+        }),
     },
     d.metrics,
   );

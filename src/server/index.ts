@@ -12,6 +12,7 @@ import { namingProfile, type NamingProfile } from '../machinery/naming';
 import { newUid } from '../machinery/ids';
 import { resourceExpired, StatusError } from '../machinery/errors';
 import { createAdmission } from './admission';
+import { TraceStore } from '../admission/trace-store';
 import { unreachableTransport } from '../admission/webhook-transport';
 import { noAdmissionMetrics } from '../admission/metrics';
 import { Catalog } from '../registry/catalog';
@@ -173,8 +174,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     { name: 'storage', ok: () => started },
   ];
 
+  const traces = new TraceStore();
   const server: ServerContext = {
     profile,
+    traces,
     catalog,
     rest: installer,
     now,

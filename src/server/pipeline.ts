@@ -19,7 +19,7 @@
 import type { ConnectionInfo } from '../api/connection';
 import { toStatusError } from '../machinery/errors';
 import { newUid } from '../machinery/ids';
-import { Warnings } from '../registry/rest/scope';
+import { AuditAnnotations, Warnings } from '../registry/rest/scope';
 import { parseRequestInfo } from '../http/request-info';
 import { wantsPretty, type RequestContext } from '../http/context';
 import { respondError } from '../http/respond';
@@ -51,6 +51,7 @@ export async function handleRequest(
     info: parseRequestInfo(request.method, url),
     user: { username: '', groups: [] },
     warnings: new Warnings(),
+    auditAnnotations: new AuditAnnotations(),
     auditId: newUid(),
     ...(conn !== undefined ? { conn } : {}),
     now: deps.server.now(),
@@ -65,12 +66,20 @@ export async function handleRequest(
     await deps.impersonate(ctx);
     // authorize
     await deps.authorize(ctx);
+    ctx.trace = deps.server.traces?.open({
+      auditId: ctx.auditId,
+      received: ctx.now,
+      method: request.method,
+      path: `${url.pathname}${url.search}`,
+      user: ctx.user.username,
+    });
     // handler (through the resource's storage) and encode
     response = await dispatch(deps.server, ctx);
   } catch (e) {
     response = respondError(ctx, deps.server.profile, toStatusError(e));
   }
   recordRequest(deps.server, ctx, response.status);
+  deps.server.traces?.finish(ctx.auditId, response.status);
   return response;
 }
 

@@ -514,6 +514,7 @@ function admissionOf(raw: RawFlags, read: ReadFile, options: NodeHostOptions): s
   if (file !== undefined && file !== '') {
     const profile = namingProfile(options.profile ?? 'orch');
     const text = readFlagFile(read, file, 'failed to read plugin config: ');
+    admission.loadFile = (path) => read(isAbsolute(path) ? path : join(dirname(file), path));
     try {
       admission.pluginConfigurations = parseAdmissionConfiguration(
         profile,
