@@ -14,6 +14,7 @@ const layers = [
   'admission',
   'registry',
   'http',
+  'audit',
   'server',
   'client',
   'controllers',
@@ -32,6 +33,7 @@ const allowed = {
   admission: ['api', 'machinery', 'cel', 'auth'],
   registry: ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'admission', 'auth'],
   http: ['api', 'machinery', 'storage', 'fieldmanager', 'cel', 'auth', 'admission', 'registry'],
+  audit: ['api', 'machinery', 'registry'],
   client: ['api', 'machinery'],
   controllers: ['api', 'machinery', 'client'],
   server: [
@@ -44,6 +46,7 @@ const allowed = {
     'admission',
     'registry',
     'http',
+    'audit',
     'client',
     'controllers',
   ],

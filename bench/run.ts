@@ -14,6 +14,7 @@ import { runApplyBench } from './apply';
 import { runCelBench } from './cel';
 import { runDecodeBench } from './decode';
 import { runIdentityBench } from './identity';
+import { runAdmissionBench } from './admission';
 
 const sections: Record<string, () => Promise<Figure[]>> = {
   node: runNodeHostBench,
@@ -30,6 +31,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   apply: runApplyBench,
   cel: async () => runCelBench(),
   identity: runIdentityBench,
+  admission: runAdmissionBench,
   ui: async () => (await import('./ui-load')).runUiLoadBench(),
 };
 

@@ -12,10 +12,20 @@ import { expect, test, type Page } from '@playwright/test';
 import { openView, waitUsable } from './support/ui';
 
 // The spec sections page is a view too (no tab; error explanations link to it); the helpers' type predates it.
-// Seven views, each scanned by axe (a few seconds each on a loaded machine): more than the default 30 s.
+// Nine views, each scanned by axe (a few seconds each on a loaded machine): more than the default 30 s.
 test.describe.configure({ timeout: 120_000 });
 
-const views = ['explorer', 'editor', 'watch', 'console', 'lab', 'workshop', 'spec'] as const;
+const views = [
+  'explorer',
+  'editor',
+  'watch',
+  'console',
+  'lab',
+  'workshop',
+  'traces',
+  'webhooks',
+  'spec',
+] as const;
 type View = (typeof views)[number];
 
 async function showView(page: Page, view: View): Promise<void> {

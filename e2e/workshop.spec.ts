@@ -95,7 +95,7 @@ test('switching the profile re-registers the worker with upstream group names', 
   const settings = page.getByRole('region', { name: 'Settings' });
   await settings.getByRole('radio', { name: /kubernetes/ }).check();
   await settings.getByRole('button', { name: 'Switch to kubernetes' }).click();
-  await expect(page.getByText('profile kubernetes')).toBeVisible();
+  await expect(page.getByLabel('Naming profile')).toHaveText('kubernetes');
   const answer = await apiOk<{ profile: string }>(page, 'GET', '/sandbox/v1/settings');
   expect(answer.profile).toBe('kubernetes');
   await page.goto('/#/explorer');

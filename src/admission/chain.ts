@@ -143,7 +143,14 @@ export class AdmissionChain {
       const before = (a.object ?? {}) as JsonObject;
       const after = result as JsonObject;
       const patch = fastJsonPatch.compare(before, after) as JsonPatchOperation[];
-      if (patch.length > 0) Object.assign(step, { decision: 'patched', patch, before, after });
+      // Copies: the store goes on changing the object (uid, timestamps) after admission.
+      if (patch.length > 0)
+        Object.assign(step, {
+          decision: 'patched',
+          patch,
+          before: structuredClone(before),
+          after: structuredClone(after),
+        });
     }
     a.trace.record(step);
     return result;

@@ -72,6 +72,13 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
       subresource: info.subresource,
       removedRelease: rt.deprecation.removedRelease,
     });
+    // The audit event says the API was deprecated (and when it goes), as the real server annotates it.
+    ctx.auditAnnotations?.add(server.profile.groupPrefixed('deprecated'), 'true');
+    if (rt.deprecation.removedRelease !== '')
+      ctx.auditAnnotations?.add(
+        server.profile.groupPrefixed('removed-release'),
+        rt.deprecation.removedRelease,
+      );
   }
   // Decoding and deprecation warnings belong to the request, whatever a write's retries do.
   ctx.warnings.keep();

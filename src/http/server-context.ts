@@ -8,6 +8,7 @@
 
 import type { AdmissionTrace } from '../registry/rest/scope';
 import type { Status } from '../api/meta';
+import type { UserInfo } from '../api/authn';
 import type { NamingProfile } from '../machinery/naming';
 import type { Catalog } from '../registry/catalog';
 import type { RestInstaller } from '../registry/installer';
@@ -27,8 +28,18 @@ export interface TraceSink {
   finish(auditId: string, code: number): void;
 }
 
+/** Starts a request's audit once its user is known (see server/audit.ts); undefined when the policy skips it. */
+export interface AuditStarter {
+  begin(
+    ctx: RequestContext,
+    authenticated: UserInfo,
+  ): { finish(response: Response, failure?: Status): Promise<Response> } | undefined;
+}
+
 export interface ServerContext {
   profile: NamingProfile;
+  /** Audit (absent: nothing is audited). */
+  audit?: AuditStarter;
   /** Admission traces by Audit-Id (absent: requests are not traced). */
   traces?: TraceSink;
   catalog: Catalog;

@@ -11,10 +11,20 @@ import type { Status } from '../api/meta';
 import { namingProfile, type NamingProfile } from '../machinery/naming';
 import { newUid } from '../machinery/ids';
 import { resourceExpired, StatusError } from '../machinery/errors';
-import { createAdmission } from './admission';
+import { createAdmission, type ServerAdmissionDeps } from './admission';
+import {
+  admissionOptionsOf,
+  admissionPluginStates,
+  auditPolicyOf,
+  type AdmissionSettings,
+} from './admission-settings';
 import { TraceStore } from '../admission/trace-store';
+import { createServerAudit } from './audit';
+import { handleAuditApi, isAuditApiPath } from './sandbox-audit-api';
+import { handleTraceApi, isTraceApiPath } from './sandbox-trace-api';
 import { unreachableTransport } from '../admission/webhook-transport';
-import { noAdmissionMetrics } from '../admission/metrics';
+import { backendStore, sandboxTransport } from '../admission/backends/index';
+import { handleWebhookBackendApi, isWebhookBackendApiPath } from './sandbox-webhook-api';
 import { Catalog } from '../registry/catalog';
 import { builtInDefinitions, builtInRegistry } from '../registry/builtins';
 import { RestInstaller } from '../registry/installer';
@@ -54,12 +64,22 @@ import { clusterRoleAggregationController } from '../controllers/clusterrole-agg
 import { crdNamingController } from '../controllers/crd-naming';
 import { crdEstablishingController } from '../controllers/crd-establishing';
 import { crdFinalizer } from '../controllers/crd-finalizer';
+import { pvcProtectionController, pvProtectionController } from '../controllers/storage-protection';
 import { profileDefinitions } from '../registry/crd/definitions';
 import { CrdRegistrar } from '../registry/crd/registrar';
 import { SharedInformerFactory } from '../registry/cache/factory';
 import { namespaceLister } from '../registry/cache/namespace-lister';
 
 export type { ApiServerOptions } from './options';
+// What hosts need to run JavaScript webhook backends.
+export type { ScriptJob, ScriptOutcome, ScriptRunner } from '../admission/backends/types';
+// What hosts need to call webhooks (they import the server, never the admission layer).
+export {
+  WebhookCallError,
+  type WebhookCall,
+  type WebhookCallResult,
+  type WebhookTransport,
+} from '../admission/webhook-transport';
 
 export interface ApiServer {
   /**
@@ -149,7 +169,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     reviewToken: (token: string, audiences?: readonly string[]) =>
       need().tokens.reviewToken(token, audiences),
   };
-  storeDeps.admission = createAdmission(options.admission ?? {}, {
+  const webhookBackends = backendStore(storage);
+  const admissionDeps: ServerAdmissionDeps = {
     profile,
     featureGates,
     now,
@@ -158,13 +179,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     namespaces,
     authorizer,
     installer: () => installer,
-    transport: options.webhookTransport ?? unreachableTransport,
-    metrics: noAdmissionMetrics,
+    transport: sandboxTransport(options.webhookTransport ?? unreachableTransport, {
+      backends: webhookBackends,
+      ...(options.scriptRunner !== undefined ? { scriptRunner: options.scriptRunner } : {}),
+    }),
+    metrics,
     flags: {
       defaultNotReadyTolerationSeconds: options.admissionFlags?.defaultNotReadyTolerationSeconds ?? 300,
       defaultUnreachableTolerationSeconds: options.admissionFlags?.defaultUnreachableTolerationSeconds ?? 300,
     },
-  });
+  };
+  // The flags' admission settings; the workshop settings may replace them at run time (sandbox.update).
+  let admissionSettings: AdmissionSettings = {
+    enablePlugins: [...(options.admission?.enablePlugins ?? [])],
+    disablePlugins: [...(options.admission?.disablePlugins ?? [])],
+    configuration: '',
+  };
+  storeDeps.admission = createAdmission(options.admission ?? {}, admissionDeps);
   const installer = new RestInstaller(catalog, storeDeps, { authorizer, tokenAuthenticator });
   catalog.setInstaller(() => installer.installAll());
 
@@ -175,9 +206,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   ];
 
   const traces = new TraceStore();
+  // The policy: the host's flag, else the workshop settings (applySavedSettings), else the host's default text.
+  let auditPolicyText = options.audit?.policy !== undefined ? '' : (options.defaultAuditPolicy ?? '');
+  const audit = createServerAudit(
+    profile,
+    options.audit?.policy ?? auditPolicyOf(profile, auditPolicyText),
+    options.audit?.sinks ?? [],
+    now,
+  );
   const server: ServerContext = {
     profile,
     traces,
+    audit,
     catalog,
     rest: installer,
     now,
@@ -214,9 +254,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     metrics,
     openapi: (ctx) => openapi.handle(ctx),
     sandbox: (ctx) =>
-      isIdentityApiPath(ctx.url.pathname.replace(/\/+$/, ''))
-        ? handleIdentityApi(need(), async () => need().identities(await sandboxServiceAccountUid()), ctx)
-        : handleSandbox(sandbox, storage, ctx),
+      isWebhookBackendApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+        ? handleWebhookBackendApi(webhookBackends, ctx)
+        : isTraceApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+          ? handleTraceApi(traces, ctx, (callback) => server.onShutdown(callback))
+          : isAuditApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+            ? Promise.resolve(handleAuditApi(audit.log, ctx, audit.policy !== undefined))
+            : isIdentityApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+              ? handleIdentityApi(
+                  need(),
+                  async () => need().identities(await sandboxServiceAccountUid()),
+                  ctx,
+                )
+              : handleSandbox(sandbox, storage, ctx),
   };
 
   const sandbox: SandboxControl = {
@@ -224,13 +274,30 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       profile: profile.name,
       compactionIntervalMs: compactor.interval,
       featureGates: { ...featureGates },
+      admission: { ...admissionSettings },
+      auditPolicy: auditPolicyText,
+      admissionPlugins: admissionPluginStates(storeDeps.admission.names),
     }),
     async update(patch: Partial<SandboxSettings>) {
+      // Validated before anything changes: a bad plugin name or document is a 400 and nothing is saved.
+      const admissionOptions =
+        patch.admission !== undefined ? admissionOptionsOf(profile, patch.admission) : undefined;
+      const policy = patch.auditPolicy !== undefined ? auditPolicyOf(profile, patch.auditPolicy) : undefined;
       if (patch.compactionIntervalMs !== undefined) compactor.setInterval(patch.compactionIntervalMs);
       if (patch.featureGates !== undefined) Object.assign(featureGates, patch.featureGates);
+      if (patch.admission !== undefined && admissionOptions !== undefined) {
+        admissionSettings = { ...patch.admission };
+        storeDeps.admission = createAdmission(admissionOptions, admissionDeps);
+      }
+      if (patch.auditPolicy !== undefined) {
+        auditPolicyText = patch.auditPolicy;
+        audit.setPolicy(policy);
+      }
       await storage.setSetting('sandbox.settings', {
         compactionIntervalMs: compactor.interval,
         featureGates: { ...featureGates },
+        admission: { ...admissionSettings },
+        auditPolicy: auditPolicyText,
       });
     },
     compact: () => compactor.compactNow(),
@@ -275,13 +342,41 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (saved?.featureGates !== undefined)
       for (const [k, v] of Object.entries(saved.featureGates))
         if (options.featureGates?.[k] === undefined) featureGates[k] = v;
+    if (saved?.admission !== undefined && options.admission === undefined) {
+      try {
+        storeDeps.admission = createAdmission(admissionOptionsOf(profile, saved.admission), admissionDeps);
+        admissionSettings = { ...saved.admission };
+      } catch (e) {
+        console.error('saved admission settings ignored', e);
+      }
+    }
+    if (saved?.auditPolicy !== undefined && options.audit?.policy === undefined) {
+      try {
+        audit.setPolicy(auditPolicyOf(profile, saved.auditPolicy));
+        auditPolicyText = saved.auditPolicy;
+      } catch (e) {
+        console.error('saved audit policy ignored', e);
+      }
+    }
   }
 
   /** What exists from the start: the namespaces, the default RBAC policy, the sandbox's service account. */
   async function bootstrapState(): Promise<void> {
-    await bootstrap(installer, profile, systemApiserver, now());
-    await reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now());
-    await ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now());
+    // As the real post-start hooks do, a write that admission refuses (AlwaysDeny, a webhook) is logged and the
+    // server still starts: the learner sees what the plugin does instead of a server that never comes up.
+    const refusedByAdmission = (step: string) => (e: unknown) => {
+      if (!(e instanceof StatusError && e.code === 403)) throw e;
+      console.warn(`${step}: ${e.message}`);
+    };
+    await bootstrap(installer, profile, systemApiserver, now()).catch(
+      refusedByAdmission('unable to create namespaces'),
+    );
+    await reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now()).catch(
+      refusedByAdmission('unable to reconcile the bootstrap RBAC policy'),
+    );
+    await ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now()).catch(
+      refusedByAdmission('unable to create the sandbox service account'),
+    );
   }
 
   /**
@@ -314,7 +409,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The browser host's sandbox API is the learner's own (reset, import, identities): open to every caller.
       if (options.openSandboxApi === true && ctx.url.pathname.startsWith('/sandbox/')) return;
       if (isPublicIdentityPath(ctx.request.method.toUpperCase(), ctx.url.pathname)) return;
-      await authorize(authorizer, ctx);
+      await authorize(authorizer, ctx, profile);
     },
   };
 
@@ -352,6 +447,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         crdNamingController(contextFor(identities.apiextensions)),
         crdEstablishingController(contextFor(identities.apiextensions)),
         crdFinalizer(contextFor(identities.apiextensions)),
+        pvcProtectionController(contextFor(identities.pvcProtection)),
+        pvProtectionController(contextFor(identities.pvProtection)),
       );
       for (const c of controllers) c.start();
     }

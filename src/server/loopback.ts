@@ -22,6 +22,8 @@ export function loopbackIdentities(profile: NamingProfile) {
     namespaceController: serviceAccount(profile, 'namespace-controller'),
     garbageCollector: serviceAccount(profile, 'generic-garbage-collector'),
     clusterRoleAggregation: serviceAccount(profile, 'clusterrole-aggregation-controller'),
+    pvcProtection: serviceAccount(profile, 'pvc-protection-controller'),
+    pvProtection: serviceAccount(profile, 'pv-protection-controller'),
     /** The apiextensions controllers run in the API server and use its loopback identity. */
     apiextensions: {
       username: 'system:apiserver',

@@ -7,8 +7,11 @@ import type { ProfileName } from '../machinery/naming';
 import type { Storage } from '../storage/types';
 import type { AuthenticationConfig } from '../auth/authn/config';
 import type { AdmissionOptions } from '../admission/build';
+import type { AuditPolicy } from '../audit/policy';
+import type { AuditSink } from '../audit/log';
 import type { AdmissionFlags } from '../admission/types';
 import type { WebhookTransport } from '../admission/webhook-transport';
+import type { ScriptRunner } from '../admission/backends/types';
 
 export interface ApiServerOptions {
   /** Where state lives; the server owns it from now on (close() closes it). */
@@ -41,4 +44,10 @@ export interface ApiServerOptions {
   admissionFlags?: Partial<AdmissionFlags>;
   /** How webhooks are reached (the Node host adds real HTTPS); default: nothing outside the sandbox's own backends. */
   webhookTransport?: WebhookTransport;
+  /** Runs the JavaScript webhook backends a learner declares, isolated and under the call's timeout; default: none (such calls fail as unreachable). */
+  scriptRunner?: ScriptRunner;
+  /** `--audit-policy-file` (parsed) and where events go besides the sandbox's live log (`--audit-log-path`). No policy: nothing is audited. */
+  audit?: { policy?: AuditPolicy; sinks?: AuditSink[] };
+  /** The audit policy document used when neither `audit.policy` nor saved workshop settings give one (the browser host's live view). */
+  defaultAuditPolicy?: string;
 }

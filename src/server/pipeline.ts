@@ -25,6 +25,8 @@ import { wantsPretty, type RequestContext } from '../http/context';
 import { respondError } from '../http/respond';
 import type { ServerContext } from '../http/server-context';
 import { dispatch } from '../http/dispatch';
+import type { Status } from '../api/meta';
+import type { RequestAudit } from './audit';
 
 export interface PipelineDeps {
   server: ServerContext;
@@ -59,11 +61,16 @@ export async function handleRequest(
     signal: request.signal,
   };
   let response: Response;
+  let audit: RequestAudit | undefined;
+  let failure: Status | undefined;
   try {
     // authenticate
     await deps.authenticate(ctx, conn);
+    const authenticated = ctx.user;
     // impersonate
     await deps.impersonate(ctx);
+    // audit: the policy sees the authenticated user; the event also names the impersonated one
+    audit = deps.server.audit?.begin(ctx, authenticated);
     // authorize
     await deps.authorize(ctx);
     ctx.trace = deps.server.traces?.open({
@@ -76,8 +83,11 @@ export async function handleRequest(
     // handler (through the resource's storage) and encode
     response = await dispatch(deps.server, ctx);
   } catch (e) {
-    response = respondError(ctx, deps.server.profile, toStatusError(e));
+    const err = toStatusError(e);
+    failure = err.status;
+    response = respondError(ctx, deps.server.profile, err);
   }
+  if (audit !== undefined) response = await audit.finish(response, failure);
   recordRequest(deps.server, ctx, response.status);
   deps.server.traces?.finish(ctx.auditId, response.status);
   return response;

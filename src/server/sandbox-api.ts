@@ -19,6 +19,7 @@
 
 import { badRequest, pathNotFound, methodNotAllowed } from '../machinery/errors';
 import { isPlainObject } from '../machinery/json';
+import type { AdmissionPluginState, AdmissionSettings } from './admission-settings';
 import type { RequestContext } from '../http/context';
 import { readBodyText } from '../http/body';
 import { respondValue } from '../http/respond';
@@ -31,10 +32,14 @@ import { toStatusError } from '../machinery/errors';
 export interface SandboxSettings {
   compactionIntervalMs: number;
   featureGates: Record<string, boolean>;
+  /** Admission plugins and their configuration (see admission-settings.ts). */
+  admission: AdmissionSettings;
+  /** The audit policy document; '' audits nothing. */
+  auditPolicy: string;
 }
 
 export interface SandboxControl {
-  settings(): SandboxSettings & { profile: string };
+  settings(): SandboxSettings & { profile: string; admissionPlugins: AdmissionPluginState[] };
   update(patch: Partial<SandboxSettings>): Promise<void>;
   compact(): Promise<number>;
   reset(): Promise<void>;
@@ -88,6 +93,29 @@ export async function handleSandbox(
         gates[k] = v;
       }
       patch.featureGates = gates;
+    }
+    if (body.admission !== undefined) {
+      const a = body.admission;
+      const list = (v: unknown, field: string): string[] => {
+        if (v === undefined) return [];
+        if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+          throw badRequest(`admission.${field} must be a list of plugin names`);
+        return v as string[];
+      };
+      if (!isPlainObject(a))
+        throw badRequest('admission must be an object: {enablePlugins, disablePlugins, configuration}');
+      if (a.configuration !== undefined && typeof a.configuration !== 'string')
+        throw badRequest('admission.configuration must be an AdmissionConfiguration document (text)');
+      patch.admission = {
+        enablePlugins: list(a.enablePlugins, 'enablePlugins'),
+        disablePlugins: list(a.disablePlugins, 'disablePlugins'),
+        configuration: typeof a.configuration === 'string' ? a.configuration : '',
+      };
+    }
+    if (body.auditPolicy !== undefined) {
+      if (typeof body.auditPolicy !== 'string')
+        throw badRequest('auditPolicy must be a Policy document (text)');
+      patch.auditPolicy = body.auditPolicy;
     }
     await control.update(patch);
     return respondValue(ctx, 200, await snapshot());

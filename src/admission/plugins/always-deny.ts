@@ -1,7 +1,17 @@
 /**
- * AlwaysDeny: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ * AlwaysDeny: refuses every request that reaches admission (creates,
+ * updates, deletes, connects), in both phases, with the real 403 message.
+ * Only useful for testing; it runs last in the recommended order.
  */
 
-import type { AdmissionPluginFactory } from '../types';
+import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
+import { admissionForbidden } from './admission-forbidden';
 
-export const alwaysDeny: AdmissionPluginFactory = () => ({ name: 'AlwaysDeny' });
+const deny = (a: AdmissionAttributes) =>
+  Promise.reject(admissionForbidden(a, 'admission control is denying all modifications'));
+
+export const alwaysDeny: AdmissionPluginFactory = () => ({
+  name: 'AlwaysDeny',
+  admit: deny,
+  validate: deny,
+});

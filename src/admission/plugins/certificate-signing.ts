@@ -1,7 +1,37 @@
 /**
- * CertificateSigning: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ * CertificateSigning: storing a certificate on a request (an update of
+ * `certificatesigningrequests/status` that changes `status.certificate`)
+ * needs verb `sign` on the request's signer (`signers` in the certificates
+ * group, by name or `<domain>/*`). Other status writes (conditions) pass.
  */
 
+import type { KubeObject } from '../../api/meta';
 import type { AdmissionPluginFactory } from '../types';
+import { goQuote } from '../../machinery/go-format';
+import { admissionForbidden } from './admission-forbidden';
+import { authorizedForSigner, signerNameOf } from './signer-authorization';
 
-export const certificateSigning: AdmissionPluginFactory = () => ({ name: 'CertificateSigning' });
+function certificateOf(object: KubeObject | undefined): string {
+  const status = object?.status as { certificate?: unknown } | undefined;
+  return typeof status?.certificate === 'string' ? status.certificate : '';
+}
+
+export const certificateSigning: AdmissionPluginFactory = (deps) => {
+  const group = deps.profile.suffixed('certificates');
+  return {
+    name: 'CertificateSigning',
+    operations: ['UPDATE'],
+    async validate(a) {
+      if (a.subresource !== 'status' || a.group !== group || a.resource !== 'certificatesigningrequests')
+        return;
+      if (certificateOf(a.object) === certificateOf(a.oldObject)) return;
+      // The stored signer is the one that counts (the field is immutable anyway).
+      const signerName = signerNameOf(a.oldObject);
+      if (await authorizedForSigner(deps.authorizer, deps.profile, a.user, 'sign', signerName)) return;
+      throw admissionForbidden(
+        a,
+        `user not permitted to sign requests with signerName ${goQuote(signerName)}`,
+      );
+    },
+  };
+};

@@ -1,9 +1,48 @@
 /**
- * CertificateSubjectRestriction: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ * CertificateSubjectRestriction: a certificate request to the API server
+ * client signer (`orch.io/apiserver-client`; `kubernetes.io/kube-apiserver-client`
+ * under the kubernetes profile) may not ask for the `system:masters`
+ * organization — a certificate with it would bypass authorization, so no
+ * approver should be able to hand one out by mistake.
  */
 
+import { fromBase64, decodePEMBlocks } from '../../auth/pki/pem';
+import { Pkcs10CertificateRequest } from '../../auth/pki/x509';
+import { policyNames } from '../../auth/policy/names';
 import type { AdmissionPluginFactory } from '../types';
+import { admissionForbidden } from './admission-forbidden';
+import { signerNameOf } from './signer-authorization';
 
-export const certificateSubjectRestriction: AdmissionPluginFactory = () => ({
-  name: 'CertificateSubjectRestriction',
-});
+const mastersGroup = 'system:masters';
+
+/** The subject organizations of a base64-encoded PEM PKCS#10 request (Go's `ParseCSR` error texts where it has one). */
+export function requestOrganizations(request: string): string[] {
+  const block = decodePEMBlocks(new TextDecoder().decode(fromBase64(request)))[0];
+  if (block === undefined || block.label !== 'CERTIFICATE REQUEST')
+    throw new Error('PEM block type must be CERTIFICATE REQUEST');
+  return new Pkcs10CertificateRequest(block.der).subjectName.getField('O');
+}
+
+export const certificateSubjectRestriction: AdmissionPluginFactory = (deps) => {
+  const group = deps.profile.suffixed('certificates');
+  const clientSigner = policyNames(deps.profile).signers.apiserverClient;
+  return {
+    name: 'CertificateSubjectRestriction',
+    operations: ['CREATE'],
+    async validate(a) {
+      if (a.group !== group || a.resource !== 'certificatesigningrequests' || a.subresource !== '') return;
+      const signerName = signerNameOf(a.object);
+      if (signerName !== clientSigner) return;
+      const request = (a.object?.spec as { request?: unknown } | undefined)?.request;
+      let organizations: string[];
+      try {
+        organizations = requestOrganizations(typeof request === 'string' ? request : '');
+      } catch (e) {
+        throw admissionForbidden(a, `failed to parse CSR: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      if (organizations.includes(mastersGroup))
+        throw admissionForbidden(a, `use of ${signerName} signer with ${mastersGroup} group is not allowed`);
+      return Promise.resolve();
+    },
+  };
+};

@@ -1,7 +1,10 @@
 /**
- * MutatingAdmissionWebhook: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ * MutatingAdmissionWebhook: calls the matching webhooks of every
+ * MutatingWebhookConfiguration in sequence, applying their JSON patches
+ * (see `../webhook/mutating.ts`).
  */
 
 import type { AdmissionPluginFactory } from '../types';
+import { mutatingWebhookPlugin } from '../webhook/mutating';
 
-export const mutatingAdmissionWebhook: AdmissionPluginFactory = () => ({ name: 'MutatingAdmissionWebhook' });
+export const mutatingAdmissionWebhook: AdmissionPluginFactory = (deps) => mutatingWebhookPlugin(deps);

@@ -1,9 +1,10 @@
 /**
- * ValidatingAdmissionWebhook: not built yet — admits everything. (Placeholder: the admission issue replaces it.)
+ * ValidatingAdmissionWebhook: calls the matching webhooks of every
+ * ValidatingWebhookConfiguration in parallel; any rejection fails the
+ * request (see `../webhook/validating.ts`).
  */
 
 import type { AdmissionPluginFactory } from '../types';
+import { validatingWebhookPlugin } from '../webhook/validating';
 
-export const validatingAdmissionWebhook: AdmissionPluginFactory = () => ({
-  name: 'ValidatingAdmissionWebhook',
-});
+export const validatingAdmissionWebhook: AdmissionPluginFactory = (deps) => validatingWebhookPlugin(deps);

@@ -6,6 +6,7 @@
 
 import type { ProfileName } from '../../machinery/naming';
 import { CLAIM_MESSAGE } from './messages';
+import { hostScriptRuns } from './script-host';
 
 export interface RegisterOptions {
   /** Worker script; default `/sw.js`. */
@@ -26,6 +27,8 @@ export async function registerServiceWorker(
     );
   }
   const container = navigator.serviceWorker;
+  // The worker asks this page to run JavaScript webhook backends (it cannot start Workers itself).
+  hostScriptRuns(container);
   const scriptUrl = options.scriptUrl ?? '/sw.js';
   const url =
     options.profile === undefined ? scriptUrl : `${scriptUrl}?profile=${encodeURIComponent(options.profile)}`;

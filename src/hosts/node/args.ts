@@ -22,6 +22,7 @@ import {
   validateAdmissionOptions,
   type AdmissionOptions,
 } from '../../server/admission';
+import { AuditPolicyError, parseAuditPolicy } from '../../server/audit';
 import { isProfileName } from '../../machinery/naming';
 import type { AuthenticationConfig } from '../../auth/authn/config';
 import type { AuthorizationMode, NodeHostOptions } from './host';
@@ -108,6 +109,9 @@ const flagKinds = {
   'admission-control-config-file': 'string',
   'default-not-ready-toleration-seconds': 'string',
   'default-unreachable-toleration-seconds': 'string',
+  // Audit.
+  'audit-policy-file': 'string',
+  'audit-log-path': 'string',
 } as const satisfies Record<string, FlagKind>;
 
 type FlagName = keyof typeof flagKinds;
@@ -489,6 +493,7 @@ export function parseHostArgs(
   const authn = authenticationOf(raw, read, warn, modes);
   errors.push(...authn.errors);
   errors.push(...admissionOf(raw, read, options));
+  auditOf(raw, read, options, warn);
   if (authn.config !== undefined) options.authentication = authn.config;
   // Go's utilerrors.Aggregate: one error as itself, several in brackets.
   if (errors.length === 1) throw new FlagError(errors[0]);
@@ -546,4 +551,29 @@ function admissionOf(raw: RawFlags, read: ReadFile, options: NodeHostOptions): s
         : {}),
     };
   return validateAdmissionOptions(admission);
+}
+
+/** `--audit-policy-file` and `--audit-log-path` (`-` is standard output). */
+function auditOf(
+  raw: RawFlags,
+  read: ReadFile,
+  options: NodeHostOptions,
+  warn: (message: string) => void,
+): void {
+  const file = raw.strings['audit-policy-file'];
+  const logPath = raw.strings['audit-log-path'];
+  if (file === undefined || file === '') {
+    if (logPath !== undefined && logPath !== '')
+      warn('No audit policy file provided, no events will be recorded for log backend');
+    return;
+  }
+  const text = readFlagFile(read, file, 'loading audit policy file: ');
+  try {
+    const policy = parseAuditPolicy(namingProfile(options.profile ?? 'orch'), text);
+    options.audit = { policy, ...(logPath !== undefined && logPath !== '' ? { logPath } : {}) };
+  } catch (e) {
+    if (e instanceof AuditPolicyError)
+      throw new FlagError(`loading audit policy file: ${e.message}: from file ${file}`);
+    throw e;
+  }
 }

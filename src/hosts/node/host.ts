@@ -23,13 +23,16 @@ import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener } from '@hono/node-server';
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
 import { createApiServer, type ApiServer, type ApiServerOptions } from '../../server/index';
+import { nodeScriptRunner } from './script-runner';
 import type { ProfileName } from '../../machinery/naming';
 import type { AuthenticationConfig } from '../../auth/authn/config';
 import { createDexieStorage } from '../../storage/dexie/dexie-storage';
 import { createMemoryStorage } from '../../storage/memory/memory-storage';
 import type { Storage } from '../../storage/types';
 import { writeKubeconfig, type KubeconfigUser } from './kubeconfig';
+import { auditLogSinks } from './audit-log';
 import { nodeExternalFetch } from './external-fetch';
+import { httpsWebhookTransport } from './webhook-https';
 import { connectionOf } from './tls';
 import { answerClientError, maxHeaderBytes, rewriteIncomingTarget, statusBody } from './raw-target';
 
@@ -54,6 +57,8 @@ export interface NodeHostOptions {
   /** The admission flags (`--enable-admission-plugins`, …, the configuration file already parsed). */
   admission?: ApiServerOptions['admission'];
   admissionFlags?: ApiServerOptions['admissionFlags'];
+  /** `--audit-policy-file` (parsed) and `--audit-log-path` (`-`: standard output). */
+  audit?: { policy: NonNullable<NonNullable<ApiServerOptions['audit']>['policy']>; logPath?: string };
   /** How webhooks outside the sandbox's own backends are called; default real HTTPS (see webhook-https.ts). */
   webhookTransport?: ApiServerOptions['webhookTransport'];
 }
@@ -147,8 +152,12 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     ...(authentication !== undefined ? { authentication } : {}),
     ...(options.authorizationModes !== undefined ? { authorizationModes: options.authorizationModes } : {}),
     ...(options.admission !== undefined ? { admission: options.admission } : {}),
+    ...(options.audit !== undefined
+      ? { audit: { policy: options.audit.policy, sinks: auditLogSinks(options.audit.logPath) } }
+      : {}),
     ...(options.admissionFlags !== undefined ? { admissionFlags: options.admissionFlags } : {}),
-    ...(options.webhookTransport !== undefined ? { webhookTransport: options.webhookTransport } : {}),
+    webhookTransport: options.webhookTransport ?? httpsWebhookTransport,
+    scriptRunner: nodeScriptRunner(),
   };
   const api = createApiServer(apiOptions);
   await api.ready;

@@ -23,4 +23,12 @@ export const admissionDefaults: Record<string, Defaulter> = {
   },
   'api.admissionregistration.v1.RuleWithOperations': (rule) => ptr(rule, 'scope', '*'),
   'api.admissionregistration.v1.ServiceReference': (ref) => ptr(ref, 'port', 443),
+  // v1alpha1 ValidatingAdmissionPolicy: fails closed, matches equivalent requests, selects everything.
+  'api.admissionregistration.v1alpha1.ValidatingAdmissionPolicySpec': (s) => ptr(s, 'failurePolicy', 'Fail'),
+  'api.admissionregistration.v1alpha1.MatchResources': (m) => {
+    ptr(m, 'matchPolicy', 'Equivalent');
+    ptr(m, 'namespaceSelector', {});
+    ptr(m, 'objectSelector', {});
+  },
+  'api.admissionregistration.v1alpha1.NamedRuleWithOperations': (rule) => ptr(rule, 'scope', '*'),
 };

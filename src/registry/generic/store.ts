@@ -239,6 +239,9 @@ export class GenericStore implements RestStorage {
       requestKind: scope.requestKind,
       requestResource: scope.requestResource,
       ...(scope.options !== undefined ? { options: scope.options } : {}),
+      warnings: scope.warnings,
+      ...(scope.annotations !== undefined ? { annotations: scope.annotations } : {}),
+      ...(scope.trace !== undefined ? { trace: scope.trace } : {}),
     };
   }
 

@@ -28,6 +28,10 @@ import { role } from './rbac/role/index';
 import { clusterRole } from './rbac/clusterrole/index';
 import { roleBinding } from './rbac/rolebinding/index';
 import { clusterRoleBinding } from './rbac/clusterrolebinding/index';
+import { mutatingWebhookConfiguration } from './admissionregistration/mutatingwebhookconfiguration/index';
+import { validatingWebhookConfiguration } from './admissionregistration/validatingwebhookconfiguration/index';
+import { validatingAdmissionPolicy } from './admissionregistration/validatingadmissionpolicy/index';
+import { validatingAdmissionPolicyBinding } from './admissionregistration/validatingadmissionpolicybinding/index';
 
 const registrations: Record<string, KindRegistration> = {
   'core/Namespace': namespace,
@@ -51,6 +55,10 @@ const registrations: Record<string, KindRegistration> = {
   'rbac/ClusterRole': clusterRole,
   'rbac/RoleBinding': roleBinding,
   'rbac/ClusterRoleBinding': clusterRoleBinding,
+  'admissionregistration/MutatingWebhookConfiguration': mutatingWebhookConfiguration,
+  'admissionregistration/ValidatingWebhookConfiguration': validatingWebhookConfiguration,
+  'admissionregistration/ValidatingAdmissionPolicy': validatingAdmissionPolicy,
+  'admissionregistration/ValidatingAdmissionPolicyBinding': validatingAdmissionPolicyBinding,
 };
 
 const customResource: KindRegistration = { hooks: customResourceHooks };

@@ -9,6 +9,7 @@
 import type { AuthorizationAttributes } from '../../auth/authorizer';
 import { forbiddenError, type ServerAuthorizer } from '../../auth/authz/index';
 import type { RequestContext } from '../../http/context';
+import type { NamingProfile } from '../../machinery/naming';
 
 export function attributesOf(ctx: RequestContext): AuthorizationAttributes {
   const info = ctx.info;
@@ -39,9 +40,17 @@ export function attributesOf(ctx: RequestContext): AuthorizationAttributes {
   };
 }
 
-export async function authorize(authorizer: ServerAuthorizer, ctx: RequestContext): Promise<void> {
+export async function authorize(
+  authorizer: ServerAuthorizer,
+  ctx: RequestContext,
+  profile: NamingProfile,
+): Promise<void> {
   const attributes = attributesOf(ctx);
   const result = await authorizer.authorize(attributes);
+  // The audit event carries the decision and its reason, as the real authorization filter annotates it.
+  const group = `authorization.${profile.groupSuffix}`;
+  ctx.auditAnnotations?.add(`${group}/decision`, result.decision === 'Allow' ? 'allow' : 'forbid');
+  ctx.auditAnnotations?.add(`${group}/reason`, result.reason);
   if (result.decision === 'Allow') return;
   ctx.explanation = authorizer.explain(attributes);
   throw forbiddenError(attributes, result.reason);

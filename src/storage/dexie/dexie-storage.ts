@@ -54,6 +54,8 @@ export function createDexieStorage(options: DexieStorageOptions): Storage {
 export class DexieStorage implements Storage {
   private readonly db: StorageDatabase;
   private readonly listeners = new Set<CommitListener>();
+  /** An import in progress: writes wait for it (see importState). */
+  private importing: Promise<void> | undefined;
   private readonly order = new CommitOrder((change) => this.deliver(change));
   /** Change records some listener received: their writers return a copy of the object. */
   private readonly delivered = new WeakSet<ChangeRecord>();
@@ -242,8 +244,18 @@ export class DexieStorage implements Storage {
   }
 
   async importState(data: Blob, options?: ImportOptions): Promise<void> {
-    await this.order.drained();
-    return guard(() => importDatabase(this.db, data, options));
+    // The addon clears and fills the tables in several transactions: a write landing in between (a controller,
+    // admission's quota status) would take a revision the import then adds again. Writes wait for the import.
+    const running = (async () => {
+      while (this.importing !== undefined) await this.importing.catch(() => undefined);
+      await this.order.drained();
+      await guard(() => importDatabase(this.db, data, options));
+    })();
+    const gate = running.finally(() => {
+      if (this.importing === gate) this.importing = undefined;
+    });
+    this.importing = gate;
+    return gate;
   }
 
   async close(): Promise<void> {
@@ -261,6 +273,7 @@ export class DexieStorage implements Storage {
     plan: (existing: ObjectRow | undefined, revision: number) => ChangeRow,
   ): Promise<StoredObject> {
     const { db } = this;
+    while (this.importing !== undefined) await this.importing.catch(() => undefined);
     const slot = this.order.begin();
     let change: ChangeRow;
     try {

@@ -49,13 +49,18 @@ export function Header({
       <h1>Orch Sandbox</h1>
       <span className="header-version" aria-label="Server version">
         {version.value?.gitVersion !== undefined
-          ? `server ${version.value.gitVersion}`
+          ? version.value.gitVersion
           : version.loading
             ? '…'
             : 'server version unknown'}
       </span>
-      <span className="profile-badge" title="Naming profile (change it in Workshop → Settings)">
-        profile {preferences.profile()}
+      {/* Ten tabs and the switcher share 1280 px: the badge shows the profile's name, its label says what it is. */}
+      <span
+        className="profile-badge"
+        aria-label="Naming profile"
+        title="Naming profile (change it in Workshop → Settings)"
+      >
+        {preferences.profile()}
       </span>
       <ViewTabs current={view} lastParams={lastParams} />
       <RequestCounter />

@@ -21,6 +21,8 @@ const lazyViews: Record<Exclude<ViewName, 'explorer'>, ComponentType<ViewProps>>
   lab: lazy(() => import('../lab/LabView').then((m) => ({ default: m.LabView }))),
   workshop: lazy(() => import('../workshop/WorkshopView').then((m) => ({ default: m.WorkshopView }))),
   identity: lazy(() => import('../identity/IdentityView').then((m) => ({ default: m.IdentityView }))),
+  traces: lazy(() => import('../trace/TraceView').then((m) => ({ default: m.TraceView }))),
+  webhooks: lazy(() => import('../webhooks/WebhooksView').then((m) => ({ default: m.WebhooksView }))),
   spec: lazy(() => import('./SpecSectionsView').then((m) => ({ default: m.SpecSectionsView }))),
 };
 

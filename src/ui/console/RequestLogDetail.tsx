@@ -7,6 +7,7 @@
 import { CodeBlock } from '../common/CodeBlock';
 import { curlCommand, kubectlCommand, type NodeHostTarget } from '../lib/commands';
 import type { LoggedRequest } from '../lib/request-log';
+import { TraceLink } from '../trace/TraceLink';
 import { CommandBlock } from './CommandBlock';
 
 interface Props {
@@ -31,6 +32,7 @@ export function RequestLogDetail({ entry, target, onOpen }: Props) {
         <button type="button" onClick={onOpen}>
           Open in console
         </button>
+        <TraceLink headers={entry.responseHeaders} method={entry.method} />
       </div>
       <p>
         {entry.error !== undefined

@@ -7,6 +7,8 @@
 import { useState } from 'react';
 import { formatClock } from '../lib/age';
 import type { LoggedRequest } from '../lib/request-log';
+import { auditIdOf, isWrite } from '../trace/trace-model';
+import { routeHref } from '../lib/route';
 
 interface Props {
   entries: readonly LoggedRequest[];
@@ -57,6 +59,16 @@ export function RequestLogList({ entries, selected, onSelect, onClear }: Props) 
                     : (entry.status ?? '…')}
               </span>
             </button>
+            {isWrite(entry.method) && auditIdOf(entry.responseHeaders) !== undefined ? (
+              <a
+                className="log-trace-link"
+                href={routeHref('traces', { id: auditIdOf(entry.responseHeaders) })}
+                aria-label={`Admission trace of ${entry.method} ${entry.path}`}
+                title="Open its admission trace"
+              >
+                trace
+              </a>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -8,6 +8,9 @@ import { parseWarnings } from '../../client/index';
 import { CodeBlock } from '../common/CodeBlock';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { WarningList } from '../common/WarningList';
+import { useLoggedRequests } from '../app/RequestLogContext';
+import { TraceLink } from '../trace/TraceLink';
+import { auditIdOf } from '../trace/trace-model';
 import type { ConsoleAnswer } from './useConsoleRequest';
 
 const highlighted = new Set(['warning', 'retry-after', 'content-type']);
@@ -35,9 +38,15 @@ const reasons: Record<number, string> = {
 };
 
 export function ResponseView({ answer, error }: { answer: ConsoleAnswer | undefined; error: unknown }) {
+  const logged = useLoggedRequests();
   if (error !== undefined) return <ErrorNotice title="No answer" error={error} />;
   if (answer === undefined) return null;
   const ok = answer.status < 400;
+  // The request log knows the method of the answer with this Audit-Id: only writes have a trace.
+  const auditId = auditIdOf(answer.headers);
+  const method = logged.find(
+    (entry) => auditId !== undefined && auditIdOf(entry.responseHeaders) === auditId,
+  )?.method;
   return (
     <section className="response" aria-label="Response">
       <p className="status-line">
@@ -50,6 +59,7 @@ export function ResponseView({ answer, error }: { answer: ConsoleAnswer | undefi
             <span className="live-dot" aria-hidden="true" /> streaming
           </span>
         ) : null}
+        <TraceLink auditId={auditId} method={method} />
       </p>
       <table className="headers">
         <caption>Response headers</caption>

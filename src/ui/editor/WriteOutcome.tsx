@@ -7,10 +7,18 @@
 import { ErrorNotice } from '../common/ErrorNotice';
 import { WarningList } from '../common/WarningList';
 import { routeHref } from '../lib/route';
+import { useLoggedRequests } from '../app/RequestLogContext';
+import { TraceLink } from '../trace/TraceLink';
+import { latestWriteAuditId } from '../trace/trace-model';
 import type { Outcome } from './useWriteFlow';
 
 export function WriteOutcome({ outcome }: { outcome: Outcome }) {
   const object = outcome.object;
+  const logged = useLoggedRequests();
+  const auditId =
+    outcome.plan === undefined
+      ? undefined
+      : latestWriteAuditId(logged, outcome.plan.method, outcome.plan.path);
   const verb = { create: 'Created', update: 'Updated', apply: 'Applied' }[
     outcome.plan?.operation ?? 'create'
   ];
@@ -29,6 +37,11 @@ export function WriteOutcome({ outcome }: { outcome: Outcome }) {
         </p>
       ) : null}
       <WarningList warnings={outcome.warnings} />
+      {auditId !== undefined ? (
+        <p>
+          <TraceLink auditId={auditId} />
+        </p>
+      ) : null}
       {outcome.plan !== undefined && object !== undefined ? (
         <p>
           <a

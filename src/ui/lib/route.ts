@@ -5,7 +5,17 @@
  * path stays free for the API prefixes the worker answers.
  */
 
-export type ViewName = 'explorer' | 'editor' | 'watch' | 'console' | 'lab' | 'workshop' | 'identity' | 'spec';
+export type ViewName =
+  | 'explorer'
+  | 'editor'
+  | 'watch'
+  | 'console'
+  | 'lab'
+  | 'workshop'
+  | 'identity'
+  | 'traces'
+  | 'webhooks'
+  | 'spec';
 
 /** The views; `tab: false` ones (the spec section list, reached from error explanations) have no header tab. */
 export const views: { name: ViewName; label: string; tab?: false }[] = [
@@ -16,6 +26,8 @@ export const views: { name: ViewName; label: string; tab?: false }[] = [
   { name: 'lab', label: 'Apply lab' },
   { name: 'workshop', label: 'Workshop' },
   { name: 'identity', label: 'Identity' },
+  { name: 'traces', label: 'Traces' },
+  { name: 'webhooks', label: 'Webhooks' },
   { name: 'spec', label: 'Spec sections', tab: false },
 ];
 

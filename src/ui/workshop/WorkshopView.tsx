@@ -2,10 +2,13 @@
  * Workshop tools: a shared scenario (from a link), reset, export and
  * import of the whole state, scenarios to start attendees from the same
  * objects, the server settings (profile, history window, feature gates),
- * and the Node host that copied commands target.
+ * the Node host that copied commands target, the admission plugins and
+ * audit policy, and the live audit log.
  */
 
 import type { ViewProps } from '../app/view-props';
+import { AdmissionCard } from './AdmissionCard';
+import { AuditLogCard } from './AuditLogCard';
 import { NodeHostCard } from './NodeHostCard';
 import { ResetCard } from './ResetCard';
 import { ScenarioCard } from './ScenarioCard';
@@ -27,8 +30,12 @@ export function WorkshopView({ params, active }: ViewProps) {
           <ScenarioCard />
           <NodeHostCard />
         </div>
-        <SettingsCard active={active} />
+        <div className="workshop-right">
+          <SettingsCard active={active} />
+          <AdmissionCard active={active} />
+        </div>
       </div>
+      <AuditLogCard active={active} />
     </main>
   );
 }

@@ -7,8 +7,10 @@
  */
 
 import { createApiServer, type ApiServer } from '../../../server/index';
-import { isProfileName, type ProfileName } from '../../../machinery/naming';
+import { isProfileName, namingProfile, type ProfileName } from '../../../machinery/naming';
+import { defaultBrowserAuditPolicy } from '../../../server/admission-settings';
 import { openStorage } from './storage';
+import { pageScriptRunner } from './page-script-runner';
 
 /** The IndexedDB store of a profile: one per profile, so switching profiles never mixes objects. */
 export function storeName(profile: ProfileName): string {
@@ -31,6 +33,10 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
         storage: openStorage(storeName(profile)),
         profile,
         openSandboxApi: true,
+        // JavaScript webhook backends run in a Worker of an open sandbox page (a service worker cannot start one).
+        scriptRunner: pageScriptRunner(),
+        // The browser has no log file: the live audit view shows every request at Metadata unless the workshop settings change it.
+        defaultAuditPolicy: defaultBrowserAuditPolicy(namingProfile(profile)),
       });
       await server.ready;
       return server;

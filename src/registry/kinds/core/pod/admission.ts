@@ -41,6 +41,9 @@ export async function admitCreate(
     uid: scope.uid,
     requestKind: scope.requestKind,
     requestResource: scope.requestResource,
+    warnings: scope.warnings,
+    ...(scope.annotations !== undefined ? { annotations: scope.annotations } : {}),
+    ...(scope.trace !== undefined ? { trace: scope.trace } : {}),
     ...(scope.options !== undefined ? { options: scope.options } : {}),
   };
   const admitted = (await deps.admission.mutate(attributes)) ?? object;

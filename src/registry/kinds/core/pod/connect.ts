@@ -69,6 +69,9 @@ export async function admitConnect(
     uid: scope.uid,
     requestKind: scope.requestKind,
     requestResource: scope.requestResource,
+    warnings: scope.warnings,
+    ...(scope.annotations !== undefined ? { annotations: scope.annotations } : {}),
+    ...(scope.trace !== undefined ? { trace: scope.trace } : {}),
   };
   const admitted = (await deps.admission.mutate(attributes)) ?? options;
   await deps.admission.validate({ ...attributes, object: admitted });

@@ -1,0 +1,142 @@
+/**
+ * A webhook's `matchConditions` (CEL, gate AdmissionWebhookMatchConditions):
+ * compiled once per configuration version, evaluated in order with
+ * `object`, `oldObject`, `request` and `authorizer`. As in v1.27, a false
+ * condition skips the webhook whatever the others did; errors, when no
+ * condition is false, skip it under `failurePolicy: Ignore` and fail the
+ * call under `Fail`. The server's authorizer answers asynchronously and
+ * CEL asks synchronously, so an expression that consults it is evaluated
+ * again once the questions it asked are answered.
+ */
+
+import type { JsonObject, JsonValue } from '../../api/meta';
+import type { Authorizer } from '../../auth/authorizer';
+import {
+  compileAdmissionExpression,
+  evaluateAdmission,
+  isCompileError,
+  type AuthorizationAttributes,
+  type AuthorizationDecision,
+  type CompiledExpression,
+  type EvalResult,
+} from '../../cel';
+import type { AdmissionAttributes } from '../types';
+import type { MatchCondition } from './types';
+
+const options = { authorizer: true } as const;
+
+export interface CompiledCondition {
+  name: string;
+  expression: string;
+  compiled?: CompiledExpression;
+  /** The compile error, when the stored expression does not compile (a configuration stored before the gate). */
+  error?: string;
+}
+
+export type ConditionsResult =
+  { kind: 'match' } | { kind: 'skip'; condition?: string } | { kind: 'error'; message: string };
+
+const compiledCache = new Map<string, CompiledCondition>();
+
+export function compileConditions(conditions: readonly MatchCondition[]): CompiledCondition[] {
+  return conditions.map((c) => {
+    let found = compiledCache.get(c.expression);
+    if (found === undefined) {
+      const compiled = compileAdmissionExpression(c.expression, options);
+      found = isCompileError(compiled)
+        ? { name: c.name, expression: c.expression, error: compiled.message }
+        : { name: c.name, expression: c.expression, compiled };
+      if (compiledCache.size > 1000) compiledCache.clear();
+      compiledCache.set(c.expression, found);
+    }
+    return { ...found, name: c.name };
+  });
+}
+
+export async function evaluateConditions(
+  conditions: readonly CompiledCondition[],
+  input: { object: JsonValue | undefined; oldObject: JsonValue | undefined; request: JsonObject },
+  a: AdmissionAttributes,
+  authorizer: Authorizer,
+  failurePolicy: 'Ignore' | 'Fail',
+): Promise<ConditionsResult> {
+  const answers = new Map<string, AuthorizationDecision>();
+  const errors: string[] = [];
+  for (const c of conditions) {
+    if (c.compiled === undefined) {
+      errors.push(`compilation failed: ${c.error ?? ''}`);
+      continue;
+    }
+    const outcome = await evaluateWithAuthorizer(c.compiled, input, a, authorizer, answers);
+    if (outcome.status === 'ok') {
+      if (outcome.value === false) return { kind: 'skip', condition: c.name };
+      if (outcome.value !== true)
+        errors.push(`expression '${c.expression}' resulted in error: no such overload`);
+    } else if (outcome.status === 'error')
+      errors.push(`expression '${c.expression}' resulted in error: ${outcome.message}`);
+    else
+      errors.push(
+        `expression '${c.expression}' resulted in error: operation cancelled: actual cost limit exceeded`,
+      );
+  }
+  if (errors.length === 0) return { kind: 'match' };
+  if (failurePolicy === 'Ignore') return { kind: 'skip' };
+  return { kind: 'error', message: errors.length === 1 ? (errors[0] ?? '') : `[${errors.join(', ')}]` };
+}
+
+async function evaluateWithAuthorizer(
+  compiled: CompiledExpression,
+  input: { object: JsonValue | undefined; oldObject: JsonValue | undefined; request: JsonObject },
+  a: AdmissionAttributes,
+  authorizer: Authorizer,
+  answers: Map<string, AuthorizationDecision>,
+): Promise<EvalResult> {
+  const group = a.requestResource?.group ?? a.group;
+  for (let pass = 0; ; pass++) {
+    const pending = new Map<string, AuthorizationAttributes>();
+    const result = evaluateAdmission(
+      compiled,
+      {
+        ...input,
+        authorizer: {
+          user: a.user,
+          authorize: (attrs) => {
+            const key = JSON.stringify({ ...attrs, user: undefined });
+            const known = answers.get(key);
+            if (known !== undefined) return known;
+            pending.set(key, attrs);
+            return { decision: 'no-opinion', reason: '' };
+          },
+          requestResource: {
+            apiGroup: group,
+            resource: a.requestResource?.resource ?? a.resource,
+            ...(a.subresource !== '' ? { subresource: a.subresource } : {}),
+            ...(a.namespace !== '' ? { namespace: a.namespace } : {}),
+            ...(a.name !== '' ? { name: a.name } : {}),
+          },
+        },
+      },
+      options,
+    );
+    // Every question answered (or a runaway expression): this evaluation saw real decisions.
+    if (pending.size === 0 || pass >= 8) return result;
+    for (const [key, attrs] of pending) {
+      const r = await authorizer.authorize({
+        user: attrs.user,
+        verb: attrs.verb,
+        resourceRequest: attrs.path === undefined,
+        apiGroup: attrs.apiGroup ?? '',
+        apiVersion: '*',
+        resource: attrs.resource ?? '',
+        subresource: attrs.subresource ?? '',
+        namespace: attrs.namespace ?? '',
+        name: attrs.name ?? '',
+        path: attrs.path ?? '',
+      });
+      answers.set(key, {
+        decision: r.decision === 'Allow' ? 'allow' : r.decision === 'Deny' ? 'deny' : 'no-opinion',
+        reason: r.reason,
+      });
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Label selectors of a webhook: `namespaceSelector` (namespaced resources
+ * and Namespace objects; other cluster-scoped resources always pass) and
+ * `objectSelector` (the new or the old object's labels).
+ */
+
+import type { KubeObject } from '../../api/meta';
+import type { LabelSelector } from './types';
+
+/** Whether labels satisfy a metav1.LabelSelector (empty selects everything). */
+export function selectorMatches(
+  selector: LabelSelector | undefined,
+  labels: Record<string, string>,
+): boolean {
+  if (selector === undefined) return true;
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const r of selector.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(labels, r.key);
+    const values = r.values ?? [];
+    switch (r.operator) {
+      case 'In':
+        if (!has || !values.includes(labels[r.key] ?? '')) return false;
+        break;
+      case 'NotIn':
+        if (has && values.includes(labels[r.key] ?? '')) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
+      default:
+        // The configuration's validation refuses other operators; a stored one selects nothing.
+        return false;
+    }
+  }
+  return true;
+}
+
+export function isEmptySelector(selector: LabelSelector | undefined): boolean {
+  return (
+    selector === undefined ||
+    (Object.keys(selector.matchLabels ?? {}).length === 0 && (selector.matchExpressions ?? []).length === 0)
+  );
+}
+
+/** The object selector passes when the new or the old object matches (an empty selector: always). */
+export function objectSelectorMatches(
+  selector: LabelSelector | undefined,
+  object: KubeObject | undefined,
+  oldObject: KubeObject | undefined,
+): boolean {
+  if (isEmptySelector(selector)) return true;
+  for (const o of [object, oldObject])
+    if (o !== undefined && selectorMatches(selector, o.metadata?.labels ?? {})) return true;
+  return false;
+}

@@ -1,0 +1,62 @@
+/**
+ * Where the dispatchers find webhooks: the configurations the informer
+ * holds (so a new configuration takes effect as soon as the cache sees
+ * it), sorted by name as the real server sorts them, flattened into one
+ * ordered list whose positions are the audit annotations' indexes.
+ */
+
+import type { Lister } from '../../registry/cache/types';
+import type { AdmissionPluginDeps } from '../types';
+import type { WebhookConfiguration, WebhookEntry, WebhookKind } from './types';
+
+export interface WebhookSource {
+  /** Every webhook of every configuration, in dispatch order. */
+  webhooks(): Promise<WebhookEntry[]>;
+}
+
+export function webhookSource(deps: AdmissionPluginDeps, kind: WebhookKind): WebhookSource {
+  const group = `admissionregistration.${deps.profile.groupSuffix}`;
+  const resource = kind === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
+  let lister: Lister | undefined;
+  let synced = false;
+  // The flattened list only changes when a configuration does: keyed by every name@resourceVersion.
+  let cached: { key: string; entries: WebhookEntry[] } | undefined;
+  return {
+    async webhooks() {
+      if (lister === undefined) {
+        try {
+          lister = deps.lister(group, resource);
+        } catch {
+          // The group is switched off (`--runtime-config`): no configuration can exist.
+          return [];
+        }
+      }
+      if (!synced) {
+        await deps.listersSynced();
+        synced = true;
+      }
+      const configurations = (lister.list() as WebhookConfiguration[])
+        .slice()
+        .sort((a, b) => compare(a.metadata?.name ?? '', b.metadata?.name ?? ''));
+      const key = configurations.map((c) => `${c.metadata?.name}@${c.metadata?.resourceVersion}`).join(',');
+      if (cached?.key === key) return cached.entries;
+      const entries: WebhookEntry[] = [];
+      for (const c of configurations) {
+        const configuration = c.metadata?.name ?? '';
+        for (const spec of c.webhooks ?? [])
+          entries.push({
+            configuration,
+            spec,
+            index: entries.length,
+            key: `${configuration}/${spec.name}`,
+          });
+      }
+      cached = { key, entries };
+      return entries;
+    },
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

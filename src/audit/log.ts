@@ -1,0 +1,34 @@
+/**
+ * Where audit events go: sinks the host attaches (the Node host's log
+ * file) and the in-memory log behind the sandbox's live audit view, which
+ * keeps the newest events and tells subscribers about each new one.
+ */
+
+import type { AuditEvent } from '../api/audit';
+
+export interface AuditSink {
+  write(event: AuditEvent): void;
+}
+
+export class AuditLog implements AuditSink {
+  private events: AuditEvent[] = [];
+  private readonly listeners = new Set<(event: AuditEvent) => void>();
+
+  constructor(private readonly capacity = 1000) {}
+
+  write(event: AuditEvent): void {
+    this.events.push(event);
+    if (this.events.length > this.capacity) this.events = this.events.slice(-this.capacity);
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** The kept events, oldest first. */
+  list(): AuditEvent[] {
+    return [...this.events];
+  }
+
+  subscribe(listener: (event: AuditEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

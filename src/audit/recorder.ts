@@ -1,0 +1,171 @@
+/**
+ * Builds one request's audit events as the real audit filter does: the
+ * policy decides the level from the authenticated user and the request's
+ * attributes; RequestReceived is written before the handler runs,
+ * ResponseStarted when a long-running (watch) response begins, and
+ * ResponseComplete with the status, the annotations admission and
+ * authorization added, and — at Request and RequestResponse levels — the
+ * request and response bodies.
+ */
+
+import type { AuditEvent } from '../api/audit';
+import type { UserInfo } from '../api/authn';
+import type { JsonValue } from '../api/meta';
+import type { AuditAnnotations } from '../registry/rest/scope';
+import { auditLevelRank } from '../registry/rest/scope';
+import {
+  evaluatePolicy,
+  type AuditAttributes,
+  type AuditPolicy,
+  type AuditStage,
+  type PolicyDecision,
+} from './policy';
+import type { AuditSink } from './log';
+
+export interface AuditRequest {
+  auditId: string;
+  received: Date;
+  method: string;
+  requestURI: string;
+  userAgent?: string;
+  sourceIPs?: string[];
+  /** The authenticated user (before impersonation). */
+  user: UserInfo;
+  /** The user acted as, when the request impersonated. */
+  impersonatedUser?: UserInfo;
+  attributes: AuditAttributes;
+  apiVersion?: string;
+}
+
+export interface AuditedResponse {
+  code: number;
+  /** The Status of a failed request. */
+  status?: { status?: string; message?: string; reason?: string };
+  body?: JsonValue;
+}
+
+function userOf(u: UserInfo): AuditEvent['user'] {
+  return {
+    username: u.username,
+    ...(u.uid !== undefined && u.uid !== '' ? { uid: u.uid } : {}),
+    ...(u.groups !== undefined && u.groups.length > 0 ? { groups: [...u.groups] } : {}),
+    ...(u.extra !== undefined && Object.keys(u.extra).length > 0 ? { extra: { ...u.extra } } : {}),
+  };
+}
+
+function withoutManagedFields(v: JsonValue | undefined): JsonValue | undefined {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const meta = v.metadata;
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta) || !('managedFields' in meta)) {
+    if (Array.isArray(v.items)) return { ...v, items: v.items.map((i) => withoutManagedFields(i) ?? null) };
+    return v;
+  }
+  const { managedFields: _dropped, ...rest } = meta;
+  return { ...v, metadata: rest };
+}
+
+export class AuditRecorder {
+  private readonly decision: PolicyDecision;
+
+  constructor(
+    private readonly policy: AuditPolicy,
+    private readonly sinks: readonly AuditSink[],
+    private readonly apiVersion: string,
+    private readonly request: AuditRequest,
+    private readonly now: () => Date,
+  ) {
+    this.decision = evaluatePolicy(policy, request.attributes);
+  }
+
+  get level(): PolicyDecision['level'] {
+    return this.decision.level;
+  }
+
+  /** Whether the request body is recorded (so the pipeline reads a copy of it). */
+  get wantsRequestBody(): boolean {
+    return auditLevelRank(this.decision.level) >= auditLevelRank('Request');
+  }
+
+  get wantsResponseBody(): boolean {
+    return this.decision.level === 'RequestResponse';
+  }
+
+  private event(stage: AuditStage, annotations: AuditAnnotations | undefined): AuditEvent | undefined {
+    if (this.decision.level === 'None' || this.decision.omitStages.includes(stage)) return undefined;
+    const r = this.request;
+    const a = r.attributes;
+    const notes = annotations?.at(this.decision.level) ?? {};
+    const event: AuditEvent = {
+      kind: 'Event',
+      apiVersion: this.apiVersion,
+      level: this.decision.level,
+      auditID: r.auditId,
+      stage,
+      requestURI: r.requestURI,
+      verb: a.verb,
+      user: userOf(r.user),
+      ...(r.impersonatedUser !== undefined ? { impersonatedUser: userOf(r.impersonatedUser) } : {}),
+      ...(r.sourceIPs !== undefined ? { sourceIPs: r.sourceIPs } : {}),
+      ...(r.userAgent !== undefined ? { userAgent: r.userAgent } : {}),
+      ...(a.resourceRequest
+        ? {
+            objectRef: {
+              resource: a.resource,
+              ...(a.namespace !== '' ? { namespace: a.namespace } : {}),
+              ...(a.name !== '' ? { name: a.name } : {}),
+              apiGroup: a.apiGroup,
+              ...(r.apiVersion !== undefined ? { apiVersion: r.apiVersion } : {}),
+              ...(a.subresource !== '' ? { subresource: a.subresource } : {}),
+            },
+          }
+        : {}),
+      requestReceivedTimestamp: micro(r.received),
+      stageTimestamp: micro(this.now()),
+      ...(Object.keys(notes).length > 0 ? { annotations: notes } : {}),
+    };
+    return event;
+  }
+
+  received(): void {
+    const e = this.event('RequestReceived', undefined);
+    if (e !== undefined) this.emit(e);
+  }
+
+  /** A long-running response (watch) has begun streaming. */
+  started(code: number, annotations: AuditAnnotations | undefined): void {
+    const e = this.event('ResponseStarted', annotations);
+    if (e === undefined) return;
+    e.responseStatus = { metadata: {}, code };
+    this.emit(e);
+  }
+
+  completed(
+    response: AuditedResponse,
+    annotations: AuditAnnotations | undefined,
+    requestBody?: JsonValue,
+  ): void {
+    const e = this.event('ResponseComplete', annotations);
+    if (e === undefined) return;
+    e.responseStatus = {
+      metadata: {},
+      code: response.code,
+      ...(response.status?.status !== undefined ? { status: response.status.status } : {}),
+      ...(response.status?.message !== undefined ? { message: response.status.message } : {}),
+      ...(response.status?.reason !== undefined ? { reason: response.status.reason } : {}),
+    };
+    const strip = this.decision.omitManagedFields ? withoutManagedFields : (v: JsonValue | undefined) => v;
+    if (this.wantsRequestBody && requestBody !== undefined) e.requestObject = strip(requestBody) ?? null;
+    if (this.wantsResponseBody && response.body !== undefined)
+      e.responseObject = strip(response.body) ?? null;
+    this.emit(e);
+  }
+
+  private emit(event: AuditEvent): void {
+    for (const sink of this.sinks) sink.write(event);
+  }
+}
+
+/** RFC 3339 with microseconds, as audit timestamps are written. */
+function micro(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}

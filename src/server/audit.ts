@@ -1,0 +1,166 @@
+/**
+ * Audit for one server: the policy (`--audit-policy-file`; the browser's
+ * workshop setting), the sinks (the Node host's `--audit-log-path`, the
+ * sandbox's live audit log) and, per request, the recorder the pipeline
+ * drives — RequestReceived before authorization, ResponseStarted when a
+ * watch begins streaming, ResponseComplete with status, annotations and the
+ * bodies the level asks for.
+ */
+
+import type { UserInfo } from '../api/authn';
+import type { JsonValue, Status } from '../api/meta';
+import { AuditLog, type AuditSink } from '../audit/log';
+import type { AuditPolicy } from '../audit/policy';
+import { AuditRecorder } from '../audit/recorder';
+import type { RequestContext } from '../http/context';
+import type { AuditStarter } from '../http/server-context';
+import type { NamingProfile } from '../machinery/naming';
+import { attributesOf } from './filters/authorization';
+
+export interface RequestAudit {
+  finish(response: Response, failure?: Status): Promise<Response>;
+}
+
+export interface ServerAudit extends AuditStarter {
+  /** The live log the sandbox API serves. */
+  readonly log: AuditLog;
+  /** Replaces the policy (workshop settings); undefined stops auditing. */
+  setPolicy(policy: AuditPolicy | undefined): void;
+  readonly policy: AuditPolicy | undefined;
+}
+
+function isJson(contentType: string | null): boolean {
+  return (contentType ?? '').split(';')[0]?.trim().toLowerCase().endsWith('json') === true;
+}
+
+async function jsonOf(text: Promise<string>): Promise<JsonValue | undefined> {
+  try {
+    const t = await text;
+    return t === '' ? undefined : (JSON.parse(t) as JsonValue);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createServerAudit(
+  profile: NamingProfile,
+  initial: AuditPolicy | undefined,
+  sinks: readonly AuditSink[],
+  now: () => Date,
+): ServerAudit {
+  const log = new AuditLog();
+  const all: AuditSink[] = [log, ...sinks];
+  let policy = initial;
+  const apiVersion = `audit.${profile.groupSuffix}/v1`;
+  return {
+    log,
+    get policy() {
+      return policy;
+    },
+    setPolicy(p) {
+      policy = p;
+    },
+    begin(ctx: RequestContext, authenticated: UserInfo): RequestAudit | undefined {
+      if (policy === undefined) return undefined;
+      const impersonated = ctx.user !== authenticated ? ctx.user : undefined;
+      const attributes = attributesOf(ctx);
+      const recorder = new AuditRecorder(
+        policy,
+        all,
+        apiVersion,
+        {
+          auditId: ctx.auditId,
+          received: ctx.now,
+          method: ctx.request.method,
+          requestURI: `${ctx.url.pathname}${ctx.url.search}`,
+          ...(ctx.request.headers.get('user-agent') !== null
+            ? { userAgent: ctx.request.headers.get('user-agent') ?? '' }
+            : {}),
+          ...(ctx.conn?.remote !== undefined ? { sourceIPs: [ctx.conn.remote.address] } : {}),
+          user: authenticated,
+          ...(impersonated !== undefined ? { impersonatedUser: impersonated } : {}),
+          attributes: {
+            user: ctx.user.username,
+            groups: ctx.user.groups ?? [],
+            verb: attributes.verb,
+            resourceRequest: attributes.resourceRequest,
+            apiGroup: attributes.apiGroup,
+            resource: attributes.resource,
+            subresource: attributes.subresource,
+            namespace: attributes.namespace,
+            name: attributes.name,
+            path: attributes.path,
+          },
+          ...(ctx.info.isResourceRequest ? { apiVersion: ctx.info.version } : {}),
+        },
+        now,
+      );
+      if (recorder.level === 'None') return undefined;
+      recorder.received();
+      const hasBody =
+        !['GET', 'HEAD', 'DELETE'].includes(ctx.request.method.toUpperCase()) || ctx.request.body !== null;
+      const requestBody =
+        recorder.wantsRequestBody &&
+        hasBody &&
+        ctx.request.body !== null &&
+        isJson(ctx.request.headers.get('content-type'))
+          ? jsonOf(ctx.request.clone().text())
+          : Promise.resolve(undefined);
+      return {
+        async finish(response, failure) {
+          const status =
+            failure === undefined
+              ? undefined
+              : {
+                  ...(failure.status !== undefined ? { status: failure.status } : {}),
+                  ...(failure.message !== undefined ? { message: failure.message } : {}),
+                  ...(failure.reason !== undefined ? { reason: failure.reason } : {}),
+                };
+          const longRunning = ctx.info.verb === 'watch' && failure === undefined && response.body !== null;
+          if (longRunning) {
+            recorder.started(response.status, ctx.auditAnnotations);
+            // ResponseComplete when the stream ends (the client went away or the server closed it).
+            const done = (): void =>
+              recorder.completed({ code: response.status }, ctx.auditAnnotations, undefined);
+            const body = response.body;
+            if (body === null) return response;
+            let finished = false;
+            const once = (): void => {
+              if (!finished) {
+                finished = true;
+                done();
+              }
+            };
+            const tracked = body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: once }));
+            ctx.signal.addEventListener('abort', once, { once: true });
+            return new Response(tracked, {
+              status: response.status,
+              statusText: response.statusText,
+              headers: response.headers,
+            });
+          }
+          const responseBody =
+            recorder.wantsResponseBody &&
+            isJson(response.headers.get('content-type')) &&
+            response.body !== null
+              ? await jsonOf(response.clone().text())
+              : undefined;
+          recorder.completed(
+            {
+              code: response.status,
+              ...(status !== undefined ? { status } : {}),
+              ...(responseBody !== undefined ? { body: responseBody } : {}),
+            },
+            ctx.auditAnnotations,
+            await requestBody,
+          );
+          return response;
+        },
+      };
+    },
+  };
+}
+
+// What hosts need to read the audit flags (they import the server, never the audit layer).
+export { AuditPolicyError, parseAuditPolicy, type AuditPolicy } from '../audit/policy';
+export type { AuditSink } from '../audit/log';
