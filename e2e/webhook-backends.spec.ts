@@ -10,6 +10,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { api, apiOk, openSandbox } from './support/sandbox';
+import { shot } from './support/ui';
 
 // Boots the in-browser server and waits for configurations to reach its informer.
 test.describe.configure({ timeout: 90_000 });
@@ -37,7 +38,9 @@ async function createPodOnceWired(page: Page, name: string) {
   return answer;
 }
 
-test('a rules backend declared in the UI and wired to pods denies a pod create', async ({ page }) => {
+test('a rules backend declared in the UI and wired to pods denies a pod create', async ({
+  page,
+}, testInfo) => {
   await openSandbox(page, '/#/webhooks');
   const view = page.locator('.view:not([hidden]) main');
   await expect(view.getByRole('heading', { name: 'Webhook backends' })).toBeVisible();
@@ -69,6 +72,7 @@ test('a rules backend declared in the UI and wired to pods denies a pod create',
   expect((denied.body as { message: string }).message).toBe(
     'admission webhook "require-team.webhooks.sandbox.invalid" denied the request: pods need a team label',
   );
+  await shot(page, testInfo, 'webhook-backends');
 
   const axe = await new AxeBuilder({ page }).include('.view:not([hidden]) main').analyze();
   expect(

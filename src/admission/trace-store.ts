@@ -16,6 +16,9 @@ export interface TraceRequest {
   user: string;
 }
 
+/** Passes kept per request (a deletecollection of thousands keeps the first ones and counts the rest). */
+const maxPasses = 50;
+
 export class TraceStore {
   private readonly records = new Map<string, AdmissionTraceRecord>();
   private readonly listeners = new Set<(record: AdmissionTraceRecord) => void>();
@@ -41,17 +44,24 @@ export class TraceStore {
           this.add(record);
         }
         const last = record.passes[record.passes.length - 1];
-        // A retried attempt on the same object replaces its abandoned pass.
+        // A retried attempt on the same object replaces its abandoned pass (its steps are the last ones).
         if (
           last !== undefined &&
           last.namespace === p.namespace &&
           last.name === p.name &&
           last.operation === p.operation
-        )
+        ) {
           record.passes.pop();
+          record.steps.length -= last.steps.length;
+        }
+        // A collection delete passes admission once per object: the first passes tell the story, the rest are counted.
+        if (record.passes.length >= maxPasses) {
+          record.omittedPasses = (record.omittedPasses ?? 0) + 1;
+          pass = undefined;
+          return;
+        }
         pass = { ...p, steps: [] };
         record.passes.push(pass);
-        record.steps = record.passes.flatMap((x) => x.steps);
       },
       record: (step: AdmissionTraceStep) => {
         if (record === undefined || pass === undefined) return;

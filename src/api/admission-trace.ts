@@ -82,4 +82,6 @@ export interface AdmissionTraceRecord {
   /** Steps of every pass, in order (the `passes` flattened: the common case is one pass). */
   steps: AdmissionTraceStep[];
   passes: AdmissionTracePass[];
+  /** Passes not kept (a collection delete keeps its first 50). */
+  omittedPasses?: number;
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { alwaysAdmit } from './always-admit';
 import { alwaysDeny } from './always-deny';
-import { fakeDeps, podAttributes } from './pod-plugin-test-deps';
+import { fakeDeps, podAttributes } from './support/fake-deps.test-support';
 
 const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
 const attrs = podAttributes(configMap, { kind: 'ConfigMap', resource: 'configmaps' });

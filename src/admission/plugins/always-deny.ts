@@ -5,7 +5,7 @@
  */
 
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
+import { admissionForbidden } from './support/errors';
 
 const deny = (a: AdmissionAttributes) =>
   Promise.reject(admissionForbidden(a, 'admission control is denying all modifications'));

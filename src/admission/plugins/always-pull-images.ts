@@ -11,9 +11,8 @@
 import type { KubeObject } from '../../api/meta';
 import type { StatusError } from '../../machinery/errors';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
-import { aggregateMessage, plainError } from './pod-plugin-errors';
-import { clonePod, isNotPod, podSpecOf, visitContainers } from './pod-shape';
+import { admissionForbidden, aggregateMessage, plainError } from './support/errors';
+import { clonePod, isNotPod, podSpecOf, visitContainers } from './support/pod-shape';
 
 /** An update whose every image the old pod already used is left alone. */
 function isUpdateWithNoNewImages(a: AdmissionAttributes): boolean {

@@ -8,8 +8,8 @@
 
 import type { AdmissionPluginFactory } from '../types';
 import { goQuote } from '../../machinery/go-format';
-import { admissionForbidden } from './admission-forbidden';
-import { authorizedForSigner, signerNameOf } from './signer-authorization';
+import { admissionForbidden } from './support/errors';
+import { authorizedForSigner, signerNameOf } from './support/signer-authorization';
 
 export const certificateApproval: AdmissionPluginFactory = (deps) => {
   const group = deps.profile.suffixed('certificates');

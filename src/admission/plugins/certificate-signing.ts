@@ -8,8 +8,8 @@
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionPluginFactory } from '../types';
 import { goQuote } from '../../machinery/go-format';
-import { admissionForbidden } from './admission-forbidden';
-import { authorizedForSigner, signerNameOf } from './signer-authorization';
+import { admissionForbidden } from './support/errors';
+import { authorizedForSigner, signerNameOf } from './support/signer-authorization';
 
 function certificateOf(object: KubeObject | undefined): string {
   const status = object?.status as { certificate?: unknown } | undefined;

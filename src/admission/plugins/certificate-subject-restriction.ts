@@ -10,8 +10,8 @@ import { fromBase64, decodePEMBlocks } from '../../auth/pki/pem';
 import { Pkcs10CertificateRequest } from '../../auth/pki/x509';
 import { policyNames } from '../../auth/policy/names';
 import type { AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
-import { signerNameOf } from './signer-authorization';
+import { admissionForbidden } from './support/errors';
+import { signerNameOf } from './support/signer-authorization';
 
 const mastersGroup = 'system:masters';
 

@@ -12,8 +12,8 @@ import type { KubeObject } from '../../api/meta';
 import { goQuote } from '../../machinery/go-format';
 import { deepEqual } from '../../machinery/json';
 import type { AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
-import { authorizedForSigner, signerNameOf } from './signer-authorization';
+import { admissionForbidden } from './support/errors';
+import { authorizedForSigner, signerNameOf } from './support/signer-authorization';
 
 /** True when `next` differs from `previous` at most in owner references and finalizers. */
 export function onlyGarbageCollectionFields(next: KubeObject, previous: KubeObject): boolean {

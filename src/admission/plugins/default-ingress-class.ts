@@ -9,8 +9,8 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
-import { defaultClass } from './default-class';
+import { admissionForbidden } from './support/errors';
+import { defaultClass } from './support/default-class';
 
 export const defaultIngressClass: AdmissionPluginFactory = (deps) => {
   const group = deps.profile.suffixed('networking');

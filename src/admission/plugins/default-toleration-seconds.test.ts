@@ -5,7 +5,7 @@ import type { KubeObject } from '../../api/meta';
 import type { AdmissionPluginDeps } from '../types';
 import { defaultTolerationSeconds } from './default-toleration-seconds';
 import { extendedResourceToleration, isExtendedResourceName } from './extended-resource-toleration';
-import { fakeDeps, podAttributes } from './pod-plugin-test-deps';
+import { fakeDeps, podAttributes } from './support/fake-deps.test-support';
 
 const deps: AdmissionPluginDeps = {
   ...fakeDeps(),

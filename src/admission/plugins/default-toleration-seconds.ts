@@ -10,8 +10,8 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionPluginFactory } from '../types';
-import { clonePod, isNotPod, podSpecOf } from './pod-shape';
-import type { Toleration } from './tolerations';
+import { clonePod, isNotPod, podSpecOf } from './support/pod-shape';
+import type { Toleration } from './support/tolerations';
 
 export const defaultTolerationSeconds: AdmissionPluginFactory = (deps) => {
   const notReadyKey = deps.profile.subPrefixed('node', 'not-ready');

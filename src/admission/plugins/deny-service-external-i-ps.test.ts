@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { denyServiceExternalIPs } from './deny-service-external-i-ps';
-import { fakeDeps, podAttributes } from './pod-plugin-test-deps';
+import { fakeDeps, podAttributes } from './support/fake-deps.test-support';
 
 const svc = (externalIPs?: string[]): KubeObject => ({
   metadata: { name: 's' },

@@ -7,7 +7,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
+import { admissionForbidden } from './support/errors';
 
 const externalIPs = (svc: KubeObject | undefined): string[] => {
   const ips = (svc?.spec as { externalIPs?: unknown } | undefined)?.externalIPs;

@@ -8,8 +8,8 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionPluginFactory } from '../types';
-import { clonePod, isNotPod, podSpecOf } from './pod-shape';
-import { addOrUpdateToleration, type Toleration } from './tolerations';
+import { clonePod, isNotPod, podSpecOf } from './support/pod-shape';
+import { addOrUpdateToleration, type Toleration } from './support/tolerations';
 
 const qualifiedName =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;

@@ -3,20 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { PROFILES } from '../../machinery/naming';
 import { StatusError } from '../../machinery/errors';
-import type { AdmissionAttributes, AdmissionPluginDeps } from '../types';
-
-type Annotations = NonNullable<AdmissionAttributes['annotations']>;
-
-/** Records audit annotations (the real class belongs to the registry layer). */
-function recordingAnnotations(): { annotations: Annotations; seen: Map<string, string> } {
-  const seen = new Map<string, string>();
-  const annotations = {
-    add: (key: string, value: string) => void seen.set(key, value),
-  } as unknown as Annotations;
-  return { annotations, seen };
-}
+import type { AdmissionAttributes } from '../types';
 import { WebhookCallError, type WebhookCall, type WebhookCallResult } from '../webhook-transport';
 import { imagePolicyWebhook, parseImagePolicyConfig, readBackendKubeconfig } from './image-policy-webhook';
+import { fakeDeps, podAttributes, recordingAnnotations } from './support/fake-deps.test-support';
 
 const kubeconfig = `
 clusters:
@@ -34,7 +24,7 @@ current-context: c
 function setup(answer: (call: WebhookCall) => Promise<WebhookCallResult>, defaultAllow: boolean) {
   const calls: WebhookCall[] = [];
   const clock = { ms: 0 };
-  const deps = {
+  const deps = fakeDeps({
     profile: PROFILES.orch,
     now: () => new Date(clock.ms),
     config: {
@@ -50,29 +40,20 @@ function setup(answer: (call: WebhookCall) => Promise<WebhookCallResult>, defaul
         return answer(c);
       },
     },
-  } as unknown as AdmissionPluginDeps;
+  });
   return { plugin: imagePolicyWebhook(deps), calls, clock };
 }
 
 function create(image: string, annotations: Record<string, string> = {}): AdmissionAttributes {
-  return {
-    operation: 'CREATE',
-    group: '',
-    version: 'v1',
-    kind: 'Pod',
-    resource: 'pods',
-    subresource: '',
-    namespace: 'ns',
-    name: 'p',
-    object: {
+  return podAttributes(
+    {
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: { name: 'p', annotations },
       spec: { containers: [{ name: 'c', image }], initContainers: [{ name: 'i', image: 'init' }] },
     },
-    user: { username: 'u', groups: [] },
-    dryRun: false,
-  };
+    { namespace: 'ns', user: { username: 'u', groups: [] } },
+  );
 }
 
 const reply = (status: unknown): Promise<WebhookCallResult> =>

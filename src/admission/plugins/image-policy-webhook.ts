@@ -19,6 +19,7 @@ import type { KubeObject } from '../../api/meta';
 import { forbidden } from '../../machinery/errors';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
 import { WebhookCallError, type WebhookCredentials, type WebhookTransport } from '../webhook-transport';
+import { userCredentials, type KubeconfigUser } from '../webhook/credentials';
 
 interface ImagePolicyConfig {
   configFile: string;
@@ -77,18 +78,7 @@ interface Kubeconfig {
     name?: string;
     cluster?: { server?: string; 'certificate-authority-data'?: string; 'certificate-authority'?: string };
   }[];
-  users?: {
-    name?: string;
-    user?: {
-      token?: string;
-      username?: string;
-      password?: string;
-      'client-certificate-data'?: string;
-      'client-key-data'?: string;
-      'client-certificate'?: string;
-      'client-key'?: string;
-    };
-  }[];
+  users?: { name?: string; user?: KubeconfigUser }[];
 }
 
 /** Reads the backend's address and the credentials from a kubeconfig (its current context, else its first cluster and user). */
@@ -105,18 +95,7 @@ export function readBackendKubeconfig(text: string, load: (path: string) => stri
     (cluster['certificate-authority'] !== undefined
       ? b64(load(cluster['certificate-authority']))
       : undefined);
-  const credentials: WebhookCredentials = {};
-  if (user?.token !== undefined) credentials.token = user.token;
-  if (user?.username !== undefined) credentials.username = user.username;
-  if (user?.password !== undefined) credentials.password = user.password;
-  const cert =
-    user?.['client-certificate-data'] ??
-    (user?.['client-certificate'] !== undefined ? b64(load(user['client-certificate'])) : undefined);
-  const key =
-    user?.['client-key-data'] ??
-    (user?.['client-key'] !== undefined ? b64(load(user['client-key'])) : undefined);
-  if (cert !== undefined) credentials.clientCertificateData = cert;
-  if (key !== undefined) credentials.clientKeyData = key;
+  const credentials = userCredentials(user ?? {}, load);
   return {
     url: cluster.server,
     ...(caBundle !== undefined ? { caBundle } : {}),

@@ -6,8 +6,8 @@
  */
 
 import type { AdmissionPluginFactory } from '../types';
-import { objectForbidden } from './pod-plugin-errors';
-import { isNotPod, podSpecOf } from './pod-shape';
+import { objectForbidden } from './support/errors';
+import { isNotPod, podSpecOf } from './support/pod-shape';
 
 export const limitPodHardAntiAffinityTopology: AdmissionPluginFactory = (deps) => {
   const hostnameLabel = deps.profile.prefixed('hostname');

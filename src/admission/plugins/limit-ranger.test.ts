@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { StatusError } from '../../machinery/errors';
 import { PROFILES } from '../../machinery/naming';
-import type { Lister } from '../../registry/cache/types';
-import type { AdmissionAttributes, AdmissionPluginDeps } from '../types';
+import type { AdmissionAttributes } from '../types';
 import { limitRanger } from './limit-ranger';
+import { fakeDeps, podAttributes } from './support/fake-deps.test-support';
 
 const range: KubeObject = {
   apiVersion: 'v1',
@@ -16,33 +16,19 @@ const range: KubeObject = {
 };
 
 function plugin(profile: keyof typeof PROFILES) {
-  const lister: Lister = {
-    get: () => undefined,
-    list: (ns?: string) => (ns === 'ns' ? [Object.freeze(range)] : []),
-    byIndex: () => [],
-  };
-  return limitRanger({
-    profile: PROFILES[profile],
-    lister: () => lister,
-    listersSynced: () => Promise.resolve(),
-  } as unknown as AdmissionPluginDeps);
+  return limitRanger(
+    fakeDeps({ profile: PROFILES[profile], objects: { '/limitranges': [Object.freeze(range)] } }),
+  );
 }
 
 function write(operation: 'CREATE' | 'UPDATE', object: KubeObject, extra: Partial<AdmissionAttributes> = {}) {
-  return {
+  return podAttributes(object, {
     operation,
-    group: '',
-    version: 'v1',
-    kind: 'Pod',
-    resource: 'pods',
-    subresource: '',
     namespace: 'ns',
     name: 'p',
-    object,
     user: { username: 'u', groups: [] },
-    dryRun: false,
     ...extra,
-  } satisfies AdmissionAttributes;
+  });
 }
 
 const pod = (resources?: unknown): KubeObject =>

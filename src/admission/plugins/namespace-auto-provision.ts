@@ -8,7 +8,7 @@
 
 import { StatusError } from '../../machinery/errors';
 import type { AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
+import { admissionForbidden } from './support/errors';
 
 export const namespaceAutoProvision: AdmissionPluginFactory = (deps) => ({
   name: 'NamespaceAutoProvision',

@@ -14,15 +14,15 @@ import { nodeIdentity } from '../../auth/authz/node';
 import { notFound } from '../../machinery/errors';
 import { goQuote } from '../../machinery/go-format';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
-import { nodeObjectCheck } from './node-restriction-node';
+import { admissionForbidden } from './support/errors';
+import { nodeObjectCheck } from './node-restriction/node';
 import {
   referencesClaims,
   referencesClusterTrustBundles,
   referencesConfigMaps,
   referencesSecrets,
-} from './node-restriction-pod-refs';
-import { claimStatusCheck } from './node-restriction-claim';
+} from './node-restriction/pod-refs';
+import { claimStatusCheck } from './node-restriction/claim';
 
 type Json = Record<string, unknown>;
 

@@ -13,7 +13,7 @@ import type { AuthorizationAttributes, AuthorizationResult } from '../../auth/au
 import { deepEqual } from '../../machinery/json';
 import { goQuote } from '../../machinery/go-format';
 import type { AdmissionAttributes, AdmissionPluginFactory, AdmissionResources } from '../types';
-import { admissionForbidden } from './admission-forbidden';
+import { admissionForbidden } from './support/errors';
 
 function refsOf(a: { metadata?: { ownerReferences?: OwnerReference[] } } | undefined): OwnerReference[] {
   return a?.metadata?.ownerReferences ?? [];

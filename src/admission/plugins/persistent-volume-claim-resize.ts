@@ -8,8 +8,8 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
-import { compareQuantities } from './quantity-compare';
+import { admissionForbidden } from './support/errors';
+import { compare, parseQuantity, zero } from '../quota/quantity';
 
 interface ClaimShape {
   spec?: { storageClassName?: string | null; resources?: { requests?: Record<string, unknown> } };
@@ -44,11 +44,9 @@ export const persistentVolumeClaimResize: AdmissionPluginFactory = (deps) => {
       if (a.object === undefined || a.oldObject === undefined) return;
       const next = a.object as ClaimShape;
       const previous = a.oldObject as ClaimShape;
-      const grows =
-        compareQuantities(
-          next.spec?.resources?.requests?.['storage'],
-          previous.spec?.resources?.requests?.['storage'],
-        ) > 0;
+      // A missing or unparsable size counts as zero: validation reports it, not this plugin.
+      const size = (claim: ClaimShape) => parseQuantity(claim.spec?.resources?.requests?.['storage']) ?? zero;
+      const grows = compare(size(next), size(previous)) > 0;
       if (!grows) return;
       if (previous.status?.phase !== 'Bound')
         throw admissionForbidden(a, 'Only bound persistent volume claims can be expanded');

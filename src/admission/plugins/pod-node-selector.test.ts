@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { podNodeSelector } from './pod-node-selector';
-import { fakeDeps, podAttributes } from './pod-plugin-test-deps';
+import { fakeDeps, podAttributes } from './support/fake-deps.test-support';
 
 const annotation = 'scheduler.alpha.orch.io/node-selector';
 const ns = (name: string, selector?: string): KubeObject => ({

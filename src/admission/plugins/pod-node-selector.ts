@@ -12,7 +12,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
-import { objectForbidden, plainError } from './pod-plugin-errors';
+import { objectForbidden, plainError } from './support/errors';
 import {
   isLabelSubset,
   LabelSelectorSyntaxError,
@@ -20,8 +20,8 @@ import {
   mergeLabels,
   parseLabelSet,
   type LabelSet,
-} from './label-set';
-import { clonePod, isNotPod, podSpecOf } from './pod-shape';
+} from './support/label-set';
+import { clonePod, isNotPod, podSpecOf } from './support/pod-shape';
 import { notFound } from '../../machinery/errors';
 
 /** `podNodeSelectorPluginConfig` of the plugin's configuration: selectors by namespace, plus `clusterDefaultNodeSelector`. */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { isBestEffort, podTolerationRestriction } from './pod-toleration-restriction';
-import { fakeDeps, podAttributes } from './pod-plugin-test-deps';
+import { fakeDeps, podAttributes } from './support/fake-deps.test-support';
 
 const defaults = 'scheduler.alpha.orch.io/defaultTolerations';
 const whitelist = 'scheduler.alpha.orch.io/tolerationsWhitelist';

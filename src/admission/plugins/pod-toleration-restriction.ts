@@ -12,9 +12,9 @@
 import type { KubeObject } from '../../api/meta';
 import { notFound } from '../../machinery/errors';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
-import { plainError } from './pod-plugin-errors';
-import { clonePod, isNotPod, podSpecOf, type PodSpecShape } from './pod-shape';
-import { mergeTolerations, verifyAgainstWhitelist, type Toleration } from './tolerations';
+import { plainError } from './support/errors';
+import { clonePod, isNotPod, podSpecOf, type PodSpecShape } from './support/pod-shape';
+import { mergeTolerations, verifyAgainstWhitelist, type Toleration } from './support/tolerations';
 
 export interface PodTolerationRestrictionConfig {
   default?: Toleration[];

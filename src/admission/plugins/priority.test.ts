@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { StatusError } from '../../machinery/errors';
 import { priority } from './priority';
-import { fakeDeps, podAttributes } from './pod-plugin-test-deps';
+import { fakeDeps, podAttributes } from './support/fake-deps.test-support';
 
 const pc = (name: string, value: number, extra: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'scheduling.orch.io/v1',

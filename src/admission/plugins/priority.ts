@@ -12,8 +12,8 @@
 import type { KubeObject } from '../../api/meta';
 import type { Lister } from '../../registry/cache/types';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
-import { clonePod, isNotPod, podSpecOf } from './pod-shape';
+import { admissionForbidden } from './support/errors';
+import { clonePod, isNotPod, podSpecOf } from './support/pod-shape';
 
 interface PriorityClassShape extends KubeObject {
   value?: number;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { quantityValue, runtimeClass } from './runtime-class';
-import { fakeDeps, podAttributes } from './pod-plugin-test-deps';
+import { fakeDeps, podAttributes } from './support/fake-deps.test-support';
 
 const rc: KubeObject = {
   apiVersion: 'node.orch.io/v1',

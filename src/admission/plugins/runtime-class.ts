@@ -10,9 +10,9 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
-import { admissionForbidden } from './admission-forbidden';
-import { clonePod, isNotPod, podSpecOf } from './pod-shape';
-import { mergeTolerations, type Toleration } from './tolerations';
+import { admissionForbidden } from './support/errors';
+import { clonePod, isNotPod, podSpecOf } from './support/pod-shape';
+import { mergeTolerations, type Toleration } from './support/tolerations';
 
 interface RuntimeClassShape extends KubeObject {
   overhead?: { podFixed?: Record<string, unknown> | null } | null;

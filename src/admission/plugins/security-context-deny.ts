@@ -7,8 +7,8 @@
  */
 
 import type { AdmissionPluginFactory } from '../types';
-import { objectForbidden } from './pod-plugin-errors';
-import { isNotPod, podSpecOf, visitContainers } from './pod-shape';
+import { objectForbidden } from './support/errors';
+import { isNotPod, podSpecOf, visitContainers } from './support/pod-shape';
 
 /** Set, in the Go sense: present and not null (an empty list is set). */
 const isSet = (v: unknown): boolean => v !== undefined && v !== null;

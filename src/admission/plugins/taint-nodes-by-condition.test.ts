@@ -7,7 +7,7 @@ import type { AdmissionPluginDeps } from '../types';
 import { defaultTolerationSeconds } from './default-toleration-seconds';
 import { limitPodHardAntiAffinityTopology } from './limit-pod-hard-anti-affinity-topology';
 import { taintNodesByCondition } from './taint-nodes-by-condition';
-import { fakeDeps, podAttributes } from './pod-plugin-test-deps';
+import { fakeDeps, podAttributes } from './support/fake-deps.test-support';
 
 const deps: AdmissionPluginDeps = { ...fakeDeps(), profile: namingProfile('kubernetes') };
 const node: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } };

@@ -10,8 +10,12 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { namingProfile } from '../../machinery/naming';
 import { StatusError } from '../../machinery/errors';
-import type { AuditAnnotations, Warnings } from '../../registry/rest/scope';
 import { podSecurityPlugin } from '../plugins/pod-security';
+import {
+  podAttributes,
+  recordingAnnotations,
+  recordingWarnings,
+} from '../plugins/support/fake-deps.test-support';
 import type { AdmissionAttributes } from '../types';
 import { parsePodSecurityConfig } from './config';
 
@@ -78,30 +82,16 @@ async function run(attrs: Partial<AdmissionAttributes>): Promise<{
   annotations: Record<string, string>;
 }> {
   // Recorders standing in for the request scope's (the plugin only adds to them).
-  const warned: string[] = [];
-  const annotated: Record<string, string> = {};
-  const warnings = { add: (w: string) => warned.push(w) } as unknown as Warnings;
-  const annotations = {
-    add: (k: string, v: string, level: string) => {
-      expect(level).toBe('Metadata');
-      annotated[k] = v;
-    },
-  } as unknown as AuditAnnotations;
-  const a: AdmissionAttributes = {
-    operation: 'CREATE',
-    group: '',
-    version: 'v1',
-    kind: 'Pod',
-    resource: 'pods',
-    subresource: '',
+  const { warnings, seen: warned } = recordingWarnings();
+  const audit = recordingAnnotations();
+  const a = podAttributes(undefined, {
     namespace: 'base',
     name: 'p',
     user: { username: 'admin', groups: [] },
-    dryRun: false,
     warnings,
-    annotations,
+    annotations: audit.annotations,
     ...attrs,
-  };
+  });
   let error: StatusError | undefined;
   try {
     await plugin.validate?.(a);
@@ -109,10 +99,11 @@ async function run(attrs: Partial<AdmissionAttributes>): Promise<{
     if (!(e instanceof StatusError)) throw e;
     error = e;
   }
+  for (const level of audit.levels.values()) expect(level).toBe('Metadata');
   return {
     ...(error === undefined ? {} : { error }),
     warnings: warned,
-    annotations: annotated,
+    annotations: Object.fromEntries(audit.seen),
   };
 }
 

@@ -14,10 +14,10 @@
 import type { AdmissionTraceStep } from '../../api/admission-trace';
 import type { JsonObject, JsonValue, StatusReason } from '../../api/meta';
 import { StatusError } from '../../machinery/errors';
-import { admissionForbidden } from '../plugins/admission-forbidden';
+import { admissionForbidden } from '../plugins/support/errors';
 import type { AdmissionAttributes, AdmissionPluginDeps } from '../types';
 import { compilePolicy } from './compile';
-import type { AuthorizerAnswers } from './evaluate';
+import type { AuthorizerAnswers } from '../matching/evaluate';
 import { matchResources, type MatchedRequest } from './match';
 import { lookupParam } from './params';
 import type { PolicySource } from './source';

@@ -13,7 +13,13 @@ import { MAX_MESSAGE_EXPRESSION_BYTES, RUNTIME_CEL_COST_BUDGET } from '../../cel
 import type { AdmissionAttributes } from '../types';
 import type { CompiledPolicy } from './compile';
 import type { CompiledPolicyExpression } from './expressions';
-import { evaluatePolicyExpression, type AuthorizerAnswers, type PolicyInput } from './evaluate';
+import {
+  conditionFailure,
+  evaluateWithAuthorizer,
+  joinConditionErrors,
+  type AuthorizerAnswers,
+  type ExpressionInput as PolicyInput,
+} from '../matching/evaluate';
 
 export interface PolicyDecision {
   action: 'admit' | 'deny';
@@ -52,25 +58,16 @@ export async function validatePolicy(
   const run = (program: CompiledPolicyExpression, budget: number) =>
     'error' in program
       ? Promise.resolve({ status: 'error' as const, message: program.error, cost: 0, compile: true })
-      : evaluatePolicyExpression(program.compiled, input, a, authorizer, answers, budget);
+      : evaluateWithAuthorizer(program.compiled, input, a, authorizer, answers, budget);
 
   const conditionErrors: string[] = [];
   for (const c of policy.matchConditions) {
     const r = await run(c.program, RUNTIME_CEL_COST_BUDGET);
     if (r.status === 'ok' && r.value === false) return { applies: false, decisions: [], annotations: [] };
-    if (r.status === 'error')
-      conditionErrors.push(
-        'compile' in r ? r.message : `expression '${c.expression}' resulted in error: ${r.message}`,
-      );
-    else if (r.status === 'cost-exceeded')
-      conditionErrors.push(
-        `expression '${c.expression}' resulted in error: operation cancelled: actual cost limit exceeded`,
-      );
+    const failure = r.status === 'error' && 'compile' in r ? r.message : conditionFailure(c.expression, r);
+    if (failure !== undefined) conditionErrors.push(failure);
   }
-  if (conditionErrors.length > 0)
-    return errorResult(
-      conditionErrors.length === 1 ? (conditionErrors[0] ?? '') : `[${conditionErrors.join(', ')}]`,
-    );
+  if (conditionErrors.length > 0) return errorResult(joinConditionErrors(conditionErrors));
 
   let budget = RUNTIME_CEL_COST_BUDGET;
   const decisions: PolicyDecision[] = [];

@@ -1,7 +1,16 @@
 /** Quantity parsing and canonical printing, against values the real `resource.Quantity` gives. */
 
 import { describe, expect, it } from 'vitest';
-import { add, compare, formatQuantity, milliValue, parseQuantity, prettyPrint, count } from './quantity';
+import {
+  add,
+  compare,
+  formatQuantity,
+  milliValue,
+  parseQuantity,
+  prettyPrint,
+  count,
+  zero,
+} from './quantity';
 
 describe('parseQuantity / formatQuantity', () => {
   it.each([
@@ -58,4 +67,22 @@ describe('arithmetic', () => {
       ),
     ).toBe('limits.cpu=500m,pods=2');
   });
+});
+
+describe('compare across suffixes and spellings (a missing or unparsable value as zero)', () => {
+  const cases: [unknown, unknown, number][] = [
+    ['1Gi', '1073741824', 0],
+    ['1Gi', '1024Mi', 0],
+    ['1500Mi', '1Gi', 1],
+    ['1G', '1Gi', -1],
+    ['0.5Gi', '512Mi', 0],
+    ['1e3', '1k', 0],
+    ['100m', '0.1', 0],
+    ['2', 1, 1],
+    [undefined, '1', -1],
+    ['garbage', '0', 0],
+  ];
+  for (const [a, b, want] of cases)
+    it(`${String(a)} vs ${String(b)}`, () =>
+      expect(compare(parseQuantity(a) ?? zero, parseQuantity(b) ?? zero)).toBe(want));
 });

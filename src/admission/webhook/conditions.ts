@@ -13,13 +13,16 @@ import type { JsonObject, JsonValue } from '../../api/meta';
 import type { Authorizer } from '../../auth/authorizer';
 import {
   compileAdmissionExpression,
-  evaluateAdmission,
   isCompileError,
-  type AuthorizationAttributes,
-  type AuthorizationDecision,
+  RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS,
   type CompiledExpression,
-  type EvalResult,
 } from '../../cel';
+import {
+  conditionFailure,
+  evaluateWithAuthorizer,
+  joinConditionErrors,
+  type AuthorizerAnswers,
+} from '../matching/evaluate';
 import type { AdmissionAttributes } from '../types';
 import type { MatchCondition } from './types';
 
@@ -60,83 +63,28 @@ export async function evaluateConditions(
   authorizer: Authorizer,
   failurePolicy: 'Ignore' | 'Fail',
 ): Promise<ConditionsResult> {
-  const answers = new Map<string, AuthorizationDecision>();
+  const answers: AuthorizerAnswers = new Map();
   const errors: string[] = [];
   for (const c of conditions) {
     if (c.compiled === undefined) {
       errors.push(`compilation failed: ${c.error ?? ''}`);
       continue;
     }
-    const outcome = await evaluateWithAuthorizer(c.compiled, input, a, authorizer, answers);
+    const outcome = await evaluateWithAuthorizer(
+      c.compiled,
+      input,
+      a,
+      authorizer,
+      answers,
+      RUNTIME_CEL_COST_BUDGET_MATCH_CONDITIONS,
+    );
     if (outcome.status === 'ok') {
       if (outcome.value === false) return { kind: 'skip', condition: c.name };
       if (outcome.value !== true)
         errors.push(`expression '${c.expression}' resulted in error: no such overload`);
-    } else if (outcome.status === 'error')
-      errors.push(`expression '${c.expression}' resulted in error: ${outcome.message}`);
-    else
-      errors.push(
-        `expression '${c.expression}' resulted in error: operation cancelled: actual cost limit exceeded`,
-      );
+    } else errors.push(conditionFailure(c.expression, outcome) ?? '');
   }
   if (errors.length === 0) return { kind: 'match' };
   if (failurePolicy === 'Ignore') return { kind: 'skip' };
-  return { kind: 'error', message: errors.length === 1 ? (errors[0] ?? '') : `[${errors.join(', ')}]` };
-}
-
-async function evaluateWithAuthorizer(
-  compiled: CompiledExpression,
-  input: { object: JsonValue | undefined; oldObject: JsonValue | undefined; request: JsonObject },
-  a: AdmissionAttributes,
-  authorizer: Authorizer,
-  answers: Map<string, AuthorizationDecision>,
-): Promise<EvalResult> {
-  const group = a.requestResource?.group ?? a.group;
-  for (let pass = 0; ; pass++) {
-    const pending = new Map<string, AuthorizationAttributes>();
-    const result = evaluateAdmission(
-      compiled,
-      {
-        ...input,
-        authorizer: {
-          user: a.user,
-          authorize: (attrs) => {
-            const key = JSON.stringify({ ...attrs, user: undefined });
-            const known = answers.get(key);
-            if (known !== undefined) return known;
-            pending.set(key, attrs);
-            return { decision: 'no-opinion', reason: '' };
-          },
-          requestResource: {
-            apiGroup: group,
-            resource: a.requestResource?.resource ?? a.resource,
-            ...(a.subresource !== '' ? { subresource: a.subresource } : {}),
-            ...(a.namespace !== '' ? { namespace: a.namespace } : {}),
-            ...(a.name !== '' ? { name: a.name } : {}),
-          },
-        },
-      },
-      options,
-    );
-    // Every question answered (or a runaway expression): this evaluation saw real decisions.
-    if (pending.size === 0 || pass >= 8) return result;
-    for (const [key, attrs] of pending) {
-      const r = await authorizer.authorize({
-        user: attrs.user,
-        verb: attrs.verb,
-        resourceRequest: attrs.path === undefined,
-        apiGroup: attrs.apiGroup ?? '',
-        apiVersion: '*',
-        resource: attrs.resource ?? '',
-        subresource: attrs.subresource ?? '',
-        namespace: attrs.namespace ?? '',
-        name: attrs.name ?? '',
-        path: attrs.path ?? '',
-      });
-      answers.set(key, {
-        decision: r.decision === 'Allow' ? 'allow' : r.decision === 'Deny' ? 'deny' : 'no-opinion',
-        reason: r.reason,
-      });
-    }
-  }
+  return { kind: 'error', message: joinConditionErrors(errors) };
 }

@@ -16,7 +16,8 @@ export interface CredentialsResolver {
 
 export const noCredentials: CredentialsResolver = { resolve: () => undefined };
 
-interface KubeconfigUser {
+/** A kubeconfig `users[].user` entry, as far as webhook calls use it. */
+export interface KubeconfigUser {
   token?: string;
   tokenFile?: string;
   username?: string;
@@ -45,7 +46,7 @@ export function credentialsResolver(
   const doc = parseYaml(loadFile(path)) as { users?: { name?: string; user?: KubeconfigUser }[] } | null;
   for (const entry of doc?.users ?? []) {
     if (typeof entry.name !== 'string') continue;
-    users.set(entry.name, toCredentials(entry.user ?? {}, loadFile));
+    users.set(entry.name, userCredentials(entry.user ?? {}, loadFile));
   }
   return {
     resolve(clientConfig) {
@@ -79,7 +80,8 @@ export function targetName(clientConfig: WebhookClientConfig): string | undefine
   }
 }
 
-function toCredentials(u: KubeconfigUser, loadFile: (path: string) => string): WebhookCredentials {
+/** A kubeconfig user's credentials; files it names (token, certificate, key) are read through `loadFile`. */
+export function userCredentials(u: KubeconfigUser, loadFile: (path: string) => string): WebhookCredentials {
   const base64 = (text: string) => btoa(text);
   const out: WebhookCredentials = {};
   if (u.token !== undefined) out.token = u.token;

@@ -6,12 +6,10 @@
  * selectors. A miss carries the reason the trace shows.
  */
 
-import type { KubeObject } from '../../api/meta';
-import { notFound } from '../../machinery/errors';
 import type { AdmissionAttributes, AdmissionPluginDeps } from '../types';
+import { describeRule, findRule, viewAs } from '../matching/rules';
+import { namespaceSelectorMatches, objectSelectorMatches } from '../matching/selectors';
 import type { VersionedRequest } from './review';
-import { matchingRule, type RuleTarget } from './rules';
-import { isEmptySelector, objectSelectorMatches, selectorMatches } from './selectors';
 import type { WebhookSpec } from './types';
 
 export type MatchOutcome =
@@ -22,78 +20,21 @@ export async function matchWebhook(
   a: AdmissionAttributes,
   deps: Pick<AdmissionPluginDeps, 'resources' | 'namespaces'>,
 ): Promise<MatchOutcome> {
-  const target: RuleTarget = {
-    operation: a.operation,
-    group: a.group,
-    version: a.version,
-    resource: a.resource,
-    subresource: a.subresource,
-    namespace: a.namespace,
+  const hit = findRule(spec.rules ?? [], a, deps, (spec.matchPolicy ?? 'Equivalent') === 'Equivalent');
+  if (hit === undefined) return { matched: false, reason: 'no rule matched' };
+  const view = viewAs(hit.resource, a, deps);
+  const request: VersionedRequest = {
+    attributes: a,
+    group: view.resource.group,
+    version: view.resource.version,
+    kind: view.kind.kind,
+    resource: view.resource.resource,
+    object: view.object,
+    oldObject: view.oldObject,
   };
-  const rules = spec.rules ?? [];
-  let request: VersionedRequest | undefined;
-  let rule = matchingRule(rules, target);
-  if (rule !== undefined)
-    request = {
-      attributes: a,
-      group: a.group,
-      version: a.version,
-      kind: a.kind,
-      resource: a.resource,
-      object: a.object,
-      oldObject: a.oldObject,
-    };
-  else if ((spec.matchPolicy ?? 'Equivalent') === 'Equivalent') {
-    const equivalents = deps.resources
-      .equivalents(a.group, a.version, a.resource)
-      .filter((e) => !(e.group === a.group && e.version === a.version && e.resource === a.resource));
-    outer: for (const r of rules)
-      for (const e of equivalents) {
-        const found = matchingRule([r], { ...target, group: e.group, version: e.version });
-        if (found === undefined) continue;
-        const served = deps.resources.lookup(e.group, e.version, e.resource);
-        if (served === undefined) continue;
-        const apiVersion = e.group === '' ? e.version : `${e.group}/${e.version}`;
-        const convert = (o: KubeObject | undefined) =>
-          o === undefined ? undefined : (deps.resources.convert(o, apiVersion) ?? o);
-        rule = found;
-        request = {
-          attributes: a,
-          group: e.group,
-          version: e.version,
-          kind: served.kind,
-          resource: e.resource,
-          object: convert(a.object),
-          oldObject: convert(a.oldObject),
-        };
-        break outer;
-      }
-  }
-  if (request === undefined || rule === undefined) return { matched: false, reason: 'no rule matched' };
-  if (!(await namespaceMatches(spec, a, deps)))
+  if (!(await namespaceSelectorMatches(spec.namespaceSelector, a, deps)))
     return { matched: false, reason: 'namespaceSelector did not match' };
   if (!objectSelectorMatches(spec.objectSelector, a.object, a.oldObject))
     return { matched: false, reason: 'objectSelector did not match' };
-  return { matched: true, request, rule };
-}
-
-async function namespaceMatches(
-  spec: WebhookSpec,
-  a: AdmissionAttributes,
-  deps: Pick<AdmissionPluginDeps, 'namespaces'>,
-): Promise<boolean> {
-  const isNamespace = a.group === '' && a.resource === 'namespaces';
-  // Other cluster-scoped resources are never exempted by a namespace selector.
-  if (a.namespace === '' && !isNamespace) return true;
-  if (isEmptySelector(spec.namespaceSelector)) return true;
-  let labels: Record<string, string> | undefined;
-  if (isNamespace && a.subresource === '' && (a.operation === 'CREATE' || a.operation === 'UPDATE'))
-    labels = a.object?.metadata?.labels ?? {};
-  else {
-    const name = isNamespace ? a.name : a.namespace;
-    const ns = await deps.namespaces.get(name);
-    if (ns === undefined) throw notFound({ group: '', resource: 'namespaces' }, name);
-    labels = ns.metadata?.labels ?? {};
-  }
-  return selectorMatches(spec.namespaceSelector, labels);
+  return { matched: true, request, rule: describeRule(hit.rule) };
 }

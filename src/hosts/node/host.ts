@@ -141,6 +141,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     options.authentication === undefined
       ? undefined
       : { ...options.authentication, fetch: options.authentication.fetch ?? nodeExternalFetch() };
+  const scriptRunner = nodeScriptRunner();
   const apiOptions: ApiServerOptions = {
     storage,
     profile,
@@ -157,7 +158,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       : {}),
     ...(options.admissionFlags !== undefined ? { admissionFlags: options.admissionFlags } : {}),
     webhookTransport: options.webhookTransport ?? httpsWebhookTransport,
-    scriptRunner: nodeScriptRunner(),
+    scriptRunner,
   };
   const api = createApiServer(apiOptions);
   await api.ready;
@@ -251,6 +252,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
           void api.close();
         });
         await api.close();
+        await scriptRunner.close();
       })();
       return closing;
     },

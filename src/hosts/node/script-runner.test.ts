@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { nodeScriptRunner } from './script-runner';
 
 const runner = nodeScriptRunner();
+afterAll(() => runner.close());
 const input = JSON.stringify({
   apiVersion: 'admission.orch.io/v1',
   kind: 'AdmissionReview',
@@ -62,4 +63,56 @@ describe('nodeScriptRunner', () => {
     it(c.name, async () => {
       expect(await runner.run({ source: c.source, input, timeoutMs: c.timeoutMs ?? 5000 })).toEqual(c.want);
     });
+});
+
+describe('nodeScriptRunner warm workers', () => {
+  const run = (r: ReturnType<typeof nodeScriptRunner>, source: string, timeoutMs = 5000) =>
+    r.run({ source, input, timeoutMs });
+
+  it('keeps no state between calls on a reused worker', async () => {
+    const r = nodeScriptRunner({ warmWorkers: 1 });
+    try {
+      const cases = [
+        { source: '() => { globalThis.leak = 1; Object.prototype.polluted = 1; return "set" }', want: 'set' },
+        { source: '() => typeof leak + "," + typeof ({}).polluted', want: 'undefined,undefined' },
+      ];
+      for (const c of cases)
+        expect(await run(r, c.source)).toEqual({ kind: 'returned', text: c.want, raw: true });
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('answers after a worker was killed for looping or left work spinning', async () => {
+    const r = nodeScriptRunner({ warmWorkers: 1 });
+    try {
+      const cases: { source: string; timeoutMs?: number; want: unknown }[] = [
+        { source: '() => { for (;;) {} }', timeoutMs: 300, want: { kind: 'timeout' } },
+        { source: '() => "after a loop"', want: { kind: 'returned', text: 'after a loop', raw: true } },
+        {
+          source: '() => { (async () => { for (;;) await null })(); return "spun" }',
+          timeoutMs: 300,
+          want: { kind: 'returned', text: 'spun', raw: true },
+        },
+        { source: '() => "after a spinner"', want: { kind: 'returned', text: 'after a spinner', raw: true } },
+        { source: '() => new Promise(() => {})', timeoutMs: 300, want: { kind: 'timeout' } },
+        { source: '() => "after a hang"', want: { kind: 'returned', text: 'after a hang', raw: true } },
+      ];
+      for (const c of cases) expect(await run(r, c.source, c.timeoutMs)).toEqual(c.want);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('runs concurrent calls side by side, beyond the warm count', async () => {
+    const r = nodeScriptRunner({ warmWorkers: 1 });
+    try {
+      const outcomes = await Promise.all(
+        [1, 2, 3].map((n) => run(r, `async () => { await null; return "${n}" }`)),
+      );
+      expect(outcomes.map((o) => (o.kind === 'returned' ? o.text : o.kind))).toEqual(['1', '2', '3']);
+    } finally {
+      await r.close();
+    }
+  });
 });

@@ -1,7 +1,10 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestCA, issueCertificate } from '../../../test/support/pki';
 import { startWebhookServer, type WebhookServer } from '../../../test/support/webhook-server';
 import { WebhookCallError } from '../../server/index';
-import { httpsWebhookTransport } from './webhook-https';
+import { closeWebhookConnections, httpsWebhookTransport } from './webhook-https';
 
 describe('the Node host webhook transport', () => {
   let wh: WebhookServer;
@@ -45,5 +48,71 @@ describe('the Node host webhook transport', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebhookCallError);
     expect((error as Error).message).toBe(message.replace('URL', `${wh.url}/slow`));
+  });
+});
+
+describe('the Node host webhook transport connection pool', () => {
+  let server: Server;
+  let url = '';
+  let caBundle = '';
+  let connections = 0;
+  beforeAll(async () => {
+    const ca = await createTestCA('pool-ca');
+    const leaf = await issueCertificate(ca, {
+      cn: 'pool',
+      dns: ['localhost'],
+      ips: ['127.0.0.1'],
+      server: true,
+    });
+    server = createServer({ cert: leaf.certPEM, key: leaf.keyPEM }, (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const delay = req.url?.startsWith('/slow') === true ? 1500 : 0;
+        setTimeout(() => {
+          if (res.destroyed) return;
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.end('{}');
+        }, delay);
+      });
+    });
+    server.on('secureConnection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    caBundle = Buffer.from(ca.certPEM).toString('base64');
+  });
+  afterAll(async () => {
+    closeWebhookConnections();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const call = (path: string, timeoutMs = 5000) =>
+    httpsWebhookTransport.call({ clientConfig: { url: `${url}${path}`, caBundle }, body: '{}', timeoutMs });
+
+  it('reuses one connection for consecutive calls, and drops one a timeout cut off', async () => {
+    const steps: { path: string; timeoutMs?: number; want: string; connections: number }[] = [
+      { path: '/a', want: '200', connections: 1 },
+      { path: '/b', want: '200', connections: 1 },
+      { path: '/c', want: '200', connections: 1 },
+      {
+        path: '/slow',
+        timeoutMs: 1000,
+        want: `Post "URL/slow?timeout=1s": context deadline exceeded`,
+        connections: 1,
+      },
+      { path: '/d', want: '200', connections: 2 },
+      { path: '/e', want: '200', connections: 2 },
+    ];
+    for (const step of steps) {
+      const got = await call(step.path, step.timeoutMs).then(
+        (r) => String(r.status),
+        (e: unknown) => (e instanceof WebhookCallError ? e.message : String(e)),
+      );
+      expect({ path: step.path, got, connections }).toEqual({
+        path: step.path,
+        got: step.want.replace('URL', url),
+        connections: step.connections,
+      });
+    }
   });
 });

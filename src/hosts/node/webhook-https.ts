@@ -6,9 +6,14 @@
  * the webhook's timeout. Failures read as the real server's Go client
  * words them (`Post "<url>?timeout=10s": dial tcp <host:port>: connect:
  * connection refused`, `… context deadline exceeded`).
+ *
+ * Connections are kept alive between calls, one pool per distinct trust
+ * and client-certificate combination, so consecutive calls to a webhook
+ * skip the TCP and TLS handshakes the real server's cached clients skip too.
  */
 
-import { request as httpsRequest } from 'node:https';
+import type { ClientRequest } from 'node:http';
+import { Agent, request as httpsRequest } from 'node:https';
 import {
   WebhookCallError,
   type WebhookCall,
@@ -33,6 +38,40 @@ function fromBase64(text: string): string {
   return Buffer.from(text, 'base64').toString('utf8');
 }
 
+/** How many distinct (caBundle, client certificate) pools stay open. */
+const MAX_AGENTS = 32;
+/** Idle pooled connections close after this; well above the 30 s longest webhook timeout. */
+const IDLE_MS = 60_000;
+
+/** Keep-alive pools by TLS identity, least recently used first (a Map iterates in insertion order). */
+const agents = new Map<string, Agent>();
+
+function agentFor(ca: string | undefined, cert: string | undefined, key: string | undefined): Agent {
+  const id = JSON.stringify([ca ?? null, cert ?? null, key ?? null]);
+  const found = agents.get(id);
+  if (found !== undefined) {
+    agents.delete(id);
+    agents.set(id, found);
+    return found;
+  }
+  // Node's agent unrefs idle sockets, so a pooled connection never keeps the process alive.
+  const agent = new Agent({ keepAlive: true, timeout: IDLE_MS, scheduling: 'lifo' });
+  agents.set(id, agent);
+  if (agents.size > MAX_AGENTS) {
+    const [oldestId, oldest] = agents.entries().next().value as [string, Agent];
+    agents.delete(oldestId);
+    // In-flight calls on the evicted pool finish; its idle connections go now, later ones at IDLE_MS.
+    for (const sockets of Object.values(oldest.freeSockets)) for (const s of sockets ?? []) s.destroy();
+  }
+  return agent;
+}
+
+/** Closes every pooled webhook connection (a host shutting down, or a test cleaning up). */
+export function closeWebhookConnections(): void {
+  for (const agent of agents.values()) agent.destroy();
+  agents.clear();
+}
+
 export const httpsWebhookTransport: WebhookTransport = {
   call(call: WebhookCall): Promise<WebhookCallResult> {
     let url: URL;
@@ -54,34 +93,36 @@ export const httpsWebhookTransport: WebhookTransport = {
     if (c?.token !== undefined) headers.Authorization = `Bearer ${c.token}`;
     else if (c?.username !== undefined)
       headers.Authorization = `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}`;
+    const caBundle = call.clientConfig.caBundle;
+    const tlsOptions = {
+      ...(caBundle !== undefined && caBundle !== '' ? { ca: fromBase64(caBundle) } : {}),
+      ...(c?.clientCertificateData !== undefined ? { cert: fromBase64(c.clientCertificateData) } : {}),
+      ...(c?.clientKeyData !== undefined ? { key: fromBase64(c.clientKeyData) } : {}),
+    };
+    const agent = agentFor(tlsOptions.ca, tlsOptions.cert, tlsOptions.key);
     return new Promise((resolve, reject) => {
       let settled = false;
+      let req: ClientRequest | undefined;
+      const onAbort = () => {
+        fail('timeout', 'context canceled');
+        req?.destroy();
+      };
       const fail = (kind: WebhookCallError['kind'], text: string) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        call.signal?.removeEventListener('abort', onAbort);
         reject(new WebhookCallError(kind, `Post "${shown}": ${text}`));
       };
-      const req = httpsRequest(
-        url,
-        {
-          method: 'POST',
-          headers,
-          ...(call.clientConfig.caBundle !== undefined && call.clientConfig.caBundle !== ''
-            ? { ca: fromBase64(call.clientConfig.caBundle) }
-            : {}),
-          ...(c?.clientCertificateData !== undefined ? { cert: fromBase64(c.clientCertificateData) } : {}),
-          ...(c?.clientKeyData !== undefined ? { key: fromBase64(c.clientKeyData) } : {}),
-          // One connection per call: webhooks' certificates and credentials differ, and nothing lingers after a test.
-          agent: false,
-        },
-        (res) => {
+      const send = (retry: boolean) => {
+        const r = httpsRequest(url, { method: 'POST', headers, ...tlsOptions, agent }, (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             if (settled) return;
             settled = true;
             clearTimeout(timer);
+            call.signal?.removeEventListener('abort', onAbort);
             resolve({
               status: res.statusCode ?? 0,
               contentType: res.headers['content-type'] ?? null,
@@ -89,20 +130,22 @@ export const httpsWebhookTransport: WebhookTransport = {
             });
           });
           res.on('error', (e) => fail('unreachable', e.message));
-        },
-      );
+        });
+        req = r;
+        r.on('error', (e: NodeJS.ErrnoException) => {
+          // A pooled connection the server closed while it sat idle: resend once on a fresh one, as Node advises.
+          if (retry && !settled && r.reusedSocket && e.code === 'ECONNRESET') send(false);
+          else fail('unreachable', goDialError(e, url.hostname, hostPort));
+        });
+        r.end(call.body);
+      };
+      // Destroying the request destroys its socket, so a call cut off mid-way never goes back to the pool.
       const timer = setTimeout(() => {
         fail('timeout', 'context deadline exceeded');
-        req.destroy();
+        req?.destroy();
       }, call.timeoutMs);
-      call.signal?.addEventListener('abort', () => {
-        fail('timeout', 'context canceled');
-        req.destroy();
-      });
-      req.on('error', (e: NodeJS.ErrnoException) =>
-        fail('unreachable', goDialError(e, url.hostname, hostPort)),
-      );
-      req.end(call.body);
+      call.signal?.addEventListener('abort', onAbort, { once: true });
+      send(true);
     });
   },
 };

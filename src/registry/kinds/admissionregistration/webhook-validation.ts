@@ -11,8 +11,9 @@
 
 import type { KubeObject } from '../../../api/meta';
 import { compileAdmissionExpression, isCompileError } from '../../../cel';
-import { fieldError, GoValueText, type FieldError } from '../../../machinery/field-errors';
+import { fieldError, type FieldError } from '../../../machinery/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from '../../../machinery/names';
+import { goStrings, strings, validateRule, validateSelector } from './rule-validation';
 
 interface Options {
   requireUniqueNames: boolean;
@@ -34,15 +35,6 @@ type Webhook = Record<string, unknown>;
 function webhooksOf(obj: KubeObject): Webhook[] {
   const list = (obj as { webhooks?: unknown }).webhooks;
   return Array.isArray(list) ? list.filter((w): w is Webhook => w !== null && typeof w === 'object') : [];
-}
-
-function strings(v: unknown): string[] {
-  return Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : String(x))) : [];
-}
-
-/** Go's `%#v` of a string slice, as the real messages print lists. */
-function goStrings(list: string[]): GoValueText {
-  return new GoValueText(`[]string{${list.map((s) => JSON.stringify(s)).join(', ')}}`);
 }
 
 export function validateWebhookConfiguration(
@@ -92,7 +84,9 @@ function validateWebhook(hook: Webhook, mutating: boolean, opts: Options, path: 
   const errors: FieldError[] = [];
   errors.push(...fullyQualifiedName(typeof hook.name === 'string' ? hook.name : '', `${path}.name`));
   if (Array.isArray(hook.rules))
-    hook.rules.forEach((r, i) => errors.push(...validateRule((r ?? {}) as Webhook, `${path}.rules[${i}]`)));
+    hook.rules.forEach((r, i) =>
+      errors.push(...validateRule((r ?? {}) as Record<string, unknown>, `${path}.rules[${i}]`)),
+    );
   const oneOf = (field: string, allowed: string[]) => {
     const v = hook[field];
     if (v !== undefined && v !== null && !allowed.includes(String(v)))
@@ -155,137 +149,6 @@ function validateReviewVersions(versions: string[], opts: Options, path: string)
         `must include at least one of ${acceptedReviewVersions.join(', ')}`,
       ),
     );
-  return errors;
-}
-
-const supportedOperations = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
-
-function validateRule(rule: Webhook, path: string): FieldError[] {
-  const errors: FieldError[] = [];
-  const operations = strings(rule.operations);
-  if (operations.length === 0) errors.push(fieldError.required(`${path}.operations`, ''));
-  if (operations.length > 1 && operations.includes('*'))
-    errors.push(
-      fieldError.invalid(
-        `${path}.operations`,
-        goStrings(operations),
-        "if '*' is present, must not specify other operations",
-      ),
-    );
-  operations.forEach((op, i) => {
-    if (!supportedOperations.includes(op))
-      errors.push(fieldError.notSupported(`${path}.operations[${i}]`, op, supportedOperations));
-  });
-  const groups = strings(rule.apiGroups);
-  if (groups.length === 0) errors.push(fieldError.required(`${path}.apiGroups`, ''));
-  if (groups.length > 1 && groups.includes('*'))
-    errors.push(
-      fieldError.invalid(
-        `${path}.apiGroups`,
-        goStrings(groups),
-        "if '*' is present, must not specify other API groups",
-      ),
-    );
-  const versions = strings(rule.apiVersions);
-  if (versions.length === 0) errors.push(fieldError.required(`${path}.apiVersions`, ''));
-  if (versions.length > 1 && versions.includes('*'))
-    errors.push(
-      fieldError.invalid(
-        `${path}.apiVersions`,
-        goStrings(versions),
-        "if '*' is present, must not specify other API versions",
-      ),
-    );
-  versions.forEach((v, i) => {
-    if (v === '') errors.push(fieldError.required(`${path}.apiVersions[${i}]`, ''));
-  });
-  errors.push(...validateResources(strings(rule.resources), `${path}.resources`));
-  if (
-    rule.scope !== undefined &&
-    rule.scope !== null &&
-    !['*', 'Cluster', 'Namespaced'].includes(String(rule.scope))
-  )
-    errors.push(fieldError.notSupported(`${path}.scope`, rule.scope, ['*', 'Cluster', 'Namespaced']));
-  return errors;
-}
-
-function validateResources(resources: string[], path: string): FieldError[] {
-  const errors: FieldError[] = [];
-  if (resources.length === 0) errors.push(fieldError.required(path, ''));
-  const wildcardSub = new Set<string>();
-  const wildcardRes = new Set<string>();
-  let doubleWildcard = false;
-  let singleWildcard = false;
-  let plainResource = false;
-  resources.forEach((r, i) => {
-    if (r === '') {
-      errors.push(fieldError.required(`${path}[${i}]`, ''));
-      return;
-    }
-    if (r === '*/*') doubleWildcard = true;
-    if (r === '*') singleWildcard = true;
-    const slash = r.indexOf('/');
-    if (slash < 0) {
-      plainResource = r !== '*';
-      return;
-    }
-    const res = r.slice(0, slash);
-    const sub = r.slice(slash + 1);
-    if (wildcardSub.has(res))
-      errors.push(fieldError.invalid(`${path}[${i}]`, r, `if '${res}/*' is present, must not specify ${r}`));
-    if (wildcardRes.has(sub))
-      errors.push(fieldError.invalid(`${path}[${i}]`, r, `if '*/${sub}' is present, must not specify ${r}`));
-    if (sub === '*') wildcardSub.add(res);
-    if (res === '*') wildcardRes.add(sub);
-  });
-  if (resources.length > 1 && doubleWildcard)
-    errors.push(
-      fieldError.invalid(path, goStrings(resources), "if '*/*' is present, must not specify other resources"),
-    );
-  if (singleWildcard && plainResource)
-    errors.push(
-      fieldError.invalid(
-        path,
-        goStrings(resources),
-        "if '*' is present, must not specify other resources without subresources",
-      ),
-    );
-  return errors;
-}
-
-function validateSelector(selector: unknown, path: string): FieldError[] {
-  if (selector === null || typeof selector !== 'object') return [];
-  const errors: FieldError[] = [];
-  const expressions = (selector as { matchExpressions?: unknown }).matchExpressions;
-  if (!Array.isArray(expressions)) return [];
-  expressions.forEach((e, i) => {
-    const r = (e ?? {}) as { key?: unknown; operator?: unknown; values?: unknown };
-    const p = `${path}.matchExpressions[${i}]`;
-    const values = strings(r.values);
-    switch (r.operator) {
-      case 'In':
-      case 'NotIn':
-        if (values.length === 0)
-          errors.push(
-            fieldError.required(`${p}.values`, "must be specified when `operator` is 'In' or 'NotIn'"),
-          );
-        break;
-      case 'Exists':
-      case 'DoesNotExist':
-        if (values.length > 0)
-          errors.push(
-            fieldError.forbidden(
-              `${p}.values`,
-              "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-            ),
-          );
-        break;
-      default:
-        errors.push(fieldError.invalid(`${p}.operator`, r.operator ?? '', 'not a valid selector operator'));
-    }
-    for (const problem of isQualifiedName(typeof r.key === 'string' ? r.key : ''))
-      errors.push(fieldError.invalid(`${p}.key`, r.key ?? '', problem));
-  });
   return errors;
 }
 

@@ -8,7 +8,8 @@
 import type { KubeObject } from '../../../../api/meta';
 import { fieldError, GoValueText, type FieldError } from '../../../../machinery/field-errors';
 import type { KindRegistration } from '../../types';
-import { strings, validateMatchResources } from '../validatingadmissionpolicy/match-resources';
+import { strings } from '../rule-validation';
+import { validateMatchResources } from '../validatingadmissionpolicy/match-resources';
 
 const actions = ['Audit', 'Deny', 'Warn'];
 

@@ -1,11 +1,14 @@
 /**
- * Label selectors of a webhook: `namespaceSelector` (namespaced resources
- * and Namespace objects; other cluster-scoped resources always pass) and
- * `objectSelector` (the new or the old object's labels).
+ * Label selectors of webhooks and admission policies: `namespaceSelector`
+ * (namespaced resources and Namespace objects; other cluster-scoped
+ * resources always pass) and `objectSelector` (the new or the old object's
+ * labels).
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { LabelSelector } from './types';
+import { notFound } from '../../machinery/errors';
+import type { AdmissionAttributes, AdmissionPluginDeps } from '../types';
+import type { LabelSelector } from '../webhook/types';
 
 /** Whether labels satisfy a metav1.LabelSelector (empty selects everything). */
 export function selectorMatches(
@@ -55,4 +58,30 @@ export function objectSelectorMatches(
   for (const o of [object, oldObject])
     if (o !== undefined && selectorMatches(selector, o.metadata?.labels ?? {})) return true;
   return false;
+}
+
+/**
+ * The namespace selector against the request's namespace: a Namespace being
+ * created or updated is judged by its new labels, anything else by the
+ * stored namespace (missing: NotFound, as the real server answers).
+ */
+export async function namespaceSelectorMatches(
+  selector: LabelSelector | undefined,
+  a: AdmissionAttributes,
+  deps: Pick<AdmissionPluginDeps, 'namespaces'>,
+): Promise<boolean> {
+  const isNamespace = a.group === '' && a.resource === 'namespaces';
+  // Other cluster-scoped resources are never excluded by a namespace selector.
+  if (a.namespace === '' && !isNamespace) return true;
+  if (isEmptySelector(selector)) return true;
+  let labels: Record<string, string>;
+  if (isNamespace && a.subresource === '' && (a.operation === 'CREATE' || a.operation === 'UPDATE'))
+    labels = a.object?.metadata?.labels ?? {};
+  else {
+    const name = isNamespace ? a.name : a.namespace;
+    const ns = await deps.namespaces.get(name);
+    if (ns === undefined) throw notFound({ group: '', resource: 'namespaces' }, name);
+    labels = ns.metadata?.labels ?? {};
+  }
+  return selectorMatches(selector, labels);
 }

@@ -7,7 +7,7 @@
  * `kubelet.<domain>/` and `node.<domain>/`. Everything else is free.
  */
 
-import type { NamingProfile } from '../../machinery/naming';
+import type { NamingProfile } from '../../../machinery/naming';
 
 /** Keys whose value differs between the two label sets (added, removed or changed). */
 export function modifiedLabels(

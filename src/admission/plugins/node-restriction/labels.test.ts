@@ -1,8 +1,8 @@
 /** The node label policy under both naming profiles. */
 
 import { describe, expect, it } from 'vitest';
-import { namingProfile } from '../../machinery/naming';
-import { modifiedLabels, NodeLabelPolicy } from './node-restriction-labels';
+import { namingProfile } from '../../../machinery/naming';
+import { modifiedLabels, NodeLabelPolicy } from './labels';
 
 describe('NodeLabelPolicy', () => {
   const cases: { profile: 'orch' | 'kubernetes'; keys: string[]; forbidden: string[] }[] = [

@@ -5,11 +5,11 @@
  * and may change nothing else — no labels, finalizers or owners.
  */
 
-import type { KubeObject } from '../../api/meta';
-import { goQuote } from '../../machinery/go-format';
-import { deepEqual } from '../../machinery/json';
-import type { AdmissionAttributes } from '../types';
-import { admissionForbidden } from './admission-forbidden';
+import type { KubeObject } from '../../../api/meta';
+import { goQuote } from '../../../machinery/go-format';
+import { deepEqual } from '../../../machinery/json';
+import type { AdmissionAttributes } from '../../types';
+import { admissionForbidden } from '../support/errors';
 
 type Json = Record<string, unknown>;
 

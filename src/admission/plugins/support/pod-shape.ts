@@ -5,7 +5,7 @@
  * does: init containers, containers, then ephemeral containers.
  */
 
-import type { KubeObject } from '../../api/meta';
+import type { KubeObject } from '../../../api/meta';
 import type { Toleration } from './tolerations';
 
 export interface ContainerShape {

@@ -1,5 +1,6 @@
 /**
- * Evaluating one compiled policy expression against a request. CEL asks
+ * Evaluating one compiled admission expression (a webhook's or a policy's
+ * match condition, a policy's validation) against a request. CEL asks
  * the `authorizer` synchronously while the server's authorizer answers
  * asynchronously, so an expression that consults it runs again once the
  * questions it asked are answered (answers are shared by every expression
@@ -10,7 +11,6 @@ import type { JsonObject, JsonValue } from '../../api/meta';
 import type { Authorizer } from '../../auth/authorizer';
 import {
   evaluateAdmission,
-  RUNTIME_CEL_COST_BUDGET,
   type AuthorizationAttributes,
   type AuthorizationDecision,
   type CompiledExpression,
@@ -18,24 +18,25 @@ import {
 } from '../../cel';
 import type { AdmissionAttributes } from '../types';
 
-export interface PolicyInput {
+export interface ExpressionInput {
   object: JsonValue | undefined;
   oldObject: JsonValue | undefined;
   request: JsonObject;
-  /** Present (possibly null) when the policy has a paramKind. */
+  /** Present (possibly null) when a policy has a paramKind; never for webhooks. */
   params?: JsonValue | null;
 }
 
 /** One request's authorizer answers, keyed by the question. */
 export type AuthorizerAnswers = Map<string, AuthorizationDecision>;
 
-export async function evaluatePolicyExpression(
+/** `budget`: a policy's validations share the runtime budget; match conditions each get their own. */
+export async function evaluateWithAuthorizer(
   compiled: CompiledExpression,
-  input: PolicyInput,
+  input: ExpressionInput,
   a: AdmissionAttributes,
   authorizer: Authorizer,
   answers: AuthorizerAnswers,
-  budget: number = RUNTIME_CEL_COST_BUDGET,
+  budget: number,
 ): Promise<EvalResult> {
   const withParams = 'params' in input;
   const options = { authorizer: true, params: withParams };
@@ -90,4 +91,17 @@ export async function evaluatePolicyExpression(
       });
     }
   }
+}
+
+/** What a match condition that did not evaluate contributes to the error, in the real matcher's words; undefined: it evaluated. */
+export function conditionFailure(expression: string, r: EvalResult): string | undefined {
+  if (r.status === 'error') return `expression '${expression}' resulted in error: ${r.message}`;
+  if (r.status === 'cost-exceeded')
+    return `expression '${expression}' resulted in error: operation cancelled: actual cost limit exceeded`;
+  return undefined;
+}
+
+/** The conditions' errors as one message: one alone, several in brackets (the real aggregate). */
+export function joinConditionErrors(errors: readonly string[]): string {
+  return errors.length === 1 ? (errors[0] ?? '') : `[${errors.join(', ')}]`;
 }

@@ -13,7 +13,7 @@ const status: RuleTarget = { ...pods, operation: 'UPDATE', subresource: 'status'
 const namespace: RuleTarget = { ...pods, resource: 'namespaces', namespace: '' };
 const base = { operations: ['*'], apiGroups: ['*'], apiVersions: ['*'] };
 
-describe('webhook rule matching', () => {
+describe('admission rule matching', () => {
   it.each([
     [['pods'], pods, true],
     [['*'], pods, true],

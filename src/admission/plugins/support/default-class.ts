@@ -6,8 +6,8 @@
  * whereas real servers since v1.25/v1.26 pick the newest.
  */
 
-import type { KubeObject } from '../../api/meta';
-import type { Lister } from '../../registry/cache/types';
+import type { KubeObject } from '../../../api/meta';
+import type { Lister } from '../../../registry/cache/types';
 
 export type DefaultClass =
   { kind: 'none' } | { kind: 'one'; name: string } | { kind: 'several'; count: number };

@@ -6,13 +6,13 @@
  * to avoid it) and sets only its own kind of labels.
  */
 
-import type { KubeObject } from '../../api/meta';
-import { goQuote } from '../../machinery/go-format';
-import { deepEqual } from '../../machinery/json';
-import type { NamingProfile } from '../../machinery/naming';
-import type { AdmissionAttributes } from '../types';
-import { admissionForbidden } from './admission-forbidden';
-import { modifiedLabels, NodeLabelPolicy } from './node-restriction-labels';
+import type { KubeObject } from '../../../api/meta';
+import { goQuote } from '../../../machinery/go-format';
+import { deepEqual } from '../../../machinery/json';
+import type { NamingProfile } from '../../../machinery/naming';
+import type { AdmissionAttributes } from '../../types';
+import { admissionForbidden } from '../support/errors';
+import { modifiedLabels, NodeLabelPolicy } from './labels';
 
 type NodeSpec = { configSource?: unknown; taints?: unknown[] };
 

@@ -6,10 +6,10 @@
  * (`<domain>/*`), so one grant can cover every signer of a domain.
  */
 
-import type { UserInfo } from '../../api/authn';
-import type { KubeObject } from '../../api/meta';
-import type { Authorizer, AuthorizationAttributes } from '../../auth/authorizer';
-import type { NamingProfile } from '../../machinery/naming';
+import type { UserInfo } from '../../../api/authn';
+import type { KubeObject } from '../../../api/meta';
+import type { Authorizer, AuthorizationAttributes } from '../../../auth/authorizer';
+import type { NamingProfile } from '../../../machinery/naming';
 
 export async function authorizedForSigner(
   authorizer: Authorizer,
