@@ -216,6 +216,90 @@ describe('audit policy levels', () => {
   });
 });
 
+describe('webhook annotations in the audit log', () => {
+  beforeAll(async () => {
+    const backend = await host.request('PUT', '/sandbox/v1/webhook-backends/add-label', {
+      body: {
+        name: 'add-label',
+        kind: 'rules',
+        rules: [
+          { allowed: true, patch: [{ op: 'add', path: '/metadata/labels', value: { audited: 'yes' } }] },
+        ],
+      },
+    });
+    expect([200, 201]).toContain(backend.status);
+    const config = await host.request(
+      'POST',
+      '/apis/admissionregistration.orch.io/v1/mutatingwebhookconfigurations',
+      {
+        body: {
+          apiVersion: 'admissionregistration.orch.io/v1',
+          kind: 'MutatingWebhookConfiguration',
+          metadata: { name: 'label-pods' },
+          webhooks: [
+            {
+              name: 'add-label.example.com',
+              clientConfig: { url: 'https://add-label.webhooks.sandbox.invalid/' },
+              rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }],
+              sideEffects: 'None',
+              admissionReviewVersions: ['v1'],
+            },
+          ],
+        },
+      },
+    );
+    expect(config.status).toBe(201);
+  });
+
+  const pod = (name: string) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
+    spec: { containers: [{ name: 'c', image: 'nginx' }] },
+  });
+
+  /** Creates pods until the webhook's label shows it is in the chain; returns the last answer's audit events. */
+  async function createMutated(namespace: string, prefix: string): Promise<Event> {
+    for (let i = 0; ; i++) {
+      const r = await host.request('POST', `/api/v1/namespaces/${namespace}/pods`, {
+        body: pod(`${prefix}-${i}`),
+      });
+      expect(r.status).toBe(201);
+      if (r.body.metadata.labels?.audited === 'yes') {
+        const found = await eventsFor(r.headers.get('audit-id') ?? '');
+        return found[found.length - 1]!;
+      }
+      if (i > 100) throw new Error('the webhook configuration never took effect');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('Metadata records the mutation annotation only; Request also records the patch', async () => {
+    const metadata = await createMutated('default', 'm');
+    expect(metadata.level).toBe('Metadata');
+    expect(
+      JSON.parse(metadata.annotations?.['mutation.webhook.admission.orch.io/round_0_index_0'] ?? '{}'),
+    ).toEqual({
+      configuration: 'label-pods',
+      webhook: 'add-label.example.com',
+      mutated: true,
+    });
+    expect(metadata.annotations?.['patch.webhook.admission.orch.io/round_0_index_0']).toBeUndefined();
+
+    const request = await createMutated('audited', 'r');
+    expect(request.level).toBe('Request');
+    const patch = JSON.parse(
+      request.annotations?.['patch.webhook.admission.orch.io/round_0_index_0'] ?? '{}',
+    );
+    expect(patch).toMatchObject({
+      configuration: 'label-pods',
+      webhook: 'add-label.example.com',
+      patchType: 'JSONPatch',
+    });
+    expect(patch.patch).toEqual([{ op: 'add', path: '/metadata/labels', value: { audited: 'yes' } }]);
+  });
+});
+
 describe('audit flags', () => {
   it('refuses a policy with a bad level, as the real server does', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orch-audit-bad-'));
