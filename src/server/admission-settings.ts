@@ -59,9 +59,20 @@ export function auditPolicyOf(profile: NamingProfile, text: string): AuditPolicy
   }
 }
 
-/** The browser's default: every request at Metadata, so the live audit view shows something from the start. */
+/**
+ * The browser's default: every request at Metadata, so the live audit view shows something from the start —
+ * except the sandbox's own API, which the UI polls (the audit view itself would fill the log).
+ */
 export function defaultBrowserAuditPolicy(profile: NamingProfile): string {
-  return `apiVersion: audit.${profile.groupSuffix}/v1\nkind: Policy\nrules:\n  - level: Metadata\n`;
+  return [
+    `apiVersion: audit.${profile.groupSuffix}/v1`,
+    'kind: Policy',
+    'rules:',
+    '  - level: None',
+    '    nonResourceURLs: ["/sandbox/*"]',
+    '  - level: Metadata',
+    '',
+  ].join('\n');
 }
 
 export interface AdmissionPluginState {

@@ -69,6 +69,10 @@ export function AdmissionCard({ active = true }: { active?: boolean }) {
       setNote(done);
     } catch (e) {
       setError(e);
+      client.send<Settings>('GET', '/sandbox/v1/settings').then(
+        (answer) => setSettings(answer.body),
+        () => undefined,
+      );
     }
   }
 
@@ -97,13 +101,23 @@ export function AdmissionCard({ active = true }: { active?: boolean }) {
                 type="checkbox"
                 checked={p.enabled}
                 onChange={(e) => {
+                  const on = e.target.checked;
                   const wanted = new Set(enabled);
-                  if (e.target.checked) wanted.add(p.name);
+                  if (on) wanted.add(p.name);
                   else wanted.delete(p.name);
-                  void put(
-                    { admission: admission(wanted) },
-                    `${p.name} ${e.target.checked ? 'enabled' : 'disabled'}.`,
+                  // Shown at once (a controlled checkbox that waited for the server would look unclicked); the
+                  // server's answer replaces it, and a refusal puts the previous state back.
+                  setSettings((current) =>
+                    current === undefined
+                      ? current
+                      : {
+                          ...current,
+                          admissionPlugins: current.admissionPlugins.map((q) =>
+                            q.name === p.name ? { ...q, enabled: on } : q,
+                          ),
+                        },
                   );
+                  void put({ admission: admission(wanted) }, `${p.name} ${on ? 'enabled' : 'disabled'}.`);
                 }}
               />{' '}
               {p.name}

@@ -29,11 +29,9 @@ export function WorkshopView({ params, active }: ViewProps) {
           </div>
           <ScenarioCard />
           <NodeHostCard />
-        </div>
-        <div className="workshop-right">
-          <SettingsCard active={active} />
           <AdmissionCard active={active} />
         </div>
+        <SettingsCard active={active} />
       </div>
       <AuditLogCard active={active} />
     </main>
