@@ -97,11 +97,9 @@ export function createServerAudit(
       );
       if (recorder.level === 'None') return undefined;
       recorder.received();
-      const hasBody =
-        !['GET', 'HEAD', 'DELETE'].includes(ctx.request.method.toUpperCase()) || ctx.request.body !== null;
+      // A copy of the body is read only when the level records it (the handler reads the original).
       const requestBody =
         recorder.wantsRequestBody &&
-        hasBody &&
         ctx.request.body !== null &&
         isJson(ctx.request.headers.get('content-type'))
           ? jsonOf(ctx.request.clone().text())
