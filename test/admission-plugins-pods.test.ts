@@ -558,3 +558,49 @@ describe('built-in pod, node, namespace and service admission plugins', () => {
     expect(same.status, same.text).toBe(200);
   });
 });
+
+describe('plugins that read stored classes', () => {
+  it('Priority takes the value of a stored PriorityClass, and a global default for pods naming none', async () => {
+    const h = hosts.defaults;
+    const classes = '/apis/scheduling.orch.io/v1/priorityclasses';
+    const gold = {
+      apiVersion: 'scheduling.orch.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'gold' },
+      value: 1000,
+    };
+    expect((await h.request('POST', classes, { body: gold })).status).toBe(201);
+    const named = await h.request('POST', pods(), { body: pod('gold-pod', { priorityClassName: 'gold' }) });
+    expect(named.status, named.text).toBe(201);
+    expect(named.body.spec.priority).toBe(1000);
+    const fallback = {
+      apiVersion: 'scheduling.orch.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'everyone' },
+      value: 7,
+      globalDefault: true,
+    };
+    expect((await h.request('POST', classes, { body: fallback })).status).toBe(201);
+    const unnamed = await h.request('POST', pods(), { body: pod('default-class-pod') });
+    expect(unnamed.status, unnamed.text).toBe(201);
+    expect(unnamed.body.spec).toMatchObject({ priorityClassName: 'everyone', priority: 7 });
+    await h.request('DELETE', `${classes}/everyone`);
+  });
+
+  it('RuntimeClass sets the overhead its class defines', async () => {
+    const h = hosts.defaults;
+    const runtime = {
+      apiVersion: 'node.orch.io/v1',
+      kind: 'RuntimeClass',
+      metadata: { name: 'kata' },
+      handler: 'kata',
+      overhead: { podFixed: { cpu: '250m', memory: '120Mi' } },
+    };
+    expect((await h.request('POST', '/apis/node.orch.io/v1/runtimeclasses', { body: runtime })).status).toBe(
+      201,
+    );
+    const r = await h.request('POST', pods(), { body: pod('kata-pod', { runtimeClassName: 'kata' }) });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.spec.overhead).toEqual({ cpu: '250m', memory: '120Mi' });
+  });
+});

@@ -138,16 +138,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let hashes: { generation: number; map: Map<ResourceType, string> } | undefined;
 
   const namespaces = namespaceLister(informers);
-  const storeDeps: StoreDeps = {
-    storage,
-    // Set below, once the authorizer it hands to plugins exists.
-    admission: undefined as unknown as StoreDeps['admission'],
-    definitions: catalog.definitions,
-    profile,
-    featureGates,
-    now,
-    tooLargeResourceVersionWaitMs: 3000,
-  };
   // Authentication and authorization are composed once the server's identity state is read (see ready).
   let identity: Identity | undefined;
   const need = (): Identity => {
@@ -195,7 +185,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     disablePlugins: [...(options.admission?.disablePlugins ?? [])],
     configuration: '',
   };
-  storeDeps.admission = createAdmission(options.admission ?? {}, admissionDeps);
+  const storeDeps: StoreDeps = {
+    storage,
+    admission: createAdmission(options.admission ?? {}, admissionDeps),
+    definitions: catalog.definitions,
+    profile,
+    featureGates,
+    now,
+    tooLargeResourceVersionWaitMs: 3000,
+  };
   const installer = new RestInstaller(catalog, storeDeps, { authorizer, tokenAuthenticator });
   catalog.setInstaller(() => installer.installAll());
 
