@@ -15,6 +15,7 @@ import { runCelBench } from './cel';
 import { runDecodeBench } from './decode';
 import { runIdentityBench } from './identity';
 import { runAdmissionBench } from './admission';
+import { runCertificatesBench } from './certificates';
 
 const sections: Record<string, () => Promise<Figure[]>> = {
   node: runNodeHostBench,
@@ -32,6 +33,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   cel: async () => runCelBench(),
   identity: runIdentityBench,
   admission: runAdmissionBench,
+  certificates: runCertificatesBench,
   ui: async () => (await import('./ui-load')).runUiLoadBench(),
 };
 

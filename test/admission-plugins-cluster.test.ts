@@ -311,7 +311,8 @@ describe('cluster admission plugins over HTTP', () => {
           return p;
         },
         status: 403,
-        message: 'pods "static-web-n1" is forbidden: node "n1" can not create pods that reference secrets',
+        // ServiceAccount runs before NodeRestriction in the real order, and refuses it first.
+        message: 'pods "static-web-n1" is forbidden: a mirror pod may not reference secrets',
       },
       {
         name: 'a mirror pod bound to itself, owned by its Node: 201',

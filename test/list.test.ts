@@ -16,6 +16,11 @@ let rvAfterFive = '';
 beforeAll(async () => {
   host = await startTestHost();
   await host.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
+  // The root-ca-cert-publisher adds `orch-root-ca.crt` to every namespace: wait for it, so every snapshot holds it.
+  for (let i = 0; i < 500; i++) {
+    if ((await host.request('GET', `${base}/orch-root-ca.crt`)).status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   for (let i = 0; i < 5; i++) {
     const r = await host.request('POST', base, {
       body: {
@@ -30,7 +35,9 @@ afterAll(async () => {
   await host.close();
 });
 
-const names = (body: { items: { metadata: { name: string } }[] }) => body.items.map((i) => i.metadata.name);
+/** The names listed, without the published root CA ConfigMap (it sorts last; counts below include it). */
+const names = (body: { items: { metadata: { name: string } }[] }) =>
+  body.items.map((i) => i.metadata.name).filter((n) => n !== 'orch-root-ca.crt');
 
 describe('list resourceVersion semantics', () => {
   it('rv unset: Most Recent; rv=0: Any; rv=N without limit: Not older than', async () => {
@@ -146,7 +153,7 @@ describe('paged lists', () => {
   it('pages are one snapshot; remainingItemCount counts what is left; continue is empty on the last page', async () => {
     const p1 = await host.request('GET', `${base}?limit=2`);
     expect(names(p1.body)).toEqual(['cm-0', 'cm-1']);
-    expect(p1.body.metadata.remainingItemCount).toBe(3);
+    expect(p1.body.metadata.remainingItemCount).toBe(4);
     const rv = p1.body.metadata.resourceVersion;
     // Changes after the first page must not show on later pages.
     await host.request('PATCH', `${base}/cm-2`, {
@@ -162,7 +169,7 @@ describe('paged lists', () => {
     expect(p2.body.metadata.resourceVersion).toBe(rv);
     expect(names(p2.body)).toEqual(['cm-2', 'cm-3']);
     expect(p2.body.items[0].data.v).toBe('0');
-    expect(p2.body.metadata.remainingItemCount).toBe(1);
+    expect(p2.body.metadata.remainingItemCount).toBe(2);
     const p3 = await host.request(
       'GET',
       `${base}?limit=2&continue=${encodeURIComponent(p2.body.metadata.continue)}`,

@@ -1,7 +1,8 @@
 /**
  * Non-resource paths: discovery, `/version`, the health endpoints
  * (`/healthz`, `/livez`, `/readyz`, with `verbose` and `exclude`, and one
- * check by name), `/metrics` and OpenAPI. Everything else is a 404 Status.
+ * check by name), `/metrics`, OpenAPI and the service-account issuer's
+ * discovery document and keys. Everything else is a 404 Status.
  */
 
 import { pathNotFound, methodNotAllowed } from '../machinery/errors';
@@ -9,6 +10,7 @@ import type { RequestContext } from './context';
 import type { ServerContext } from './server-context';
 import { respondText, respondValue, baseHeaders, serialize } from './respond';
 import { negotiateOutput } from './negotiate';
+import { handleOpenIdMetadata, isOpenIdMetadataPath } from './openid-metadata';
 import {
   aggregatedDiscovery,
   apiGroupDocument,
@@ -53,6 +55,7 @@ export async function handleNonResource(server: ServerContext, ctx: RequestConte
   const path = ctx.url.pathname.replace(/\/+$/, '') || '/';
   const method = ctx.request.method.toUpperCase();
   if (path.startsWith('/sandbox/')) return server.sandbox(ctx);
+  if (isOpenIdMetadataPath(path)) return handleOpenIdMetadata(server, ctx, path);
   if (method !== 'GET' && method !== 'HEAD') {
     if (path === '/api' || path.startsWith('/api/') || path === '/apis' || path.startsWith('/apis/'))
       throw methodNotAllowed();

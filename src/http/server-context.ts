@@ -68,6 +68,17 @@ export interface ServerContext {
   /** Serves the sandbox control endpoints under `/sandbox/`. */
   sandbox(ctx: RequestContext): Promise<Response>;
   metrics: MetricsSink;
+  /** The service-account issuer's discovery metadata; absent or undefined: not served (404). */
+  issuerMetadata?(): IssuerMetadata | undefined;
+}
+
+/** What the service-account issuer publishes (`/.well-known/openid-configuration`, `/openid/v1/jwks`). */
+export interface IssuerMetadata {
+  issuer: string;
+  /** `--service-account-jwks-uri`; absent: the JWKS path at the address the client reached. */
+  jwksURI?: string;
+  /** The public keys that verify its tokens, as JWKs (with `kid`, `use`, `alg`). */
+  keys: readonly Readonly<Record<string, unknown>>[];
 }
 
 export interface RequestLabels {

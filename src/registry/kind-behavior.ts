@@ -45,6 +45,8 @@ const overrides: Record<string, Partial<KindBehavior>> = {
   ClusterRole: { allowCreateOnUpdate: true, nameRule: 'path' },
   RoleBinding: { allowCreateOnUpdate: true, nameRule: 'path' },
   ClusterRoleBinding: { allowCreateOnUpdate: true, nameRule: 'path' },
+  // Any name a URL path segment can carry (the real ValidateCertificateRequestName accepts every name).
+  CertificateSigningRequest: { nameRule: 'path' },
   Pod: { initialStatus: { phase: 'Pending', qosClass: 'BestEffort' }, returnDeletedObject: true },
   PersistentVolume: { initialStatus: { phase: 'Pending' } },
   PersistentVolumeClaim: { initialStatus: { phase: 'Pending' } },

@@ -14,7 +14,12 @@ import type { AuthenticationConfig, ExternalFetch } from '../auth/authn/config';
 import { buildAuthentication, type AuthenticationChain } from '../auth/authn/chain';
 import type { TokenUnion } from '../auth/authn/union';
 import { StaticTokens } from '../auth/authn/static-tokens';
-import { ServiceAccountSigner, serviceAccountUsername } from '../auth/authn/service-account-signer';
+import {
+  loadVerificationKeys,
+  ServiceAccountSigner,
+  serviceAccountUsername,
+  type VerificationKey,
+} from '../auth/authn/service-account-signer';
 import { x509Authenticator } from '../auth/authn/x509';
 import { withProofOfPossession } from '../auth/authn/proof-of-possession';
 import { requestHeaderAuthenticator } from '../auth/authn/request-header';
@@ -27,6 +32,7 @@ import {
   importCertificateAuthority,
   issueClientCertificate,
   issueServingCertificate,
+  type CertificateAuthority,
 } from '../auth/pki/index';
 import { createSandboxIssuer, type SandboxIssuer } from '../auth/oidc-issuer/index';
 import {
@@ -80,6 +86,8 @@ export interface IdentityOptions {
   /** Tokens a host hands in that act as the cluster administrator (the Node host's kubeconfig token). */
   adminTokens: readonly string[];
   now: () => Date;
+  /** `--service-account-signing-key-file` contents: sign with this key instead of the generated one kept with the state. */
+  serviceAccountSigningKeyPEM?: string;
 }
 
 export interface Identity {
@@ -89,8 +97,14 @@ export interface Identity {
   staticTokens: StaticTokens;
   issuer: SandboxIssuer;
   signer: ServiceAccountSigner;
+  /** `--api-audiences` (default: the signing issuer): the audiences of tokens minted for the API server. */
+  apiAudiences: string[];
+  /** Every public key that verifies service-account tokens (the issuer's JWKS). */
+  verificationKeys: VerificationKey[];
   /** The cluster CA's certificate (PEM), trusted for client certificates. */
   caPEM: string;
+  /** The cluster CA with its key: the default signer of certificate requests (`--cluster-signing-*-file` unset). */
+  clusterCA: CertificateAuthority;
   /** Issues a serving certificate for the host from the cluster CA. */
   servingCertificate(
     dnsNames: string[],
@@ -144,7 +158,12 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   const saIssuer = serviceAccountIssuer(profile);
   const state = await loadState(o.storage, profile, saIssuer);
   const ca = await importCertificateAuthority(state.clusterCA);
-  const signer = await ServiceAccountSigner.fromJWK(state.serviceAccountKey, profile, saIssuer);
+  // The first `--service-account-issuer` signs, as on the real server; the sandbox's own is the default.
+  const signingIssuer = o.authentication?.serviceAccount?.issuers[0] ?? saIssuer;
+  const signer =
+    o.serviceAccountSigningKeyPEM !== undefined
+      ? await ServiceAccountSigner.fromPEM(o.serviceAccountSigningKeyPEM, profile, signingIssuer)
+      : await ServiceAccountSigner.fromJWK(state.serviceAccountKey, profile, signingIssuer);
   const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile), key: state.oidcIssuerKey });
 
   const lister = (
@@ -195,9 +214,11 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     },
   };
   const clientCA = [caPEM, ...(config.clientCA !== undefined ? [config.clientCA] : [])].join('\n');
-  const { chain, tokens } = await buildAuthentication({
+  const { chain, tokens, apiAudiences } = await buildAuthentication({
     config: fullConfig,
     profile,
+    // The server's clock (injectable): token expirations (bootstrap tokens, JWTs) and the success cache follow it.
+    now: () => o.now().getTime(),
     listers,
     staticTokens,
     x509: withProofOfPossession(x509Authenticator({ clientCA })),
@@ -211,6 +232,14 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
       ? { webhook: tokenWebhookAuthenticator(config.webhook, { fetch: external, profile }) }
       : {}),
   });
+
+  const verificationKeys = [
+    ...new Map(
+      (await Promise.all((fullConfig.serviceAccount?.keys ?? []).map((pem) => loadVerificationKeys(pem))))
+        .flat()
+        .map((k) => [k.kid, k]),
+    ).values(),
+  ];
 
   const nodeRole = bootstrapPolicy(profile).clusterRoles.find((r) => r.metadata.name === 'system:node');
   const authorizer = createAuthorizer(o.authorizationModes, {
@@ -238,7 +267,10 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     staticTokens,
     issuer,
     signer,
+    apiAudiences,
+    verificationKeys,
     caPEM,
+    clusterCA: ca,
     async servingCertificate(dnsNames, ipAddresses) {
       const issued = await issueServingCertificate(ca, {
         commonName: dnsNames[0] ?? 'localhost',
@@ -281,7 +313,7 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
         const token = await signer.signBound({
           namespace,
           account: { name, uid: serviceAccountUid },
-          audiences: [saIssuer],
+          audiences: apiAudiences,
           expirationSeconds: 365 * 24 * 3600,
           now: Math.floor(o.now().getTime() / 1000),
         });

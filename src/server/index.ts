@@ -29,6 +29,7 @@ import { Catalog } from '../registry/catalog';
 import { builtInDefinitions, builtInRegistry } from '../registry/builtins';
 import { RestInstaller } from '../registry/installer';
 import type { StoreDeps } from '../registry/generic/store';
+import type { ServiceAccountTokenService } from '../registry/kinds/types';
 import type { ServerAuthorizer, AuthorizationMode } from '../auth/authz/index';
 import { createIdentity, sandboxServiceAccount, type BuiltInIdentity, type Identity } from './identity';
 import { authenticate } from './filters/authentication';
@@ -65,6 +66,16 @@ import { crdNamingController } from '../controllers/crd-naming';
 import { crdEstablishingController } from '../controllers/crd-establishing';
 import { crdFinalizer } from '../controllers/crd-finalizer';
 import { pvcProtectionController, pvProtectionController } from '../controllers/storage-protection';
+import { csrApprovingController } from '../controllers/csr-approving';
+import { csrSigningController } from '../controllers/csr-signing';
+import { csrCleaner } from '../controllers/csr-cleaner';
+import { clusterSigningService } from './certificate-signing';
+import { bootstrapSigner } from '../controllers/bootstrap-signer';
+import { tokenCleaner } from '../controllers/token-cleaner';
+import { ensureClusterInfo, type AdvertisedAddress } from './cluster-info';
+import { serviceAccountController } from '../controllers/service-account';
+import { rootCAPublisher } from '../controllers/root-ca-publisher';
+import { serviceAccountTokensController } from '../controllers/service-account-tokens';
 import { profileDefinitions } from '../registry/crd/definitions';
 import { CrdRegistrar } from '../registry/crd/registrar';
 import { SharedInformerFactory } from '../registry/cache/factory';
@@ -99,6 +110,11 @@ export interface ApiServer {
   close(): Promise<void>;
   /** The built-in identities with their credentials (admin by token and by certificate, alice, a service account). */
   identities(): Promise<BuiltInIdentity[]>;
+  /**
+   * Where clients reach the server (known to a host once it listens), and the CA they trust it by (default the
+   * cluster CA): creates the public `cluster-info` ConfigMap with it when missing, now and after a reset or import.
+   */
+  advertise(url: string, caPEM?: string): Promise<void>;
   /** A serving certificate for the host, issued by the cluster CA the server keeps with its state. */
   servingCertificate(
     dnsNames: string[],
@@ -133,6 +149,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     ...options.featureGates,
   };
   const controllers: Controller[] = [];
+  // The address published in cluster-info: the option, or what the host advertises once it listens.
+  let advertised: { url: string; caPEM?: string } | undefined =
+    options.advertisedURL !== undefined ? { url: options.advertisedURL } : undefined;
+  const advertisedAddress = (): AdvertisedAddress | undefined =>
+    advertised === undefined ? undefined : { caPEM: need().caPEM, ...advertised };
   let started = false;
   let tokens: ContinueTokens | undefined;
   let hashes: { generation: number; map: Map<ResourceType, string> } | undefined;
@@ -194,7 +215,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     now,
     tooLargeResourceVersionWaitMs: 3000,
   };
-  const installer = new RestInstaller(catalog, storeDeps, { authorizer, tokenAuthenticator });
+  const saTokens = options.serviceAccountTokens ?? {};
+  const serviceAccountTokens: ServiceAccountTokenService = {
+    apiAudiences: () => need().apiAudiences,
+    maxExpirationSeconds: () => saTokens.maxExpirationSeconds ?? 0,
+    extendExpiration: () => saTokens.extendExpiration ?? true,
+    signBound: (request) => need().signer.signBound(request),
+  };
+  const installer = new RestInstaller(catalog, storeDeps, {
+    authorizer,
+    tokenAuthenticator,
+    serviceAccountTokens,
+  });
   catalog.setInstaller(() => installer.installAll());
 
   const healthChecks: HealthCheck[] = [
@@ -251,6 +283,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     metricsText: async () => metrics.text(),
     metrics,
     openapi: (ctx) => openapi.handle(ctx),
+    issuerMetadata: () => {
+      const { signer, verificationKeys } = need();
+      // The real server publishes its issuer's metadata only for an https issuer URL.
+      if (!URL.canParse(signer.issuer) || new URL(signer.issuer).protocol !== 'https:') return undefined;
+      return {
+        issuer: signer.issuer,
+        ...(saTokens.jwksURI !== undefined ? { jwksURI: saTokens.jwksURI } : {}),
+        keys: verificationKeys.map((k) => k.jwk),
+      };
+    },
     sandbox: (ctx) =>
       isWebhookBackendApiPath(ctx.url.pathname.replace(/\/+$/, ''))
         ? handleWebhookBackendApi(webhookBackends, ctx)
@@ -375,6 +417,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now()).catch(
       refusedByAdmission('unable to create the sandbox service account'),
     );
+    const address = advertisedAddress();
+    if (address !== undefined)
+      await ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
+        refusedByAdmission('unable to create the cluster-info ConfigMap'),
+      );
   }
 
   /**
@@ -421,19 +468,32 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       authorizationModes: (options.authorizationModes ?? ['Node', 'RBAC']) as AuthorizationMode[],
       adminTokens: options.adminTokens ?? [],
       now,
+      ...(saTokens.signingKeyPEM !== undefined
+        ? { serviceAccountSigningKeyPEM: saTokens.signingKeyPEM }
+        : {}),
     });
     await informers.start();
     await bootstrapState();
     await crdRegistrar.start();
     compactor.start();
+    // Bad signing flags stop the start, as they stop the real controller manager.
+    const certificateSigning = await clusterSigningService(profile, options.clusterSigning, need().clusterCA);
     if (options.controllers !== false) {
       // Each controller calls the API as its own identity, so authorization, admission and audit see who acts.
       const identities = loopbackIdentities(profile);
+      // The real binaries' user agents, so managedFields name `kube-controller-manager` (or `kube-apiserver` for
+      // the loopback user) as on a real cluster; the profile renames the binary.
+      const binary = (part: string) => `${profile.word === 'orch' ? 'orch' : 'kube'}-${part}`;
+      const userAgent = (user: UserInfo) =>
+        `${binary(user.username === 'system:apiserver' ? 'apiserver' : 'controller-manager')}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`;
       const contextFor = (user: UserInfo): ControllerContext => ({
         client: createClient({
           baseUrl: 'http://orch.internal',
           fetch: (request) => handleRequest(deps, request),
-          headers: { authorization: `Bearer ${need().staticTokens.mint(user)}` },
+          headers: {
+            authorization: `Bearer ${need().staticTokens.mint(user)}`,
+            'user-agent': userAgent(user),
+          },
         }),
         profile,
         now,
@@ -447,6 +507,25 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         crdFinalizer(contextFor(identities.apiextensions)),
         pvcProtectionController(contextFor(identities.pvcProtection)),
         pvProtectionController(contextFor(identities.pvProtection)),
+        bootstrapSigner(contextFor(identities.bootstrapSigner)),
+        tokenCleaner(contextFor(identities.tokenCleaner)),
+        // The controller manager's shared informers list and watch with its own credentials.
+        serviceAccountController(
+          contextFor(identities.serviceAccount),
+          contextFor(identities.kubeControllerManager).client,
+        ),
+        rootCAPublisher(
+          contextFor(identities.rootCAPublisher),
+          contextFor(identities.kubeControllerManager).client,
+          { caPEM: () => need().caPEM },
+        ),
+        serviceAccountTokensController(contextFor(identities.kubeControllerManager), {
+          caPEM: () => need().caPEM,
+          legacyToken: (account, secretName) => need().signer.signLegacy(account, { name: secretName }),
+        }),
+        csrApprovingController(contextFor(identities.certificateController), certificateSigning),
+        csrSigningController(contextFor(identities.certificateController), certificateSigning),
+        csrCleaner(contextFor(identities.certificateController), certificateSigning),
       );
       for (const c of controllers) c.start();
     }
@@ -478,6 +557,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async identities() {
       await ready;
       return need().identities(await sandboxServiceAccountUid());
+    },
+    async advertise(url, caPEM) {
+      await ready;
+      advertised = { url, ...(caPEM !== undefined ? { caPEM } : {}) };
+      const address = advertisedAddress();
+      if (address !== undefined) await ensureClusterInfo(installer, profile, address, systemApiserver, now());
     },
     async servingCertificate(dnsNames, ipAddresses) {
       await ready;

@@ -24,6 +24,20 @@ export function loopbackIdentities(profile: NamingProfile) {
     clusterRoleAggregation: serviceAccount(profile, 'clusterrole-aggregation-controller'),
     pvcProtection: serviceAccount(profile, 'pvc-protection-controller'),
     pvProtection: serviceAccount(profile, 'pv-protection-controller'),
+    bootstrapSigner: serviceAccount(profile, 'bootstrap-signer'),
+    tokenCleaner: serviceAccount(profile, 'token-cleaner'),
+    serviceAccount: serviceAccount(profile, 'service-account-controller'),
+    rootCAPublisher: serviceAccount(profile, 'root-ca-cert-publisher'),
+    /** The CSR approving, signing and cleaning controllers share one account, as upstream. */
+    certificateController: serviceAccount(profile, 'certificate-controller'),
+    /**
+     * The controller manager's own credentials: its shared informers list and watch with them, and the
+     * tokens controller writes with them (upstream runs it with the root client, not a service account).
+     */
+    kubeControllerManager: {
+      username: 'system:kube-controller-manager',
+      groups: ['system:authenticated'],
+    } satisfies UserInfo,
     /** The apiextensions controllers run in the API server and use its loopback identity. */
     apiextensions: {
       username: 'system:apiserver',

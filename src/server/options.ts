@@ -13,6 +13,25 @@ import type { AdmissionFlags } from '../admission/types';
 import type { WebhookTransport } from '../admission/webhook-transport';
 import type { ScriptRunner } from '../admission/backends/types';
 
+/** A signing CA given as files: certificate and PKCS#8 key, PEM, with the paths for messages. */
+export interface SigningFiles {
+  certPEM: string;
+  keyPEM: string;
+  certFile: string;
+  keyFile: string;
+}
+
+export interface ClusterSigningOptions {
+  /** `--cluster-signing-cert-file` and `--cluster-signing-key-file`. */
+  default?: SigningFiles;
+  /** `--cluster-signing-{kubelet-serving,kubelet-client,kube-apiserver-client,legacy-unknown}-{cert,key}-file`. */
+  signers?: Partial<
+    Record<'kubeletServing' | 'kubeletClient' | 'kubeApiserverClient' | 'legacyUnknown', SigningFiles>
+  >;
+  /** `--cluster-signing-duration` in milliseconds. */
+  durationMs?: number;
+}
+
 export interface ApiServerOptions {
   /** Where state lives; the server owns it from now on (close() closes it). */
   storage: Storage;
@@ -38,6 +57,11 @@ export interface ApiServerOptions {
   watchBookmarkIntervalMs?: number;
   /** Run the in-server controllers (namespace lifecycle, garbage collector); default true. */
   controllers?: boolean;
+  /**
+   * The controller manager's certificate signing flags: `--cluster-signing-cert-file`/`--cluster-signing-key-file`
+   * contents (default: the cluster CA the server keeps), the per-signer pairs, `--cluster-signing-duration` (default 8760h).
+   */
+  clusterSigning?: ClusterSigningOptions;
   /** `--enable-admission-plugins`, `--disable-admission-plugins` and the plugins' configurations. */
   admission?: AdmissionOptions;
   /** `--default-not-ready-toleration-seconds`, `--default-unreachable-toleration-seconds`; default 300 each. */
@@ -48,6 +72,24 @@ export interface ApiServerOptions {
   scriptRunner?: ScriptRunner;
   /** `--audit-policy-file` (parsed) and where events go besides the sandbox's live log (`--audit-log-path`). No policy: nothing is audited. */
   audit?: { policy?: AuditPolicy; sinks?: AuditSink[] };
+  /**
+   * The address clients reach this server at, published in the public `cluster-info` ConfigMap with the cluster CA
+   * (a host that learns its address only once listening calls `ApiServer.advertise` instead). Unset: no cluster-info
+   * until a host advertises one.
+   */
+  advertisedURL?: string;
+  /**
+   * The service-account tokens the server mints and publishes: `--service-account-signing-key-file` (contents; default
+   * the key generated and kept with the state), `--service-account-max-token-expiration` (seconds; 0 or unset: none),
+   * `--service-account-extend-token-expiration` (default true), `--service-account-jwks-uri` (default the JWKS path at
+   * the address a client reached).
+   */
+  serviceAccountTokens?: {
+    signingKeyPEM?: string;
+    maxExpirationSeconds?: number;
+    extendExpiration?: boolean;
+    jwksURI?: string;
+  };
   /** The audit policy document used when neither `audit.policy` nor saved workshop settings give one (the browser host's live view). */
   defaultAuditPolicy?: string;
 }

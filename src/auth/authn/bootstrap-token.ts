@@ -9,35 +9,30 @@
  * sees only `Unauthorized`), but the reason is kept for the explanation.
  */
 
-import type { KubeObject } from '../../api/meta';
+import {
+  bootstrapGroups,
+  bootstrapSecretPrefix,
+  bootstrapTokenExpired,
+  bootstrapTokenPattern,
+  bootstrapTokenSecretType,
+  bootstrapUserPrefix,
+  secretData,
+} from '../../machinery/bootstrap-token';
 import type { NamingProfile } from '../../machinery/naming';
 import type { ObjectLister } from '../listers';
 import type { ExplainingTokenAuthenticator, TokenAuthentication, TokenVerdict } from './types';
 
-export const bootstrapTokenPattern = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
-export const bootstrapSecretPrefix = 'bootstrap-token-';
-export const bootstrapUserPrefix = 'system:bootstrap:';
-export const bootstrapDefaultGroup = 'system:bootstrappers';
-const bootstrapGroupPattern = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
-
-/** The Secret type of bootstrap tokens: `bootstrap.orch.io/token` (upstream `bootstrap.kubernetes.io/token`). */
-export function bootstrapTokenSecretType(profile: NamingProfile): string {
-  return profile.subPrefixed('bootstrap', 'token');
-}
-
-/** A Secret's `data[key]`, decoded from base64 ('' when absent or not base64). */
-export function secretData(secret: KubeObject, key: string): string {
-  const data = secret['data'];
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return '';
-  const value = (data as Record<string, unknown>)[key];
-  if (typeof value !== 'string') return '';
-  try {
-    const binary = atob(value);
-    return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-  } catch {
-    return '';
-  }
-}
+// The Secret rules live in machinery (the token cleaner and bootstrap signer controllers use them too).
+export {
+  bootstrapDefaultGroup,
+  bootstrapGroups,
+  bootstrapSecretPrefix,
+  bootstrapTokenExpired,
+  bootstrapTokenPattern,
+  bootstrapTokenSecretType,
+  bootstrapUserPrefix,
+  secretData,
+} from '../../machinery/bootstrap-token';
 
 /** Compares without an early exit, so the time taken does not reveal how much of a secret matched. */
 function constantTimeEqual(a: string, b: string): boolean {
@@ -45,28 +40,6 @@ function constantTimeEqual(a: string, b: string): boolean {
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
-}
-
-/** `system:bootstrappers` plus the valid extra groups, sorted; an error text for an invalid one. */
-export function bootstrapGroups(extra: string): string[] | string {
-  const groups = new Set([bootstrapDefaultGroup]);
-  if (extra === '') return [...groups];
-  for (const group of extra.split(',')) {
-    if (!bootstrapGroupPattern.test(group)) {
-      return `bootstrap group "${group}" is invalid (must match ${bootstrapGroupPattern.source})`;
-    }
-    groups.add(group);
-  }
-  return [...groups].sort();
-}
-
-/** Whether the secret's `expiration` has passed; an unparseable one counts as expired (as on the real server). */
-export function bootstrapTokenExpired(secret: KubeObject, now: number): boolean {
-  const expiration = secretData(secret, 'expiration');
-  if (expiration === '') return false;
-  const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-  const at = rfc3339.test(expiration) ? Date.parse(expiration) : NaN;
-  return Number.isNaN(at) || at - now <= 0;
 }
 
 export class BootstrapTokenAuthenticator implements ExplainingTokenAuthenticator {

@@ -61,6 +61,12 @@ export interface NodeHostOptions {
   audit?: { policy: NonNullable<NonNullable<ApiServerOptions['audit']>['policy']>; logPath?: string };
   /** How webhooks outside the sandbox's own backends are called; default real HTTPS (see webhook-https.ts). */
   webhookTransport?: ApiServerOptions['webhookTransport'];
+  /** `--service-account-signing-key-file` (read), `--service-account-max-token-expiration`, `--service-account-extend-token-expiration`, `--service-account-jwks-uri`. */
+  serviceAccountTokens?: ApiServerOptions['serviceAccountTokens'];
+  /** `--cluster-signing-cert-file`/`--cluster-signing-key-file` (read), the per-signer pairs, `--cluster-signing-duration`. */
+  clusterSigning?: ApiServerOptions['clusterSigning'];
+  /** The server's clock (tests inject one to move time, e.g. for the CSR cleaner); default the system clock. */
+  now?: () => Date;
 }
 
 /** A mode `--authorization-mode` may name that the core implements. */
@@ -157,6 +163,11 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       ? { audit: { policy: options.audit.policy, sinks: auditLogSinks(options.audit.logPath) } }
       : {}),
     ...(options.admissionFlags !== undefined ? { admissionFlags: options.admissionFlags } : {}),
+    ...(options.serviceAccountTokens !== undefined
+      ? { serviceAccountTokens: options.serviceAccountTokens }
+      : {}),
+    ...(options.clusterSigning !== undefined ? { clusterSigning: options.clusterSigning } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
     webhookTransport: options.webhookTransport ?? httpsWebhookTransport,
     scriptRunner,
   };
@@ -216,6 +227,8 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
   const hostForUrl = isIP(reachable) === 6 ? `[${reachable}]` : reachable;
   const url = `${tls === undefined ? 'http' : 'https'}://${hostForUrl}:${address.port}`;
+  // Published in the public cluster-info ConfigMap, as kubeadm publishes the control plane's endpoint.
+  await api.advertise(url, tls?.caPEM);
 
   const identities: HostIdentity[] = await api.identities();
   if (!identities.some((i) => i.name === 'admin'))

@@ -38,6 +38,15 @@ const podSpec: Defaulter = (spec) => {
   ptr(spec, 'securityContext', {});
   ptr(spec, 'terminationGracePeriodSeconds', 30);
   str(spec, 'schedulerName', 'default-scheduler');
+  // Not a SetDefaults_ rule but the v1 conversion: the deprecated `serviceAccount` mirrors `serviceAccountName`
+  // (and fills it when only the old field is set).
+  const account = [spec.serviceAccountName, spec.serviceAccount].find(
+    (v) => typeof v === 'string' && v !== '',
+  );
+  if (account !== undefined) {
+    spec.serviceAccountName = account;
+    spec.serviceAccount = account;
+  }
 };
 
 const container: Defaulter = (c) => {

@@ -80,10 +80,28 @@ const replicationController: Defaulter = (obj) => {
   ptr(spec, 'replicas', 1);
 };
 
+/**
+ * `stringData` is write-only: as the real server's v1 → internal conversion does while decoding, each entry is
+ * written into `data` (base64 of its UTF-8 bytes), overriding a `data` entry of the same key, and is not kept.
+ */
+const secret: Defaulter = (s) => {
+  str(s, 'type', 'Opaque');
+  const stringData = maybe(s, 'stringData');
+  delete s.stringData;
+  if (stringData === undefined) return;
+  const data = child(s, 'data');
+  for (const [key, value] of Object.entries(stringData)) {
+    if (typeof value !== 'string') continue;
+    let binary = '';
+    for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
+    data[key] = btoa(binary);
+  }
+};
+
 export const coreDefaults: Record<string, Defaulter> = {
   ...podDefaults,
   'api.core.v1.Service': service,
-  'api.core.v1.Secret': (s) => str(s, 'type', 'Opaque'),
+  'api.core.v1.Secret': secret,
   'api.core.v1.Namespace': namespace,
   'api.core.v1.PersistentVolume': (pv) => {
     str(child(pv, 'status'), 'phase', 'Pending');

@@ -309,11 +309,11 @@ export class GenericStore implements RestStorage {
         if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '')
           meta.name = `${meta.generateName}${randomSuffix()}`;
         strategy.prepareForCreate(obj, sctx);
-        errors = strategy.validate(obj, sctx);
+        errors = await strategy.validate(obj, sctx);
         warnings = errors.length === 0 ? strategy.warningsOnCreate(obj, sctx) : [];
       } else {
         obj = strategy.prepareForUpdate(obj, current.object, sctx);
-        errors = strategy.validateUpdate(obj, current.object, sctx);
+        errors = await strategy.validateUpdate(obj, current.object, sctx);
         warnings = errors.length === 0 ? strategy.warningsOnUpdate(obj, current.object, sctx) : [];
       }
       if (errors.length > 0)

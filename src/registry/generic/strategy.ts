@@ -91,11 +91,15 @@ export function mainStrategy(rt: ResourceType, hooks: KindHooks | undefined): St
       }
       hooks?.prepareForCreate?.(obj, ctx);
     },
-    validate: (obj, ctx) => [
-      ...validateObjectMetaCreate(rt, obj),
-      ...schemaErrors(rt, obj, ctx),
-      ...(hooks?.validate?.(obj, ctx) ?? []),
-    ],
+    validate: (obj, ctx) =>
+      withAsyncErrors(
+        [
+          ...validateObjectMetaCreate(rt, obj),
+          ...schemaErrors(rt, obj, ctx),
+          ...(hooks?.validate?.(obj, ctx) ?? []),
+        ],
+        hooks?.validateAsync?.(obj, undefined, ctx),
+      ),
     warningsOnCreate: (obj, ctx) => hooks?.warningsOnCreate?.(obj, ctx) ?? [],
     prepareForUpdate(obj, old, ctx) {
       // The main resource never changes status when the kind has a status subresource.
@@ -120,13 +124,24 @@ function updateErrors(
   obj: KubeObject,
   old: KubeObject,
   ctx: StrategyContext,
-): FieldError[] {
-  return [
-    ...validateObjectMetaUpdate(rt, obj, old),
-    ...validateFinalizersOnTerminating(obj, old),
-    ...schemaErrors(rt, obj, ctx),
-    ...(hooks?.validateUpdate?.(obj, old, ctx) ?? hooks?.validate?.(obj, ctx) ?? []),
-  ];
+): FieldError[] | Promise<FieldError[]> {
+  return withAsyncErrors(
+    [
+      ...validateObjectMetaUpdate(rt, obj, old),
+      ...validateFinalizersOnTerminating(obj, old),
+      ...schemaErrors(rt, obj, ctx),
+      ...(hooks?.validateUpdate?.(obj, old, ctx) ?? hooks?.validate?.(obj, ctx) ?? []),
+    ],
+    hooks?.validateAsync?.(obj, old, ctx),
+  );
+}
+
+/** The synchronous errors, followed by the kind's asynchronous ones when it has any. */
+function withAsyncErrors(
+  errors: FieldError[],
+  later: Promise<FieldError[]> | undefined,
+): FieldError[] | Promise<FieldError[]> {
+  return later === undefined ? errors : later.then((more) => [...errors, ...more]);
 }
 
 /** Metadata a subresource write may not change: what only the main resource changes. */

@@ -10,6 +10,7 @@ import { namespace } from './core/namespace/index';
 import { configMap } from './core/configmap/index';
 import { secret } from './core/secret/index';
 import { pod } from './core/pod/index';
+import { serviceAccount } from './core/serviceaccount/index';
 import { binding } from './core/binding/index';
 import { node } from './core/node/index';
 import { service } from './core/service/index';
@@ -38,6 +39,7 @@ const registrations: Record<string, KindRegistration> = {
   'core/ConfigMap': configMap,
   'core/Secret': secret,
   'core/Pod': pod,
+  'core/ServiceAccount': serviceAccount,
   'core/Binding': binding,
   'core/Node': node,
   'core/Service': service,

@@ -8,15 +8,29 @@
 
 import type { Authorizer } from '../../auth/authorizer';
 import type { TokenAuthenticator } from '../../auth/authn/types';
+import type { BoundTokenRequest } from '../../auth/authn/service-account-signer';
 import type { RestStorage } from '../rest/capabilities';
 import type { KindHooks } from '../rest/strategy';
 import type { ResourceType } from '../resource-type';
 import type { GenericStore, StoreDeps } from '../generic/store';
 
+/** What TokenRequest needs of the server's service-account token signer (known once the server's identity is loaded). */
+export interface ServiceAccountTokenService {
+  /** `--api-audiences` (default: the issuer): what a request naming no audience gets. */
+  apiAudiences(): readonly string[];
+  /** `--service-account-max-token-expiration` in seconds; 0 for no maximum. */
+  maxExpirationSeconds(): number;
+  /** `--service-account-extend-token-expiration`. */
+  extendExpiration(): boolean;
+  signBound(request: BoundTokenRequest): Promise<string>;
+}
+
 /** Services of the server that some kinds' storages call (the review kinds ask authentication and authorization). */
 export interface KindServices {
   authorizer: Authorizer;
   tokenAuthenticator: TokenAuthenticator;
+  /** TokenRequest's signer (absent: `serviceaccounts/<name>/token` answers 503). */
+  serviceAccountTokens?: ServiceAccountTokenService;
 }
 
 export interface KindStorageContext {

@@ -48,6 +48,13 @@ export interface KindHooks {
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  /**
+   * Checks that need asynchronous work (WebCrypto: a certificate request's
+   * signature); their errors follow the synchronous ones, so a kind with
+   * such a check may do all its validation here to keep its own order.
+   * `old` is absent on create.
+   */
+  validateAsync?(obj: KubeObject, old: KubeObject | undefined, ctx: StrategyContext): Promise<FieldError[]>;
   warningsOnCreate?(obj: KubeObject, ctx: StrategyContext): string[];
   warningsOnUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): string[];
   beginDelete?(obj: KubeObject, ctx: StrategyContext): KubeObject;
@@ -57,10 +64,14 @@ export interface Strategy {
   /** PUT to a missing name creates the object. */
   readonly allowCreateOnUpdate: boolean;
   prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
-  validate(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  validate(obj: KubeObject, ctx: StrategyContext): FieldError[] | Promise<FieldError[]>;
   warningsOnCreate(obj: KubeObject, ctx: StrategyContext): string[];
   prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): KubeObject;
-  validateUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+  validateUpdate(
+    obj: KubeObject,
+    old: KubeObject,
+    ctx: StrategyContext,
+  ): FieldError[] | Promise<FieldError[]>;
   warningsOnUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): string[];
   canonicalize(obj: KubeObject): KubeObject;
   beginDelete(obj: KubeObject, ctx: StrategyContext): KubeObject;

@@ -13,6 +13,7 @@
  */
 
 import { resolveSchema, type DefinitionSet, type SchemaNode } from '../../machinery/schema';
+import { decodeGoBase64, goBase64Error } from '../../machinery/go-base64';
 
 /** Types with their own `UnmarshalJSON` that take any JSON value. */
 const anyValue = new Set([
@@ -118,6 +119,11 @@ function check(defs: DefinitionSet, raw: SchemaNode, value: unknown, ctx: Contex
   switch (node.type) {
     case 'string':
       if (typeof value !== 'string') throw mismatch(ctx, jsonKind(value), type);
+      // A `[]byte` field is base64 in JSON; Go's decoder fails on the text itself, without a field path.
+      if (node.format === 'byte') {
+        const decoded = decodeGoBase64(value);
+        if (!decoded.ok) throw new Mismatch(goBase64Error(decoded.offset));
+      }
       return;
     case 'boolean':
       if (typeof value !== 'boolean') throw mismatch(ctx, jsonKind(value), type);

@@ -117,17 +117,22 @@ export function IdentitySwitcher() {
   );
 }
 
-type Choice = { kind: 'builtin'; name: string } | { kind: 'oidc' } | { kind: 'anonymous' };
+type Choice =
+  | { kind: 'builtin'; name: string }
+  | { kind: 'saved'; name: string }
+  | { kind: 'oidc' }
+  | { kind: 'anonymous' };
 
-function choiceOf(acting: ActingAs | undefined): Choice {
+function choiceOf(acting: ActingAs | undefined, saved: readonly ActingAs[]): Choice {
   if (acting === undefined) return { kind: 'builtin', name: 'admin' };
+  if (saved.some((a) => a.name === acting.name)) return { kind: 'saved', name: acting.name };
   if (acting.method === 'oidc') return { kind: 'oidc' };
   if (acting.method === 'anonymous') return { kind: 'anonymous' };
   return { kind: 'builtin', name: acting.name };
 }
 
 function choiceKey(choice: Choice): string {
-  return choice.kind === 'builtin' ? `builtin:${choice.name}` : choice.kind;
+  return choice.kind === 'builtin' || choice.kind === 'saved' ? `${choice.kind}:${choice.name}` : choice.kind;
 }
 
 /** The form inside the popover; also used on the identity view. */
@@ -142,7 +147,8 @@ export function IdentityForm({
 }) {
   const store = useIdentityStore();
   const [identities, setIdentities] = useState<SandboxIdentity[] | undefined>(undefined);
-  const [choice, setChoice] = useState<Choice>(() => choiceOf(current));
+  const saved = store.saved();
+  const [choice, setChoice] = useState<Choice>(() => choiceOf(current, saved));
   const [sub, setSub] = useState(
     current?.method === 'oidc' ? (current.expected?.username.replace(/^oidc:/, '') ?? 'bob') : 'bob',
   );
@@ -184,7 +190,13 @@ export function IdentityForm({
       const impersonate: Impersonation | undefined =
         impUser.trim() === '' ? undefined : { user: impUser.trim(), groups: splitList(impGroups) };
       let next: ActingAs;
-      if (choice.kind === 'anonymous') {
+      const adopted = choice.kind === 'saved' ? saved.find((a) => a.name === choice.name) : undefined;
+      if (adopted !== undefined) {
+        // Made in this tab (Identity → Certificate signing or Service account tokens); impersonation is chosen below.
+        const { impersonate: _previous, ...own } = adopted;
+        next = own;
+        if (next.certificate !== undefined) await credentialOf(next.certificate);
+      } else if (choice.kind === 'anonymous') {
         next = { name: 'anonymous', method: 'anonymous' };
       } else if (choice.kind === 'oidc') {
         if (sub.trim() === '') throw new Error('Enter a subject (sub) for the OIDC user.');
@@ -248,6 +260,15 @@ export function IdentityForm({
               ? `certificate · ${identity.username}`
               : `token · ${identity.username}`,
             i,
+          ),
+        )}
+        {saved.map((acting) =>
+          radio(
+            `saved:${acting.name}`,
+            { kind: 'saved', name: acting.name },
+            acting.name,
+            `${acting.method === 'certificate' ? 'certificate' : 'token'} · ${acting.expected?.username ?? ''}`,
+            -1,
           ),
         )}
         {radio('oidc', { kind: 'oidc' }, 'OIDC user', 'id_token from the sandbox issuer', -1)}

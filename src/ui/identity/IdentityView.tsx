@@ -6,7 +6,9 @@
  * map to — next to whatever the server itself has said (the user named in a
  * 403's explanation). What can I do is the verb × resource matrix of one
  * SelfSubjectRulesReview for a namespace (AccessMatrix). Both follow the
- * identity: switching it, or applying a grant, fetches them again.
+ * identity: switching it, or applying a grant, fetches them again. Two
+ * more sections sit beside them (src/ui/certificates): certificate signing
+ * and service account tokens, each able to add an identity to the switcher.
  */
 
 import { useMemo, useState } from 'react';
@@ -18,6 +20,7 @@ import { ErrorNotice } from '../common/ErrorNotice';
 import { useAsync } from '../hooks/useAsync';
 import { effectiveUser } from '../lib/identity';
 import { navigate } from '../lib/route';
+import { IdentitySectionBody, IdentitySectionNav, sectionOf } from '../certificates/IdentitySections';
 import { AccessMatrix, matrixResources } from './AccessMatrix';
 import { useActingAs, useIdentityStore, useIdentityVersion } from './IdentityContext';
 import { IdentityForm, actingLabel } from './IdentitySwitcher';
@@ -57,6 +60,7 @@ export function IdentityView({ params, active }: ViewProps) {
   const version = useIdentityVersion();
   const { discovery, error: discoveryError } = useDiscovery();
   const namespace = params['ns'] ?? 'default';
+  const section = sectionOf(params);
   const [nsDraft, setNsDraft] = useState(namespace);
   const groupVersions = useMemo(() => discovery?.groupVersions ?? [], [discovery]);
   const ssr = servedAt(groupVersions, 'authentication.', 'selfsubjectreviews');
@@ -99,7 +103,9 @@ export function IdentityView({ params, active }: ViewProps) {
   return (
     <main className="identity-view" id={active ? 'main' : undefined} tabIndex={-1}>
       <h2>Identity</h2>
-      <div className="identity-columns">
+      <IdentitySectionNav current={section} />
+      <IdentitySectionBody section={section} />
+      <div className="identity-columns" hidden={section !== 'access'}>
         <section className="card identity-whoami" aria-labelledby="whoami-title">
           <h3 id="whoami-title">Who am I</h3>
           <dl className="access-facts">

@@ -7,8 +7,10 @@
  * when set, impersonation headers. By default that is the sandbox's built-in
  * `admin`, read from `GET /sandbox/v1/identities` on first use. The choice
  * is kept per browser tab (sessionStorage), so two tabs can act as two users
- * side by side. A request sent without the UI (a raw `fetch` from devtools)
- * carries nothing and is anonymous.
+ * side by side, as are the identities made in the tab (a certificate issued
+ * from a CSR, a service account's token), which the switcher offers too. A
+ * request sent without the UI (a raw `fetch` from devtools) carries nothing
+ * and is anonymous.
  */
 
 import { explanationFromHeaders } from '../../client/index';
@@ -60,6 +62,8 @@ export const identitiesPath = '/sandbox/v1/identities';
 export const oidcTokenPath = '/sandbox/v1/oidc/token';
 
 const storageKey = 'orch-sandbox.identity';
+/** Identities made in this tab (a certificate issued from a CSR, a service account's token). */
+const savedKey = 'orch-sandbox.identities.saved';
 
 type Listener = (acting: ActingAs | undefined) => void;
 
@@ -76,6 +80,25 @@ export class IdentityStore {
     private readonly storage: Storage | undefined = sessionStorageOrUndefined(),
   ) {
     this.acting = readStored(this.storage);
+    this.savedList = readSaved(this.storage);
+  }
+
+  private savedList: ActingAs[];
+
+  /** The identities made in this tab, which the switcher offers beside the built-in ones. */
+  saved(): readonly ActingAs[] {
+    return this.savedList;
+  }
+
+  /** Keeps `acting` among the saved identities (replacing one of the same name) and acts as it. */
+  adopt(acting: ActingAs): void {
+    this.savedList = [...this.savedList.filter((a) => a.name !== acting.name), acting];
+    try {
+      this.storage?.setItem(savedKey, JSON.stringify(this.savedList));
+    } catch {
+      // Storage disabled: the identity lasts for this page.
+    }
+    this.set(acting);
   }
 
   current(): ActingAs | undefined {
@@ -346,6 +369,17 @@ function readStored(storage: Storage | undefined): ActingAs | undefined {
     return typeof value.name === 'string' ? (value as ActingAs) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function readSaved(storage: Storage | undefined): ActingAs[] {
+  try {
+    const value: unknown = JSON.parse(storage?.getItem(savedKey) ?? '[]');
+    return Array.isArray(value)
+      ? value.filter((a): a is ActingAs => typeof (a as Partial<ActingAs> | null)?.name === 'string')
+      : [];
+  } catch {
+    return [];
   }
 }
 

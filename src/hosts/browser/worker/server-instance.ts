@@ -37,6 +37,10 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
         scriptRunner: pageScriptRunner(),
         // The browser has no log file: the live audit view shows every request at Metadata unless the workshop settings change it.
         defaultAuditPolicy: defaultBrowserAuditPolicy(namingProfile(profile)),
+        // The page's origin is where the worker answers the API: cluster-info publishes it (with the cluster CA).
+        advertisedURL: location.origin,
+        // As on a kubeadm-made cluster (`--enable-bootstrap-token-auth`), so the bootstrap token flow works here too.
+        authentication: { bootstrapTokens: true },
       });
       await server.ready;
       return server;

@@ -1,0 +1,65 @@
+/**
+ * A certificate request as the built-in signers read it: Go's `ParseCSR`
+ * (the first PEM block must be a `CERTIFICATE REQUEST`) and the few fields
+ * of Go's `x509.CertificateRequest` the signer rules look at — the subject's
+ * common name and organizations, and the subject alternative names sorted
+ * by kind. SAN kinds Go does not surface (otherName, directoryName, …) are
+ * skipped, as Go skips them.
+ */
+
+import { decodePEMBlocks } from '../pki/pem';
+import { Pkcs10CertificateRequest, SubjectAlternativeNameExtension } from '../pki/x509';
+
+const subjectAltNameOid = '2.5.29.17';
+
+export interface RequestView {
+  csr: Pkcs10CertificateRequest;
+  /** Go keeps the last CN of the subject. */
+  commonName: string;
+  organizations: string[];
+  dnsNames: string[];
+  emailAddresses: string[];
+  ipAddresses: string[];
+  uris: string[];
+}
+
+/** Go's `certificates.ParseCSR` over PEM text, with its error text for a wrong or missing block. */
+export function parseRequestPEM(pem: string): Pkcs10CertificateRequest {
+  const block = decodePEMBlocks(pem)[0];
+  if (block === undefined || block.label !== 'CERTIFICATE REQUEST')
+    throw new Error('PEM block type must be CERTIFICATE REQUEST');
+  try {
+    return new Pkcs10CertificateRequest(block.der);
+  } catch (e) {
+    throw new Error(`x509: malformed certificate request: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export function requestView(csr: Pkcs10CertificateRequest): RequestView {
+  const view: RequestView = {
+    csr,
+    commonName: csr.subjectName.getField('CN').at(-1) ?? '',
+    organizations: csr.subjectName.getField('O'),
+    dnsNames: [],
+    emailAddresses: [],
+    ipAddresses: [],
+    uris: [],
+  };
+  for (const ext of csr.extensions) {
+    if (ext.type !== subjectAltNameOid) continue;
+    let san: SubjectAlternativeNameExtension;
+    try {
+      san = new SubjectAlternativeNameExtension(ext.rawData);
+    } catch {
+      // A name kind the library cannot represent (otherName, X.400): Go ignores those too.
+      continue;
+    }
+    for (const name of san.names.items) {
+      if (name.type === 'dns') view.dnsNames.push(name.value);
+      else if (name.type === 'email') view.emailAddresses.push(name.value);
+      else if (name.type === 'ip') view.ipAddresses.push(name.value);
+      else if (name.type === 'url') view.uris.push(name.value);
+    }
+  }
+  return view;
+}

@@ -1,0 +1,145 @@
+/**
+ * The bootstrap signer, as the controller manager's `bootstrapsigner` does
+ * it: it keeps the discovery ConfigMap `cluster-info` in the public
+ * namespace signed. For every bootstrap token that may sign (see
+ * `signingToken`) it writes `jws-<word>config-<id>`, a detached JWS (HS256,
+ * protected header `{"alg":"HS256","kid":"<id>"}`) of the `<word>config`
+ * value; signatures of tokens that are gone, expired or no longer signing
+ * are removed. It never creates `cluster-info` (the server does, at start).
+ * One difference, on purpose: the HMAC key is the full token
+ * `<id>.<secret>`, as the specification says, where the real signer keys by
+ * the secret alone (docs/decisions/0022-bootstrap-signer-key.md).
+ */
+
+import { CompactSign } from 'jose';
+import type { KubeObject } from '../api/meta';
+import { ApiError } from '../client/errors';
+import type { ResourceRef } from '../client/paths';
+import {
+  clusterInfoConfigKey,
+  clusterInfoName,
+  clusterInfoSignaturePrefix,
+  bootstrapTokenExpiry,
+  bootstrapTokenSecretType,
+  signingToken,
+} from '../machinery/bootstrap-token';
+import { Informer } from './informer';
+import type { Controller, ControllerContext } from './types';
+import { WorkQueue } from './work-queue';
+
+/** The longest a timer waits; a far expiry is looked at again then (timers cap at about 24.8 days). */
+const maxRequeueMs = 24 * 60 * 60 * 1000;
+
+/**
+ * The detached JWS of `content` keyed by `token`: the compact serialization
+ * with its payload part left empty (`<header>..<signature>`), as upstream's
+ * `ComputeDetachedSignature` returns it; the header names the token id.
+ */
+export async function detachedSignature(content: string, tokenId: string, token: string): Promise<string> {
+  const encoder = new TextEncoder();
+  const compact = await new CompactSign(encoder.encode(content))
+    .setProtectedHeader({ alg: 'HS256', kid: tokenId })
+    .sign(encoder.encode(token));
+  const [header = '', , signature = ''] = compact.split('.');
+  return `${header}..${signature}`;
+}
+
+export function bootstrapSigner(ctx: ControllerContext): Controller {
+  const { profile } = ctx;
+  const secretsRef: ResourceRef = {
+    group: '',
+    version: 'v1',
+    resource: 'secrets',
+    namespace: profile.systemNamespace,
+  };
+  const configMapsRef: ResourceRef = {
+    group: '',
+    version: 'v1',
+    resource: 'configmaps',
+    namespace: profile.publicNamespace,
+  };
+  const configKey = clusterInfoConfigKey(profile);
+  const prefix = clusterInfoSignaturePrefix(profile);
+  const clusterInfoKey = `${profile.publicNamespace}/${clusterInfoName}`;
+
+  const reconcile = async (): Promise<{ requeueAfterMs?: number } | void> => {
+    await Promise.all([secrets.synced, configMaps.synced]);
+    const clusterInfo = configMaps.cache.get(clusterInfoKey);
+    if (clusterInfo === undefined) return;
+    const data = (clusterInfo['data'] ?? {}) as Record<string, string>;
+    const content = data[configKey];
+    if (typeof content !== 'string') return;
+
+    const now = ctx.now().getTime();
+    const tokens = new Map<string, string>();
+    let nextExpiryMs: number | undefined;
+    for (const secret of secrets.cache.values()) {
+      const signing = signingToken(secret, profile, now);
+      if (signing === undefined) continue;
+      tokens.set(signing.id, signing.token);
+      const expiry = bootstrapTokenExpiry(secret, now);
+      if (!expiry.expired && expiry.ttlMs !== undefined)
+        nextExpiryMs = Math.min(nextExpiryMs ?? Infinity, expiry.ttlMs);
+    }
+    const requeue =
+      nextExpiryMs === undefined ? undefined : { requeueAfterMs: Math.min(nextExpiryMs, maxRequeueMs) };
+
+    const next: Record<string, string> = { ...data };
+    let changed = false;
+    for (const key of Object.keys(data)) {
+      if (key.startsWith(prefix) && !tokens.has(key.slice(prefix.length))) {
+        delete next[key];
+        changed = true;
+      }
+    }
+    for (const [id, token] of tokens) {
+      const signature = await detachedSignature(content, id, token);
+      if (next[`${prefix}${id}`] !== signature) {
+        next[`${prefix}${id}`] = signature;
+        changed = true;
+      }
+    }
+    if (!changed) return requeue;
+    try {
+      await ctx.client.update({ ...configMapsRef, name: clusterInfoName }, { ...clusterInfo, data: next });
+    } catch (e) {
+      // A newer cluster-info is on its way through the watch; it brings the key back.
+      if (e instanceof ApiError && (e.code === 409 || e.code === 404)) return;
+      throw e;
+    }
+    return requeue;
+  };
+
+  const queue = new WorkQueue(reconcile);
+  const enqueue = (): void => queue.add(clusterInfoKey);
+  const onConfigMap = (obj: KubeObject): void => {
+    if (obj.metadata?.name === clusterInfoName) enqueue();
+  };
+  const configMaps = new Informer(ctx.client, configMapsRef, {
+    add: onConfigMap,
+    update: (_old, obj) => onConfigMap(obj),
+  });
+  // Only bootstrap token Secrets matter (the real signer's informer filters by type too).
+  const tokenType = bootstrapTokenSecretType(profile);
+  const onSecret = (...objs: KubeObject[]): void => {
+    if (objs.some((o) => o['type'] === tokenType)) enqueue();
+  };
+  const secrets = new Informer(ctx.client, secretsRef, {
+    add: onSecret,
+    update: onSecret,
+    delete: onSecret,
+  });
+  return {
+    name: 'bootstrap-signer',
+    start: () => {
+      configMaps.start();
+      secrets.start();
+    },
+    stop: () => {
+      configMaps.stop();
+      secrets.stop();
+      queue.stop();
+    },
+    idle: () => queue.idle(),
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The service-account issuer's public metadata, at the real paths: the
+ * OIDC discovery document (`/.well-known/openid-configuration`,
+ * `application/json`) and the keys that verify its tokens
+ * (`/openid/v1/jwks`, `application/jwk-set+json`), so relying parties
+ * outside the cluster can check its tokens. Both are cacheable for an hour.
+ * As the real server's routes, each produces one media type: an `Accept`
+ * that allows neither it nor `*∕*` is a 406, and any method but GET a 405.
+ * The real router answers those two in plain text; here they are Status
+ * bodies like every other error (decision 0023). Not served (404) while the
+ * issuer is not an `https` URL.
+ */
+
+import type { RequestContext } from './context';
+import type { IssuerMetadata, ServerContext } from './server-context';
+import { baseHeaders } from './respond';
+import { methodNotAllowed, notAcceptable, pathNotFound } from '../machinery/errors';
+
+export const openIdConfigurationPath = '/.well-known/openid-configuration';
+export const jwksPath = '/openid/v1/jwks';
+
+const jwksMediaType = 'application/jwk-set+json';
+const cacheControl = 'public, max-age=3600';
+
+/** go-jose's field order of a public JWK. */
+const jwkFieldOrder = ['use', 'kty', 'kid', 'crv', 'alg', 'k', 'x', 'y', 'n', 'e'];
+
+function orderedJwk(key: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of jwkFieldOrder) if (key[field] !== undefined) out[field] = key[field];
+  return out;
+}
+
+/** go-restful's `Accept` matching: empty means anything; otherwise one entry must be `*∕*` or the type itself. */
+function accepts(header: string | null, mediaType: string): boolean {
+  if (header === null || header.trim() === '') return true;
+  return header
+    .split(',')
+    .map((part) => (part.split(';')[0] ?? '').trim())
+    .some((t) => t === '*/*' || t === mediaType);
+}
+
+export function isOpenIdMetadataPath(path: string): boolean {
+  return path === openIdConfigurationPath || path === jwksPath;
+}
+
+/** The discovery document; `jwks_uri` defaults to the address the client reached, as the real one to its external address. */
+export function openIdConfiguration(metadata: IssuerMetadata, host: string): Record<string, unknown> {
+  const algorithms = [...new Set(metadata.keys.map((k) => k['alg']).filter((a) => typeof a === 'string'))];
+  return {
+    issuer: metadata.issuer,
+    jwks_uri: metadata.jwksURI ?? `https://${host}${jwksPath}`,
+    response_types_supported: ['id_token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: algorithms.sort(),
+  };
+}
+
+export function handleOpenIdMetadata(server: ServerContext, ctx: RequestContext, path: string): Response {
+  const metadata = server.issuerMetadata?.();
+  if (metadata === undefined) throw pathNotFound();
+  if (ctx.request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
+  const mediaType = path === jwksPath ? jwksMediaType : 'application/json';
+  if (!accepts(ctx.request.headers.get('accept'), mediaType)) throw notAcceptable([mediaType]);
+  const body =
+    path === jwksPath ? { keys: metadata.keys.map(orderedJwk) } : openIdConfiguration(metadata, ctx.url.host);
+  const headers = baseHeaders(ctx, mediaType);
+  headers.set('Cache-Control', cacheControl);
+  return new Response(JSON.stringify(body), { status: 200, headers });
+}
