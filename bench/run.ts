@@ -35,6 +35,8 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   admission: runAdmissionBench,
   certificates: runCertificatesBench,
   ui: async () => (await import('./ui-load')).runUiLoadBench(),
+  replicas: async () => (await import('./replicas')).runReplicasBench(),
+  etcd: async () => (await import('./etcd')).runEtcdBench(),
 };
 
 async function main(): Promise<void> {

@@ -28,6 +28,8 @@ export class Compactor {
   start(): void {
     this.stop();
     this.recorded = undefined;
+    // An interval of 0 turns scheduled compaction off, as `--etcd-compaction-interval=0` does on the real server.
+    if (this.intervalMs <= 0) return;
     this.timer = setInterval(() => void this.tick(), this.intervalMs);
   }
 

@@ -10,6 +10,7 @@
 import type { UserInfo } from '../api/authn';
 import type { NamingProfile } from '../machinery/naming';
 import type { Storage } from '../storage/types';
+import { initialSetting } from '../storage/settings';
 import type { AuthenticationConfig, ExternalFetch } from '../auth/authn/config';
 import { buildAuthentication, type AuthenticationChain } from '../auth/authn/chain';
 import type { TokenUnion } from '../auth/authn/union';
@@ -121,20 +122,19 @@ async function loadState(
   profile: NamingProfile,
   issuerURL: string,
 ): Promise<SavedIdentityState> {
-  const saved = await storage.getSetting<SavedIdentityState>(identitySetting);
-  if (saved !== undefined) return saved;
-  const ca = await createCertificateAuthority({ commonName: `${profile.word}-sandbox-ca` });
-  const signer = await ServiceAccountSigner.generate(profile, issuerURL);
-  const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile) });
-  const state: SavedIdentityState = {
-    adminToken: randomToken(),
-    aliceToken: randomToken(),
-    clusterCA: await exportCertificateAuthority(ca),
-    serviceAccountKey: (await signer.exportJWK()) as Record<string, unknown>,
-    oidcIssuerKey: (await issuer.exportKey()) as Record<string, unknown>,
-  };
-  await storage.setSetting(identitySetting, state);
-  return state;
+  // Replicas starting together on an empty store each generate a state; all keep the first one stored.
+  return initialSetting(storage, identitySetting, async (): Promise<SavedIdentityState> => {
+    const ca = await createCertificateAuthority({ commonName: `${profile.word}-sandbox-ca` });
+    const signer = await ServiceAccountSigner.generate(profile, issuerURL);
+    const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile) });
+    return {
+      adminToken: randomToken(),
+      aliceToken: randomToken(),
+      clusterCA: await exportCertificateAuthority(ca),
+      serviceAccountKey: (await signer.exportJWK()) as Record<string, unknown>,
+      oidcIssuerKey: (await issuer.exportKey()) as Record<string, unknown>,
+    };
+  });
 }
 
 /** The sandbox issuer's logical base URL: discovery and keys are answered in-process, so it need not resolve. */

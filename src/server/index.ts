@@ -80,6 +80,8 @@ import { profileDefinitions } from '../registry/crd/definitions';
 import { CrdRegistrar } from '../registry/crd/registrar';
 import { SharedInformerFactory } from '../registry/cache/factory';
 import { namespaceLister } from '../registry/cache/namespace-lister';
+import { LeaderElector } from '../controllers/leader-election';
+import { initialSetting } from '../storage/settings';
 
 export type { ApiServerOptions } from './options';
 // What hosts need to run JavaScript webhook backends.
@@ -149,6 +151,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     ...options.featureGates,
   };
   const controllers: Controller[] = [];
+  // Set with `--leader-elect`: the controller manager's controllers run only while this replica holds its Lease.
+  let elector: LeaderElector | undefined;
   // The address published in cluster-info: the option, or what the host advertises once it listens.
   let advertised: { url: string; caPEM?: string } | undefined =
     options.advertisedURL !== undefined ? { url: options.advertisedURL } : undefined;
@@ -368,11 +372,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   /** Reads what the server keeps in storage settings (continue-token key, sandbox settings), at start and after an import. */
   async function applySavedSettings(): Promise<void> {
-    let secret = await storage.getSetting<number[]>('continueTokenKey');
-    if (secret === undefined) {
-      secret = Array.from(crypto.getRandomValues(new Uint8Array(32)));
-      await storage.setSetting('continueTokenKey', secret);
-    }
+    // Every replica on this store signs and accepts continue tokens with the first key stored.
+    const secret = await initialSetting(storage, 'continueTokenKey', () =>
+      Array.from(crypto.getRandomValues(new Uint8Array(32))),
+    );
     tokens = await ContinueTokens.create(new Uint8Array(secret));
     await storage.setSetting(profileSetting, profile.name);
     const saved = await storage.getSetting<Partial<SandboxSettings>>('sandbox.settings');
@@ -498,13 +501,25 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         profile,
         now,
       });
-      controllers.push(
-        namespaceController(contextFor(identities.namespaceController)),
-        garbageCollector(contextFor(identities.garbageCollector)),
-        clusterRoleAggregationController(contextFor(identities.clusterRoleAggregation)),
+      // The apiextensions controllers are the API server's own: every replica runs them, as every kube-apiserver does.
+      const apiserverControllers = [
         crdNamingController(contextFor(identities.apiextensions)),
         crdEstablishingController(contextFor(identities.apiextensions)),
         crdFinalizer(contextFor(identities.apiextensions)),
+      ];
+      controllers.push(...apiserverControllers);
+      for (const c of apiserverControllers) c.start();
+      // The controller manager's, a new set for each term of leadership (a stopped controller is not started again).
+      const managed: Controller[] = [];
+      const startManaged = () => {
+        managed.push(...build());
+        controllers.push(...managed);
+        for (const c of managed) c.start();
+      };
+      const build = (): Controller[] => [
+        namespaceController(contextFor(identities.namespaceController)),
+        garbageCollector(contextFor(identities.garbageCollector)),
+        clusterRoleAggregationController(contextFor(identities.clusterRoleAggregation)),
         pvcProtectionController(contextFor(identities.pvcProtection)),
         pvProtectionController(contextFor(identities.pvProtection)),
         bootstrapSigner(contextFor(identities.bootstrapSigner)),
@@ -526,8 +541,27 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         csrApprovingController(contextFor(identities.certificateController), certificateSigning),
         csrSigningController(contextFor(identities.certificateController), certificateSigning),
         csrCleaner(contextFor(identities.certificateController), certificateSigning),
-      );
-      for (const c of controllers) c.start();
+      ];
+      const election = options.leaderElection;
+      if (election?.leaderElect === true) {
+        elector = new LeaderElector({
+          client: contextFor(identities.kubeControllerManager).client,
+          profile,
+          identity: election.identity ?? `sandbox_${crypto.randomUUID()}`,
+          ...(election.leaseDurationMs !== undefined ? { leaseDurationMs: election.leaseDurationMs } : {}),
+          ...(election.renewDeadlineMs !== undefined ? { renewDeadlineMs: election.renewDeadlineMs } : {}),
+          ...(election.retryPeriodMs !== undefined ? { retryPeriodMs: election.retryPeriodMs } : {}),
+          ...(election.releaseOnCancel !== undefined ? { releaseOnCancel: election.releaseOnCancel } : {}),
+          onStartedLeading: startManaged,
+          onStoppedLeading: () => {
+            for (const c of managed.splice(0)) {
+              c.stop();
+              controllers.splice(controllers.indexOf(c), 1);
+            }
+          },
+        });
+        elector.start();
+      } else startManaged();
     }
     started = true;
   })();
@@ -545,6 +579,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await Promise.all(controllers.map((c) => c.idle()));
     },
     async close() {
+      // First, while the API still answers: stopping the elector stops its controllers (and releases the lease,
+      // when configured to).
+      await elector?.stop();
       compactor.stop();
       crdRegistrar.stop();
       informers.stop();

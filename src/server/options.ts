@@ -58,6 +58,22 @@ export interface ApiServerOptions {
   /** Run the in-server controllers (namespace lifecycle, garbage collector); default true. */
   controllers?: boolean;
   /**
+   * `--leader-elect` and its timings: the controller manager's controllers run only while this replica holds its
+   * Lease (several replicas over one store); the API server's own CRD controllers run in every replica. Unset or
+   * `leaderElect: false`: all run at once, unconditionally.
+   */
+  leaderElection?: {
+    leaderElect: boolean;
+    /** `--leader-elect-lease-duration` (default 15s), `--leader-elect-renew-deadline` (10s), `--leader-elect-retry-period` (2s). */
+    leaseDurationMs?: number;
+    renewDeadlineMs?: number;
+    retryPeriodMs?: number;
+    /** The holder identity; default `<hostname>_<uuid>` with the host's name, or `sandbox_<uuid>`. */
+    identity?: string;
+    /** Give the lease up on close so another replica takes over at once (the real controller manager does not). */
+    releaseOnCancel?: boolean;
+  };
+  /**
    * The controller manager's certificate signing flags: `--cluster-signing-cert-file`/`--cluster-signing-key-file`
    * contents (default: the cluster CA the server keeps), the per-signer pairs, `--cluster-signing-duration` (default 8760h).
    */

@@ -129,6 +129,12 @@ export interface Storage {
   /** Small persistent settings of the server (keys, feature state); not part of the revision sequence. */
   getSetting<T>(name: string): Promise<T | undefined>;
   setSetting<T>(name: string, value: T): Promise<void>;
+  /**
+   * Stores `value` only when the setting does not exist, atomically, and returns what is stored then: replicas
+   * starting together on one store agree on keys each would otherwise generate. Optional: without it, callers
+   * fall back to read-then-write (see settings.ts).
+   */
+  initSetting?<T>(name: string, value: T): Promise<T>;
 
   /** Called once per committed write, in revision order, within this process. Returns an unsubscribe function. */
   onCommit(listener: CommitListener): () => void;

@@ -11,6 +11,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startEtcd } from './etcd';
 import { Agent } from 'undici';
 import {
   startNodeHost,
@@ -116,10 +117,16 @@ export function fetchWithCA(url: string, init?: RequestInit, as?: As): Promise<R
 export async function startTestHost(options: NodeHostOptions = {}): Promise<TestHost> {
   const dir = mkdtempSync(join(tmpdir(), 'orch-test-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
+  // ORCH_TEST_STORAGE=etcd runs a suite's default hosts on a throwaway etcd member each.
+  const member =
+    process.env['ORCH_TEST_STORAGE'] === 'etcd' && options.storage === undefined
+      ? await startEtcd()
+      : undefined;
   const host = await startNodeHost({
     port: 0,
     storage: 'memory',
     kubeconfig: kubeconfigPath,
+    ...(member ? { storage: 'etcd' as const, etcd: { servers: [member.url] } } : {}),
     ...options,
   });
   const trust: HostTrust = {
@@ -135,6 +142,7 @@ export async function startTestHost(options: NodeHostOptions = {}): Promise<Test
     kubeconfigPath,
     async close() {
       await host.close();
+      await member?.stop();
       hosts.delete(origin);
       await Promise.all([...trust.agents.values()].map((a) => a.close()));
     },

@@ -27,6 +27,7 @@ import { isProfileName } from '../../machinery/naming';
 import type { AuthenticationConfig } from '../../auth/authn/config';
 import type { AuthorizationMode, NodeHostOptions } from './host';
 import { clusterSigningFlagKinds, clusterSigningOf } from './cluster-signing-args';
+import { parseEtcdServers } from './etcd/options';
 
 /** A bad command line: the message is the real server's, printed after `Error: `. */
 export class FlagError extends Error {}
@@ -76,6 +77,18 @@ const flagKinds = {
   'runtime-config': 'string',
   'feature-gates': 'string',
   'compaction-interval': 'string',
+  // etcd (the real server's storage flags).
+  'etcd-servers': 'stringSlice',
+  'etcd-prefix': 'string',
+  'etcd-cafile': 'string',
+  'etcd-certfile': 'string',
+  'etcd-keyfile': 'string',
+  'etcd-compaction-interval': 'string',
+  // Leader election (kube-controller-manager's flags; the controllers run in this process).
+  'leader-elect': 'bool',
+  'leader-elect-lease-duration': 'string',
+  'leader-elect-renew-deadline': 'string',
+  'leader-elect-retry-period': 'string',
   // Authentication.
   'anonymous-auth': 'bool',
   'client-ca-file': 'string',
@@ -473,10 +486,11 @@ export function parseHostArgs(
   }
   if (s.kubeconfig !== undefined) options.kubeconfig = s.kubeconfig;
   if (s.storage !== undefined) {
-    if (s.storage !== 'dexie' && s.storage !== 'memory')
-      throw invalid('storage', s.storage, 'must be dexie or memory');
+    if (s.storage !== 'dexie' && s.storage !== 'memory' && s.storage !== 'etcd')
+      throw invalid('storage', s.storage, 'must be dexie, memory or etcd');
     options.storage = s.storage;
   }
+  etcdOf(raw, options);
   if (s['runtime-config'] !== undefined) options.runtimeConfig = s['runtime-config'];
   if (s['feature-gates'] !== undefined) {
     try {
@@ -502,6 +516,7 @@ export function parseHostArgs(
   errors.push(...admissionOf(raw, read, options));
   errors.push(...serviceAccountTokensOf(raw, read, options, warn));
   auditOf(raw, read, options, warn);
+  errors.push(...leaderElectionOf(raw, options));
   const signing = clusterSigningOf(
     raw.strings,
     (path, context) => readFlagFile(read, path, context),
@@ -514,6 +529,48 @@ export function parseHostArgs(
   if (errors.length === 1) throw new FlagError(errors[0]);
   if (errors.length > 1) throw new FlagError(`[${errors.join(', ')}]`);
   return options;
+}
+
+/**
+ * `--leader-elect` (default false here: one replica needs no lease, and a restarted one would wait out its old
+ * lease; the real controller manager defaults to true) and its durations, validated as the controller manager's
+ * LeaderElectionConfiguration is.
+ */
+function leaderElectionOf(raw: RawFlags, options: NodeHostOptions): string[] {
+  const s = raw.strings;
+  const elect = raw.bools['leader-elect'];
+  const durations = {
+    leaseDurationMs: 'leader-elect-lease-duration',
+    renewDeadlineMs: 'leader-elect-renew-deadline',
+    retryPeriodMs: 'leader-elect-retry-period',
+  } as const;
+  const config: NonNullable<NodeHostOptions['leaderElection']> = { leaderElect: elect ?? false };
+  for (const [key, flag] of Object.entries(durations) as [keyof typeof durations, FlagName][]) {
+    const text = s[flag];
+    if (text === undefined) continue;
+    try {
+      config[key] = parseDuration(text);
+    } catch (e) {
+      throw invalid(flag, text, (e as Error).message);
+    }
+  }
+  if (elect === undefined && Object.keys(config).length === 1) return [];
+  options.leaderElection = config;
+  if (!config.leaderElect) return [];
+  const lease = config.leaseDurationMs ?? 15_000;
+  const renew = config.renewDeadlineMs ?? 10_000;
+  const retry = config.retryPeriodMs ?? 2_000;
+  const errors: string[] = [];
+  const field = (name: string, ms: number, why: string) =>
+    `leaderElection.${name}: Invalid value: "${ms % 1000 === 0 ? goDurationText(ms / 1000) : `${ms}ms`}": ${why}`;
+  if (lease <= 0) errors.push(field('leaseDuration', lease, 'must be greater than zero'));
+  if (renew <= 0) errors.push(field('renewDeadline', renew, 'must be greater than zero'));
+  if (retry <= 0) errors.push(field('retryPeriod', retry, 'must be greater than zero'));
+  if (lease <= renew)
+    errors.push(field('leaseDuration', renew, 'LeaseDuration must be greater than RenewDeadline'));
+  else if (renew <= 1.2 * retry)
+    errors.push(field('renewDeadline', renew, 'renewDeadline must be greater than retryPeriod*JitterFactor'));
+  return errors;
 }
 
 /** Go's `time.Duration.String()` of whole seconds (`1h0m0s`, `10m0s`, `45s`). */
@@ -670,4 +727,29 @@ function auditOf(
       throw new FlagError(`loading audit policy file: ${e.message}: from file ${file}`);
     throw e;
   }
+}
+
+/** `--etcd-*`: where `--storage etcd` keeps its state (see src/hosts/node/etcd/). */
+function etcdOf(raw: RawFlags, options: NodeHostOptions): void {
+  const s = raw.strings;
+  const servers = raw.lists['etcd-servers'];
+  const interval = s['etcd-compaction-interval'];
+  if (interval !== undefined) {
+    try {
+      options.etcdCompactionIntervalMs = parseDuration(interval);
+    } catch (e) {
+      throw invalid('etcd-compaction-interval', interval, (e as Error).message);
+    }
+  }
+  if (options.storage !== 'etcd') return;
+  if (servers === undefined || servers.length === 0) throw new FlagError('--etcd-servers must be specified');
+  try {
+    options.etcd = { servers: parseEtcdServers(servers.join(',')) };
+  } catch (e) {
+    throw new FlagError((e as Error).message);
+  }
+  if (s['etcd-prefix'] !== undefined) options.etcd.prefix = s['etcd-prefix'];
+  if (s['etcd-cafile'] !== undefined) options.etcd.caFile = s['etcd-cafile'];
+  if (s['etcd-certfile'] !== undefined) options.etcd.certFile = s['etcd-certfile'];
+  if (s['etcd-keyfile'] !== undefined) options.etcd.keyFile = s['etcd-keyfile'];
 }

@@ -17,7 +17,7 @@
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import { hostname as machineName } from 'node:os';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener } from '@hono/node-server';
@@ -28,6 +28,8 @@ import type { ProfileName } from '../../machinery/naming';
 import type { AuthenticationConfig } from '../../auth/authn/config';
 import { createDexieStorage } from '../../storage/dexie/dexie-storage';
 import { createMemoryStorage } from '../../storage/memory/memory-storage';
+import { createEtcdStorage } from './etcd/etcd-storage';
+import type { EtcdOptions } from './etcd/options';
 import type { Storage } from '../../storage/types';
 import { writeKubeconfig, type KubeconfigUser } from './kubeconfig';
 import { auditLogSinks } from './audit-log';
@@ -41,11 +43,17 @@ export interface NodeHostOptions {
   host?: string;
   profile?: ProfileName;
   kubeconfig?: string;
-  storage?: 'dexie' | 'memory';
+  storage?: 'dexie' | 'memory' | 'etcd';
+  /** `--etcd-servers`, `--etcd-prefix` and the TLS files: required with `storage: 'etcd'`. */
+  etcd?: EtcdOptions;
+  /** `--etcd-compaction-interval`: with etcd, how often the server compacts etcd (default 5m, 0 disables). */
+  etcdCompactionIntervalMs?: number;
   runtimeConfig?: string;
   featureGates?: Record<string, boolean>;
   compactionIntervalMs?: number;
   watchBookmarkIntervalMs?: number;
+  /** `--leader-elect` and its timing flags: controllers run in one replica at a time (several hosts on one store). */
+  leaderElection?: ApiServerOptions['leaderElection'];
   /** `--tls-cert-file`/`--tls-private-key-file` contents: serve with this certificate (chain) and key. */
   tls?: { certPEM: string; keyPEM: string };
   /** `--insecure-http`: plain HTTP, no client certificates. */
@@ -110,7 +118,12 @@ async function bytesBodyForRawHeaders(response: Response): Promise<Response> {
   return new Response(bytes, { status: response.status, headers: response.headers });
 }
 
-function makeStorage(kind: 'dexie' | 'memory', profile: ProfileName): Storage {
+async function makeStorage(options: NodeHostOptions, profile: ProfileName): Promise<Storage> {
+  const kind = options.storage ?? 'memory';
+  if (kind === 'etcd') {
+    if (options.etcd === undefined) throw new Error('--etcd-servers must be specified');
+    return createEtcdStorage(options.etcd);
+  }
   if (kind === 'memory') return createMemoryStorage();
   // One in-memory database per host instance, so several hosts in one process stay apart.
   return createDexieStorage({
@@ -142,7 +155,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
   const profile = options.profile ?? 'orch';
   const bind = options.host ?? '127.0.0.1';
   const token = randomBytes(24).toString('base64url');
-  const storage = makeStorage(options.storage ?? 'memory', profile);
+  const storage = await makeStorage(options, profile);
   const authentication: AuthenticationConfig | undefined =
     options.authentication === undefined
       ? undefined
@@ -154,7 +167,11 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     adminTokens: [token],
     runtimeConfig: options.runtimeConfig,
     featureGates: options.featureGates,
-    compactionIntervalMs: options.compactionIntervalMs,
+    // On etcd the server's compactor compacts etcd, every --etcd-compaction-interval (the real server's default 5m).
+    compactionIntervalMs:
+      options.storage === 'etcd'
+        ? (options.etcdCompactionIntervalMs ?? options.compactionIntervalMs)
+        : options.compactionIntervalMs,
     watchBookmarkIntervalMs: options.watchBookmarkIntervalMs,
     ...(authentication !== undefined ? { authentication } : {}),
     ...(options.authorizationModes !== undefined ? { authorizationModes: options.authorizationModes } : {}),
@@ -168,6 +185,10 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       : {}),
     ...(options.clusterSigning !== undefined ? { clusterSigning: options.clusterSigning } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
+    // The real controller manager's holder identity: `<hostname>_<uuid>`.
+    ...(options.leaderElection !== undefined
+      ? { leaderElection: { identity: `${machineName()}_${randomUUID()}`, ...options.leaderElection } }
+      : {}),
     webhookTransport: options.webhookTransport ?? httpsWebhookTransport,
     scriptRunner,
   };

@@ -223,6 +223,17 @@ export class DexieStorage implements Storage {
     });
   }
 
+  initSetting<T>(name: string, value: T): Promise<T> {
+    return guard(() =>
+      this.db.transaction('rw', this.db.settings, async () => {
+        const saved = await this.db.settings.get(name);
+        if (saved !== undefined) return saved.value as T;
+        await this.db.settings.put({ name, value });
+        return value;
+      }),
+    );
+  }
+
   onCommit(listener: CommitListener): () => void {
     // Wrapped, so that subscribing the same function twice means two deliveries and two unsubscribes.
     const entry: CommitListener = (change) => listener(change);

@@ -177,6 +177,12 @@ export class MemoryStorage implements Storage {
     this.settings.set(name, cloneInput(value));
   }
 
+  async initSetting<T>(name: string, value: T): Promise<T> {
+    // No await between the check and the write: atomic for every replica sharing this store.
+    if (!this.settings.has(name)) this.settings.set(name, cloneInput(value));
+    return cloneValue(this.settings.get(name)) as T;
+  }
+
   onCommit(listener: CommitListener): () => void {
     // Wrapped, so that subscribing the same function twice means two deliveries and two unsubscribes.
     const entry: CommitListener = (change) => listener(change);

@@ -1,0 +1,126 @@
+/**
+ * Throwaway etcd members for tests and benches: each starts on free ports
+ * with its own temporary data directory (fast: `--unsafe-no-fsync` where the
+ * installed etcd has it), and is killed and removed afterwards. Tests that
+ * need etcd call `etcdSkipReason()` first and skip with that reason when
+ * /usr/bin/etcd is missing or cannot start.
+ */
+
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const etcdBinary = process.env['ETCD_BINARY'] ?? '/usr/bin/etcd';
+
+export interface EtcdMember {
+  /** The client URL (`http://127.0.0.1:port`). */
+  url: string;
+  dataDir: string;
+  /** Kills the member (as a crash would: SIGKILL), keeping its data. */
+  kill(): Promise<void>;
+  /** Starts the member again on the same ports and data. */
+  restart(): Promise<void>;
+  /** Kills the member and removes its data. */
+  stop(): Promise<void>;
+}
+
+let cachedReason: string | undefined | null = null;
+
+/** Why etcd tests cannot run here (undefined: they can). */
+export function etcdSkipReason(): string | undefined {
+  if (cachedReason !== null) return cachedReason;
+  if (!existsSync(etcdBinary))
+    cachedReason = `etcd not found at ${etcdBinary} (.ci/run installs etcd-server)`;
+  else {
+    const version = spawnSync(etcdBinary, ['--version'], { encoding: 'utf8' });
+    cachedReason = version.status === 0 ? undefined : `${etcdBinary} --version failed: ${version.stderr}`;
+  }
+  return cachedReason;
+}
+
+function supportsNoFsync(): boolean {
+  const help = spawnSync(etcdBinary, ['--help'], { encoding: 'utf8' });
+  return `${help.stdout}${help.stderr}`.includes('unsafe-no-fsync');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+let noFsync: boolean | undefined;
+
+export async function startEtcd(): Promise<EtcdMember> {
+  const reason = etcdSkipReason();
+  if (reason) throw new Error(reason);
+  noFsync ??= supportsNoFsync();
+  const dataDir = mkdtempSync(join(tmpdir(), 'etcd-test-'));
+  const clientPort = await freePort();
+  const peerPort = await freePort();
+  const url = `http://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  const args = [
+    '--name=test',
+    `--data-dir=${dataDir}`,
+    `--listen-client-urls=${url}`,
+    `--advertise-client-urls=${url}`,
+    `--listen-peer-urls=${peer}`,
+    `--initial-advertise-peer-urls=${peer}`,
+    `--initial-cluster=test=${peer}`,
+    '--log-level=error',
+    ...(noFsync ? ['--unsafe-no-fsync'] : []),
+  ];
+  let child: ChildProcess | undefined;
+  const launch = async (): Promise<void> => {
+    child = spawn(etcdBinary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    await waitReady(url, child, () => stderr);
+  };
+  const kill = async (): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGKILL');
+    });
+  };
+  await launch();
+  return {
+    url,
+    dataDir,
+    kill,
+    restart: launch,
+    stop: async () => {
+      await kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitReady(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`etcd exited (${child.exitCode}): ${stderr()}`);
+    try {
+      const response = await fetch(`${url}/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`etcd at ${url} did not become ready: ${stderr()}`);
+}
