@@ -15,7 +15,7 @@ import { startNodeHost, type NodeHost } from '../src/hosts/node/host';
 import { createCertificateAuthority, randomSerialNumber } from '../src/auth/pki/issue';
 import { generateKeyPair, signatureParams } from '../src/auth/pki/keys';
 import { X509CertificateGenerator } from '../src/auth/pki/x509';
-import { makeRequestPEM } from '../src/auth/signers/testing';
+import { makeRequestPEM } from '../test/support/signer-requests';
 import { summarize, type Figure } from './report';
 
 const csrs = 100;

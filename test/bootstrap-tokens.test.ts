@@ -402,11 +402,7 @@ describe('bootstrap token expiry by the server clock (orch profile)', () => {
     shiftMs = 2 * 3_600_000;
     // The success cache's 10 s are over by the same clock: the authenticator looks again and refuses.
     expect((await whoami()).status).toBe(401);
-    // The controllers' timers are an hour away in real time; any change of the token brings it back to them.
-    await host.request('PATCH', `/api/v1/namespaces/${sys}/secrets/bootstrap-token-clock1`, {
-      body: { metadata: { labels: { touched: 'yes' } } },
-      contentType: 'application/merge-patch+json',
-    });
+    // Nothing else changes: the controllers compare the token's expiry with their clock every second.
     await eventually(async () => {
       const gone =
         (await host.request('GET', `/api/v1/namespaces/${sys}/secrets/bootstrap-token-clock1`)).status ===
@@ -414,5 +410,49 @@ describe('bootstrap token expiry by the server clock (orch profile)', () => {
       const r = await host.request('GET', clusterInfoPath, { as: 'anonymous' });
       return gone && r.body.data['jws-orchconfig-clock1'] === undefined ? true : undefined;
     }, 'the token to be cleaned and its signature removed');
+  });
+});
+
+describe('cluster-info follows the advertised address (orch profile)', () => {
+  let host: TestHost;
+  const clusterInfoPath = '/api/v1/namespaces/orch-public/configmaps/cluster-info';
+
+  beforeAll(async () => {
+    host = await startTestHost({ authentication: { bootstrapTokens: true } });
+  });
+  afterAll(() => host.close());
+
+  it('a host advertising another address (restarted on another port over kept state) updates it, signed again', async () => {
+    const token = 'moved1.0123456789abcdef';
+    const created = await host.request('POST', '/api/v1/namespaces/orch-system/secrets', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'bootstrap-token-moved1', namespace: 'orch-system' },
+        type: 'bootstrap.orch.io/token',
+        stringData: {
+          'token-id': 'moved1',
+          'token-secret': '0123456789abcdef',
+          'usage-bootstrap-signing': 'true',
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const signedFor = (server: string) =>
+      eventually(async () => {
+        const r = await host.request('GET', clusterInfoPath, { as: 'anonymous' });
+        const data = r.body.data as Record<string, string>;
+        const content = data['orchconfig'] ?? '';
+        return content.includes(`server: ${server}\n`) &&
+          verifyDetached(data['jws-orchconfig-moved1'] ?? '', content, token).valid
+          ? content
+          : undefined;
+      }, `cluster-info naming ${server}, signed`);
+    const before = await signedFor(host.url);
+
+    await host.api.advertise('https://moved.example:7443', host.caPEM);
+    const after = await signedFor('https://moved.example:7443');
+    // Only the address changed: the CA is the same.
+    expect(after.replace('https://moved.example:7443', host.url)).toBe(before);
   });
 });

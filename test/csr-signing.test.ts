@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import 'reflect-metadata';
 import { BasicConstraintsExtension, X509Certificate } from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequestPEM, type RequestSpec } from '../src/auth/signers/testing';
+import { makeRequestPEM, type RequestSpec } from './support/signer-requests';
 import { startTestHost, type TestHost } from './support/host';
 import { openWatch } from './support/watch';
 
@@ -73,25 +73,41 @@ async function setCondition(host: TestHost, name: string, type: 'Approved' | 'De
   expect(res.status, res.text).toBe(200);
 }
 
-/** Polls (the controllers act asynchronously) until `done` holds for the request; fails after a generous while. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function waitFor(host: TestHost, name: string, done: (csr: any) => boolean): Promise<any> {
+/** The parts of a request these checks read, as the server returns them. */
+interface Csr {
+  metadata: { name: string };
+  status?: {
+    certificate?: string;
+    conditions?: { type: string; status?: string; reason?: string; message?: string }[];
+  };
+}
+
+/**
+ * Polls (the controllers act asynchronously) until `done` holds for the request (undefined once it is
+ * gone); fails after a generous while.
+ */
+async function waitFor(
+  host: TestHost,
+  name: string,
+  done: (csr: Csr | undefined) => boolean,
+): Promise<Csr | undefined> {
   for (let i = 0; i < 200; i++) {
     const res = await host.request('GET', `${base}/${name}`);
-    if (done(res.status === 404 ? undefined : res.body)) return res.body;
+    const csr = res.status === 404 ? undefined : (res.body as Csr);
+    if (done(csr)) return csr;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`request ${name} never reached the expected state`);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const issued = (csr: any): boolean => (csr?.status?.certificate ?? '') !== '';
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const failed = (csr: any): boolean =>
-  (csr?.status?.conditions ?? []).some((c: { type: string }) => c.type === 'Failed');
+const issued = (csr: Csr | undefined): boolean => (csr?.status?.certificate ?? '') !== '';
+const hasCondition = (csr: Csr | undefined, type: string): boolean =>
+  (csr?.status?.conditions ?? []).some((c) => c.type === type);
+const failed = (csr: Csr | undefined): boolean => hasCondition(csr, 'Failed');
+const approved = (csr: Csr | undefined): boolean => hasCondition(csr, 'Approved');
 
-function certificateOf(csr: { status: { certificate: string } }): X509Certificate {
-  return new X509Certificate(unb64(csr.status.certificate));
+function certificateOf(csr: Csr | undefined): X509Certificate {
+  return new X509Certificate(unb64(csr?.status?.certificate ?? ''));
 }
 
 describe('certificate signing controllers', () => {
@@ -160,8 +176,8 @@ describe('certificate signing controllers', () => {
     await createCsr(host, row);
     await setCondition(host, row.name, 'Approved');
     const csr = await waitFor(host, row.name, failed);
-    expect(csr.status.certificate).toBeUndefined();
-    expect(csr.status.conditions.find((c: { type: string }) => c.type === 'Failed')).toMatchObject({
+    expect(csr?.status?.certificate).toBeUndefined();
+    expect(csr?.status?.conditions?.find((c) => c.type === 'Failed')).toMatchObject({
       type: 'Failed',
       status: 'True',
       reason: 'SignerValidationFailure',
@@ -179,6 +195,51 @@ describe('certificate signing controllers', () => {
     await setCondition(host, 'ca-bit', 'Approved');
     const cert = certificateOf(await waitFor(host, 'ca-bit', issued));
     expect(cert.getExtension(BasicConstraintsExtension)?.ca).toBe(false);
+  });
+
+  // The registry, the admission plugin and the signer must all read the block Go's PEM reader finds first.
+  const goPemCases = [
+    {
+      name: 'after-a-malformed-block',
+      pem: async () => `-----BEGIN X-----\n@@@@\n-----END X-----\n${await makeRequestPEM({ cn: 'frank' })}`,
+      cn: 'frank',
+    },
+    {
+      name: 'after-a-request-with-text-after-its-end-line',
+      pem: async () =>
+        `${(await makeRequestPEM({ cn: 'ignored' })).trimEnd()} trailing\n${await makeRequestPEM({ cn: 'grace' })}`,
+      cn: 'grace',
+    },
+  ];
+  it.each(goPemCases)('$name: approved and issued for the block Go reads', async (row) => {
+    const res = await host.request('POST', base, {
+      body: {
+        apiVersion: `${group}/v1`,
+        kind: 'CertificateSigningRequest',
+        metadata: { name: row.name },
+        spec: { request: b64(await row.pem()), signerName: signers.client, usages: clientUsages },
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    await setCondition(host, row.name, 'Approved');
+    const cert = certificateOf(await waitFor(host, row.name, issued));
+    expect(cert.subjectName.getField('CN')).toEqual([row.cn]);
+  });
+
+  it('refuses system:masters in the block Go reads, behind a block only a lenient reader takes', async () => {
+    const pem = `${(await makeRequestPEM({ cn: 'mallory' })).trimEnd()} trailing\n${await makeRequestPEM({ cn: 'mallory', orgs: ['system:masters'] })}`;
+    const res = await host.request('POST', base, {
+      body: {
+        apiVersion: `${group}/v1`,
+        kind: 'CertificateSigningRequest',
+        metadata: { name: 'masters-behind' },
+        spec: { request: b64(pem), signerName: signers.client, usages: clientUsages },
+      },
+    });
+    expect(res.status, res.text).toBe(403);
+    expect(res.body.message).toContain(
+      `use of ${signers.client} signer with system:masters group is not allowed`,
+    );
   });
 
   it.each([
@@ -248,13 +309,29 @@ describe('certificate signing controllers', () => {
     // As kubeadm sets a cluster up: bootstrap tokens may submit requests (kubeadm:kubelet-bootstrap).
     beforeAll(() => bind('kubelet-bootstrap', 'system:node-bootstrapper', 'system:bootstrappers'));
 
+    /**
+     * Proves the approver got past the requests made before: the administrator (who may create
+     * `nodeclient`) asks for a node certificate, and the approver, whose watch delivers requests
+     * in order, approves it only after it has taken up the earlier ones; then waits for its queue.
+     */
+    const approverBarrier = async (name: string) => {
+      await createCsr(host, {
+        name,
+        subject: nodeSubject,
+        signerName: signers.nodeClient,
+        usages: clientUsages,
+      });
+      await waitFor(host, name, approved);
+      await host.api.controllersIdle();
+    };
+
     it('leaves a bootstrapper’s request pending without the nodeclient permission', async () => {
       await createCsr(
         host,
         { name: 'node-unbound', subject: nodeSubject, signerName: signers.nodeClient, usages: clientUsages },
         bootstrapper,
       );
-      await host.api.controllersIdle();
+      await approverBarrier('node-unbound-barrier');
       const csr = (await host.request('GET', `${base}/node-unbound`)).body;
       expect(csr.status?.conditions ?? []).toEqual([]);
     });
@@ -282,7 +359,7 @@ describe('certificate signing controllers', () => {
         row.as,
       );
       const csr = await waitFor(host, row.name, issued);
-      expect(csr.status.conditions[0]).toMatchObject({
+      expect(csr?.status?.conditions?.[0]).toMatchObject({
         type: 'Approved',
         status: 'True',
         reason: 'AutoApproved',
@@ -297,7 +374,7 @@ describe('certificate signing controllers', () => {
         { name: 'node-other-signer', subject: nodeSubject, signerName: signers.client, usages: clientUsages },
         bootstrapper,
       );
-      await host.api.controllersIdle();
+      await approverBarrier('node-other-signer-barrier');
       expect((await host.request('GET', `${base}/node-other-signer`)).body.status?.conditions ?? []).toEqual(
         [],
       );
@@ -320,7 +397,7 @@ describe('certificate signing controllers', () => {
       const csr = await waitFor(host, 'openssl', issued);
       const dir = mkdtempSync(join(tmpdir(), 'csr-openssl-'));
       writeFileSync(join(dir, 'ca.pem'), host.caPEM ?? '');
-      writeFileSync(join(dir, 'cert.pem'), unb64(csr.status.certificate));
+      writeFileSync(join(dir, 'cert.pem'), unb64(csr?.status?.certificate ?? ''));
       const verify = execFileSync(
         openssl,
         ['verify', '-CAfile', join(dir, 'ca.pem'), '-purpose', 'sslclient', join(dir, 'cert.pem')],

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRequest } from '../src/auth/signers/testing';
+import { makeRequest } from './support/signer-requests';
 import { startTestHost, type TestHost } from './support/host';
 import { kubectl, kubectlSkipReason } from './support/kubectl';
 

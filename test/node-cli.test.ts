@@ -343,6 +343,12 @@ describe('parseHostArgs', () => {
     expect(message(['--authentication-token-webhook-cache-ttl=soon'])).toBe(
       'invalid argument "soon" for "--authentication-token-webhook-cache-ttl" flag: time: invalid duration "soon"',
     );
+    expect(message(['--authentication-token-webhook-cache-ttl=2m30'])).toBe(
+      'invalid argument "2m30" for "--authentication-token-webhook-cache-ttl" flag: time: missing unit in duration "2m30"',
+    );
+    expect(message(['--compaction-interval=0'])).toBe(
+      'invalid argument "0" for "--compaction-interval" flag: must be at least 1s',
+    );
     expect(message(['--authentication-token-webhook-version=v2'])).toBe(
       'unsupported authentication webhook version "v2", supported versions are "v1", "v1beta1"',
     );

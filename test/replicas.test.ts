@@ -43,7 +43,7 @@ const backends: { name: string; skip: string | undefined; open: () => Promise<Sh
   { name: 'etcd', skip: etcdReason, open: etcdStore },
 ];
 
-const rvOf = (o: KubeObject): string => o.metadata?.resourceVersion ?? '';
+const rvOf = (o: { metadata?: { resourceVersion?: string } }): string => o.metadata?.resourceVersion ?? '';
 const configMap = (name: string, n: number): KubeObject => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',

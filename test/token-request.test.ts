@@ -9,6 +9,8 @@
  */
 
 import { generateKeyPairSync } from 'node:crypto';
+import { request as httpsRequest } from 'node:https';
+import { checkServerIdentity } from 'node:tls';
 import {
   createLocalJWKSet,
   decodeJwt,
@@ -309,6 +311,31 @@ describe('TokenRequest and the service-account issuer (profile orch)', () => {
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: ['ES256'],
       });
+    });
+
+    it('names the JWKS at the advertised address whatever Host a client sends (the answer is publicly cacheable)', async () => {
+      // fetch will not send a Host of its own; node:https will.
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpsRequest(
+          `${host.url}/.well-known/openid-configuration`,
+          {
+            ...(host.caPEM !== undefined ? { ca: host.caPEM } : {}),
+            headers: { host: 'attacker.example', authorization: `Bearer ${host.token}` },
+            // The certificate is checked against the address connected to, not the forged Host.
+            checkServerIdentity: (_name, cert) => checkServerIdentity(new URL(host.url).hostname, cert),
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body).jwks_uri).toBe(`${host.url}/openid/v1/jwks`);
     });
 
     const who: { as: string; path: string; status: number }[] = [

@@ -13,7 +13,6 @@
 
 import { CompactSign } from 'jose';
 import type { KubeObject } from '../api/meta';
-import { ApiError } from '../client/errors';
 import type { ResourceRef } from '../client/paths';
 import {
   clusterInfoConfigKey,
@@ -23,12 +22,10 @@ import {
   bootstrapTokenSecretType,
   signingToken,
 } from '../machinery/bootstrap-token';
+import { isConflict, isNotFound } from './api-errors';
 import { Informer } from './informer';
 import type { Controller, ControllerContext } from './types';
 import { WorkQueue } from './work-queue';
-
-/** The longest a timer waits; a far expiry is looked at again then (timers cap at about 24.8 days). */
-const maxRequeueMs = 24 * 60 * 60 * 1000;
 
 /**
  * The detached JWS of `content` keyed by `token`: the compact serialization
@@ -44,7 +41,12 @@ export async function detachedSignature(content: string, tokenId: string, token:
   return `${header}..${signature}`;
 }
 
-export function bootstrapSigner(ctx: ControllerContext): Controller {
+export interface BootstrapSignerOptions {
+  /** How often the next token expiry is compared with the clock; default one second. */
+  tickMs?: number;
+}
+
+export function bootstrapSigner(ctx: ControllerContext, options: BootstrapSignerOptions = {}): Controller {
   const { profile } = ctx;
   const secretsRef: ResourceRef = {
     group: '',
@@ -62,8 +64,12 @@ export function bootstrapSigner(ctx: ControllerContext): Controller {
   const prefix = clusterInfoSignaturePrefix(profile);
   const clusterInfoKey = `${profile.publicNamespace}/${clusterInfoName}`;
 
-  const reconcile = async (): Promise<{ requeueAfterMs?: number } | void> => {
+  // The earliest expiry among the signing tokens, compared with the clock every tick (so a moved clock acts).
+  let nextExpiry: number | undefined;
+
+  const reconcile = async (): Promise<void> => {
     await Promise.all([secrets.synced, configMaps.synced]);
+    nextExpiry = undefined;
     const clusterInfo = configMaps.cache.get(clusterInfoKey);
     if (clusterInfo === undefined) return;
     const data = (clusterInfo['data'] ?? {}) as Record<string, string>;
@@ -72,17 +78,14 @@ export function bootstrapSigner(ctx: ControllerContext): Controller {
 
     const now = ctx.now().getTime();
     const tokens = new Map<string, string>();
-    let nextExpiryMs: number | undefined;
     for (const secret of secrets.cache.values()) {
       const signing = signingToken(secret, profile, now);
       if (signing === undefined) continue;
       tokens.set(signing.id, signing.token);
       const expiry = bootstrapTokenExpiry(secret, now);
       if (!expiry.expired && expiry.ttlMs !== undefined)
-        nextExpiryMs = Math.min(nextExpiryMs ?? Infinity, expiry.ttlMs);
+        nextExpiry = Math.min(nextExpiry ?? Infinity, now + expiry.ttlMs);
     }
-    const requeue =
-      nextExpiryMs === undefined ? undefined : { requeueAfterMs: Math.min(nextExpiryMs, maxRequeueMs) };
 
     const next: Record<string, string> = { ...data };
     let changed = false;
@@ -99,15 +102,14 @@ export function bootstrapSigner(ctx: ControllerContext): Controller {
         changed = true;
       }
     }
-    if (!changed) return requeue;
+    if (!changed) return;
     try {
       await ctx.client.update({ ...configMapsRef, name: clusterInfoName }, { ...clusterInfo, data: next });
     } catch (e) {
       // A newer cluster-info is on its way through the watch; it brings the key back.
-      if (e instanceof ApiError && (e.code === 409 || e.code === 404)) return;
+      if (isConflict(e) || isNotFound(e)) return;
       throw e;
     }
-    return requeue;
   };
 
   const queue = new WorkQueue(reconcile);
@@ -129,13 +131,22 @@ export function bootstrapSigner(ctx: ControllerContext): Controller {
     update: onSecret,
     delete: onSecret,
   });
+  const check = (): void => {
+    // One wake-up per expiry; the reconcile works out the next one.
+    if (nextExpiry === undefined || ctx.now().getTime() < nextExpiry) return;
+    nextExpiry = undefined;
+    enqueue();
+  };
+  let timer: ReturnType<typeof setInterval> | undefined;
   return {
     name: 'bootstrap-signer',
     start: () => {
       configMaps.start();
       secrets.start();
+      timer = setInterval(check, options.tickMs ?? 1000);
     },
     stop: () => {
+      if (timer !== undefined) clearInterval(timer);
       configMaps.stop();
       secrets.stop();
       queue.stop();

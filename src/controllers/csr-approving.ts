@@ -13,17 +13,11 @@
  * made later still approves it.
  */
 
-import { ApiError } from '../client/errors';
+import type { CertificateSigningRequest } from '../api/certificates';
 import { resourcePath } from '../client/paths';
-import {
-  approvalState,
-  conditionsOf,
-  csrResource,
-  decodeBytes,
-  isIssued,
-  type CertificateSigningRequest,
-  type CsrSigningService,
-} from './csr-common';
+import { isNotFound } from './api-errors';
+import { decodeBase64Text } from '../machinery/base64-text';
+import { approvalState, conditionsOf, csrResource, isIssued, type CsrSigningService } from './csr-common';
 import { Informer } from './informer';
 import type { Controller, ControllerContext } from './types';
 import { WorkQueue } from './work-queue';
@@ -73,6 +67,7 @@ export function csrApprovingController(ctx: ControllerContext, signing: CsrSigni
         ...(spec.extra !== undefined ? { extra: spec.extra } : {}),
         resourceAttributes: {
           group: ref.group,
+          version: '*',
           resource: 'certificatesigningrequests',
           verb: 'create',
           subresource,
@@ -94,7 +89,7 @@ export function csrApprovingController(ctx: ControllerContext, signing: CsrSigni
     if (csr.spec?.signerName !== signing.nodeClientSigner) return;
 
     const commonName = signing.nodeClientCommonName(
-      decodeBytes(csr.spec.request ?? ''),
+      decodeBase64Text(csr.spec.request ?? ''),
       csr.spec.usages ?? [],
     );
     const tried: string[] = [];
@@ -112,7 +107,7 @@ export function csrApprovingController(ctx: ControllerContext, signing: CsrSigni
           { ...csr, status: { ...csr.status, conditions } },
         );
       } catch (e) {
-        if (e instanceof ApiError && e.code === 404) return;
+        if (isNotFound(e)) return;
         throw e;
       }
       notApproved.delete(name);

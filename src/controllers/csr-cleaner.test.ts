@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { CertificateSigningRequest, CsrCondition } from '../api/certificates';
 import { cleanupDeadline } from './csr-cleaner';
-import type { CertificateSigningRequest, CsrCondition } from './csr-common';
 
 const t0 = '2026-03-01T12:00:00Z';
 const at = (iso: string, plusMs: number): number => Date.parse(iso) + plusMs;
@@ -44,9 +44,9 @@ describe('cleanup deadlines', () => {
       deadline: expiry.getTime(),
     },
     {
-      name: 'a condition without times: the transition time stands in',
+      name: 'only a transition time: never, as the real cleaner reads lastUpdateTime alone',
       csr: csr([{ type: 'Denied', status: 'True', lastTransitionTime: t0 }]),
-      deadline: at(t0, hour),
+      deadline: undefined,
     },
     { name: 'no time at all: never', csr: csr([{ type: 'Denied', status: 'True' }]), deadline: undefined },
     {

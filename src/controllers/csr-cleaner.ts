@@ -12,15 +12,10 @@
  * once, without waiting and without a busy loop.
  */
 
-import { ApiError } from '../client/errors';
-import {
-  conditionsOf,
-  csrResource,
-  decodeBytes,
-  isIssued,
-  type CertificateSigningRequest,
-  type CsrSigningService,
-} from './csr-common';
+import type { CertificateSigningRequest } from '../api/certificates';
+import { decodeBase64Text } from '../machinery/base64-text';
+import { conditionsOf, csrResource, isIssued, type CsrSigningService } from './csr-common';
+import { isConflict, isNotFound } from './api-errors';
 import { Informer } from './informer';
 import type { Controller, ControllerContext } from './types';
 import { WorkQueue } from './work-queue';
@@ -52,8 +47,8 @@ export function cleanupDeadline(
     if (created !== undefined) deadlines.push(created + pendingExpirationMs);
   }
   for (const c of conditions) {
-    // The server stamps both times; lastUpdateTime is the one the real cleaner reads.
-    const updated = time(c.lastUpdateTime) ?? time(c.lastTransitionTime);
+    // Only lastUpdateTime counts, as in the real cleaner: without one the condition never expires.
+    const updated = time(c.lastUpdateTime);
     if (updated === undefined) continue;
     if (c.type === 'Denied' || c.type === 'Failed') deadlines.push(updated + deniedExpirationMs);
     if (c.type === 'Approved') deadlines.push(updated + approvedExpirationMs);
@@ -61,7 +56,7 @@ export function cleanupDeadline(
   if (isIssued(csr) && conditions.some((c) => c.type === 'Approved')) {
     let notAfter: Date | undefined;
     try {
-      notAfter = certificateNotAfter(decodeBytes(csr.status?.certificate ?? ''));
+      notAfter = certificateNotAfter(decodeBase64Text(csr.status?.certificate ?? ''));
     } catch {
       notAfter = undefined;
     }
@@ -97,7 +92,7 @@ export function csrCleaner(
         },
       );
     } catch (e) {
-      if (e instanceof ApiError && (e.code === 404 || e.code === 409)) return;
+      if (isNotFound(e) || isConflict(e)) return;
       throw e;
     }
   };

@@ -1,38 +1,14 @@
 /**
- * What the certificate controllers share: the CertificateSigningRequest
- * shape they read, the collection they watch, the condition tests of the
- * real `certificates` controller helpers (approved means an Approved
- * condition and no Denied one; a Failed condition with status True or none
- * stops signing), base64 for the `[]byte` fields, and the signing service
- * the server injects — the controllers never parse X.509 themselves.
+ * What the certificate controllers share: the collection they watch, the
+ * condition tests of the real `certificates` controller helpers (approved
+ * means an Approved condition and no Denied one; a Failed condition with
+ * status True or none stops signing), and the signing service the server
+ * injects — the controllers never parse X.509 themselves.
  */
 
-import type { KubeObject } from '../api/meta';
+import type { CertificateSigningRequest, CsrCondition } from '../api/certificates';
 import type { ResourceRef } from '../client/paths';
 import type { NamingProfile } from '../machinery/naming';
-
-export interface CsrCondition {
-  type: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-}
-
-export type CertificateSigningRequest = KubeObject & {
-  spec?: {
-    request?: string;
-    signerName?: string;
-    usages?: string[];
-    expirationSeconds?: number;
-    username?: string;
-    uid?: string;
-    groups?: string[];
-    extra?: Record<string, string[]>;
-  };
-  status?: { conditions?: CsrCondition[]; certificate?: string };
-};
 
 /** What the server's signing service offers the controllers (see `src/auth/signers`). */
 export interface CsrSigningService {
@@ -78,16 +54,4 @@ export function hasTrueCondition(csr: CertificateSigningRequest, type: string): 
 
 export function isIssued(csr: CertificateSigningRequest): boolean {
   return (csr.status?.certificate ?? '') !== '';
-}
-
-/** Text of a base64 `[]byte` field (the PEM of `spec.request` or `status.certificate`). */
-export function decodeBytes(base64: string): string {
-  const binary = atob(base64);
-  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-}
-
-export function encodeBytes(text: string): string {
-  let binary = '';
-  for (const b of new TextEncoder().encode(text)) binary += String.fromCharCode(b);
-  return btoa(binary);
 }

@@ -8,23 +8,23 @@
  * certificate in `status.certificate` — both through the `status`
  * subresource, as the signer's service account, whose role holds `sign` on
  * the built-in signers. Custom signer names are left alone: another signer
- * owns them. A request that cannot be parsed or signed is tried again
- * later, as the real controller requeues it, and never marked failed.
+ * owns them. A request that cannot be parsed or signed is logged and
+ * tried again later with a growing delay, as the real controller requeues
+ * it, and never marked failed.
  */
 
-import { ApiError } from '../client/errors';
+import type { CertificateSigningRequest } from '../api/certificates';
+import { decodeBase64Text, encodeBase64Text } from '../machinery/base64-text';
 import { rfc3339Seconds } from '../machinery/ids';
 import {
   conditionsOf,
   csrResource,
-  decodeBytes,
-  encodeBytes,
   hasTrueCondition,
   isApproved,
   isIssued,
-  type CertificateSigningRequest,
   type CsrSigningService,
 } from './csr-common';
+import { isConflict, isNotFound } from './api-errors';
 import { Informer } from './informer';
 import type { Controller, ControllerContext } from './types';
 import { WorkQueue } from './work-queue';
@@ -40,13 +40,24 @@ export function csrSigningController(ctx: ControllerContext, signing: CsrSigning
     const signerName = csr.spec?.signerName ?? '';
     if (!signing.handles(signerName)) return;
 
-    const outcome = await signing.sign({
-      request: decodeBytes(csr.spec?.request ?? ''),
-      usages: csr.spec?.usages ?? [],
-      signerName,
-      ...(csr.spec?.expirationSeconds !== undefined ? { expirationSeconds: csr.spec.expirationSeconds } : {}),
-      now: ctx.now(),
-    });
+    let outcome: Awaited<ReturnType<CsrSigningService['sign']>>;
+    try {
+      outcome = await signing.sign({
+        request: decodeBase64Text(csr.spec?.request ?? ''),
+        usages: csr.spec?.usages ?? [],
+        signerName,
+        ...(csr.spec?.expirationSeconds !== undefined
+          ? { expirationSeconds: csr.spec.expirationSeconds }
+          : {}),
+        now: ctx.now(),
+      });
+    } catch (e) {
+      // As the real controller's HandleError: said in the log, then retried with the queue's growing per-key delay.
+      console.warn(
+        `csrsigning: sync ${JSON.stringify(name)} failed with : ${e instanceof Error ? e.message : String(e)}`,
+      );
+      throw e;
+    }
     const status =
       'failure' in outcome
         ? {
@@ -62,13 +73,13 @@ export function csrSigningController(ctx: ControllerContext, signing: CsrSigning
               },
             ],
           }
-        : { ...csr.status, certificate: encodeBytes(outcome.certificate) };
+        : { ...csr.status, certificate: encodeBase64Text(outcome.certificate) };
     try {
       await ctx.client.update({ ...ref, name, subresource: 'status' }, { ...csr, status });
     } catch (e) {
       // Gone: nothing to sign. A conflict: the newer copy is on its way through the informer.
-      if (e instanceof ApiError && e.code === 404) return;
-      if (e instanceof ApiError && e.code === 409) return { requeueAfterMs: 50 };
+      if (isNotFound(e)) return;
+      if (isConflict(e)) return { requeueAfterMs: 50 };
       throw e;
     }
   };

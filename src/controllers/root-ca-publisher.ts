@@ -27,11 +27,6 @@ export interface RootCASource {
   caPEM(): string;
 }
 
-/** `orch-root-ca.crt`, upstream `kube-root-ca.crt`. */
-export function rootCAConfigMapName(profile: NamingProfile): string {
-  return `${profile.word === 'orch' ? 'orch' : 'kube'}-root-ca.crt`;
-}
-
 /** Upstream's description, with the product's own names under a renaming profile. */
 function description(profile: NamingProfile): string {
   const [apiserver, service, product] =
@@ -59,7 +54,7 @@ export function rootCAPublisher(
   informerClient: ApiClient,
   source: RootCASource,
 ): Controller {
-  const name = rootCAConfigMapName(ctx.profile);
+  const name = ctx.profile.rootCAConfigMap;
   const annotation = ctx.profile.prefixed('description');
 
   const reconcile = async (namespace: string): Promise<{ requeueAfterMs?: number } | void> => {

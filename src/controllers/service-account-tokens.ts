@@ -14,6 +14,7 @@
 
 import type { KubeObject } from '../api/meta';
 import type { ResourceRef } from '../client/paths';
+import { encodeBase64Text } from '../machinery/base64-text';
 import { isConflict, isNotFound } from './api-errors';
 import { Informer } from './informer';
 import type { Controller, ControllerContext } from './types';
@@ -39,13 +40,6 @@ interface AccountKey {
 interface SecretKey extends AccountKey {
   accountName: string;
   accountUid: string;
-}
-
-/** Secret data values are base64 of their bytes. */
-function base64(text: string): string {
-  let binary = '';
-  for (const b of new TextEncoder().encode(text)) binary += String.fromCharCode(b);
-  return btoa(binary);
 }
 
 /** How many times a reference removal is tried again after a conflict (upstream's RemoveTokenBackoff steps). */
@@ -137,7 +131,7 @@ export function serviceAccountTokensController(ctx: ControllerContext, issuer: T
   /** Which of `ca.crt`, `namespace`, `token` a token Secret still lacks (or holds a stale CA in). */
   const missing = (secret: KubeObject): { ca: boolean; namespace: boolean; token: boolean } => {
     const data = (secret['data'] as Record<string, string> | undefined) ?? {};
-    const ca = base64(issuer.caPEM());
+    const ca = encodeBase64Text(issuer.caPEM());
     return {
       ca: issuer.caPEM() !== '' && data['ca.crt'] !== ca,
       namespace: (data['namespace'] ?? '') === '',
@@ -163,14 +157,14 @@ export function serviceAccountTokensController(ctx: ControllerContext, issuer: T
     const now = missing(live);
     if (!now.ca && !now.namespace && !now.token) return;
     const data = { ...((live['data'] as Record<string, string> | undefined) ?? {}) };
-    if (now.ca) data['ca.crt'] = base64(issuer.caPEM());
-    if (now.namespace) data['namespace'] = base64(ref.namespace);
+    if (now.ca) data['ca.crt'] = encodeBase64Text(issuer.caPEM());
+    if (now.namespace) data['namespace'] = encodeBase64Text(ref.namespace);
     if (now.token) {
       const token = await issuer.legacyToken(
         { namespace: ref.namespace, name: account.metadata?.name ?? '', uid: account.metadata?.uid ?? '' },
         ref.name,
       );
-      data['token'] = base64(token);
+      data['token'] = encodeBase64Text(token);
     }
     const annotations = {
       ...annotationsOf(live),

@@ -10,8 +10,8 @@
  */
 
 import type { KubeObject } from '../api/meta';
-import { ApiError } from '../client/errors';
 import type { ResourceRef } from '../client/paths';
+import { isConflict, isNotFound } from './api-errors';
 import { Informer, objectKey } from './informer';
 import type { Controller, ControllerContext } from './types';
 import { WorkQueue } from './work-queue';
@@ -67,8 +67,8 @@ async function dropFinalizer(
   try {
     await ctx.client.update(ref, next);
   } catch (e) {
-    if (e instanceof ApiError && e.code === 409) return { requeueAfterMs: 20 };
-    if (e instanceof ApiError && e.code === 404) return;
+    if (isConflict(e)) return { requeueAfterMs: 20 };
+    if (isNotFound(e)) return;
     throw e;
   }
 }

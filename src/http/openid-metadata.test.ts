@@ -1,4 +1,4 @@
-/** The issuer's discovery document: the real fields, `jwks_uri` from the flag or the reached address, algorithms sorted and unique. */
+/** The issuer's discovery document: the real fields, `jwks_uri` from the flag, the advertised or else the reached address, algorithms sorted and unique. */
 
 import { describe, expect, it } from 'vitest';
 import { openIdConfiguration } from './openid-metadata';
@@ -10,7 +10,7 @@ const keys = [
 ];
 
 describe('openIdConfiguration', () => {
-  it('names the JWKS at the address the client reached by default', () => {
+  it('names the JWKS at the address the client reached while no address is advertised', () => {
     expect(openIdConfiguration({ issuer: 'https://issuer', keys }, '10.0.0.1:6443')).toEqual({
       issuer: 'https://issuer',
       jwks_uri: 'https://10.0.0.1:6443/openid/v1/jwks',
@@ -18,6 +18,13 @@ describe('openIdConfiguration', () => {
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['ES256', 'RS256'],
     });
+  });
+  it('names the JWKS at the advertised address when one is known, whatever the client reached', () => {
+    const doc = openIdConfiguration(
+      { issuer: 'https://issuer', advertisedURL: 'https://127.0.0.1:6443', keys },
+      'attacker.example',
+    );
+    expect(doc['jwks_uri']).toBe('https://127.0.0.1:6443/openid/v1/jwks');
   });
   it('uses --service-account-jwks-uri when given', () => {
     const doc = openIdConfiguration(

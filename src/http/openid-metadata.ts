@@ -44,12 +44,23 @@ export function isOpenIdMetadataPath(path: string): boolean {
   return path === openIdConfigurationPath || path === jwksPath;
 }
 
-/** The discovery document; `jwks_uri` defaults to the address the client reached, as the real one to its external address. */
+/**
+ * The JWKS address the document names by default: at the server's advertised address, as the real one at
+ * its external address — never taken from the request alone while another is known, since the answer is
+ * cacheable by anyone (`public`) and a forged `Host` would otherwise be served to every later reader.
+ */
+function defaultJwksURI(metadata: IssuerMetadata, host: string): string {
+  if (metadata.advertisedURL !== undefined && URL.canParse(metadata.advertisedURL))
+    return new URL(jwksPath, metadata.advertisedURL).href;
+  return `https://${host}${jwksPath}`;
+}
+
+/** The discovery document: `jwks_uri` from the flag, else at the advertised address (the reached one when none is known). */
 export function openIdConfiguration(metadata: IssuerMetadata, host: string): Record<string, unknown> {
   const algorithms = [...new Set(metadata.keys.map((k) => k['alg']).filter((a) => typeof a === 'string'))];
   return {
     issuer: metadata.issuer,
-    jwks_uri: metadata.jwksURI ?? `https://${host}${jwksPath}`,
+    jwks_uri: metadata.jwksURI ?? defaultJwksURI(metadata, host),
     response_types_supported: ['id_token'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: algorithms.sort(),

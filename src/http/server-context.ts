@@ -75,8 +75,13 @@ export interface ServerContext {
 /** What the service-account issuer publishes (`/.well-known/openid-configuration`, `/openid/v1/jwks`). */
 export interface IssuerMetadata {
   issuer: string;
-  /** `--service-account-jwks-uri`; absent: the JWKS path at the address the client reached. */
+  /** `--service-account-jwks-uri`; absent: the JWKS path at `advertisedURL`. */
   jwksURI?: string;
+  /**
+   * Where the server says clients reach it (what cluster-info publishes), as the real server's external
+   * address; absent (not known yet): the address the client reached.
+   */
+  advertisedURL?: string;
   /** The public keys that verify its tokens, as JWKs (with `kid`, `use`, `alg`). */
   keys: readonly Readonly<Record<string, unknown>>[];
 }

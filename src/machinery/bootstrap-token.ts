@@ -9,6 +9,7 @@
  */
 
 import type { KubeObject } from '../api/meta';
+import { decodeBase64Text } from './base64-text';
 import type { NamingProfile } from './naming';
 
 export const bootstrapTokenPattern = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
@@ -30,8 +31,7 @@ export function bootstrapTokenSecretType(profile: NamingProfile): string {
 
 /** The cluster-info key holding the client configuration: `orchconfig` (upstream `kubeconfig`). */
 export function clusterInfoConfigKey(profile: NamingProfile): string {
-  // The word of the system namespace (`orch`, `kube`), not the profile's word (`kubernetes`).
-  return `${profile.systemNamespace.replace(/-system$/, '')}config`;
+  return `${profile.shortWord}config`;
 }
 
 /** The prefix of the signature keys in cluster-info: `jws-orchconfig-` (upstream `jws-kubeconfig-`). */
@@ -51,8 +51,7 @@ export function secretData(secret: KubeObject, key: string): string {
   const value = (data as Record<string, unknown>)[key];
   if (typeof value !== 'string') return '';
   try {
-    const binary = atob(value);
-    return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+    return decodeBase64Text(value);
   } catch {
     return '';
   }

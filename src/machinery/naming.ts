@@ -8,6 +8,9 @@
 
 export type ProfileName = 'orch' | 'kubernetes';
 
+/** The four built-in certificate signers, by what they sign. */
+export type SignerKind = 'apiserverClient' | 'apiserverClientKubelet' | 'kubeletServing' | 'legacyUnknown';
+
 export interface NamingProfile {
   readonly name: ProfileName;
   /** Suffix of the product's own API groups, e.g. `orch.io`. */
@@ -18,6 +21,11 @@ export interface NamingProfile {
   readonly labelDomain: string;
   /** The bare product word, e.g. `orch`; also the namespace finalizer. */
   readonly word: string;
+  /**
+   * The short word of component and system names, `orch` (upstream `kube`, not `kubernetes`):
+   * `kube-system`, `kube-root-ca.crt`, `kubeconfig`, `kube-apiserver`.
+   */
+  readonly shortWord: string;
   /** Protobuf media type, e.g. `application/vnd.orch.protobuf`. */
   readonly protobufMediaType: string;
   /** Namespace of system components, e.g. `orch-system`. */
@@ -46,20 +54,46 @@ export interface NamingProfile {
   readonly namespaceFinalizer: string;
   /** The names of the namespaces that exist from the start, in creation order. */
   readonly initialNamespaces: readonly string[];
+  /** The ConfigMap with the cluster CA in every namespace: `orch-root-ca.crt` (upstream `kube-root-ca.crt`). */
+  readonly rootCAConfigMap: string;
+  /**
+   * The built-in signers' names. The specification renames them beyond the domain (component prefixes
+   * dropped, the node agent for the kubelet): `orch.io/apiserver-client-node-agent` is upstream's
+   * `kubernetes.io/kube-apiserver-client-kubelet`.
+   */
+  readonly signers: Readonly<Record<SignerKind, string>>;
 }
+
+const signerPaths: Readonly<Record<ProfileName, Readonly<Record<SignerKind, string>>>> = {
+  orch: {
+    apiserverClient: 'apiserver-client',
+    apiserverClientKubelet: 'apiserver-client-node-agent',
+    kubeletServing: 'node-agent-serving',
+    legacyUnknown: 'legacy-unknown',
+  },
+  kubernetes: {
+    apiserverClient: 'kube-apiserver-client',
+    apiserverClientKubelet: 'kube-apiserver-client-kubelet',
+    kubeletServing: 'kubelet-serving',
+    legacyUnknown: 'legacy-unknown',
+  },
+};
 
 function makeProfile(name: ProfileName, word: string, suffix: string, labelDomain: string): NamingProfile {
   const prefix = `${labelDomain}/`;
   const metaGroup = `meta.${suffix}`;
-  const systemNamespace = `${word === 'orch' ? 'orch' : 'kube'}-system`;
-  const publicNamespace = `${word === 'orch' ? 'orch' : 'kube'}-public`;
-  const nodeLeaseNamespace = `${word === 'orch' ? 'orch' : 'kube'}-node-lease`;
+  const shortWord = word === 'orch' ? 'orch' : 'kube';
+  const systemNamespace = `${shortWord}-system`;
+  const publicNamespace = `${shortWord}-public`;
+  const nodeLeaseNamespace = `${shortWord}-node-lease`;
+  const paths = signerPaths[name];
   return {
     name,
     groupSuffix: suffix,
     prefix,
     labelDomain,
     word,
+    shortWord,
     protobufMediaType: `application/vnd.${word}.protobuf`,
     systemNamespace,
     publicNamespace,
@@ -74,6 +108,13 @@ function makeProfile(name: ProfileName, word: string, suffix: string, labelDomai
     tableMediaType: `application/json;as=Table;v=v1;g=${metaGroup}`,
     namespaceFinalizer: word,
     initialNamespaces: ['default', systemNamespace, publicNamespace],
+    rootCAConfigMap: `${shortWord}-root-ca.crt`,
+    signers: {
+      apiserverClient: `${prefix}${paths.apiserverClient}`,
+      apiserverClientKubelet: `${prefix}${paths.apiserverClientKubelet}`,
+      kubeletServing: `${prefix}${paths.kubeletServing}`,
+      legacyUnknown: `${prefix}${paths.legacyUnknown}`,
+    },
   };
 }
 

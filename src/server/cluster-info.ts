@@ -1,6 +1,7 @@
 /**
  * The public discovery objects a kubeadm-made cluster has and the sandbox
- * creates at start (and after a reset or import), each only when missing:
+ * creates at start (and after a reset or import), each when missing (a
+ * kept ConfigMap's config is brought up to date with the advertised address):
  * the ConfigMap `cluster-info` in the public namespace whose `<word>config`
  * key is a client configuration with one unnamed cluster (the cluster CA as
  * `certificate-authority-data` and the server's address), written as
@@ -12,8 +13,9 @@
 
 import type { UserInfo } from '../api/authn';
 import type { KubeObject } from '../api/meta';
+import { encodeBase64Text } from '../machinery/base64-text';
 import { clusterInfoConfigKey, clusterInfoName } from '../machinery/bootstrap-token';
-import { StatusError } from '../machinery/errors';
+import { notFound, StatusError } from '../machinery/errors';
 import type { NamingProfile } from '../machinery/naming';
 import type { RestInstaller } from '../registry/installer';
 import { internalScope } from '../registry/rest/scope';
@@ -28,13 +30,6 @@ export interface AdvertisedAddress {
   caPEM?: string;
 }
 
-/** Base64 of a text's UTF-8 bytes, without Node's Buffer (the core runs in the browser too). */
-function base64(text: string): string {
-  let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
 /**
  * The client configuration as kubeadm stores it (client-go's YAML of a
  * Config holding one cluster named ""), so that clients comparing or
@@ -43,7 +38,7 @@ function base64(text: string): string {
 export function clusterInfoConfig(address: AdvertisedAddress): string {
   const cluster =
     address.caPEM !== undefined
-      ? `    certificate-authority-data: ${base64(address.caPEM)}\n    server: ${address.url}\n`
+      ? `    certificate-authority-data: ${encodeBase64Text(address.caPEM)}\n    server: ${address.url}\n`
       : `    server: ${address.url}\n`;
   return (
     'apiVersion: v1\n' +
@@ -88,13 +83,69 @@ export function clusterInfoObjects(profile: NamingProfile, address: AdvertisedAd
   ];
 }
 
+type ClusterInfoStore = NonNullable<ReturnType<RestInstaller['storeFor']>>;
+
+/** Rewrites the ConfigMap's config key to `wanted`'s when they differ; a concurrent writer's 409 is read again. */
+async function refreshConfig(
+  store: ClusterInfoStore,
+  profile: NamingProfile,
+  existing: KubeObject,
+  wanted: KubeObject,
+  user: UserInfo,
+  now: Date,
+): Promise<void> {
+  const key = clusterInfoConfigKey(profile);
+  const config = (wanted['data'] as Record<string, string>)[key];
+  const dataOf = (o: KubeObject | undefined): Record<string, string> =>
+    (o?.['data'] as Record<string, string> | undefined) ?? {};
+  if (dataOf(existing)[key] === config) return;
+  const namespace = existing.metadata?.namespace ?? '';
+  const name = existing.metadata?.name ?? '';
+  const scope = internalScope(
+    user,
+    {
+      verb: 'update',
+      namespace,
+      name,
+      subresource: '',
+      requestResource: { group: '', version: 'v1', resource: 'configmaps' },
+      requestKind: { group: '', version: 'v1', kind: 'ConfigMap' },
+    },
+    now,
+  );
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await store.update(
+        scope,
+        name,
+        (current) => {
+          if (current === undefined) throw notFound({ group: '', resource: 'configmaps' }, name);
+          return { ...current, data: { ...dataOf(current), [key]: config ?? '' } };
+        },
+        {},
+      );
+      return;
+    } catch (e) {
+      // Deleted meanwhile: the next start or advertise creates it again. A lost race: try on the newer copy.
+      if (e instanceof StatusError && e.code === 404) return;
+      if (!(e instanceof StatusError && e.code === 409) || attempt >= 5) throw e;
+    }
+  }
+}
+
 const resourceOf: Record<string, string> = {
   ConfigMap: 'configmaps',
   Role: 'roles',
   RoleBinding: 'rolebindings',
 };
 
-/** Creates what is missing of `clusterInfoObjects` through the storages, as the server's own identity. */
+/**
+ * Creates what is missing of `clusterInfoObjects` through the storages, as the server's own identity, and
+ * brings a kept ConfigMap's `<word>config` key up to date when the server now advertises another address or
+ * CA (a host restarted on another port over its kept state): joining clients must not be sent to a stale
+ * server. Its other keys (the bootstrap signer's `jws-kubeconfig-*` signatures) are left to the signer, which
+ * signs the new content again.
+ */
 export async function ensureClusterInfo(
   rest: RestInstaller,
   profile: NamingProfile,
@@ -110,7 +161,11 @@ export async function ensureClusterInfo(
     if (store === undefined) continue;
     const namespace = object.metadata?.namespace ?? '';
     const name = object.metadata?.name ?? '';
-    if ((await store.objects.get(store.rt, namespace, name)) !== undefined) continue;
+    const existing = await store.objects.get(store.rt, namespace, name);
+    if (existing !== undefined) {
+      if (kind === 'ConfigMap') await refreshConfig(store, profile, existing.object, object, user, now);
+      continue;
+    }
     const scope = internalScope(
       user,
       {

@@ -144,7 +144,8 @@ function oidcBase(profile: NamingProfile): string {
 
 /** The service-account token issuer (`--service-account-issuer`), as a cluster's in-cluster API address. */
 export function serviceAccountIssuer(profile: NamingProfile): string {
-  return `https://${profile.word === 'orch' ? 'orch' : 'kubernetes'}.default.svc.cluster.local`;
+  // The default Service named for the profile's word: `orch` (upstream `kubernetes`).
+  return `https://${profile.word}.default.svc.cluster.local`;
 }
 
 /** The PEM private key of a certificate issued with a generated key pair. */

@@ -114,7 +114,8 @@ export interface ApiServer {
   identities(): Promise<BuiltInIdentity[]>;
   /**
    * Where clients reach the server (known to a host once it listens), and the CA they trust it by (default the
-   * cluster CA): creates the public `cluster-info` ConfigMap with it when missing, now and after a reset or import.
+   * cluster CA): creates the public `cluster-info` ConfigMap with it when missing, now and after a reset or import,
+   * and updates a kept one that names another address or CA.
    */
   advertise(url: string, caPEM?: string): Promise<void>;
   /** A serving certificate for the host, issued by the cluster CA the server keeps with its state. */
@@ -294,6 +295,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return {
         issuer: signer.issuer,
         ...(saTokens.jwksURI !== undefined ? { jwksURI: saTokens.jwksURI } : {}),
+        ...(advertised !== undefined ? { advertisedURL: advertised.url } : {}),
         keys: verificationKeys.map((k) => k.jwk),
       };
     },
@@ -486,7 +488,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const identities = loopbackIdentities(profile);
       // The real binaries' user agents, so managedFields name `kube-controller-manager` (or `kube-apiserver` for
       // the loopback user) as on a real cluster; the profile renames the binary.
-      const binary = (part: string) => `${profile.word === 'orch' ? 'orch' : 'kube'}-${part}`;
+      const binary = (part: string) => `${profile.shortWord}-${part}`;
       const userAgent = (user: UserInfo) =>
         `${binary(user.username === 'system:apiserver' ? 'apiserver' : 'controller-manager')}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`;
       const contextFor = (user: UserInfo): ControllerContext => ({

@@ -6,7 +6,8 @@
  * approver should be able to hand one out by mistake.
  */
 
-import { fromBase64, decodePEMBlocks } from '../../auth/pki/pem';
+import { goPemDecode, latin1 } from '../../auth/pki/go-pem';
+import { fromBase64, ownBytes } from '../../auth/pki/pem';
 import { Pkcs10CertificateRequest } from '../../auth/pki/x509';
 import { policyNames } from '../../auth/policy/names';
 import type { AdmissionPluginFactory } from '../types';
@@ -17,10 +18,11 @@ const mastersGroup = 'system:masters';
 
 /** The subject organizations of a base64-encoded PEM PKCS#10 request (Go's `ParseCSR` error texts where it has one). */
 export function requestOrganizations(request: string): string[] {
-  const block = decodePEMBlocks(new TextDecoder().decode(fromBase64(request)))[0];
-  if (block === undefined || block.label !== 'CERTIFICATE REQUEST')
+  // Go's PEM reading, as the registry and the signers: all three must look at the same request.
+  const block = goPemDecode(latin1(fromBase64(request)))?.block;
+  if (block === undefined || block.type !== 'CERTIFICATE REQUEST')
     throw new Error('PEM block type must be CERTIFICATE REQUEST');
-  return new Pkcs10CertificateRequest(block.der).subjectName.getField('O');
+  return new Pkcs10CertificateRequest(ownBytes(block.bytes)).subjectName.getField('O');
 }
 
 export const certificateSubjectRestriction: AdmissionPluginFactory = (deps) => {

@@ -8,7 +8,7 @@
  * objects compare equal to the upstream golden data).
  */
 
-import type { NamingProfile } from '../../machinery/naming';
+import type { NamingProfile, SignerKind } from '../../machinery/naming';
 import type { ClusterRole, PolicyRule, RoleRef, Subject } from './types';
 
 /** Verb sets the upstream policy reuses. */
@@ -65,19 +65,10 @@ export interface PolicyNames {
   autoupdateAnnotation: string;
   /** `rbac.authorization.k8s.io/aggregate-to-<role>` under the profile. */
   aggregateTo(role: 'admin' | 'edit' | 'view'): string;
-  signers: {
-    apiserverClient: string;
-    apiserverClientKubelet: string;
-    kubeletServing: string;
-    legacyUnknown: string;
-  };
+  /** The built-in signers' names (the profile's). */
+  signers: Readonly<Record<SignerKind, string>>;
   /** Approver ClusterRole names, one per built-in signer. */
-  approverRoles: {
-    apiserverClient: string;
-    apiserverClientKubelet: string;
-    kubeletServing: string;
-    legacyUnknown: string;
-  };
+  approverRoles: Record<SignerKind, string>;
   /** `system:certificates.k8s.io:certificatesigningrequests:<kind>` under the profile. */
   csrRole(kind: 'nodeclient' | 'selfnodeclient'): string;
   systemNamespace: string;
@@ -85,29 +76,15 @@ export interface PolicyNames {
 }
 
 /**
- * Names under a profile. The signers follow the specification's renaming (component prefixes dropped,
- * the node agent for the kubelet: `orch.io/apiserver-client-node-agent`); the approver roles are named
- * after their signer, as upstream's are.
+ * Names under a profile. The signers are the profile's (the specification's renaming:
+ * `orch.io/apiserver-client-node-agent`); the approver roles are named after their signer, as upstream's are.
  */
 export function policyNames(profile: NamingProfile): PolicyNames {
   const s = (base: string): string => profile.suffixed(base);
-  const upstream = profile.name === 'kubernetes';
-  const signerPaths = upstream
-    ? {
-        apiserverClient: 'kube-apiserver-client',
-        apiserverClientKubelet: 'kube-apiserver-client-kubelet',
-        kubeletServing: 'kubelet-serving',
-        legacyUnknown: 'legacy-unknown',
-      }
-    : {
-        apiserverClient: 'apiserver-client',
-        apiserverClientKubelet: 'apiserver-client-node-agent',
-        kubeletServing: 'node-agent-serving',
-        legacyUnknown: 'legacy-unknown',
-      };
   const certificates = s('certificates');
-  const signer = (path: string): string => `${profile.labelDomain}/${path}`;
-  const approver = (path: string): string => `system:${certificates}:${path}-approver`;
+  // The approver roles are named after the signer's path (the name without its domain).
+  const approver = (kind: SignerKind): string =>
+    `system:${certificates}:${profile.signers[kind].slice(profile.prefix.length)}-approver`;
   return {
     profile,
     g: {
@@ -135,17 +112,12 @@ export function policyNames(profile: NamingProfile): PolicyNames {
     bootstrappingLabel: profile.prefixed('bootstrapping'),
     autoupdateAnnotation: profile.subPrefixed('rbac.authorization', 'autoupdate'),
     aggregateTo: (role) => `${s('rbac.authorization')}/aggregate-to-${role}`,
-    signers: {
-      apiserverClient: signer(signerPaths.apiserverClient),
-      apiserverClientKubelet: signer(signerPaths.apiserverClientKubelet),
-      kubeletServing: signer(signerPaths.kubeletServing),
-      legacyUnknown: signer(signerPaths.legacyUnknown),
-    },
+    signers: profile.signers,
     approverRoles: {
-      apiserverClient: approver(signerPaths.apiserverClient),
-      apiserverClientKubelet: approver(signerPaths.apiserverClientKubelet),
-      kubeletServing: approver(signerPaths.kubeletServing),
-      legacyUnknown: approver(signerPaths.legacyUnknown),
+      apiserverClient: approver('apiserverClient'),
+      apiserverClientKubelet: approver('apiserverClientKubelet'),
+      kubeletServing: approver('kubeletServing'),
+      legacyUnknown: approver('legacyUnknown'),
     },
     csrRole: (kind) => `system:${certificates}:certificatesigningrequests:${kind}`,
     systemNamespace: profile.systemNamespace,

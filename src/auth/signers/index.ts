@@ -8,11 +8,11 @@
  * request, and whose — so controllers never parse X.509 themselves.
  */
 
-import type { NamingProfile } from '../../machinery/naming';
+import type { NamingProfile, SignerKind } from '../../machinery/naming';
 import type { CertificateAuthority } from '../pki/issue';
-import { decodePEMBlocks } from '../pki/pem';
+import { goPemDecode } from '../pki/go-pem';
+import { ownBytes } from '../pki/pem';
 import { X509Certificate } from '../pki/x509';
-import { policyNames } from '../policy/names';
 import { validateApiserverClient } from './kube-apiserver-client';
 import { validateKubeletClient } from './kubelet-client';
 import { validateKubeletServing } from './kubelet-serving';
@@ -23,7 +23,7 @@ import { certificateLifetimeMs, signRequest } from './sign';
 export { parseRequestPEM, requestView, type RequestView } from './request';
 export { certificateLifetimeMs, validityPeriod, backdateMs, shortLifetimeMs } from './sign';
 
-export type SignerKind = 'apiserverClient' | 'apiserverClientKubelet' | 'kubeletServing' | 'legacyUnknown';
+export type { SignerKind } from '../../machinery/naming';
 
 /** A signer rule: the message of the refusal, or undefined when the request may be signed. */
 export type SignerRule = (request: RequestView, usages: readonly string[]) => string | undefined;
@@ -43,7 +43,7 @@ const rules: Record<SignerKind, SignerRule> = {
 };
 
 export function builtInSigners(profile: NamingProfile): BuiltInSigner[] {
-  const names = policyNames(profile).signers;
+  const names = profile.signers;
   return (Object.keys(rules) as SignerKind[]).map((kind) => ({
     kind,
     name: names[kind],
@@ -101,7 +101,7 @@ export function certificateSigningService(o: SigningServiceOptions): Certificate
     return signer === undefined || ca === undefined ? undefined : { signer, ca };
   };
   return {
-    nodeClientSigner: policyNames(o.profile).signers.apiserverClientKubelet,
+    nodeClientSigner: o.profile.signers.apiserverClientKubelet,
     handles: (signerName) => running(signerName) !== undefined,
     async sign(input) {
       const found = running(input.signerName);
@@ -123,11 +123,11 @@ export function certificateSigningService(o: SigningServiceOptions): Certificate
       return validateKubeletClient(view, usages) === undefined ? view.commonName : undefined;
     },
     certificateNotAfter(pem) {
-      // Go's cleaner reads the first PEM block, whatever its label; unreadable means not expired.
-      const block = decodePEMBlocks(pem)[0];
+      // Go's cleaner reads the first block Go's PEM reader finds, whatever its label; unreadable means not expired.
+      const block = goPemDecode(pem)?.block;
       if (block === undefined) return undefined;
       try {
-        return new X509Certificate(block.der).notAfter;
+        return new X509Certificate(ownBytes(block.bytes)).notAfter;
       } catch {
         return undefined;
       }

@@ -7,7 +7,8 @@
  * skipped, as Go skips them.
  */
 
-import { decodePEMBlocks } from '../pki/pem';
+import { goPemDecode } from '../pki/go-pem';
+import { ownBytes } from '../pki/pem';
 import { Pkcs10CertificateRequest, SubjectAlternativeNameExtension } from '../pki/x509';
 
 const subjectAltNameOid = '2.5.29.17';
@@ -23,13 +24,19 @@ export interface RequestView {
   uris: string[];
 }
 
-/** Go's `certificates.ParseCSR` over PEM text, with its error text for a wrong or missing block. */
+/**
+ * Go's `certificates.ParseCSR` over PEM text, with its error text for a
+ * wrong or missing block. The block is the one Go's PEM reader finds first,
+ * as the registry's check of `spec.request` finds it, so every request the
+ * registry admits parses here. (Text decoded from the stored bytes finds
+ * the same block as the bytes: PEM's structure is ASCII.)
+ */
 export function parseRequestPEM(pem: string): Pkcs10CertificateRequest {
-  const block = decodePEMBlocks(pem)[0];
-  if (block === undefined || block.label !== 'CERTIFICATE REQUEST')
+  const block = goPemDecode(pem)?.block;
+  if (block === undefined || block.type !== 'CERTIFICATE REQUEST')
     throw new Error('PEM block type must be CERTIFICATE REQUEST');
   try {
-    return new Pkcs10CertificateRequest(block.der);
+    return new Pkcs10CertificateRequest(ownBytes(block.bytes));
   } catch (e) {
     throw new Error(`x509: malformed certificate request: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -16,7 +16,7 @@ import {
 import { certificateSigningService, defaultSigningDurationMs } from './index';
 import { certificateLifetimeMs, validityPeriod } from './sign';
 import { certificateUsages } from './usages';
-import { makeRequestPEM } from './testing';
+import { makeRequestPEM } from '../../../test/support/signer-requests';
 
 const profile = namingProfile('orch');
 const hour = 3_600_000;
@@ -209,5 +209,9 @@ describe('signing', () => {
     const pem = 'certificate' in outcome ? outcome.certificate : '';
     expect(signing.certificateNotAfter(pem)?.toISOString()).toBe('2026-03-01T14:00:00.000Z');
     expect(signing.certificateNotAfter('garbage')).toBeUndefined();
+    // The block Go's reader finds first: a malformed one before it is skipped.
+    expect(
+      signing.certificateNotAfter(`-----BEGIN X-----\n@@@@\n-----END X-----\n${pem}`)?.toISOString(),
+    ).toBe('2026-03-01T14:00:00.000Z');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { namingProfile } from '../../machinery/naming';
 import { builtInSigner, builtInSigners, parseRequestPEM, requestView, type SignerKind } from './index';
-import { makeRequestPEM, type RequestSpec } from './testing';
+import { makeRequestPEM, type RequestSpec } from '../../../test/support/signer-requests';
 
 const orch = namingProfile('orch');
 const kube = namingProfile('kubernetes');
@@ -254,5 +254,18 @@ describe('built-in signer rules', () => {
       emailAddresses: ['e@f.g'],
       uris: ['spiffe://t/u'],
     });
+  });
+
+  it('finds the block Go finds: past a malformed one, never a request whose END line has text after it', async () => {
+    const request = await makeRequestPEM({ cn: 'real' });
+    const skipped = [
+      `-----BEGIN X-----\n@@@@\n-----END X-----\n${request}`,
+      `${(await makeRequestPEM({ cn: 'decoy' })).trimEnd()} trailing\n${request}`,
+    ];
+    for (const pem of skipped) expect(requestView(parseRequestPEM(pem)).commonName).toBe('real');
+    // A malformed request block with nothing after it: no block at all, as Go says.
+    expect(() =>
+      parseRequestPEM('-----BEGIN CERTIFICATE REQUEST-----\n@@@@\n-----END CERTIFICATE REQUEST-----\n'),
+    ).toThrow('PEM block type must be CERTIFICATE REQUEST');
   });
 });

@@ -60,6 +60,21 @@ describe('service-account token flags', () => {
     },
     { argv: ['--service-account-max-token-expiration=0'], tokens: {} },
     {
+      // Any Go duration: fractions and mixed units, shown back as Go prints them.
+      argv: ['--service-account-max-token-expiration=1.5h', '--service-account-extend-token-expiration=true'],
+      tokens: { maxExpirationSeconds: 5400, extendExpiration: true },
+      warnings: [
+        'service-account-extend-token-expiration is true, enabling tokens valid up to 31536000 seconds, which is longer than service-account-max-token-expiration set to 1h30m0s',
+      ],
+    },
+    {
+      argv: [
+        '--service-account-max-token-expiration=2h0m0.5s',
+        '--service-account-extend-token-expiration=false',
+      ],
+      tokens: { maxExpirationSeconds: 7200, extendExpiration: false },
+    },
+    {
       argv: ['--service-account-jwks-uri=https://issuer.example/keys'],
       tokens: { jwksURI: 'https://issuer.example/keys' },
     },
@@ -91,6 +106,20 @@ describe('service-account token flags', () => {
       argv: ['--service-account-max-token-expiration=soon'],
       error:
         'invalid argument "soon" for "--service-account-max-token-expiration" flag: time: invalid duration "soon"',
+    },
+    {
+      argv: ['--service-account-max-token-expiration=-2h'],
+      error: 'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds',
+    },
+    {
+      argv: ['--service-account-max-token-expiration=2h30'],
+      error:
+        'invalid argument "2h30" for "--service-account-max-token-expiration" flag: time: missing unit in duration "2h30"',
+    },
+    {
+      argv: ['--service-account-max-token-expiration=1d'],
+      error:
+        'invalid argument "1d" for "--service-account-max-token-expiration" flag: time: unknown unit "d" in duration "1d"',
     },
     {
       argv: ['--service-account-jwks-uri=http://issuer.example/keys'],

@@ -28,24 +28,11 @@ import type { AuthenticationConfig } from '../../auth/authn/config';
 import type { AuthorizationMode, NodeHostOptions } from './host';
 import { clusterSigningFlagKinds, clusterSigningOf } from './cluster-signing-args';
 import { parseEtcdServers } from './etcd/options';
+import { serviceAccountTokenFlagKinds, serviceAccountTokensOf } from './service-account-args';
+import { formatGoDuration, parseGoDuration } from '../../machinery/go-duration';
 
 /** A bad command line: the message is the real server's, printed after `Error: `. */
 export class FlagError extends Error {}
-
-export function parseDuration(text: string): number {
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
-  let total = 0;
-  let consumed = 0;
-  for (const m of text.matchAll(re)) {
-    const n = Number(m[1]);
-    total += n * ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const)[m[2] as 'ms' | 's' | 'm' | 'h'];
-    consumed += m[0].length;
-  }
-  // Go's time.ParseDuration accepts a bare 0.
-  if (text === '0') return 0;
-  if (consumed !== text.length || consumed === 0) throw new Error(`time: invalid duration "${text}"`);
-  return total;
-}
 
 export function parseFeatureGates(text: string): Record<string, boolean> {
   const gates: Record<string, boolean> = {};
@@ -98,10 +85,7 @@ const flagKinds = {
   'service-account-issuer': 'stringArray',
   'service-account-lookup': 'bool',
   'api-audiences': 'stringSlice',
-  'service-account-signing-key-file': 'string',
-  'service-account-max-token-expiration': 'string',
-  'service-account-extend-token-expiration': 'bool',
-  'service-account-jwks-uri': 'string',
+  ...serviceAccountTokenFlagKinds,
   'oidc-issuer-url': 'string',
   'oidc-client-id': 'string',
   'oidc-username-claim': 'string',
@@ -389,7 +373,7 @@ function authenticationOf(
   const ttl = s['authentication-token-webhook-cache-ttl'];
   if (ttl !== undefined) {
     try {
-      cacheTTLms = parseDuration(ttl);
+      cacheTTLms = parseGoDuration(ttl);
     } catch (e) {
       throw invalid('authentication-token-webhook-cache-ttl', ttl, (e as Error).message);
     }
@@ -501,10 +485,13 @@ export function parseHostArgs(
   }
   if (s['compaction-interval'] !== undefined) {
     try {
-      options.compactionIntervalMs = parseDuration(s['compaction-interval']);
+      options.compactionIntervalMs = parseGoDuration(s['compaction-interval']);
     } catch (e) {
       throw invalid('compaction-interval', s['compaction-interval'], (e as Error).message);
     }
+    // As the sandbox settings API: a zero or negative period would make the compaction timer spin.
+    if (options.compactionIntervalMs < 1000)
+      throw invalid('compaction-interval', s['compaction-interval'], 'must be at least 1s');
   }
 
   const modes = raw.lists['authorization-mode'];
@@ -514,7 +501,14 @@ export function parseHostArgs(
   const authn = authenticationOf(raw, read, warn, modes);
   errors.push(...authn.errors);
   errors.push(...admissionOf(raw, read, options));
-  errors.push(...serviceAccountTokensOf(raw, read, options, warn));
+  const saTokens = serviceAccountTokensOf(
+    raw,
+    (path, context) => readFlagFile(read, path, context),
+    (message) => new FlagError(message),
+    warn,
+  );
+  if (saTokens.options !== undefined) options.serviceAccountTokens = saTokens.options;
+  errors.push(...saTokens.errors);
   auditOf(raw, read, options, warn);
   errors.push(...leaderElectionOf(raw, options));
   const signing = clusterSigningOf(
@@ -549,7 +543,7 @@ function leaderElectionOf(raw: RawFlags, options: NodeHostOptions): string[] {
     const text = s[flag];
     if (text === undefined) continue;
     try {
-      config[key] = parseDuration(text);
+      config[key] = parseGoDuration(text);
     } catch (e) {
       throw invalid(flag, text, (e as Error).message);
     }
@@ -562,7 +556,7 @@ function leaderElectionOf(raw: RawFlags, options: NodeHostOptions): string[] {
   const retry = config.retryPeriodMs ?? 2_000;
   const errors: string[] = [];
   const field = (name: string, ms: number, why: string) =>
-    `leaderElection.${name}: Invalid value: "${ms % 1000 === 0 ? goDurationText(ms / 1000) : `${ms}ms`}": ${why}`;
+    `leaderElection.${name}: Invalid value: "${formatGoDuration(ms)}": ${why}`;
   if (lease <= 0) errors.push(field('leaseDuration', lease, 'must be greater than zero'));
   if (renew <= 0) errors.push(field('renewDeadline', renew, 'must be greater than zero'));
   if (retry <= 0) errors.push(field('retryPeriod', retry, 'must be greater than zero'));
@@ -570,85 +564,6 @@ function leaderElectionOf(raw: RawFlags, options: NodeHostOptions): string[] {
     errors.push(field('leaseDuration', renew, 'LeaseDuration must be greater than RenewDeadline'));
   else if (renew <= 1.2 * retry)
     errors.push(field('renewDeadline', renew, 'renewDeadline must be greater than retryPeriod*JitterFactor'));
-  return errors;
-}
-
-/** Go's `time.Duration.String()` of whole seconds (`1h0m0s`, `10m0s`, `45s`). */
-function goDurationText(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = seconds % 60;
-  if (h > 0) return `${h}h${m}m${s}s`;
-  if (m > 0) return `${m}m${s}s`;
-  return `${s}s`;
-}
-
-/** The projected volume's token lifetime and how long the server extends such tokens (real constants). */
-const warnOnlyTokenSeconds = 3607;
-const extendedTokenSeconds = 365 * 24 * 3600;
-
-/**
- * The service-account token flags: the signing key (a PEM private key; the
- * core imports it), the longest lifetime TokenRequest grants (1 h to 2^32 s,
- * with the real warnings when it defeats the extension of projected
- * tokens), the extension itself, and the JWKS URI the discovery document
- * names (https only).
- */
-function serviceAccountTokensOf(
-  raw: RawFlags,
-  read: ReadFile,
-  options: NodeHostOptions,
-  warn: (message: string) => void,
-): string[] {
-  const errors: string[] = [];
-  const tokens: NonNullable<NodeHostOptions['serviceAccountTokens']> = {};
-  const keyFile = raw.strings['service-account-signing-key-file'];
-  if (keyFile !== undefined && keyFile !== '') {
-    const pem = readFlagFile(read, keyFile, 'failed to parse service-account-issuer-key-file: ');
-    if (!/-----BEGIN (RSA |EC )?PRIVATE KEY-----/.test(pem))
-      throw new FlagError(
-        `failed to parse service-account-issuer-key-file: error reading private key file ${keyFile}: data does not contain a valid RSA or ECDSA private key`,
-      );
-    tokens.signingKeyPEM = pem;
-  }
-  const extend = raw.bools['service-account-extend-token-expiration'];
-  if (extend !== undefined) tokens.extendExpiration = extend;
-  const max = raw.strings['service-account-max-token-expiration'];
-  if (max !== undefined) {
-    let ms: number;
-    try {
-      ms = parseDuration(max);
-    } catch (e) {
-      throw invalid('service-account-max-token-expiration', max, (e as Error).message);
-    }
-    const seconds = Math.floor(ms / 1000);
-    if (ms !== 0) {
-      if (ms < 3_600_000 || seconds > 2 ** 32)
-        errors.push('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
-      else if (extend !== false) {
-        if (seconds < warnOnlyTokenSeconds)
-          warn(
-            `service-account-extend-token-expiration is true, in order to correctly trigger safe transition logic, service-account-max-token-expiration must be set longer than ${warnOnlyTokenSeconds} seconds (currently ${goDurationText(seconds)})`,
-          );
-        if (seconds < extendedTokenSeconds)
-          warn(
-            `service-account-extend-token-expiration is true, enabling tokens valid up to ${extendedTokenSeconds} seconds, which is longer than service-account-max-token-expiration set to ${goDurationText(seconds)}`,
-          );
-      }
-      tokens.maxExpirationSeconds = seconds;
-    }
-  }
-  const jwksURI = raw.strings['service-account-jwks-uri'];
-  if (jwksURI !== undefined && jwksURI !== '') {
-    if (!URL.canParse(jwksURI))
-      errors.push(
-        `service-account-jwks-uri must be a valid URL: parse ${JSON.stringify(jwksURI)}: invalid URI`,
-      );
-    else if (new URL(jwksURI).protocol !== 'https:')
-      errors.push(`service-account-jwks-uri requires https scheme, parsed as: ${jwksURI}`);
-    else tokens.jwksURI = jwksURI;
-  }
-  if (Object.keys(tokens).length > 0) options.serviceAccountTokens = tokens;
   return errors;
 }
 
@@ -736,7 +651,7 @@ function etcdOf(raw: RawFlags, options: NodeHostOptions): void {
   const interval = s['etcd-compaction-interval'];
   if (interval !== undefined) {
     try {
-      options.etcdCompactionIntervalMs = parseDuration(interval);
+      options.etcdCompactionIntervalMs = parseGoDuration(interval);
     } catch (e) {
       throw invalid('etcd-compaction-interval', interval, (e as Error).message);
     }

@@ -6,6 +6,7 @@
  * items and ReplicationController selector and replicas.
  */
 
+import { encodeBase64Text } from '../../machinery/base64-text';
 import { child, empty, items, maybe, ptr, str, type Defaulter, type Obj } from './helpers';
 import { podDefaults } from './core-pod';
 
@@ -92,9 +93,7 @@ const secret: Defaulter = (s) => {
   const data = child(s, 'data');
   for (const [key, value] of Object.entries(stringData)) {
     if (typeof value !== 'string') continue;
-    let binary = '';
-    for (const byte of new TextEncoder().encode(value)) binary += String.fromCharCode(byte);
-    data[key] = btoa(binary);
+    data[key] = encodeBase64Text(value);
   }
 };
 

@@ -7,13 +7,13 @@
  */
 
 import { useMemo, useState } from 'react';
+import type { CertificateSigningRequest } from '../../api/certificates';
 import { CsrDetail } from './CsrDetail';
 import { CsrForm } from './CsrForm';
 import { CsrList } from './CsrList';
 import { namingProfile } from '../../machinery/naming';
 import { preferences } from '../lib/preferences';
 import { apiNames } from './names';
-import type { CertificateSigningRequest } from './types';
 import { useClusterCA } from './useClusterCA';
 import { useLiveObjects } from './useLiveObjects';
 import './certificates.css';

@@ -7,11 +7,11 @@
  */
 
 import { useState } from 'react';
+import type { CertificateSigningRequest } from '../../api/certificates';
 import { useClient } from '../client-context';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { useActingAs } from '../identity/IdentityContext';
 import type { ApiNames } from './names';
-import type { CertificateSigningRequest } from './types';
 
 /** RFC 3339 with whole seconds, as metav1.Time serializes. */
 function nowText(): string {

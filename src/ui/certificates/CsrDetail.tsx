@@ -7,6 +7,7 @@
  */
 
 import { useMemo } from 'react';
+import type { CertificateSigningRequest } from '../../api/certificates';
 import { useNow } from '../hooks/useNow';
 import { durationText, certificateFacts, certificatesOf } from './certificate-info';
 import { CertificateDetails } from './CertificateDetails';
@@ -17,7 +18,6 @@ import { keyFor } from './key-vault';
 import type { ApiNames } from './names';
 import { ruleOfFailure, signerFor } from './signers';
 import { StateDiagram } from './StateDiagram';
-import type { CertificateSigningRequest } from './types';
 import { UseCertificate } from './UseCertificate';
 import type { ClusterCA } from './useClusterCA';
 

@@ -7,22 +7,18 @@
  * in this tab (key-vault) for "use as identity".
  */
 
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
+import type { CertificateSigningRequest } from '../../api/certificates';
 import { useClient } from '../client-context';
 import { ErrorNotice } from '../common/ErrorNotice';
+import { splitList } from '../common/split-list';
+import { TextField } from '../common/TextField';
+import { useFormAction } from '../common/useFormAction';
 import { csrObject, defaultRequestName, generateRequest } from './csr-request';
 import { keepKey } from './key-vault';
 import type { ApiNames } from './names';
 import { SignerRules } from './SignerRules';
 import { blocking, builtInSigners, checkDraft, outcome, signerFor, type RequestDraft } from './signers';
-import type { CertificateSigningRequest } from './types';
-
-function splitList(text: string): string[] {
-  return text
-    .split(/[,\s]+/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
 
 const customValue = '__custom__';
 
@@ -48,8 +44,6 @@ export function CsrForm({ names, onSubmitted }: { names: ApiNames; onSubmitted: 
   const [dns, setDns] = useState('');
   const [ips, setIps] = useState('');
   const [expiration, setExpiration] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(undefined);
   const ids = { rules: useId(), usages: useId(), signer: useId() };
 
   const draft: RequestDraft = {
@@ -70,57 +64,31 @@ export function CsrForm({ names, onSubmitted }: { names: ApiNames; onSubmitted: 
     setUsages([...next.defaultUsages]);
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(undefined);
-    setBusy(true);
-    try {
-      const name = requestName.trim() === '' ? defaultRequestName(draft.commonName) : requestName.trim();
-      const generated = await generateRequest(draft);
-      const body = csrObject(name, `${names.certificatesGroup}/v1`, generated.requestPEM, draft);
-      const created = await client.create<CertificateSigningRequest>(
-        { group: names.certificatesGroup, version: 'v1', resource: 'certificatesigningrequests' },
-        body,
-      );
-      keepKey(created.spec?.request ?? body.spec?.request ?? '', generated.keyPEM);
-      setRequestName('');
-      onSubmitted(created.metadata?.name ?? name);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, onSubmit } = useFormAction(async () => {
+    const name = requestName.trim() === '' ? defaultRequestName(draft.commonName) : requestName.trim();
+    const generated = await generateRequest(draft);
+    const body = csrObject(name, `${names.certificatesGroup}/v1`, generated.requestPEM, draft);
+    const created = await client.create<CertificateSigningRequest>(
+      { group: names.certificatesGroup, version: 'v1', resource: 'certificatesigningrequests' },
+      body,
+    );
+    keepKey(created.spec?.request ?? body.spec?.request ?? '', generated.keyPEM);
+    setRequestName('');
+    onSubmitted(created.metadata?.name ?? name);
+  });
 
   return (
-    <form
-      className="card csr-form"
-      onSubmit={(event) => void submit(event)}
-      aria-label="New certificate request"
-    >
+    <form className="card csr-form" onSubmit={onSubmit} aria-label="New certificate request">
       <h3>New certificate request</h3>
       <div className="csr-fields">
-        <label>
-          User (CN) <input value={user} onChange={(e) => setUser(e.target.value)} autoComplete="off" />
-        </label>
-        <label>
-          Groups (O){' '}
-          <input
-            value={groups}
-            onChange={(e) => setGroups(e.target.value)}
-            placeholder="comma-separated"
-            autoComplete="off"
-          />
-        </label>
-        <label>
-          Request name{' '}
-          <input
-            value={requestName}
-            onChange={(e) => setRequestName(e.target.value)}
-            placeholder={`${draft.commonName || 'request'}-xxxxx`}
-            autoComplete="off"
-          />
-        </label>
+        <TextField label="User (CN)" value={user} onChange={setUser} />
+        <TextField label="Groups (O)" value={groups} onChange={setGroups} placeholder="comma-separated" />
+        <TextField
+          label="Request name"
+          value={requestName}
+          onChange={setRequestName}
+          placeholder={`${draft.commonName || 'request'}-xxxxx`}
+        />
         <label>
           Signer{' '}
           <select
@@ -137,10 +105,7 @@ export function CsrForm({ names, onSubmitted }: { names: ApiNames; onSubmitted: 
           </select>
         </label>
         {signerChoice === customValue ? (
-          <label>
-            Custom signer name{' '}
-            <input value={customName} onChange={(e) => setCustomName(e.target.value)} autoComplete="off" />
-          </label>
+          <TextField label="Custom signer name" value={customName} onChange={setCustomName} />
         ) : null}
         <p className="muted csr-signer-purpose" id={ids.signer}>
           {signer.purpose}
@@ -161,34 +126,25 @@ export function CsrForm({ names, onSubmitted }: { names: ApiNames; onSubmitted: 
         ))}
       </fieldset>
       <div className="csr-fields">
-        <label>
-          DNS SANs{' '}
-          <input
-            value={dns}
-            onChange={(e) => setDns(e.target.value)}
-            placeholder={signer.sans === 'forbidden' ? 'not allowed by this signer' : 'node1.example, …'}
-            autoComplete="off"
-          />
-        </label>
-        <label>
-          IP SANs{' '}
-          <input
-            value={ips}
-            onChange={(e) => setIps(e.target.value)}
-            placeholder={signer.sans === 'forbidden' ? 'not allowed by this signer' : '10.0.0.5, …'}
-            autoComplete="off"
-          />
-        </label>
-        <label>
-          expirationSeconds{' '}
-          <input
-            value={expiration}
-            onChange={(e) => setExpiration(e.target.value)}
-            inputMode="numeric"
-            placeholder="signer default (1 year)"
-            autoComplete="off"
-          />
-        </label>
+        <TextField
+          label="DNS SANs"
+          value={dns}
+          onChange={setDns}
+          placeholder={signer.sans === 'forbidden' ? 'not allowed by this signer' : 'node1.example, …'}
+        />
+        <TextField
+          label="IP SANs"
+          value={ips}
+          onChange={setIps}
+          placeholder={signer.sans === 'forbidden' ? 'not allowed by this signer' : '10.0.0.5, …'}
+        />
+        <TextField
+          label="expirationSeconds"
+          value={expiration}
+          onChange={setExpiration}
+          inputMode="numeric"
+          placeholder="signer default (1 year)"
+        />
       </div>
       <SignerRules checks={checks} id={ids.rules} />
       <p className="button-row">

@@ -5,11 +5,11 @@
  * garbage-collected, until the page reloads.
  */
 
+import type { CertificateSigningRequest } from '../../api/certificates';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { formatAge } from '../lib/age';
 import { useNow } from '../hooks/useNow';
 import { conditionColumn } from './csr-state';
-import type { CertificateSigningRequest } from './types';
 import type { LiveObjects } from './useLiveObjects';
 
 export function CsrList({

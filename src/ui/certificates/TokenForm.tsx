@@ -6,11 +6,14 @@
  * a bound token stops working when that pod is deleted.
  */
 
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { KubeObject } from '../../api/meta';
 import { resourcePath } from '../../client/index';
 import { useClient } from '../client-context';
 import { ErrorNotice } from '../common/ErrorNotice';
+import { splitList } from '../common/split-list';
+import { TextField } from '../common/TextField';
+import { useFormAction } from '../common/useFormAction';
 import { useLiveNames } from '../hooks/useLiveNames';
 import type { ApiNames } from './names';
 import type { TokenRequest } from './types';
@@ -24,13 +27,6 @@ export interface MintedToken {
   boundPod: string | undefined;
   token: string;
   expirationTimestamp: string | undefined;
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(/[,\s]+/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
 }
 
 export function TokenForm({ names, onMinted }: { names: ApiNames; onMinted: (t: MintedToken) => void }) {
@@ -48,69 +44,54 @@ export function TokenForm({ names, onMinted }: { names: ApiNames; onMinted: (t: 
   const [audiences, setAudiences] = useState('');
   const [lifetime, setLifetime] = useState('3600');
   const [pod, setPod] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(undefined);
   const hint = useId();
 
-  async function mint(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { busy, error, onSubmit } = useFormAction(async () => {
     const aud = splitList(audiences);
     const seconds = lifetime.trim() === '' ? undefined : Number(lifetime.trim());
     const boundPod = pod === '' ? undefined : pods.items.find((p) => p.metadata?.name === pod);
-    try {
-      const body: TokenRequest = {
-        apiVersion: `${names.authenticationGroup}/v1`,
-        kind: 'TokenRequest',
-        spec: {
-          audiences: aud,
-          ...(seconds === undefined ? {} : { expirationSeconds: seconds }),
-          ...(boundPod === undefined
-            ? {}
-            : {
-                boundObjectRef: {
-                  kind: 'Pod',
-                  apiVersion: 'v1',
-                  name: boundPod.metadata?.name ?? '',
-                  ...(boundPod.metadata?.uid === undefined ? {} : { uid: boundPod.metadata.uid }),
-                },
-              }),
-        },
-      };
-      const path = resourcePath({
-        group: '',
-        version: 'v1',
-        resource: 'serviceaccounts',
-        namespace,
-        name: account,
-        subresource: 'token',
-      });
-      const answer = await client.send<TokenRequest>('POST', path, { body });
-      const token = answer.body.status?.token;
-      if (token === undefined || token === '') throw new Error('the TokenRequest came back without a token');
-      onMinted({
-        namespace,
-        account,
+    const body: TokenRequest = {
+      apiVersion: `${names.authenticationGroup}/v1`,
+      kind: 'TokenRequest',
+      spec: {
         audiences: aud,
-        expirationSeconds: seconds,
-        boundPod: boundPod?.metadata?.name,
-        token,
-        expirationTimestamp: answer.body.status?.expirationTimestamp,
-      });
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  }
+        ...(seconds === undefined ? {} : { expirationSeconds: seconds }),
+        ...(boundPod === undefined
+          ? {}
+          : {
+              boundObjectRef: {
+                kind: 'Pod',
+                apiVersion: 'v1',
+                name: boundPod.metadata?.name ?? '',
+                ...(boundPod.metadata?.uid === undefined ? {} : { uid: boundPod.metadata.uid }),
+              },
+            }),
+      },
+    };
+    const path = resourcePath({
+      group: '',
+      version: 'v1',
+      resource: 'serviceaccounts',
+      namespace,
+      name: account,
+      subresource: 'token',
+    });
+    const answer = await client.send<TokenRequest>('POST', path, { body });
+    const token = answer.body.status?.token;
+    if (token === undefined || token === '') throw new Error('the TokenRequest came back without a token');
+    onMinted({
+      namespace,
+      account,
+      audiences: aud,
+      expirationSeconds: seconds,
+      boundPod: boundPod?.metadata?.name,
+      token,
+      expirationTimestamp: answer.body.status?.expirationTimestamp,
+    });
+  });
 
   return (
-    <form
-      className="card csr-form"
-      onSubmit={(event) => void mint(event)}
-      aria-label="Mint a service account token"
-    >
+    <form className="card csr-form" onSubmit={onSubmit} aria-label="Mint a service account token">
       <h3>Mint a token</h3>
       <div className="csr-fields">
         <label>
@@ -141,25 +122,19 @@ export function TokenForm({ names, onMinted }: { names: ApiNames; onMinted: (t: 
             ))}
           </select>
         </label>
-        <label>
-          Audiences{' '}
-          <input
-            value={audiences}
-            onChange={(e) => setAudiences(e.target.value)}
-            placeholder="empty: the API server's own"
-            aria-describedby={hint}
-            autoComplete="off"
-          />
-        </label>
-        <label>
-          Lifetime (expirationSeconds){' '}
-          <input
-            value={lifetime}
-            onChange={(e) => setLifetime(e.target.value)}
-            inputMode="numeric"
-            autoComplete="off"
-          />
-        </label>
+        <TextField
+          label="Audiences"
+          value={audiences}
+          onChange={setAudiences}
+          placeholder="empty: the API server's own"
+          describedBy={hint}
+        />
+        <TextField
+          label="Lifetime (expirationSeconds)"
+          value={lifetime}
+          onChange={setLifetime}
+          inputMode="numeric"
+        />
         <label>
           Bound to pod{' '}
           <select value={pod} onChange={(e) => setPod(e.target.value)}>

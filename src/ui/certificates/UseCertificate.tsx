@@ -7,6 +7,7 @@
  */
 
 import { useState } from 'react';
+import type { CertificateSigningRequest } from '../../api/certificates';
 import { CodeBlock } from '../common/CodeBlock';
 import { CopyButton } from '../common/CopyButton';
 import { ErrorNotice } from '../common/ErrorNotice';
@@ -15,7 +16,6 @@ import { credentialOf, type ActingAs } from '../lib/identity';
 import { preferences } from '../lib/preferences';
 import { certificateCommands, kubeconfigCertificateUser, nodeHostCsrFlow } from './kubeconfig';
 import type { ApiNames } from './names';
-import type { CertificateSigningRequest } from './types';
 
 export function UseCertificate({
   csr,

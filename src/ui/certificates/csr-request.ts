@@ -8,6 +8,8 @@
  * fast to generate, and for non-RSA keys `key encipherment` is optional.
  */
 
+import type { CertificateSigningRequest } from '../../api/certificates';
+import { decodeBase64Text, encodeBase64Text } from '../../machinery/base64-text';
 import {
   Name,
   PemConverter,
@@ -16,7 +18,6 @@ import {
   SubjectAlternativeNameExtension,
 } from './x509';
 import type { RequestDraft } from './signers';
-import type { CertificateSigningRequest } from './types';
 
 const keyAlgorithm: EcKeyGenParams = { name: 'ECDSA', namedCurve: 'P-256' };
 const signingAlgorithm: EcdsaParams = { name: 'ECDSA', hash: 'SHA-256' };
@@ -26,21 +27,6 @@ export interface GeneratedRequest {
   requestPEM: string;
   /** The private key, PKCS#8 PEM: it never leaves the page. */
   keyPEM: string;
-}
-
-/** Base64 of a UTF-8 (here: ASCII PEM) text, as `spec.request` and kubeconfig `*-data` fields hold it. */
-export function base64Text(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-}
-
-export function decodeBase64Text(data: string): string {
-  const binary = atob(data.replace(/\s+/g, ''));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new TextDecoder().decode(bytes);
 }
 
 /**
@@ -94,7 +80,7 @@ export function csrObject(
     kind: 'CertificateSigningRequest',
     metadata: { name },
     spec: {
-      request: base64Text(requestPEM),
+      request: encodeBase64Text(requestPEM),
       signerName: draft.signerName,
       usages: [...draft.usages],
       ...(seconds === '' ? {} : { expirationSeconds: Number(seconds) }),

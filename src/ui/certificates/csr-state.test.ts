@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { CertificateSigningRequest, CsrCondition } from '../../api/certificates';
 import { collectionTime, conditionColumn, csrState, statePath } from './csr-state';
-import type { CertificateSigningRequest, CsrCondition } from './types';
 
 const created = '2026-01-01T00:00:00Z';
 

@@ -9,7 +9,7 @@
  * certificate expires, whichever comes first.
  */
 
-import type { CertificateSigningRequest, CsrCondition } from './types';
+import type { CertificateSigningRequest, CsrCondition } from '../../api/certificates';
 
 export type CsrState = 'pending' | 'approved' | 'denied' | 'issued' | 'failed' | 'collected';
 

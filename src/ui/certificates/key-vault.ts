@@ -9,9 +9,18 @@
 
 const storageKey = 'orch-sandbox.csr-keys';
 
-function storage(): Storage | undefined {
+/** How many keys are kept, the newest: a long session's requests would otherwise fill the tab's storage. */
+export const keptKeys = 200;
+
+/** The part of the Web Storage API used here (typed without the DOM library, so node-side tests compile it). */
+interface TabStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+function storage(): TabStorage | undefined {
   try {
-    return globalThis.sessionStorage;
+    return (globalThis as { sessionStorage?: TabStorage }).sessionStorage;
   } catch {
     return undefined;
   }
@@ -30,9 +39,17 @@ function readAll(): Record<string, string> {
 }
 
 export function keepKey(requestBase64: string, keyPEM: string): void {
+  memory.delete(requestBase64);
   memory.set(requestBase64, keyPEM);
+  for (const key of memory.keys()) {
+    if (memory.size <= keptKeys) break;
+    memory.delete(key);
+  }
   try {
-    storage()?.setItem(storageKey, JSON.stringify({ ...readAll(), [requestBase64]: keyPEM }));
+    // Object keys keep insertion order (base64 is never an integer key), so the last entries are the newest.
+    const stored = Object.entries(readAll()).filter(([key]) => key !== requestBase64);
+    stored.push([requestBase64, keyPEM]);
+    storage()?.setItem(storageKey, JSON.stringify(Object.fromEntries(stored.slice(-keptKeys))));
   } catch {
     // Storage full or disabled: the key lasts for this page.
   }

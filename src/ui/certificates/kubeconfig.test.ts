@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBase64Text } from './csr-request';
+import { decodeBase64Text } from '../../machinery/base64-text';
 import {
   certificateCommands,
   createTokenCommand,

@@ -10,7 +10,7 @@
  */
 
 import type { NodeHostTarget } from '../lib/commands';
-import { base64Text } from './csr-request';
+import { encodeBase64Text } from '../../machinery/base64-text';
 
 /** `'text'` for a POSIX shell. */
 function quote(text: string): string {
@@ -28,8 +28,8 @@ export function kubeconfigCertificateUser(user: string, certificatePEM: string, 
     'users:',
     `- name: ${JSON.stringify(user)}`,
     '  user:',
-    `    client-certificate-data: ${base64Text(certificatePEM)}`,
-    `    client-key-data: ${base64Text(keyPEM)}`,
+    `    client-certificate-data: ${encodeBase64Text(certificatePEM)}`,
+    `    client-key-data: ${encodeBase64Text(keyPEM)}`,
   ].join('\n');
 }
 

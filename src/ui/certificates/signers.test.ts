@@ -28,12 +28,12 @@ describe('signer names per profile', () => {
   it('renames beyond the domain in the orch profile and keeps upstream names in the kubernetes one', () => {
     expect(orch.signers).toEqual({
       apiserverClient: 'orch.io/apiserver-client',
-      apiserverClientNode: 'orch.io/apiserver-client-node-agent',
-      nodeServing: 'orch.io/node-agent-serving',
+      apiserverClientKubelet: 'orch.io/apiserver-client-node-agent',
+      kubeletServing: 'orch.io/node-agent-serving',
       legacyUnknown: 'orch.io/legacy-unknown',
     });
     expect(upstream.signers.apiserverClient).toBe('kubernetes.io/kube-apiserver-client');
-    expect(upstream.signers.nodeServing).toBe('kubernetes.io/kubelet-serving');
+    expect(upstream.signers.kubeletServing).toBe('kubernetes.io/kubelet-serving');
     expect(orch.certificatesGroup).toBe('certificates.orch.io');
     expect(upstream.rootCAConfigMap).toBe('kube-root-ca.crt');
     expect(orch.rootCAConfigMap).toBe('orch-root-ca.crt');
@@ -41,7 +41,7 @@ describe('signer names per profile', () => {
 
   it('treats a name no built-in signer owns as custom', () => {
     expect(signerFor(orch, 'example.com/mine').kind).toBe('custom');
-    expect(signerFor(orch, orch.signers.nodeServing).sans).toBe('required');
+    expect(signerFor(orch, orch.signers.kubeletServing).sans).toBe('required');
   });
 });
 
@@ -55,13 +55,13 @@ describe('the rules each signer applies, first broken one reported', () => {
     },
     {
       name: 'node client with a DNS SAN and the wrong O',
-      d: { signerName: orch.signers.apiserverClientNode, dnsNames: ['n1'], commonName: 'system:node:n1' },
+      d: { signerName: orch.signers.apiserverClientKubelet, dnsNames: ['n1'], commonName: 'system:node:n1' },
       message: 'subject organization is not system:nodes',
     },
     {
       name: 'node client with a DNS SAN',
       d: {
-        signerName: orch.signers.apiserverClientNode,
+        signerName: orch.signers.apiserverClientKubelet,
         organizations: ['system:nodes'],
         dnsNames: ['n1'],
         commonName: 'system:node:n1',
@@ -70,13 +70,13 @@ describe('the rules each signer applies, first broken one reported', () => {
     },
     {
       name: 'node client without the system:node: prefix',
-      d: { signerName: orch.signers.apiserverClientNode, organizations: ['system:nodes'] },
+      d: { signerName: orch.signers.apiserverClientKubelet, organizations: ['system:nodes'] },
       message: 'subject common name does not begin with system:node:',
     },
     {
       name: 'serving without SANs',
       d: {
-        signerName: orch.signers.nodeServing,
+        signerName: orch.signers.kubeletServing,
         organizations: ['system:nodes'],
         commonName: 'system:node:n1',
         usages: ['digital signature', 'key encipherment', 'server auth'],
@@ -86,7 +86,7 @@ describe('the rules each signer applies, first broken one reported', () => {
     {
       name: 'serving with client auth',
       d: {
-        signerName: orch.signers.nodeServing,
+        signerName: orch.signers.kubeletServing,
         organizations: ['system:nodes'],
         commonName: 'system:node:n1',
         ipAddresses: ['10.0.0.5'],
@@ -97,7 +97,7 @@ describe('the rules each signer applies, first broken one reported', () => {
     {
       name: 'serving without key encipherment (non-RSA keys)',
       d: {
-        signerName: orch.signers.nodeServing,
+        signerName: orch.signers.kubeletServing,
         organizations: ['system:nodes'],
         commonName: 'system:node:n1',
         dnsNames: ['n1.example'],

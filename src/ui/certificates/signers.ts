@@ -73,8 +73,8 @@ export function builtInSigners(names: ApiNames): SignerInfo[] {
       autoApproved: false,
     },
     {
-      kind: 'apiserverClientNode',
-      name: s.apiserverClientNode,
+      kind: 'apiserverClientKubelet',
+      name: s.apiserverClientKubelet,
       purpose: 'Client certificates for node agents: CN system:node:<name>, O system:nodes.',
       usages: clientUsages,
       defaultUsages: clientUsages,
@@ -82,8 +82,8 @@ export function builtInSigners(names: ApiNames): SignerInfo[] {
       autoApproved: true,
     },
     {
-      kind: 'nodeServing',
-      name: s.nodeServing,
+      kind: 'kubeletServing',
+      name: s.kubeletServing,
       purpose: "Serving certificates for node agents' HTTPS endpoints: needs a DNS name or an IP.",
       usages: servingUsages,
       defaultUsages: servingUsages,
@@ -177,7 +177,7 @@ function signerRules(signer: SignerInfo, d: RequestDraft): RuleCheck[] {
         ),
       ];
     }
-    case 'apiserverClientNode':
+    case 'apiserverClientKubelet':
       return [
         check('O is exactly system:nodes', 'signer', nodes, 'subject organization is not system:nodes'),
         check(
@@ -205,7 +205,7 @@ function signerRules(signer: SignerInfo, d: RequestDraft): RuleCheck[] {
           `usages did not match ${goList(clientUsages)}`,
         ),
       ];
-    case 'nodeServing':
+    case 'kubeletServing':
       return [
         check('O is exactly system:nodes', 'signer', nodes, 'subject organization is not system:nodes'),
         check(

@@ -1,32 +1,9 @@
 /**
- * The shapes of the objects the certificate and token screens read and
- * write — CertificateSigningRequest (certificates/v1) and TokenRequest
- * (authentication/v1) — as far as the UI uses them.
+ * The TokenRequest (authentication/v1) as far as the token screen uses it;
+ * the CertificateSigningRequest shape is src/api/certificates.ts.
  */
 
 import type { KubeObject } from '../../api/meta';
-
-export interface CsrCondition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-}
-
-export interface CertificateSigningRequest extends KubeObject {
-  spec?: {
-    request?: string;
-    signerName?: string;
-    usages?: string[];
-    expirationSeconds?: number;
-    username?: string;
-    uid?: string;
-    groups?: string[];
-  };
-  status?: { conditions?: CsrCondition[]; certificate?: string };
-}
 
 export interface TokenRequest extends KubeObject {
   spec: {

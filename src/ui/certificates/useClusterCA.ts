@@ -11,7 +11,7 @@ import { ApiError } from '../../client/index';
 import { useClient } from '../client-context';
 import { useAsync, type AsyncResult } from '../hooks/useAsync';
 import { useIdentityVersion } from '../identity/IdentityContext';
-import { decodeBase64Text } from './csr-request';
+import { decodeBase64Text } from '../../machinery/base64-text';
 import type { ApiNames } from './names';
 
 export interface ClusterCA {

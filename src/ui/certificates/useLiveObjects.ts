@@ -23,6 +23,9 @@ export interface LiveObjects<T extends KubeObject> {
   deleted: Map<string, T>;
 }
 
+/** How many deleted objects are remembered: a long session's garbage-collected requests would grow it without end. */
+export const rememberedDeletions = 200;
+
 function byName<T extends KubeObject>(a: T, b: T): number {
   return (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
 }
@@ -50,7 +53,15 @@ export function useLiveObjects<T extends KubeObject>(ref: ResourceRef | undefine
       setState((previous) => {
         const deleted = new Map(previous.deleted);
         for (const name of current.keys()) deleted.delete(name);
-        if (deletedNow?.metadata?.name !== undefined) deleted.set(deletedNow.metadata.name, deletedNow);
+        if (deletedNow?.metadata?.name !== undefined) {
+          // Re-inserted so the map's order is the order of deletion and the oldest go first.
+          deleted.delete(deletedNow.metadata.name);
+          deleted.set(deletedNow.metadata.name, deletedNow);
+        }
+        for (const name of deleted.keys()) {
+          if (deleted.size <= rememberedDeletions) break;
+          deleted.delete(name);
+        }
         return {
           items: [...current.values()].sort(byName),
           error: undefined,

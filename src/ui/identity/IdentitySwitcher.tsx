@@ -10,6 +10,8 @@
  */
 
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { splitList } from '../common/split-list';
+import { TextField } from '../common/TextField';
 import {
   actingAsBuiltIn,
   credentialOf,
@@ -34,13 +36,6 @@ const methodLabel: Record<string, string> = {
   oidc: 'OIDC id_token',
   anonymous: 'no credential',
 };
-
-function splitList(text: string): string[] {
-  return text
-    .split(/[,\s]+/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
 
 export function IdentitySwitcher() {
   const store = useIdentityStore();
@@ -274,18 +269,13 @@ export function IdentityForm({
         {radio('oidc', { kind: 'oidc' }, 'OIDC user', 'id_token from the sandbox issuer', -1)}
         {choice.kind === 'oidc' ? (
           <div className="identity-subfields">
-            <label>
-              Subject (sub) <input value={sub} onChange={(e) => setSub(e.target.value)} autoComplete="off" />
-            </label>
-            <label>
-              Groups{' '}
-              <input
-                value={oidcGroups}
-                onChange={(e) => setOidcGroups(e.target.value)}
-                placeholder="comma-separated"
-                autoComplete="off"
-              />
-            </label>
+            <TextField label="Subject (sub)" value={sub} onChange={setSub} />
+            <TextField
+              label="Groups"
+              value={oidcGroups}
+              onChange={setOidcGroups}
+              placeholder="comma-separated"
+            />
           </div>
         ) : null}
         {radio('anonymous', { kind: 'anonymous' }, 'anonymous', 'no credential · system:anonymous', -1)}

@@ -16,19 +16,9 @@ export const projectedTokenExpirationSeconds = 3607;
 /** `0644`, the projected volume's explicit default mode. */
 const defaultMode = 420;
 
-/** `orch`, or `kube` for the upstream names (`kube-api-access`, `kube-root-ca.crt`). */
-function shortWord(profile: NamingProfile): string {
-  return profile.word === 'orch' ? 'orch' : 'kube';
-}
-
 /** The prefix of the token volume's name, without the trailing dash. */
 export function tokenVolumePrefix(profile: NamingProfile): string {
-  return `${shortWord(profile)}-api-access`;
-}
-
-/** The ConfigMap every namespace holds the cluster's root CA in. */
-export function rootCAConfigMapName(profile: NamingProfile): string {
-  return `${shortWord(profile)}-root-ca.crt`;
+  return `${profile.shortWord}-api-access`;
 }
 
 /** Where the token, CA and namespace appear in every container. */
@@ -53,7 +43,7 @@ export function tokenVolume(profile: NamingProfile, name: string): TokenVolume {
         { serviceAccountToken: { expirationSeconds: projectedTokenExpirationSeconds, path: 'token' } },
         {
           configMap: {
-            name: rootCAConfigMapName(profile),
+            name: profile.rootCAConfigMap,
             items: [{ key: 'ca.crt', path: 'ca.crt' }],
           },
         },

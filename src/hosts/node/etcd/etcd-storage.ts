@@ -295,21 +295,6 @@ export class EtcdStorage implements Storage {
   }
 
   async initSetting<T>(name: string, value: T): Promise<T> {
-    // One transaction: put when the row was never created, else read what another replica put first.
-    const key = Buffer.from(this.layout.setting(name));
-    const response = await this.call(() =>
-      this.client.kv.txn({
-        compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key, value: Buffer.from(encodeValue(value)) } }],
-        failure: [{ request_range: { key } }],
-      }),
-    );
-    if (response.succeeded) return value;
-    const kv = response.responses[0]?.response_range.kvs[0];
-    return (kv ? decodeValue<T>(kv.value) : undefined) ?? value;
-  }
-
-  async initSetting<T>(name: string, value: T): Promise<T> {
     const key = Buffer.from(this.layout.setting(name));
     const encoded = encodeValue(value);
     // One transaction: replicas starting together on one etcd all end up with the first value stored.
@@ -414,7 +399,7 @@ export class EtcdStorage implements Storage {
       }
       for (const change of state.changes) {
         const etcdKey = Buffer.from(this.layout.object(change.key));
-        const response = await this.call(() =>
+        const response = await this.call((): Promise<{ header: { revision: string } }> =>
           change.type === 'DELETED'
             ? this.client.kv.deleteRange({ key: etcdKey })
             : this.client.kv.put({ key: etcdKey, value: Buffer.from(encodeObject(change.object)) }),

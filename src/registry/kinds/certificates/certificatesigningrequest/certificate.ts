@@ -8,7 +8,7 @@
 
 import { X509Certificate } from '../../../../auth/pki/x509';
 import { goQuote } from '../../../../machinery/go-format';
-import { goPemDecode, latin1 } from './go-pem';
+import { goPemDecode, latin1 } from '../../../../auth/pki/go-pem';
 
 /** The DER values concatenated in `der` (Go's `ParseCertificates` accepts several in one block). */
 function splitDer(der: Uint8Array): Uint8Array[] | undefined {

@@ -8,7 +8,7 @@
 
 import { ownBytes } from '../../../../auth/pki/pem';
 import { Pkcs10CertificateRequest } from '../../../../auth/pki/x509';
-import { goPemDecode, latin1 } from './go-pem';
+import { goPemDecode, latin1 } from '../../../../auth/pki/go-pem';
 
 const pemBlockTypeError = 'PEM block type must be CERTIFICATE REQUEST';
 

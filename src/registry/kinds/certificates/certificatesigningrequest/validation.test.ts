@@ -12,7 +12,7 @@ import { validateCertificateSigningRequest, knownUsages, type CsrWrite } from '.
 import { validateSignerName } from './signer-name';
 import { derEnvelopeError, requestError } from './request';
 import { certificateError } from './certificate';
-import { goBytesValue } from './go-pem';
+import { goBytesValue } from './go-bytes';
 
 const legacy = 'orch.io/legacy-unknown';
 const b64 = (s: string): string => toBase64(new TextEncoder().encode(s));

@@ -12,7 +12,8 @@
 import type { KubeObject } from '../../../../api/meta';
 import { decodeGoBase64 } from '../../../../machinery/go-base64';
 import { fieldError, GoValueText, type FieldError } from '../../../../machinery/field-errors';
-import { goBytesValue, latin1 } from './go-pem';
+import { latin1 } from '../../../../auth/pki/go-pem';
+import { goBytesValue } from './go-bytes';
 import { requestError } from './request';
 import { certificateError } from './certificate';
 import { quoted, validateSignerName } from './signer-name';

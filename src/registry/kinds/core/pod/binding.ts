@@ -20,7 +20,7 @@ import type { Strategy } from '../../../rest/strategy';
 import type { ResourceType } from '../../../resource-type';
 import type { StoreDeps } from '../../../generic/store';
 import type { StoredKindContext } from '../../types';
-import { admitCreate, createdStatus } from './admission';
+import { admitCreate, createdStatus } from '../../../generic/create-admission';
 import { setPodCondition } from './conditions';
 
 interface BindingTarget {

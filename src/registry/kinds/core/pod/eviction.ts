@@ -32,7 +32,7 @@ import type { RequestScope } from '../../../rest/scope';
 import { statusStrategy } from '../../../generic/strategy';
 import type { GenericStore } from '../../../generic/store';
 import type { StoredKindContext } from '../../types';
-import { admitCreate, createdStatus } from './admission';
+import { admitCreate, createdStatus } from '../../../generic/create-admission';
 import { setPodCondition, type PodCondition } from './conditions';
 
 /** More recorded disruptions than this and the budget's controller is behind: refuse (real limit). */

@@ -23,7 +23,7 @@ import { decodeTypeError } from '../../../validation/decode-types';
 import type { KindOverride, NamedCreater } from '../../../rest/capabilities';
 import type { RequestScope } from '../../../rest/scope';
 import type { StoredKindContext } from '../../types';
-import { admitCreate } from '../pod/admission';
+import { admitCreate } from '../../../generic/create-admission';
 
 /** The v1 default lifetime. */
 export const defaultExpirationSeconds = 3600;

@@ -1,16 +1,16 @@
 /**
  * Admission of the object a named subresource creates (an Eviction, a
- * Binding) as the real create handler runs it: mutating plugins before the
- * storage looks at the object, validating ones once the storage's own checks
- * pass (its `createValidation`). The pod writes that follow go through the
- * pod's store and are admitted there.
+ * Binding, a TokenRequest) as the real create handler runs it: mutating
+ * plugins before the storage looks at the object, validating ones once the
+ * storage's own checks pass (its `createValidation`). Writes that follow
+ * (the pod's, say) go through their own store and are admitted there.
  */
 
-import type { KubeObject } from '../../../../api/meta';
-import type { AdmissionAttributes } from '../../../../admission/types';
-import type { StoreDeps } from '../../../generic/store';
-import type { RequestScope } from '../../../rest/scope';
-import type { ResourceType } from '../../../resource-type';
+import type { KubeObject } from '../../api/meta';
+import type { AdmissionAttributes } from '../../admission/types';
+import type { RequestScope } from '../rest/scope';
+import type { ResourceType } from '../resource-type';
+import type { StoreDeps } from './store';
 
 export interface CreateAdmission {
   /** The object after the mutating plugins. */

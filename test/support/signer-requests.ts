@@ -2,18 +2,22 @@
  * PKCS#10 requests for the signer tests: any subject (CN and several O),
  * subject alternative names of every kind the rules look at, and extra
  * extensions a request may ask for (a CA bit, key usages), made with
- * WebCrypto so they verify. Test support only; nothing in the server
- * imports it.
+ * WebCrypto so they verify.
  */
 
-import { encodePEM } from '../pki/pem';
-import { exportPrivateKeyPEM, generateKeyPair, signatureParams, type KeyAlgorithmName } from '../pki/keys';
+import { encodePEM } from '../../src/auth/pki/pem';
+import {
+  exportPrivateKeyPEM,
+  generateKeyPair,
+  signatureParams,
+  type KeyAlgorithmName,
+} from '../../src/auth/pki/keys';
 import {
   BasicConstraintsExtension,
   type Extension,
   Pkcs10CertificateRequestGenerator,
   SubjectAlternativeNameExtension,
-} from '../pki/x509';
+} from '../../src/auth/pki/x509';
 
 export interface RequestSpec {
   cn?: string;

@@ -2,14 +2,14 @@
  * PEM as Go's `encoding/pem.Decode` reads it, over raw bytes: text before a
  * block is skipped, a block whose END line does not match or whose body is
  * not base64 is skipped too, `Key: value` lines after BEGIN are headers.
- * The certificate request checks depend on exactly which block Go finds
- * first (a malformed CERTIFICATE REQUEST block followed by nothing is "not
- * a CERTIFICATE REQUEST"), so the project's lenient PEM reader
- * (`auth/pki/pem.ts`) would not do. Also Go's `%#v` of a `[]byte`, the
- * bad value these checks report.
+ * Whoever reads a certificate request or a certificate the real server
+ * reads with Go must find the same first block — the registry's checks of
+ * a CertificateSigningRequest and the signers that issue for it — or a
+ * request one accepts the other cannot read; the project's lenient PEM
+ * reader (`pem.ts`, for bundles the hosts load) would not do.
  */
 
-import { decodeGoBase64 } from '../../../../machinery/go-base64';
+import { decodeGoBase64 } from '../../machinery/go-base64';
 
 export interface GoPemBlock {
   type: string;
@@ -105,18 +105,4 @@ export function goPemDecode(data: string): { block: GoPemBlock; rest: string } |
     const after = getLine(data, endIndex + pemEnd.length - 1)[1];
     return { block: { type: typeLine, headers, bytes: decoded.bytes }, rest: data.slice(after) };
   }
-}
-
-/** Above this many bytes a bad value shows only its beginning (the real server would echo megabytes). */
-export const maxShownBytes = 4096;
-const shownWhenLong = 256;
-
-/** Go's `%#v` of a `[]byte`: `[]byte{0x2d, 0x2d}`, `[]byte{}`, or `[]byte(nil)` for an absent value. */
-export function goBytesValue(bytes: Uint8Array | undefined): string {
-  if (bytes === undefined) return '[]byte(nil)';
-  const long = bytes.length > maxShownBytes;
-  const shown = long ? bytes.subarray(0, shownWhenLong) : bytes;
-  const items = Array.from(shown, (b) => `0x${b.toString(16)}`);
-  if (long) items.push(`... (${bytes.length - shownWhenLong} more bytes)`);
-  return `[]byte{${items.join(', ')}}`;
 }
