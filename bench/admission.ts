@@ -8,35 +8,13 @@
 
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { Agent } from 'undici';
 import { startNodeHost, type NodeHost } from '../src/hosts/node/host';
 import { defaultOnPluginNames } from '../src/admission/plugins/index';
 import { createTestCA, issueCertificate } from '../test/support/pki';
 import { summarize, type Figure } from './report';
+import { pool, send } from './host-client';
 
 const creates = 300;
-
-function pool(host: NodeHost): RequestInit['dispatcher'] {
-  const a = new Agent({ connect: host.caPEM !== undefined ? { ca: host.caPEM } : {} });
-  // Node's fetch takes an undici dispatcher; its typings name undici-types' class, the same shape.
-  return a as unknown as RequestInit['dispatcher'];
-}
-
-async function call(
-  host: NodeHost,
-  dispatcher: RequestInit['dispatcher'],
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Response> {
-  const init: RequestInit = {
-    method,
-    headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
-    dispatcher,
-  };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  return fetch(`${host.url}${path}`, init);
-}
 
 function pod(name: string): unknown {
   return {
@@ -53,7 +31,7 @@ async function measure(host: NodeHost, prefix: string): Promise<{ rate: number; 
   const start = performance.now();
   for (let i = 0; i < creates; i++) {
     const t = performance.now();
-    const r = await call(host, dispatcher, 'POST', '/api/v1/namespaces/default/pods', pod(`${prefix}-${i}`));
+    const r = await send(host, dispatcher, 'POST', '/api/v1/namespaces/default/pods', pod(`${prefix}-${i}`));
     if (r.status !== 201) throw new Error(`create answered ${r.status}: ${await r.text()}`);
     await r.arrayBuffer();
     samples.push(performance.now() - t);
@@ -96,7 +74,7 @@ function webhookConfigurations(
 async function configure(host: NodeHost, items: { path: string; body: unknown }[]): Promise<void> {
   const dispatcher = pool(host);
   for (const item of items) {
-    const r = await call(host, dispatcher, 'POST', item.path, item.body);
+    const r = await send(host, dispatcher, 'POST', item.path, item.body);
     if (r.status !== 201) throw new Error(`configuring answered ${r.status}: ${await r.text()}`);
     await r.arrayBuffer();
   }
@@ -151,7 +129,7 @@ async function declareBackends(host: NodeHost): Promise<void> {
     },
   ];
   for (const b of backends) {
-    const r = await call(host, dispatcher, 'PUT', `/sandbox/v1/webhook-backends/${b.name ?? ''}`, b);
+    const r = await send(host, dispatcher, 'PUT', `/sandbox/v1/webhook-backends/${b.name ?? ''}`, b);
     if (r.status !== 200 && r.status !== 201)
       throw new Error(`declaring a backend answered ${r.status}: ${await r.text()}`);
     await r.arrayBuffer();

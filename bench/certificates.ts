@@ -9,7 +9,6 @@
  * sequential, request keys made before the clock starts.
  */
 
-import { Agent } from 'undici';
 import { SignJWT, generateKeyPair as joseKeyPair } from 'jose';
 import { startNodeHost, type NodeHost } from '../src/hosts/node/host';
 import { createCertificateAuthority, randomSerialNumber } from '../src/auth/pki/issue';
@@ -17,38 +16,29 @@ import { generateKeyPair, signatureParams } from '../src/auth/pki/keys';
 import { X509CertificateGenerator } from '../src/auth/pki/x509';
 import { makeRequestPEM } from '../test/support/signer-requests';
 import { summarize, type Figure } from './report';
+import { pool, send, type Dispatcher } from './host-client';
 
 const csrs = 100;
 const tokens = 300;
 const floorRounds = 300;
 const base = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 
-function pool(host: NodeHost): RequestInit['dispatcher'] {
-  const a = new Agent({ connect: host.caPEM !== undefined ? { ca: host.caPEM } : {} });
-  // Node's fetch takes an undici dispatcher; its typings name undici-types' class, the same shape.
-  return a as unknown as RequestInit['dispatcher'];
-}
-
+/** A request that must succeed, its JSON answer. */
 async function call(
   host: NodeHost,
-  dispatcher: RequestInit['dispatcher'],
+  dispatcher: Dispatcher,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<unknown> {
-  const r = await fetch(`${host.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
-    dispatcher,
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
+  const r = await send(host, dispatcher, method, path, body);
   const text = await r.text();
   if (r.status >= 300) throw new Error(`${method} ${path} answered ${r.status}: ${text}`);
   return JSON.parse(text) as unknown;
 }
 
 /** Names of requests whose certificate a watch has shown, with a way to wait for one. */
-async function issuedWatch(host: NodeHost, dispatcher: RequestInit['dispatcher']) {
+async function issuedWatch(host: NodeHost, dispatcher: Dispatcher) {
   const list = (await call(host, dispatcher, 'GET', base)) as { metadata: { resourceVersion: string } };
   const controller = new AbortController();
   const res = await fetch(`${host.url}${base}?watch=1&resourceVersion=${list.metadata.resourceVersion}`, {
@@ -91,7 +81,7 @@ async function issuedWatch(host: NodeHost, dispatcher: RequestInit['dispatcher']
 
 async function csrRound(
   host: NodeHost,
-  dispatcher: RequestInit['dispatcher'],
+  dispatcher: Dispatcher,
   watch: Awaited<ReturnType<typeof issuedWatch>>,
   name: string,
   pem: string,
