@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { namingProfile } from '../../machinery/naming';
 import type { ObjectLister } from '../listers';
-import { BootstrapTokenAuthenticator, bootstrapTokenSecretType } from './bootstrap-token';
+import { BootstrapTokenAuthenticator } from './bootstrap-token';
+import { bootstrapTokenSecretType } from '../../machinery/bootstrap-token';
 
 const profile = namingProfile('orch');
 const now = Date.parse('2024-01-01T00:00:00Z');

@@ -22,18 +22,6 @@ import type { NamingProfile } from '../../machinery/naming';
 import type { ObjectLister } from '../listers';
 import type { ExplainingTokenAuthenticator, TokenAuthentication, TokenVerdict } from './types';
 
-// The Secret rules live in machinery (the token cleaner and bootstrap signer controllers use them too).
-export {
-  bootstrapDefaultGroup,
-  bootstrapGroups,
-  bootstrapSecretPrefix,
-  bootstrapTokenExpired,
-  bootstrapTokenPattern,
-  bootstrapTokenSecretType,
-  bootstrapUserPrefix,
-  secretData,
-} from '../../machinery/bootstrap-token';
-
 /** Compares without an early exit, so the time taken does not reveal how much of a secret matched. */
 function constantTimeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;

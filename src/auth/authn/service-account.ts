@@ -15,7 +15,7 @@ import type { KubeObject } from '../../api/meta';
 import type { NamingProfile } from '../../machinery/naming';
 import type { ObjectLister } from '../listers';
 import { compactVerify, importJWK } from 'jose';
-import { secretData } from './bootstrap-token';
+import { secretData } from '../../machinery/bootstrap-token';
 import { legacyIssuer, serviceAccountUsername, type VerificationKey } from './service-account-signer';
 import type { ExplainingTokenAuthenticator, TokenAuthentication, TokenVerdict } from './types';
 
