@@ -37,6 +37,8 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   ui: async () => (await import('./ui-load')).runUiLoadBench(),
   replicas: async () => (await import('./replicas')).runReplicasBench(),
   etcd: async () => (await import('./etcd')).runEtcdBench(),
+  services: async () => (await import('./services')).runServicesBench(),
+  protobuf: async () => (await import('./protobuf')).runProtobufBench(),
 };
 
 async function main(): Promise<void> {

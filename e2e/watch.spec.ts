@@ -1,7 +1,7 @@
 /**
  * The watch inspector: the raw events of a watch as they arrive, including
  * changes made from a second tab; a MODIFIED diffed against the previous
- * state; pause with buffering; and a 410 Gone after compaction, followed
+ * state; pause with buffering; and a 410 Gone after the watch cache starts again, followed
  * by the relist and a new watch from the list's version.
  */
 
@@ -50,9 +50,12 @@ test('events from another tab, a diff, pause, and a 410 with its relist', async 
     events.getByRole('row').filter({ hasText: 'DELETED' }).filter({ hasText: name }),
   ).toBeVisible();
 
-  // Compaction makes the watch's first resourceVersion too old: restarting there gives 410, then a relist.
+  // Compaction alone leaves watches to the watch cache; a cache that starts again (as after a server restart)
+  // makes the watch's first resourceVersion too old: restarting there gives 410, then a relist.
   await inspector.getByRole('button', { name: 'Compact history now' }).click();
   await expect(events.getByText(/^history compacted/)).toBeVisible();
+  await inspector.getByRole('button', { name: 'Reset watch cache' }).click();
+  await expect(events.getByText(/^watch cache restarted at rv \d+/)).toBeVisible();
   await inspector.getByRole('button', { name: /^Restart from rv \d+$/ }).click();
   const gone = events.getByRole('row').filter({ hasText: 'ERROR' });
   await expect(gone).toContainText('410 Expired');

@@ -19,6 +19,9 @@ test('settings, export and import of the state, and reset', async ({ page }, tes
   await expect(settings.getByLabel('Seconds')).toHaveValue('10');
   await settings.getByRole('checkbox', { name: 'WatchList' }).check();
   await expect(settings.getByText('WatchList on.')).toBeVisible();
+  // Every v1.27 gate is offered with its stage and default; a locked GA gate cannot be turned off.
+  await expect(settings.getByRole('checkbox', { name: 'ServerSideApply' })).toBeDisabled();
+  await expect(settings.getByText('ALPHA · default off').first()).toBeVisible();
   const stored = await apiOk<{ compactionIntervalMs: number; featureGates: Record<string, boolean> }>(
     page,
     'GET',

@@ -20,6 +20,7 @@ import { formatJson, sortKeysDeep } from './gen-registry/json';
 import { packageOf, protoNameOfDefinition } from './gen-registry/names';
 import { loadOpenApi } from './gen-registry/openapi';
 import { exportDescriptor, loadProtos } from './gen-registry/proto';
+import { goPointerFacts } from './gen-registry/go-pointer-facts';
 import { deriveRegistry } from './gen-registry/resources';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,6 +65,7 @@ function main(): void {
       formatJson(json(derived.registry), (_value, path) => path.length >= 6),
     ],
     ['definitions.json', formatJson(sortKeysDeep(json(definitions)), (_value, path) => path.length >= 1)],
+    ['go-pointers.json', formatJson(json(goPointerFacts(definitions)), (_value, path) => path.length >= 1)],
     [
       'proto.json',
       formatJson(

@@ -131,7 +131,6 @@ describe('cluster admission plugins over HTTP', () => {
     });
     const setup: [string, string, unknown][] = [
       ['POST', '/api/v1/namespaces', { metadata: { name: ns } }],
-      ['POST', '/api/v1/namespaces', { metadata: { name: 'orch-node-lease' } }],
       ['POST', '/api/v1/nodes', { metadata: { name: 'n1' } }],
       ['POST', '/api/v1/nodes', { metadata: { name: 'n2' } }],
       ['POST', `/api/v1/namespaces/${ns}/pods`, pod('p1', 'n1')],

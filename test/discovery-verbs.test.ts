@@ -23,7 +23,8 @@ interface Listed {
 describe('discovery verbs derive from storage capabilities', () => {
   let host: TestHost;
   beforeAll(async () => {
-    host = await startTestHost({ runtimeConfig: 'api/all=true' });
+    // Alpha resources behind feature gates (ValidatingAdmissionPolicy, ClusterTrustBundle, …) need them on too.
+    host = await startTestHost({ runtimeConfig: 'api/all=true', featureGates: { AllAlpha: true } });
   });
   afterAll(() => host.close());
 

@@ -42,6 +42,7 @@ describe.skipIf(skip !== undefined)('kubectl with identities (profile kubernetes
     expect(r.stderr).toBe('');
     expect(r.stdout.trim().split('\n').sort()).toEqual([
       'namespace/default',
+      'namespace/kube-node-lease',
       'namespace/kube-public',
       'namespace/kube-system',
     ]);

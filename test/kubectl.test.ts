@@ -18,6 +18,7 @@ for (const profile of ['orch', 'kubernetes'] as const) {
   const suffix = profile === 'orch' ? 'orch.io' : 'k8s.io';
   const system = profile === 'orch' ? 'orch-system' : 'kube-system';
   const pub = profile === 'orch' ? 'orch-public' : 'kube-public';
+  const lease = profile === 'orch' ? 'orch-node-lease' : 'kube-node-lease';
 
   describe.skipIf(skip !== undefined)(`kubectl (profile ${profile})`, () => {
     let host: TestHost;
@@ -29,11 +30,11 @@ for (const profile of ['orch', 'kubernetes'] as const) {
       await host.close();
     });
 
-    it('get ns lists the three initial namespaces', async () => {
+    it('get ns lists the initial namespaces', async () => {
       const r = await k('get', 'ns', '-o', 'name');
       expect(r.stderr).toBe('');
       expect(r.stdout.trim().split('\n').sort()).toEqual(
-        ['namespace/default', `namespace/${pub}`, `namespace/${system}`].sort(),
+        ['namespace/default', `namespace/${pub}`, `namespace/${system}`, `namespace/${lease}`].sort(),
       );
     });
 

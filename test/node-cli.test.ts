@@ -122,6 +122,7 @@ it(
       const body = (await ns.json()) as { items: { metadata: { name: string } }[] };
       expect(body.items.map((i) => i.metadata.name).sort()).toEqual([
         'default',
+        'kube-node-lease',
         'kube-public',
         'kube-system',
       ]);

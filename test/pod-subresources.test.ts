@@ -156,7 +156,7 @@ describe('connect subresources', () => {
       'log of a pod on a node without addresses',
       'GET',
       `${ns}/pods/unaddressed/log`,
-      400,
+      500,
       'no preferred addresses found; known addresses: []',
     ],
     // exec, attach, portforward
@@ -260,7 +260,7 @@ describe('connect subresources', () => {
       'proxy to a node without addresses',
       'GET',
       '/api/v1/nodes/node-bare/proxy',
-      400,
+      500,
       'no preferred addresses found; known addresses: []',
     ],
     ['proxy to a loopback node', 'POST', '/api/v1/nodes/node-loop/proxy', 400, 'address not allowed'],

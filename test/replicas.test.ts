@@ -135,6 +135,35 @@ describe.each(backends)('replicas over $name', ({ name, skip, open }) => {
       expect(rvOf(got)).toBe(rvOf(written));
     });
 
+    it('knows on B the cluster IP and node port a Service took through A, and frees them when A deletes it', async () => {
+      const [a, b] = replicas as [Replica, Replica];
+      const services = { group: '', version: 'v1', resource: 'services', namespace: 'default' };
+      const body = (name: string): KubeObject => ({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name },
+        spec: { type: 'NodePort', clusterIP: '10.0.0.77', ports: [{ port: 80, nodePort: 30377 }] },
+      });
+      // A dry run on B checks its allocators without taking anything.
+      const dryRunOnB = async (): Promise<number> => {
+        try {
+          await b.client.create(services, body('on-b'), { dryRun: 'All' });
+          return 201;
+        } catch (e) {
+          if (e instanceof ApiError) return e.code;
+          throw e;
+        }
+      };
+      await a.client.create(services, body('on-a'));
+      // B hears A's commit through the store (at once in memory, through the etcd watch otherwise).
+      await eventually(async () => ((await dryRunOnB()) === 422 ? true : undefined), 'B holding what A took');
+      await a.client.delete({ ...services, name: 'on-a' });
+      await eventually(
+        async () => ((await dryRunOnB()) === 201 ? true : undefined),
+        'B freeing what A gave up',
+      );
+    });
+
     it('an informer behind a balancer misses no event when the replica it watches is killed', async () => {
       const [a, b, c] = replicas as [Replica, Replica, Replica];
       const ns = { ...configmaps, namespace: 'informer' };

@@ -12,8 +12,10 @@ import { openWatch } from './support/watch';
 describe('--runtime-config', () => {
   let host: TestHost;
   beforeAll(async () => {
+    // v1alpha1's resources (ValidatingAdmissionPolicy) are served only with their gate on, as in v1.27.
     host = await startTestHost({
       runtimeConfig: 'admissionregistration.orch.io/v1alpha1=true,batch/v1=false',
+      featureGates: { ValidatingAdmissionPolicy: true },
     });
   });
   afterAll(async () => {

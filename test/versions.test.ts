@@ -74,7 +74,7 @@ describe('HorizontalPodAutoscaler v1 ↔ v2', () => {
     const updated = await host.request('PUT', `${v1}/h2`, {
       body: { ...asV1.body, spec: { ...asV1.body.spec, maxReplicas: 12 } },
     });
-    expect(updated.status).toBe(200);
+    expect(updated.status, updated.text).toBe(200);
     const asV2 = await host.request('GET', `${v2}/h2`);
     expect(asV2.body.spec.maxReplicas).toBe(12);
     expect(asV2.body.spec.metrics).toEqual(metrics);
@@ -145,7 +145,7 @@ describe('flowcontrol v1beta2 (deprecated) ↔ v1beta3', () => {
     expect(r.headers.get('warning')).toBeNull();
     const m = await host.request('GET', '/metrics');
     expect(m.text).toContain(
-      'apiserver_requested_deprecated_apis{group="flowcontrol.apiserver.orch.io",version="v1beta2",resource="prioritylevelconfigurations",subresource="",removed_release="1.29"} 1',
+      'apiserver_requested_deprecated_apis{group="flowcontrol.apiserver.orch.io",removed_release="1.29",resource="prioritylevelconfigurations",subresource="",version="v1beta2"} 1',
     );
   });
 });

@@ -1,8 +1,12 @@
 /**
- * Continue tokens of paged lists: the snapshot revision and the last key
- * returned, encoded opaquely and signed (HMAC-SHA-256 with a per-store key)
- * so that a forged or corrupt token is a clear 400, never a crash or a read
- * outside the collection.
+ * Continue tokens of paged lists, in the real server's shape: unpadded
+ * URL-safe base64 of `{"v":"<meta group>/v1","rv":<revision>,"start":
+ * "<next key, relative to the collection>"}`, decoded in the real order
+ * with the real messages (`invalid continue token: continue key is not
+ * valid: …`). The sandbox adds one field, `sig`, an HMAC-SHA-256 (per-store
+ * key) of the position and the collection, so that a token another
+ * collection or server issued, or one edited by hand, is a clear 400
+ * rather than a read from wherever it points.
  */
 
 import { badRequest } from '../machinery/errors';
@@ -14,13 +18,19 @@ export interface ContinuePosition {
   after: string;
 }
 
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
 function b64url(bytes: Uint8Array): string {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function fromB64url(text: string): Uint8Array<ArrayBuffer> {
+/** Go's `base64.RawURLEncoding.DecodeString`: its error names the first byte it cannot use. */
+export function decodeRawUrlBase64(text: string): Uint8Array | string {
+  for (let i = 0; i < text.length; i++)
+    if (!alphabet.includes(text.charAt(i))) return `illegal base64 data at input byte ${i}`;
+  if (text.length % 4 === 1) return `illegal base64 data at input byte ${text.length - 1}`;
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
   const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
   const out = new Uint8Array(bin.length);
@@ -28,54 +38,114 @@ function fromB64url(text: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** How Go's JSON errors quote a character. */
+function quoteChar(c: string): string {
+  if (c === "'") return `'\\''`;
+  if (c === '"') return `'"'`;
+  const code = c.charCodeAt(0);
+  if (code < 0x20 || code === 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;
+  return `'${c}'`;
+}
+
+/** The text of Go's `json.Unmarshal` error for input that is not JSON (the common cases). */
+function jsonSyntaxError(text: string, e: unknown): string {
+  const trimmed = text.replace(/^[ \t\r\n]+/, '');
+  if (trimmed === '') return 'unexpected end of JSON input';
+  const first = trimmed.charAt(0);
+  if (!/[{["\-0-9tfn]/.test(first))
+    return `invalid character ${quoteChar(first)} looking for beginning of value`;
+  if (e instanceof Error && /end of (JSON )?input/i.test(e.message)) return 'unexpected end of JSON input';
+  return 'invalid character in JSON input';
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v === 'object' ? 'object' : typeof v;
+}
+
 type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
 
-export class ContinueTokens {
-  private constructor(private readonly key: HmacKey) {}
+/** Go's `path.Clean` for the absolute keys a token may carry. */
+function cleanPath(p: string): string {
+  const out: string[] = [];
+  for (const part of p.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return `/${out.join('/')}`;
+}
 
-  static async create(secret: Uint8Array<ArrayBuffer>): Promise<ContinueTokens> {
+export class ContinueTokens {
+  private constructor(
+    private readonly key: HmacKey,
+    private readonly version: string,
+  ) {}
+
+  /** `metaGroup` names the token version (`<metaGroup>/v1`), as the naming profile spells the meta group. */
+  static async create(secret: Uint8Array<ArrayBuffer>, metaGroup: string): Promise<ContinueTokens> {
     const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, [
       'sign',
       'verify',
     ]);
-    return new ContinueTokens(key);
+    return new ContinueTokens(key, `${metaGroup}/v1`);
+  }
+
+  private async sign(rv: number, start: string, prefix: string): Promise<string> {
+    const data = new TextEncoder().encode(JSON.stringify([rv, start, prefix]));
+    return b64url(new Uint8Array(await crypto.subtle.sign('HMAC', this.key, data)).slice(0, 16));
   }
 
   async encode(pos: ContinuePosition, prefix: string): Promise<string> {
-    const payload = new TextEncoder().encode(
-      JSON.stringify({ v: 1, rv: pos.revision, start: pos.after, p: prefix }),
-    );
-    const sig = new Uint8Array(await crypto.subtle.sign('HMAC', this.key, payload));
-    return `${b64url(payload)}.${b64url(sig.slice(0, 16))}`;
+    // As the real server writes it: the key after the last one returned, relative to the collection.
+    const relative = pos.after.startsWith(prefix) ? pos.after.slice(prefix.length) : pos.after;
+    const start = `${relative}\u0000`;
+    const sig = await this.sign(pos.revision, start, prefix);
+    const payload = JSON.stringify({ v: this.version, rv: pos.revision, start, sig });
+    return b64url(new TextEncoder().encode(payload));
   }
 
   /** Decodes a token issued for the collection under `prefix`; anything else is 400. */
   async decode(token: string, prefix: string): Promise<ContinuePosition> {
-    const invalid = (why: string) => badRequest(`invalid continue token: ${why}`);
-    const dot = token.indexOf('.');
-    if (dot <= 0) throw invalid('continue key is not valid: malformed');
-    let payload: Uint8Array<ArrayBuffer>;
-    let sig: Uint8Array<ArrayBuffer>;
-    try {
-      payload = fromB64url(token.slice(0, dot));
-      sig = fromB64url(token.slice(dot + 1));
-    } catch {
-      throw invalid('continue key is not valid: not base64');
-    }
-    const expected = new Uint8Array(await crypto.subtle.sign('HMAC', this.key, payload)).slice(0, 16);
-    if (sig.length !== expected.length || sig.some((b, i) => b !== expected[i]))
-      throw invalid('continue key is not valid: signature mismatch');
+    const invalid = (why: string) => badRequest(`invalid continue token: continue key is not valid${why}`);
+    const bytes = decodeRawUrlBase64(token);
+    if (typeof bytes === 'string') throw invalid(`: ${bytes}`);
+    const text = new TextDecoder().decode(bytes);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(new TextDecoder().decode(payload));
-    } catch {
-      throw invalid('continue key is not valid: malformed');
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw invalid(`: ${jsonSyntaxError(text, e)}`);
     }
-    const p = parsed as { v?: unknown; rv?: unknown; start?: unknown; p?: unknown };
-    if (p.v !== 1 || typeof p.rv !== 'number' || typeof p.start !== 'string' || typeof p.p !== 'string')
-      throw invalid('continue key is not valid: unknown version');
-    if (p.p !== prefix || !p.start.startsWith(prefix))
-      throw invalid('continue key is not valid: issued for another collection');
-    return { revision: p.rv, after: p.start };
+    if (parsed === null) parsed = {};
+    if (typeof parsed !== 'object' || Array.isArray(parsed))
+      throw invalid(
+        `: json: cannot unmarshal ${jsonType(parsed)} into Go value of type storage.continueToken`,
+      );
+    const fields = parsed as Record<string, unknown>;
+    const field = (name: string, goType: string, ok: (v: unknown) => boolean): void => {
+      const v = fields[name];
+      if (v !== undefined && v !== null && !ok(v))
+        throw invalid(
+          `: json: cannot unmarshal ${jsonType(v)} into Go struct field continueToken.${name} of type ${goType}`,
+        );
+    };
+    field('v', 'string', (v) => typeof v === 'string');
+    field('rv', 'int64', (v) => typeof v === 'number' && Number.isInteger(v));
+    field('start', 'string', (v) => typeof v === 'string');
+    const version = typeof fields.v === 'string' ? fields.v : '';
+    const rv = typeof fields.rv === 'number' ? fields.rv : 0;
+    const start = typeof fields.start === 'string' ? fields.start : '';
+    if (version !== this.version) throw invalid(': server does not recognize this encoded version');
+    if (rv === 0) throw invalid(`: incorrect encoded start resourceVersion (version ${this.version})`);
+    if (start === '') throw invalid(`: encoded start key empty (version ${this.version})`);
+    const key = start.startsWith('/') ? start : `/${start}`;
+    if (cleanPath(key) !== key) throw invalid(`: ${start}`);
+    // The sandbox's own check, past everything the real server checks.
+    const sig = typeof fields.sig === 'string' ? fields.sig : '';
+    if (sig !== (await this.sign(rv, start, prefix)))
+      throw invalid(': it was not issued by this server for this collection');
+    return { revision: rv, after: prefix + start.slice(0, -1) };
   }
 }

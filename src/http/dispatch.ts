@@ -92,7 +92,9 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
     });
   };
   const decodeBody = async (): Promise<void> => {
-    if (!rt.custom) await decodeProtobufBody(ctx, server.profile);
+    // A custom resource's scale subresource is a built-in Scale; its other bodies have no message.
+    const custom = rt.custom && info.subresource !== 'scale';
+    await decodeProtobufBody(ctx, server.profile, custom ? rt.kind : undefined);
     ctx.warnings.keep();
   };
 

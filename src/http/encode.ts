@@ -13,7 +13,7 @@ import type { RequestContext } from './context';
 import { respondValue } from './respond';
 import type { ServerContext } from './server-context';
 import { tableFor } from './table';
-import { partialObjectMetadata } from './partial-metadata';
+import { partialObjectMetadata, partialShapeMismatch } from './partial-metadata';
 
 function partial(server: ServerContext, metaVersion: string, obj: KubeObject): KubeObject {
   return partialObjectMetadata(server.profile, metaVersion, obj);
@@ -33,8 +33,11 @@ export function respondObject(
       status,
       tableFor(server, ctx, rt, [obj], { resourceVersion: obj.metadata?.resourceVersion }),
     );
-  if (out?.kind === 'partial')
+  // A Status (a delete's answer) is passed through whatever the client asked for, as the real transform does.
+  if (out?.kind === 'partial' && !(obj.kind === 'Status' && obj.apiVersion === 'v1')) {
+    if (out.partialAs === 'PartialObjectMetadataList') throw partialShapeMismatch(rt, out.partialAs);
     return respondValue(ctx, status, partial(server, out.metaVersion ?? 'v1', obj));
+  }
   return respondValue(ctx, status, obj);
 }
 
@@ -48,6 +51,7 @@ export function respondList(
   const out = ctx.output;
   if (out?.kind === 'table') return respondValue(ctx, 200, tableFor(server, ctx, rt, items, metadata));
   if (out?.kind === 'partial') {
+    if (out.partialAs === 'PartialObjectMetadata') throw partialShapeMismatch(rt, out.partialAs);
     const v = out.metaVersion ?? 'v1';
     return respondValue(ctx, 200, {
       kind: 'PartialObjectMetadataList',

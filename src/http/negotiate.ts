@@ -16,6 +16,8 @@ export interface OutputFormat {
   kind: OutputKind;
   /** For `table`/`partial`: the meta group version requested (v1 or v1beta1). */
   metaVersion?: string;
+  /** For `partial`: whether the client asked for one object's metadata or a list's (406 on the other). */
+  partialAs?: 'PartialObjectMetadata' | 'PartialObjectMetadataList';
   /** For `discovery`: the apidiscovery version requested. */
   discoveryVersion?: string;
   /** Table: include the full object of each row (`includeObject`). */
@@ -49,6 +51,10 @@ function metaMatches(profile: NamingProfile, m: MediaType, as: string): string |
   return v === 'v1' || v === 'v1beta1' ? v : undefined;
 }
 
+function partialAs(m: MediaType): OutputFormat['partialAs'] {
+  return m.params.as === 'PartialObjectMetadataList' ? 'PartialObjectMetadataList' : 'PartialObjectMetadata';
+}
+
 export function negotiateOutput(
   profile: NamingProfile,
   accept: string | null,
@@ -68,7 +74,7 @@ export function negotiateOutput(
         const pv =
           metaMatches(profile, m, 'PartialObjectMetadata') ??
           metaMatches(profile, m, 'PartialObjectMetadataList');
-        if (pv !== undefined) return { kind: 'partial', metaVersion: pv };
+        if (pv !== undefined) return { kind: 'partial', metaVersion: pv, partialAs: partialAs(m) };
         if (
           opts.discovery === true &&
           m.params.as === 'APIGroupDiscoveryList' &&
@@ -89,7 +95,8 @@ export function negotiateOutput(
         ? undefined
         : (metaMatches(profile, m, 'PartialObjectMetadata') ??
           metaMatches(profile, m, 'PartialObjectMetadataList'));
-      if (pv !== undefined) return { kind: 'partial', metaVersion: pv, protobuf: profile };
+      if (pv !== undefined)
+        return { kind: 'partial', metaVersion: pv, partialAs: partialAs(m), protobuf: profile };
     }
   }
   throw notAcceptable(acceptedOutputTypes(profile, opts));

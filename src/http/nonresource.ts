@@ -8,9 +8,10 @@
 import { pathNotFound, methodNotAllowed } from '../machinery/errors';
 import type { RequestContext } from './context';
 import type { ServerContext } from './server-context';
-import { respondText, respondValue, baseHeaders, serialize } from './respond';
+import { respondValue, baseHeaders, serialize } from './respond';
 import { negotiateOutput } from './negotiate';
 import { handleOpenIdMetadata, isOpenIdMetadataPath } from './openid-metadata';
+import { handleHealth, isHealthEndpoint } from './health/endpoint';
 import {
   aggregatedDiscovery,
   apiGroupDocument,
@@ -85,45 +86,14 @@ export async function handleNonResource(server: ServerContext, ctx: RequestConte
     throw pathNotFound();
   }
   if (path === '/version') return respondValue(ctx, 200, serverVersion);
-  if (parts[0] === 'healthz' || parts[0] === 'livez' || parts[0] === 'readyz')
-    return health(server, ctx, parts[0], parts[1]);
-  if (path === '/metrics') return respondText(ctx, 200, await server.metricsText());
+  if (isHealthEndpoint(parts[0]))
+    return handleHealth(server, ctx, parts[0], parts.length > 1 ? parts.slice(1).join('/') : undefined);
+  if (path === '/metrics')
+    return new Response(await server.metricsText(), {
+      status: 200,
+      // The Prometheus text format's own media type, as the real exporter labels it.
+      headers: baseHeaders(ctx, 'text/plain; version=0.0.4; charset=utf-8'),
+    });
   if (parts[0] === 'openapi') return server.openapi(ctx);
   throw pathNotFound();
-}
-
-function health(
-  server: ServerContext,
-  ctx: RequestContext,
-  endpoint: string,
-  only: string | undefined,
-): Response {
-  const checks = server.healthChecks(endpoint);
-  if (only !== undefined) {
-    const check = checks.find((c) => c.name === only);
-    if (check === undefined) throw pathNotFound();
-    return check.ok()
-      ? respondText(ctx, 200, 'ok')
-      : respondText(ctx, 500, `internal server error: ${check.name} failed`);
-  }
-  const excluded = new Set(ctx.query.getAll('exclude'));
-  const verbose = ctx.query.has('verbose');
-  const lines: string[] = [];
-  let failed = false;
-  for (const c of checks) {
-    if (excluded.has(c.name)) {
-      lines.push(`[+]${c.name} excluded: ok`);
-      continue;
-    }
-    const ok = c.ok();
-    if (!ok) failed = true;
-    lines.push(ok ? `[+]${c.name} ok` : `[-]${c.name} failed: reason withheld`);
-  }
-  if (failed) {
-    lines.push(`${endpoint} check failed`);
-    return respondText(ctx, 500, `${lines.join('\n')}\n`);
-  }
-  if (!verbose) return respondText(ctx, 200, 'ok');
-  lines.push(`${endpoint} check passed`);
-  return respondText(ctx, 200, `${lines.join('\n')}\n`);
 }

@@ -60,7 +60,7 @@ export interface ServerContext {
   /** storageVersionHash per served resource (computed once per catalog generation). */
   storageVersionHashes(): Promise<ReadonlyMap<ResourceType, string>>;
   /** The checks of `/healthz`, `/livez` or `/readyz`, in order. */
-  healthChecks(endpoint: string): readonly HealthCheck[];
+  healthChecks(endpoint: 'healthz' | 'livez' | 'readyz'): readonly HealthCheck[];
   /** Prometheus text exposition of `/metrics`. */
   metricsText(): Promise<string>;
   /** Serves `/openapi/v2` and `/openapi/v3[/...]`. */
@@ -98,10 +98,16 @@ export interface RequestLabels {
   code: number;
 }
 
+/** Labels of `apiserver_longrunning_requests` (a watch, a connect). */
+export type LongRunningLabels = Omit<RequestLabels, 'dryRun' | 'code'>;
+
 export interface MetricsSink {
-  recordRequest(labels: RequestLabels): void;
-  watchOpened(group: string, version: string, kind: string): void;
-  watchClosed(group: string, version: string, kind: string): void;
+  /** `apiserver_request_total` and `apiserver_request_duration_seconds`. */
+  recordRequest(labels: RequestLabels, seconds: number): void;
+  /** `apiserver_longrunning_requests`: returns the call that ends it. */
+  longRunningStarted(labels: LongRunningLabels): () => void;
+  /** `apiserver_watch_events_total` and `apiserver_watch_events_sizes`. */
+  watchEventSent(group: string, version: string, kind: string, bytes: number): void;
   deprecatedApiRequested(labels: {
     group: string;
     version: string;
@@ -111,7 +117,8 @@ export interface MetricsSink {
   }): void;
 }
 
+/** One named health check: undefined when healthy, else why not (the per-check path prints it). */
 export interface HealthCheck {
   name: string;
-  ok(): boolean;
+  check(): Promise<string | undefined> | string | undefined;
 }

@@ -107,7 +107,7 @@ function makeProfile(name: ProfileName, word: string, suffix: string, labelDomai
     definitionPrefix: `io.${word === 'orch' ? 'orch' : 'k8s'}.`,
     tableMediaType: `application/json;as=Table;v=v1;g=${metaGroup}`,
     namespaceFinalizer: word,
-    initialNamespaces: ['default', systemNamespace, publicNamespace],
+    initialNamespaces: ['default', systemNamespace, publicNamespace, nodeLeaseNamespace],
     rootCAConfigMap: `${shortWord}-root-ca.crt`,
     signers: {
       apiserverClient: `${prefix}${paths.apiserverClient}`,

@@ -11,6 +11,7 @@ import type { GeneratedRegistry, GeneratedResource, GeneratedSubresource } from 
 import { apiVersionOf, type ResourceType, type SubresourceType } from './resource-type';
 import { builtInKindBehavior } from './kind-behavior';
 import { isGroupVersionEnabled, type RuntimeConfig } from './runtime-config';
+import { emptyGroupVersions, resourceGate } from './gated-resources';
 import { builtInConversionFamilies } from './conversions/index';
 import { deprecationOf } from './deprecation';
 
@@ -42,7 +43,12 @@ export class Catalog {
   ) {}
 
   /** Loads the built-in registry, keeping the group/versions the runtime config enables. */
-  loadBuiltIns(registry: GeneratedRegistry, config: RuntimeConfig): void {
+  loadBuiltIns(
+    registry: GeneratedRegistry,
+    config: RuntimeConfig,
+    gates: Readonly<Record<string, boolean>> = {},
+  ): void {
+    const skipped: string[] = [];
     for (const g of registry.groups) {
       const group = g.suffixed ? this.profile.suffixed(g.name) : g.name;
       for (const v of g.versions) {
@@ -51,14 +57,29 @@ export class Catalog {
         for (const r of v.resources) {
           const enabledResource = config.resources.get(`${group}/${v.version}/${r.name}`);
           if (enabledResource === false) continue;
+          // A gated resource's storage is installed only with its gate on (v1.27's REST storage providers).
+          const gate = resourceGate(g.name, r.name);
+          if (gate !== undefined && gates[gate] !== true) continue;
           resources.set(r.name, this.builtInResource(group, v.version, v.stability, r));
+        }
+        if (resources.size === 0) {
+          skipped.push(group === '' ? v.version : `${group}/${v.version}`);
+          continue;
         }
         this.addVersion(group, { version: v.version, stability: v.stability, resources }, false);
       }
     }
+    for (const e of emptyGroupVersions) {
+      const group = e.suffixed ? this.profile.suffixed(e.group) : e.group;
+      if (config.groupVersions.get(`${group}/${e.version}`) === true) skipped.push(`${group}/${e.version}`);
+    }
+    this.skippedGroupVersions = skipped;
     this.assignStorageVersions();
     this.changed();
   }
+
+  /** Enabled group/versions left with no resources at load (the real server logs and skips them). */
+  skippedGroupVersions: readonly string[] = [];
 
   /** Every resource stores in its storage identity's preferred version (Events in the core group's). */
   private assignStorageVersions(): void {

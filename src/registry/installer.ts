@@ -24,9 +24,13 @@ export interface ResourceStorages {
   subresources: ReadonlyMap<string, RestStorage>;
 }
 
-function hooksOf(registration: KindRegistration | undefined, rt: ResourceType): KindHooks | undefined {
+function hooksOf(
+  registration: KindRegistration | undefined,
+  rt: ResourceType,
+  context: KindStorageContext,
+): KindHooks | undefined {
   const hooks = registration?.hooks;
-  return typeof hooks === 'function' ? hooks(rt) : hooks;
+  return typeof hooks === 'function' ? hooks(rt, context) : hooks;
 }
 
 export class RestInstaller {
@@ -78,7 +82,7 @@ export class RestInstaller {
     if (registration?.storage !== undefined)
       return { main: registration.storage(context), subresources: new Map() };
 
-    const hooks = hooksOf(registration, rt);
+    const hooks = hooksOf(registration, rt, context);
     const store = new GenericStore(rt, mainStrategy(rt, hooks), this.deps);
     const stored = { ...context, store };
     const subresources = new Map<string, RestStorage>();

@@ -36,7 +36,12 @@ const defaults: KindBehavior = {
 /** Overrides by kind (kinds are unique across the built-in groups except where noted by group). */
 const overrides: Record<string, Partial<KindBehavior>> = {
   Namespace: { nameRule: 'label', initialStatus: { phase: 'Active' }, returnDeletedObject: true },
-  Service: { allowCreateOnUpdate: true, nameRule: 'dns1035', returnDeletedObject: true },
+  Service: {
+    allowCreateOnUpdate: true,
+    nameRule: 'dns1035',
+    initialStatus: { loadBalancer: {} },
+    returnDeletedObject: true,
+  },
   Endpoints: { allowCreateOnUpdate: true },
   Event: { allowCreateOnUpdate: true },
   Lease: { allowCreateOnUpdate: true },
@@ -71,7 +76,8 @@ const overrides: Record<string, Partial<KindBehavior>> = {
   ValidatingAdmissionPolicy: { generationFields: ['spec'] },
   ValidatingAdmissionPolicyBinding: { generationFields: ['spec'] },
   CustomResourceDefinition: { generationFields: ['spec'] },
-  APIService: {},
+  // The aggregator checks only that the name is a path segment (`v1.` names the core group's APIService).
+  APIService: { nameRule: 'path' },
 };
 
 export function builtInKindBehavior(kind: string): KindBehavior {

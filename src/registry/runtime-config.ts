@@ -7,6 +7,7 @@
  */
 
 import { badRequest } from '../machinery/errors';
+import { goParseBool } from '../machinery/feature-gates';
 
 export interface RuntimeConfig {
   levels: Partial<Record<'all' | 'ga' | 'beta' | 'alpha', boolean>>;
@@ -25,11 +26,12 @@ export function parseRuntimeConfig(text: string | undefined): RuntimeConfig {
     const eq = entry.indexOf('=');
     const key = eq < 0 ? entry : entry.slice(0, eq);
     const valueText = eq < 0 ? 'true' : entry.slice(eq + 1);
-    if (valueText !== 'true' && valueText !== 'false')
+    // Go's strconv.ParseBool, and an empty value means true (the real getRuntimeConfigValue).
+    const value = valueText === '' ? true : goParseBool(valueText);
+    if (value === undefined)
       throw badRequest(
         `invalid value of ${key}: ${valueText}, err: strconv.ParseBool: parsing "${valueText}": invalid syntax`,
       );
-    const value = valueText === 'true';
     if (key === 'api/all' || key === 'api/ga' || key === 'api/beta' || key === 'api/alpha') {
       config.levels[key.slice(4) as 'all' | 'ga' | 'beta' | 'alpha'] = value;
       continue;

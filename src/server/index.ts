@@ -38,18 +38,26 @@ import { authorize } from './filters/authorization';
 import { handleIdentityApi, isIdentityApiPath, isPublicIdentityPath } from './sandbox-identity-api';
 import { loopbackIdentities } from './loopback';
 import { parseRuntimeConfig } from '../registry/runtime-config';
+import { FeatureGateState } from './feature-gate-state';
 import type { ResourceType } from '../registry/resource-type';
 import { ContinueTokens } from '../http/continue-token';
-import type { HealthCheck, ServerContext } from '../http/server-context';
+import type { ServerContext } from '../http/server-context';
 import { storageVersionHash } from '../http/discovery';
 import { handleRequest, type PipelineDeps } from './pipeline';
 import type { ApiServerOptions } from './options';
 import { Metrics } from './metrics';
+import { instrumentStorage } from './instrumented-storage';
+import { storedObjectCounter } from './object-counts';
+import { bootstrapHooks, ServerHealth } from './health/checks';
+import { Lifecycle } from './lifecycle';
 import { bootstrap, ensureSandboxServiceAccount } from './bootstrap';
 import { reconcileBootstrapPolicy } from './bootstrap-policy';
 import { createOpenApiService } from '../http/openapi/service';
 import { serverVersion } from '../http/nonresource';
 import { Compactor, defaultCompactionIntervalMs } from './compaction';
+import { WatchCaches } from '../registry/watch-cache/watch-caches';
+import { collectionPrefix } from '../registry/keys';
+import { CRD_RESOURCE, crdGroup } from '../machinery/crd';
 import {
   deleteEverything,
   handleSandbox,
@@ -81,9 +89,29 @@ import { CrdRegistrar } from '../registry/crd/registrar';
 import { SharedInformerFactory } from '../registry/cache/factory';
 import { namespaceLister } from '../registry/cache/namespace-lister';
 import { LeaderElector } from '../controllers/leader-election';
+import { apfConfigurationController } from '../controllers/apf-config';
+import { crdAutoregisterController } from '../controllers/crd-autoregister';
+import { ensureStartupObjects } from './startup-objects';
 import { initialSetting } from '../storage/settings';
+import type { ChangeRecord } from '../storage/types';
+import { ServiceAllocators } from '../registry/kinds/core/service/allocators';
+import {
+  defaultServiceNodePortRange,
+  parsePortRange,
+  parseServiceClusterIPRanges,
+} from '../machinery/service-ranges';
+import {
+  defaultAdvertiseAddress,
+  defaultSecurePort,
+  reconcileMasterService,
+  watchMasterService,
+} from './master-service';
 
 export type { ApiServerOptions } from './options';
+// What hosts need to validate `--show-hidden-metrics-for-version` against this server's version.
+export { serverVersion } from '../http/nonresource';
+export { showHiddenMetricsError } from './prometheus';
+export { isLongRunningRequest } from './lifecycle';
 // What hosts need to run JavaScript webhook backends.
 export type { ScriptJob, ScriptOutcome, ScriptRunner } from '../admission/backends/types';
 // What hosts need to call webhooks (they import the server, never the admission layer).
@@ -110,6 +138,12 @@ export interface ApiServer {
   controllersIdle(): Promise<void>;
   /** Stops timers and open watches and closes the storage. */
   close(): Promise<void>;
+  /** Graceful termination begins (SIGTERM): `/readyz` fails its `shutdown` check; requests are still served. */
+  beginShutdown(): void;
+  /** The shutdown delay has elapsed: new requests are refused (429 or 503, see lifecycle.ts). */
+  stopAcceptingNew(): void;
+  /** Resolves once no non-long-running request is in flight (after stopAcceptingNew). */
+  drained(): Promise<void>;
   /** The built-in identities with their credentials (admin by token and by certificate, alice, a service account). */
   identities(): Promise<BuiltInIdentity[]>;
   /**
@@ -135,22 +169,36 @@ const systemApiserver: UserInfo = {
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const profile = namingProfile(options.profile);
   const now = options.now ?? (() => new Date());
-  const storage = options.storage;
+  const metrics = new Metrics(
+    options.showHiddenMetricsForVersion !== undefined
+      ? { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion }
+      : {},
+  );
+  // Every store call is timed for etcd_request_duration_seconds, whatever the backend.
+  const storage = instrumentStorage(options.storage, (op, type, seconds) =>
+    metrics.observeStore(op, type, seconds),
+  );
   const catalog = new Catalog(profile, profileDefinitions(profile, builtInDefinitions));
-  catalog.loadBuiltIns(builtInRegistry, parseRuntimeConfig(options.runtimeConfig));
+  // Every v1.27 gate's effective value, shared by reference (see feature-gate-state.ts).
+  const gateState = new FeatureGateState(options.featureGates);
+  const featureGates = gateState.effective;
+  catalog.loadBuiltIns(builtInRegistry, parseRuntimeConfig(options.runtimeConfig), featureGates);
+  // The real server's start-up warning for each enabled group/version it has nothing to serve in.
+  for (const gv of catalog.skippedGroupVersions)
+    console.warn(`Skipping API ${gv} because it has no resources.`);
   // In-memory caches of the objects admission, authorization and the CRD registrar read synchronously.
   const informers = new SharedInformerFactory(storage);
   // Serves custom resources from the stored CRDs, as the real server's CRD handler does.
   const crdRegistrar = new CrdRegistrar(catalog, informers, profile);
   const shutdownCallbacks = new Set<(reason?: Status) => void>();
-  const metrics = new Metrics();
   const openapi = createOpenApiService(catalog, serverVersion.gitVersion);
   const compactor = new Compactor(storage, options.compactionIntervalMs ?? defaultCompactionIntervalMs);
-  const featureGates: Record<string, boolean> = {
-    APIListChunking: true,
-    WatchList: false,
-    ...options.featureGates,
-  };
+  // Watches from a past resourceVersion are served from these windows, as the real cacher serves them.
+  const watchCaches = new WatchCaches(
+    storage,
+    collectionPrefix({ group: crdGroup(profile), resource: CRD_RESOURCE }),
+    now,
+  );
   const controllers: Controller[] = [];
   // Set with `--leader-elect`: the controller manager's controllers run only while this replica holds its Lease.
   let elector: LeaderElector | undefined;
@@ -159,7 +207,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     options.advertisedURL !== undefined ? { url: options.advertisedURL } : undefined;
   const advertisedAddress = (): AdvertisedAddress | undefined =>
     advertised === undefined ? undefined : { caPEM: need().caPEM, ...advertised };
-  let started = false;
   let tokens: ContinueTokens | undefined;
   let hashes: { generation: number; map: Map<ResourceType, string> } | undefined;
 
@@ -219,6 +266,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     featureGates,
     now,
     tooLargeResourceVersionWaitMs: 3000,
+    watchCaches,
   };
   const saTokens = options.serviceAccountTokens ?? {};
   const serviceAccountTokens: ServiceAccountTokenService = {
@@ -227,18 +275,38 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     extendExpiration: () => saTokens.extendExpiration ?? true,
     signBound: (request) => need().signer.signBound(request),
   };
+  // Cluster IPs and node ports: in memory, rebuilt from the stored Services at start, reset and import (decision 0027).
+  const serviceAllocators = new ServiceAllocators(
+    parseServiceClusterIPRanges(options.serviceClusterIPRange ?? ''),
+    options.serviceNodePortRange !== undefined
+      ? parsePortRange(options.serviceNodePortRange)
+      : defaultServiceNodePortRange,
+  );
+  const servicesPrefix = collectionPrefix({ group: '', resource: 'services' });
+  let stopServiceFollow: (() => void) | undefined;
+  let serviceBacklog: ChangeRecord[] | undefined;
   const installer = new RestInstaller(catalog, storeDeps, {
     authorizer,
     tokenAuthenticator,
     serviceAccountTokens,
+    serviceAllocators,
   });
   catalog.setInstaller(() => installer.installAll());
 
-  const healthChecks: HealthCheck[] = [
-    { name: 'ping', ok: () => true },
-    { name: 'log', ok: () => true },
-    { name: 'storage', ok: () => started },
-  ];
+  metrics.objectCounter = storedObjectCounter(catalog, installer, options.storage);
+  const health = new ServerHealth({
+    // The real check reads one key; the raw store, so probes do not count as store requests.
+    storeProbe: options.storeProbe ?? (() => options.storage.get('/registry/health')),
+    livezGracePeriodMs: options.livezGracePeriodMs ?? 0,
+    ...(options.controllers === false ? { without: ['poststarthook/start-apiextensions-controllers'] } : {}),
+  });
+  const lifecycle = new Lifecycle({
+    sendRetryAfter: options.shutdownSendRetryAfter ?? false,
+    loopbackUserAgentPrefix: `${profile.shortWord}-apiserver/`,
+    inflight: (mutating) => metrics.inflightStarted(mutating),
+  });
+  // Set when a start-up write was refused by admission: the bootstrap post-start checks stay unfinished.
+  let bootstrapRefused = false;
 
   const traces = new TraceStore();
   // The policy: the host's flag, else the workshop settings (applySavedSettings), else the host's default text.
@@ -284,7 +352,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       return hashes.map;
     },
-    healthChecks: () => healthChecks,
+    healthChecks: (endpoint) => health.checks(endpoint),
     metricsText: async () => metrics.text(),
     metrics,
     openapi: (ctx) => openapi.handle(ctx),
@@ -330,7 +398,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         patch.admission !== undefined ? admissionOptionsOf(profile, patch.admission) : undefined;
       const policy = patch.auditPolicy !== undefined ? auditPolicyOf(profile, patch.auditPolicy) : undefined;
       if (patch.compactionIntervalMs !== undefined) compactor.setInterval(patch.compactionIntervalMs);
-      if (patch.featureGates !== undefined) Object.assign(featureGates, patch.featureGates);
+      if (patch.featureGates !== undefined) gateState.set(patch.featureGates);
       if (patch.admission !== undefined && admissionOptions !== undefined) {
         admissionSettings = { ...patch.admission };
         storeDeps.admission = createAdmission(admissionOptions, admissionDeps);
@@ -341,15 +409,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       await storage.setSetting('sandbox.settings', {
         compactionIntervalMs: compactor.interval,
-        featureGates: { ...featureGates },
+        featureGates: gateState.settings(),
         admission: { ...admissionSettings },
         auditPolicy: auditPolicyText,
       });
     },
     compact: () => compactor.compactNow(),
+    async restartWatchCache() {
+      await watchCaches.start();
+      return watchCaches.startedAt;
+    },
     async reset() {
       await deleteEverything(storage);
       await compactor.compactNow();
+      await resyncServiceAllocators();
       // Deletes are commits: the caches (and the CRD registrar) followed them.
       await bootstrapAfterReplace();
     },
@@ -357,6 +430,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       compactor.stop();
       try {
         await storage.importState(data, onProgress === undefined ? {} : { onProgress });
+        // The caches start again on the imported state: a watch from before the import is 410.
+        await watchCaches.start();
         // The running server's keys and tokens stay authoritative: an imported state's identity is not adopted.
         await need().save();
         // An import replaces the state without commits: the caches read it again.
@@ -365,6 +440,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         const replaced = resourceExpired('the sandbox state was replaced by an import; list again').status;
         for (const callback of [...shutdownCallbacks]) callback(replaced);
         await applySavedSettings();
+        await resyncServiceAllocators();
         await bootstrapAfterReplace();
       } finally {
         compactor.start();
@@ -378,15 +454,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const secret = await initialSetting(storage, 'continueTokenKey', () =>
       Array.from(crypto.getRandomValues(new Uint8Array(32))),
     );
-    tokens = await ContinueTokens.create(new Uint8Array(secret));
+    tokens = await ContinueTokens.create(new Uint8Array(secret), profile.metaGroup);
     await storage.setSetting(profileSetting, profile.name);
     const saved = await storage.getSetting<Partial<SandboxSettings>>('sandbox.settings');
     // Settings saved from the UI apply unless the host was started with explicit ones.
     if (saved?.compactionIntervalMs !== undefined && options.compactionIntervalMs === undefined)
       compactor.setInterval(saved.compactionIntervalMs);
-    if (saved?.featureGates !== undefined)
-      for (const [k, v] of Object.entries(saved.featureGates))
-        if (options.featureGates?.[k] === undefined) featureGates[k] = v;
+    if (saved?.featureGates !== undefined) gateState.applySaved(saved.featureGates);
     if (saved?.admission !== undefined && options.admission === undefined) {
       try {
         storeDeps.admission = createAdmission(admissionOptionsOf(profile, saved.admission), admissionDeps);
@@ -405,12 +479,59 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  /** The allocators take what the stored Services hold (at start, and when the state was replaced underneath). */
+  async function resyncServiceAllocators(): Promise<void> {
+    const store = installer.storeFor('', 'services');
+    if (store === undefined) return;
+    // Every Service commit, this replica's or another's on the same store, moves the allocators; those landing
+    // while the list is read are replayed after it (in order, so the last version wins).
+    stopServiceFollow ??= storage.onCommit((change) => {
+      if (!change.key.startsWith(servicesPrefix)) return;
+      if (serviceBacklog !== undefined) serviceBacklog.push(change);
+      else serviceAllocators.follow(change.type, change.object, change.previous);
+    });
+    const backlog: ChangeRecord[] = [];
+    serviceBacklog = backlog;
+    try {
+      const listed = await store.objects.list(store.rt, '', {});
+      serviceAllocators.resync(listed.items.map((i) => i.object));
+    } finally {
+      serviceBacklog = undefined;
+    }
+    for (const change of backlog) serviceAllocators.follow(change.type, change.object, change.previous);
+  }
+
+  // Where the `kubernetes` Service's Endpoints point; the port follows what a host advertises.
+  let securePort = options.securePort ?? defaultSecurePort;
+  const loggedMasterErrors = new Set<string>();
+  const reconcileMaster = () =>
+    reconcileMasterService(
+      installer,
+      profile,
+      {
+        serviceIP: serviceAllocators.primary.firstAddress(),
+        advertiseAddress: options.advertiseAddress ?? defaultAdvertiseAddress,
+        securePort,
+      },
+      systemApiserver,
+      now(),
+      (message) => {
+        if (loggedMasterErrors.has(message)) return;
+        loggedMasterErrors.add(message);
+        console.error(message);
+      },
+    );
+  let stopMasterWatch: (() => void) | undefined;
+
   /** What exists from the start: the namespaces, the default RBAC policy, the sandbox's service account. */
   async function bootstrapState(): Promise<void> {
     // As the real post-start hooks do, a write that admission refuses (AlwaysDeny, a webhook) is logged and the
     // server still starts: the learner sees what the plugin does instead of a server that never comes up.
     const refusedByAdmission = (step: string) => (e: unknown) => {
-      if (!(e instanceof StatusError && e.code === 403)) throw e;
+      // Once a namespace was refused, the objects that live in it are refused too (NamespaceLifecycle's 404).
+      const refused = e instanceof StatusError && (e.code === 403 || (bootstrapRefused && e.code === 404));
+      if (!refused) throw e;
+      bootstrapRefused = true;
       console.warn(`${step}: ${e.message}`);
     };
     await bootstrap(installer, profile, systemApiserver, now()).catch(
@@ -427,6 +548,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
         refusedByAdmission('unable to create the cluster-info ConfigMap'),
       );
+    await ensureStartupObjects(loopbackClient(systemApiserver), profile, catalog, now(), () => {
+      bootstrapRefused = true;
+    });
+    await reconcileMaster().catch(refusedByAdmission('unable to create the kubernetes service'));
+  }
+
+  /** A client that calls this server in process as `user` (the real server's loopback client). */
+  function loopbackClient(user: UserInfo) {
+    const agent = user.username === 'system:apiserver' ? 'apiserver' : 'controller-manager';
+    return createClient({
+      baseUrl: 'http://orch.internal',
+      fetch: (request) => handleRequest(deps, request),
+      headers: {
+        authorization: `Bearer ${need().staticTokens.mint(user)}`,
+        'user-agent': `${profile.shortWord}-${agent}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`,
+      },
+    });
   }
 
   /**
@@ -436,13 +574,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   async function bootstrapAfterReplace(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await bootstrapState();
+        await bootstrapWithHealth();
         return;
       } catch (e) {
         if (attempt >= 3) throw e;
         await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
       }
     }
+  }
+
+  /** bootstrapState, completing its post-start checks once every start-up object was written. */
+  async function bootstrapWithHealth(): Promise<void> {
+    bootstrapRefused = false;
+    await bootstrapState();
+    if (!bootstrapRefused) health.complete(...bootstrapHooks);
   }
 
   async function sandboxServiceAccountUid(): Promise<string | undefined> {
@@ -464,6 +609,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
 
   const ready = (async () => {
+    // The caches start before anything is written, so on a fresh store they hold the start-up objects.
+    await watchCaches.start();
     await applySavedSettings();
     identity = await createIdentity({
       profile,
@@ -477,9 +624,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         ? { serviceAccountSigningKeyPEM: saTokens.signingKeyPEM }
         : {}),
     });
+    health.complete('poststarthook/start-kube-apiserver-admission-initializer');
     await informers.start();
-    await bootstrapState();
+    await resyncServiceAllocators();
+    health.markInformersSynced();
+    health.complete(
+      'poststarthook/generic-apiserver-start-informers',
+      'poststarthook/storage-object-count-tracker-hook',
+    );
+    await bootstrapWithHealth();
+    stopMasterWatch = watchMasterService(informers, profile, reconcileMaster);
     await crdRegistrar.start();
+    health.complete('poststarthook/start-apiextensions-informers', 'poststarthook/crd-informer-synced');
     compactor.start();
     // Bad signing flags stop the start, as they stop the real controller manager.
     const certificateSigning = await clusterSigningService(profile, options.clusterSigning, need().clusterCA);
@@ -508,9 +664,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         crdNamingController(contextFor(identities.apiextensions)),
         crdEstablishingController(contextFor(identities.apiextensions)),
         crdFinalizer(contextFor(identities.apiextensions)),
+        apfConfigurationController(contextFor(systemApiserver)),
+        crdAutoregisterController(contextFor(systemApiserver)),
       ];
       controllers.push(...apiserverControllers);
       for (const c of apiserverControllers) c.start();
+      health.complete('poststarthook/start-apiextensions-controllers');
       // The controller manager's, a new set for each term of leadership (a stopped controller is not started again).
       const managed: Controller[] = [];
       const startManaged = () => {
@@ -565,7 +724,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         elector.start();
       } else startManaged();
     }
-    started = true;
   })();
   ready.catch(() => undefined);
 
@@ -574,8 +732,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     ready,
     async fetch(request: Request, conn?: ConnectionInfo): Promise<Response> {
       await ready;
-      return handleRequest(deps, request, conn);
+      const gate = lifecycle.admit(request);
+      if ('response' in gate) return gate.response;
+      try {
+        return await handleRequest(deps, request, conn);
+      } finally {
+        gate.done();
+      }
     },
+    beginShutdown() {
+      lifecycle.beginShutdown();
+      health.markShuttingDown();
+    },
+    stopAcceptingNew: () => lifecycle.stopAcceptingNew(),
+    drained: () => lifecycle.drained(),
     compact: () => compactor.compactNow(),
     async controllersIdle() {
       await Promise.all(controllers.map((c) => c.idle()));
@@ -586,6 +756,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await elector?.stop();
       compactor.stop();
       crdRegistrar.stop();
+      stopMasterWatch?.();
+      watchCaches.stop();
+      stopServiceFollow?.();
       informers.stop();
       for (const c of controllers) c.stop();
       for (const cb of [...shutdownCallbacks]) cb();
@@ -601,7 +774,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await ready;
       advertised = { url, ...(caPEM !== undefined ? { caPEM } : {}) };
       const address = advertisedAddress();
-      if (address !== undefined) await ensureClusterInfo(installer, profile, address, systemApiserver, now());
+      // As at start, a write admission refused (AlwaysDeny, a webhook) is logged and the host still serves.
+      const logRefusal = (step: string) => (e: unknown) => {
+        if (!(e instanceof StatusError && (e.code === 403 || (bootstrapRefused && e.code === 404)))) throw e;
+        console.warn(`${step}: ${e.message}`);
+      };
+      if (address !== undefined)
+        await ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
+          logRefusal('unable to create the cluster-info ConfigMap'),
+        );
+      // The `kubernetes` Service targets the port the host listens on (unless one was configured).
+      const port = URL.canParse(url) ? new URL(url).port : '';
+      if (options.securePort === undefined && port !== '' && Number(port) !== securePort) {
+        securePort = Number(port);
+        await reconcileMaster().catch(logRefusal('unable to create the kubernetes service'));
+      }
     },
     async servingCertificate(dnsNames, ipAddresses) {
       await ready;

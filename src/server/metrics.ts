@@ -1,85 +1,216 @@
 /**
  * Server metrics in the Prometheus text format at `/metrics`, with the real
- * server's names and labels: the counter `apiserver_request_total`, the
- * gauge `apiserver_registered_watchers`, and the admission metrics (the
- * plugin, webhook and phase duration histograms with the real buckets, the
- * webhook rejection counter), so that lessons and dashboards about them
- * work unchanged.
+ * v1.27 server's names, types, labels, buckets and HELP lines, so lessons
+ * and dashboards about them work unchanged: the request counter and
+ * duration histogram, in-flight and long-running gauges, watch event counts
+ * and sizes, requested deprecated APIs, stored objects per resource, the
+ * store's request latency (`etcd_request_duration_seconds`, whatever the
+ * backend), and the admission metrics. The watcher gauge v1.25 removed
+ * (`apiserver_registered_watchers`) is not served.
  */
 
 import type { AdmissionMetrics } from '../admission/metrics';
-import type { MetricsSink, RequestLabels } from '../http/server-context';
+import type { LongRunningLabels, MetricsSink, RequestLabels } from '../http/server-context';
+import { exponentialBuckets, Histogram, isShown, Scalar, type Family, type Labels } from './prometheus';
 
-function labelText(labels: Record<string, string | number>): string {
-  return Object.entries(labels)
-    .map(([k, v]) => `${k}="${String(v).replace(/["\\\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`)
-    .join(',');
-}
-
-/** Label pairs sorted by name, as the real exporter prints them. */
-function sortedLabelText(labels: Record<string, string | number>): string {
-  return labelText(Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1))));
-}
-
-/** One histogram family: cumulative buckets, sum and count per label set. */
-class Histogram {
-  private readonly series = new Map<string, { buckets: number[]; sum: number; count: number }>();
-
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    readonly bounds: readonly number[],
-  ) {}
-
-  observe(labels: Record<string, string>, value: number): void {
-    const key = sortedLabelText(labels);
-    let s = this.series.get(key);
-    if (s === undefined) {
-      s = { buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
-      this.series.set(key, s);
-    }
-    for (let i = 0; i < this.bounds.length; i++)
-      if (value <= (this.bounds[i] ?? 0)) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
-    s.sum += value;
-    s.count += 1;
-  }
-
-  lines(): string[] {
-    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
-    for (const [labels, s] of [...this.series.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      this.bounds.forEach((b, i) =>
-        out.push(`${this.name}_bucket{${labels},le="${b}"} ${s.buckets[i] ?? 0}`),
-      );
-      out.push(`${this.name}_bucket{${labels},le="+Inf"} ${s.count}`);
-      out.push(`${this.name}_sum{${labels}} ${s.sum}`);
-      out.push(`${this.name}_count{${labels}} ${s.count}`);
-    }
-    return out;
-  }
-}
-
+/** The real buckets of `apiserver_request_duration_seconds` and `etcd_request_duration_seconds`. */
+const latencyBuckets = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
+];
+const sloBuckets = latencyBuckets.slice(2);
 const admissionBuckets = [0.005, 0.025, 0.1, 0.5, 1, 2.5];
+
+/** `pods`, `deployments.apps`: the real `resource` / `type` label of the storage metrics. */
+export function groupResourceLabel(group: string, resource: string): string {
+  return group === '' ? resource : `${resource}.${group}`;
+}
+
+/**
+ * The in-flight gauge reports the highest count of the last second, as the
+ * real server's pre-aggregated watermark does, so a scrape sees a burst.
+ */
+class Watermark {
+  private current = 0;
+  private peak = 0;
+  private peakAt = 0;
+
+  constructor(private readonly clock: () => number) {}
+
+  change(delta: number): void {
+    this.current += delta;
+    const now = this.clock();
+    if (this.current >= this.peak || now - this.peakAt > 1000) {
+      this.peak = this.current;
+      this.peakAt = now;
+    }
+  }
+
+  value(): number {
+    return this.clock() - this.peakAt > 1000 ? this.current : Math.max(this.peak, this.current);
+  }
+}
+
+export interface MetricsOptions {
+  /** `--show-hidden-metrics-for-version` (validated by the host). */
+  showHiddenMetricsForVersion?: string;
+  /** The server's `major.minor.patch` (hidden metrics are relative to it). */
+  version?: string;
+  clock?: () => number;
+}
 
 export class Metrics implements MetricsSink, AdmissionMetrics {
   private readonly controllerDuration = new Histogram(
-    'apiserver_admission_controller_admission_duration_seconds',
-    '[STABLE] Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+    {
+      name: 'apiserver_admission_controller_admission_duration_seconds',
+      help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+      stability: 'STABLE',
+    },
+    admissionBuckets,
+  );
+  private readonly stepDuration = new Histogram(
+    {
+      name: 'apiserver_admission_step_admission_duration_seconds',
+      help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
+      stability: 'STABLE',
+    },
     admissionBuckets,
   );
   private readonly webhookDuration = new Histogram(
-    'apiserver_admission_webhook_admission_duration_seconds',
-    '[STABLE] Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+    {
+      name: 'apiserver_admission_webhook_admission_duration_seconds',
+      help: 'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+      stability: 'STABLE',
+    },
     [...admissionBuckets, 10, 25],
   );
-  private readonly stepDuration = new Histogram(
-    'apiserver_admission_step_admission_duration_seconds',
-    '[STABLE] Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
-    admissionBuckets,
+  private readonly webhookRejections = new Scalar(
+    {
+      name: 'apiserver_admission_webhook_rejection_count',
+      help: 'Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify an error type (calling_webhook_error or apiserver_internal_error if an error occurred; no_error otherwise) and optionally a non-zero rejection code if the webhook rejects the request with an HTTP status code (honored by the apiserver when the code is greater or equal to 400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+      stability: 'ALPHA',
+    },
+    'counter',
   );
-  private readonly webhookRejections = new Map<string, number>();
-  private readonly requests = new Map<string, number>();
-  private readonly watchers = new Map<string, number>();
-  private readonly deprecated = new Set<string>();
+  private readonly currentInflight = new Scalar(
+    {
+      name: 'apiserver_current_inflight_requests',
+      help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+      stability: 'STABLE',
+    },
+    'gauge',
+  );
+  private readonly longRunning = new Scalar(
+    {
+      name: 'apiserver_longrunning_requests',
+      help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
+      stability: 'STABLE',
+    },
+    'gauge',
+  );
+  private readonly requestDuration = new Histogram(
+    {
+      name: 'apiserver_request_duration_seconds',
+      help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+      stability: 'STABLE',
+    },
+    latencyBuckets,
+  );
+  private readonly requestSloDuration = new Histogram(
+    {
+      name: 'apiserver_request_slo_duration_seconds',
+      help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
+      stability: 'ALPHA',
+      deprecatedVersion: '1.27.0',
+    },
+    sloBuckets,
+  );
+  private readonly requestSliDuration = new Histogram(
+    {
+      name: 'apiserver_request_sli_duration_seconds',
+      help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
+      stability: 'ALPHA',
+    },
+    sloBuckets,
+  );
+  private readonly requests = new Scalar(
+    {
+      name: 'apiserver_request_total',
+      help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      stability: 'STABLE',
+    },
+    'counter',
+  );
+  private readonly deprecated = new Scalar(
+    {
+      name: 'apiserver_requested_deprecated_apis',
+      help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+      stability: 'STABLE',
+    },
+    'gauge',
+  );
+  private readonly storageObjects = new Scalar(
+    {
+      name: 'apiserver_storage_objects',
+      help: 'Number of stored objects at the time of last check split by kind.',
+      stability: 'STABLE',
+    },
+    'gauge',
+  );
+  private readonly watchEvents = new Scalar(
+    {
+      name: 'apiserver_watch_events_total',
+      help: 'Number of events sent in watch clients',
+      stability: 'ALPHA',
+    },
+    'counter',
+  );
+  private readonly watchEventSizes = new Histogram(
+    {
+      name: 'apiserver_watch_events_sizes',
+      help: 'Watch event size distribution in bytes',
+      stability: 'ALPHA',
+    },
+    exponentialBuckets(1024, 2, 8),
+  );
+  private readonly etcdDuration = new Histogram(
+    {
+      name: 'etcd_request_duration_seconds',
+      help: 'Etcd request latency in seconds for each operation and object type.',
+      stability: 'ALPHA',
+    },
+    latencyBuckets,
+  );
+
+  private readonly mutating: Watermark;
+  private readonly readOnly: Watermark;
+  private readonly longRunningCounts = new Map<string, { labels: Labels; n: number }>();
+  private readonly version: string;
+  private readonly showHidden: string | undefined;
+  /** Counts stored objects per resource at scrape time (set by the server once its storages exist). */
+  objectCounter: (() => Promise<Map<string, number>>) | undefined;
+
+  constructor(options: MetricsOptions = {}) {
+    const clock = options.clock ?? (() => Date.now());
+    this.mutating = new Watermark(clock);
+    this.readOnly = new Watermark(clock);
+    this.version = options.version ?? '1.27.0';
+    this.showHidden = options.showHiddenMetricsForVersion;
+    // Both kinds are always reported, as the real filter reports them from the start.
+    this.currentInflight.set({ request_kind: 'mutating' }, 0);
+    this.currentInflight.set({ request_kind: 'readOnly' }, 0);
+  }
+
+  /** A non-long-running request started; returns the call that ends it. */
+  inflightStarted(mutating: boolean): () => void {
+    const mark = mutating ? this.mutating : this.readOnly;
+    mark.change(1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      mark.change(-1);
+    };
+  }
 
   deprecatedApiRequested(l: {
     group: string;
@@ -88,40 +219,57 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
     subresource: string;
     removedRelease: string;
   }): void {
-    this.deprecated.add(
-      labelText({
+    this.deprecated.set(
+      {
         group: l.group,
         version: l.version,
         resource: l.resource,
         subresource: l.subresource,
         removed_release: l.removedRelease,
-      }),
+      },
+      1,
     );
   }
 
-  recordRequest(l: RequestLabels): void {
-    const key = labelText({
+  recordRequest(l: RequestLabels, seconds: number): void {
+    const base = {
       verb: l.verb,
-      dry_run: l.dryRun ? 'All' : '',
       group: l.group,
       version: l.version,
       resource: l.resource,
       subresource: l.subresource,
       scope: l.scope,
       component: 'apiserver',
-      code: l.code,
-    });
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    };
+    const dryRun = l.dryRun ? 'All' : '';
+    this.requests.add({ ...base, dry_run: dryRun, code: l.code });
+    this.requestDuration.observe({ ...base, dry_run: dryRun }, seconds);
+    this.requestSloDuration.observe(base, seconds);
+    this.requestSliDuration.observe(base, seconds);
   }
 
-  watchOpened(group: string, version: string, kind: string): void {
-    const key = labelText({ group, kind, version });
-    this.watchers.set(key, (this.watchers.get(key) ?? 0) + 1);
+  longRunningStarted(l: LongRunningLabels): () => void {
+    const labels: Labels = { ...l, component: 'apiserver' };
+    const key = JSON.stringify(labels);
+    const entry = this.longRunningCounts.get(key) ?? { labels, n: 0 };
+    entry.n += 1;
+    this.longRunningCounts.set(key, entry);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      entry.n -= 1;
+    };
   }
 
-  watchClosed(group: string, version: string, kind: string): void {
-    const key = labelText({ group, kind, version });
-    this.watchers.set(key, Math.max(0, (this.watchers.get(key) ?? 0) - 1));
+  watchEventSent(group: string, version: string, kind: string, bytes: number): void {
+    this.watchEvents.add({ group, version, kind });
+    this.watchEventSizes.observe({ group, version, kind }, bytes);
+  }
+
+  /** One store call, for `etcd_request_duration_seconds`. */
+  observeStore(operation: string, type: string, seconds: number): void {
+    this.etcdDuration.observe({ operation, type }, seconds);
   }
 
   observeController(
@@ -158,7 +306,7 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
     errorType: string;
     rejectionCode: number;
   }): void {
-    const key = sortedLabelText({
+    this.webhookRejections.add({
       name: l.name,
       operation: l.operation,
       type: l.type,
@@ -166,37 +314,39 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
       // Codes above 600 are recorded as 600, bounding the label's values.
       rejection_code: Math.min(l.rejectionCode, 600),
     });
-    this.webhookRejections.set(key, (this.webhookRejections.get(key) ?? 0) + 1);
   }
 
-  private admissionLines(): string[] {
-    return [
-      ...this.controllerDuration.lines(),
-      ...this.stepDuration.lines(),
-      ...this.webhookDuration.lines(),
-      '# HELP apiserver_admission_webhook_rejection_count [ALPHA] Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify an error type (calling_webhook_error or apiserver_internal_error if an error occurred; no_error otherwise) and optionally a non-zero rejection code if the webhook rejects the request with an HTTP status code (honored by the apiserver when the code is greater or equal to 400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
-      '# TYPE apiserver_admission_webhook_rejection_count counter',
-      ...[...this.webhookRejections.entries()]
-        .sort()
-        .map(([labels, n]) => `apiserver_admission_webhook_rejection_count{${labels}} ${n}`),
+  /** The exposition, families sorted by name as the real registry gathers them. */
+  async text(): Promise<string> {
+    this.currentInflight.set({ request_kind: 'mutating' }, this.mutating.value());
+    this.currentInflight.set({ request_kind: 'readOnly' }, this.readOnly.value());
+    // A long-running series stays once seen (at 0 when none is open), as a real gauge child does.
+    this.longRunning.replace([...this.longRunningCounts.values()].map((e) => [e.labels, e.n]));
+    if (this.objectCounter !== undefined) {
+      const counts = await this.objectCounter();
+      this.storageObjects.replace([...counts.entries()].map(([resource, n]) => [{ resource }, n]));
+    }
+    const families: Family[] = [
+      this.controllerDuration,
+      this.stepDuration,
+      this.webhookDuration,
+      this.webhookRejections,
+      this.currentInflight,
+      this.longRunning,
+      this.requestDuration,
+      this.requestSliDuration,
+      this.requestSloDuration,
+      this.requests,
+      this.deprecated,
+      this.storageObjects,
+      this.watchEvents,
+      this.watchEventSizes,
+      this.etcdDuration,
     ];
-  }
-
-  text(): string {
-    const lines = [
-      ...this.admissionLines(),
-      '# HELP apiserver_request_total [STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-      '# TYPE apiserver_request_total counter',
-      ...[...this.requests.entries()].sort().map(([labels, n]) => `apiserver_request_total{${labels}} ${n}`),
-      '# HELP apiserver_registered_watchers [ALPHA] Number of currently registered watchers for a given resources',
-      '# TYPE apiserver_registered_watchers gauge',
-      ...[...this.watchers.entries()]
-        .sort()
-        .map(([labels, n]) => `apiserver_registered_watchers{${labels}} ${n}`),
-      '# HELP apiserver_requested_deprecated_apis [STABLE] Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
-      '# TYPE apiserver_requested_deprecated_apis gauge',
-      ...[...this.deprecated].sort().map((labels) => `apiserver_requested_deprecated_apis{${labels}} 1`),
-    ];
+    const lines = families
+      .filter((f) => isShown(f.options, this.version, this.showHidden))
+      .sort((a, b) => (a.options.name < b.options.name ? -1 : 1))
+      .flatMap((f) => f.lines());
     return `${lines.join('\n')}\n`;
   }
 }

@@ -57,6 +57,14 @@ export interface ApiServerOptions {
   watchBookmarkIntervalMs?: number;
   /** Run the in-server controllers (namespace lifecycle, garbage collector); default true. */
   controllers?: boolean;
+  /** `--livez-grace-period`: `/livez` passes its post-start checks this long after construction; default 0. */
+  livezGracePeriodMs?: number;
+  /** `--shutdown-send-retry-after`: during shutdown refuse new requests with 429 until the drain (see lifecycle.ts). */
+  shutdownSendRetryAfter?: boolean;
+  /** `--show-hidden-metrics-for-version` (the previous minor, validated by the host). */
+  showHiddenMetricsForVersion?: string;
+  /** Reads the store for the `etcd` health check; default a read of one key. Tests inject a failing one. */
+  storeProbe?: () => Promise<unknown>;
   /**
    * `--leader-elect` and its timings: the controller manager's controllers run only while this replica holds its
    * Lease (several replicas over one store); the API server's own CRD controllers run in every replica. Unset or
@@ -108,4 +116,15 @@ export interface ApiServerOptions {
   };
   /** The audit policy document used when neither `audit.policy` nor saved workshop settings give one (the browser host's live view). */
   defaultAuditPolicy?: string;
+  /** `--service-cluster-ip-range`: one CIDR or two of different families; default `10.0.0.0/24` as v1.27. */
+  serviceClusterIPRange?: string;
+  /** `--service-node-port-range`, e.g. `30000-32767` (the default). */
+  serviceNodePortRange?: string;
+  /**
+   * `--advertise-address`: where the `kubernetes` Endpoints and EndpointSlice point; default a fixed non-loopback
+   * sandbox address, 192.168.49.2 (a loopback one is refused by Endpoints validation, as on the real server).
+   */
+  advertiseAddress?: string;
+  /** The port the `kubernetes` Service targets; default 6443, or the port of the URL a host advertises. */
+  securePort?: number;
 }

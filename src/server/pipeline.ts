@@ -25,6 +25,7 @@ import { wantsPretty, type RequestContext } from '../http/context';
 import { respondError } from '../http/respond';
 import type { ServerContext } from '../http/server-context';
 import { dispatch } from '../http/dispatch';
+import { requestLabelsOf } from '../http/request-labels';
 import type { Status } from '../api/meta';
 import type { RequestAudit } from './audit';
 
@@ -44,6 +45,7 @@ export async function handleRequest(
   request: Request,
   conn?: ConnectionInfo,
 ): Promise<Response> {
+  const started = performance.now();
   // decode
   const url = new URL(request.url);
   const ctx: RequestContext = {
@@ -88,43 +90,14 @@ export async function handleRequest(
     response = respondError(ctx, deps.server.profile, err);
   }
   if (audit !== undefined) response = await audit.finish(response, failure);
-  recordRequest(deps.server, ctx, response.status);
+  recordRequest(deps.server, ctx, response.status, (performance.now() - started) / 1000);
   deps.server.traces?.finish(ctx.auditId, response.status);
   return response;
 }
 
-/** The verb label of apiserver_request_total, as the real server's CleanVerb spells it. */
-function cleanVerb(verb: string, contentType: string | null): string {
-  if (verb === 'patch' && (contentType ?? '').startsWith('application/apply-patch')) return 'APPLY';
-  const byVerb: Record<string, string> = {
-    get: 'GET',
-    list: 'LIST',
-    watch: 'WATCH',
-    create: 'POST',
-    update: 'PUT',
-    patch: 'PATCH',
-    delete: 'DELETE',
-    deletecollection: 'DELETE',
-  };
-  return byVerb[verb] ?? verb.toUpperCase();
-}
-
-function recordRequest(server: ServerContext, ctx: RequestContext, code: number): void {
+function recordRequest(server: ServerContext, ctx: RequestContext, code: number, seconds: number): void {
   const info = ctx.info;
   if (!info.isResourceRequest) return;
-  server.metrics.recordRequest({
-    verb: cleanVerb(info.verb, ctx.request.headers.get('content-type')),
-    dryRun: ctx.query.get('dryRun') === 'All',
-    group: info.group,
-    version: info.version,
-    resource: info.resource,
-    subresource: info.subresource,
-    scope:
-      info.name !== ''
-        ? 'resource'
-        : info.namespace !== '' && info.resource !== 'namespaces'
-          ? 'namespace'
-          : 'cluster',
-    code,
-  });
+  const labels = requestLabelsOf(info, ctx.request.headers.get('content-type'));
+  server.metrics.recordRequest({ ...labels, dryRun: ctx.query.get('dryRun') === 'All', code }, seconds);
 }

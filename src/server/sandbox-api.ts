@@ -5,6 +5,9 @@
  * - `GET/PUT /sandbox/v1/settings`: the history window (compaction
  *   interval), feature gates and the profile in use;
  * - `POST /sandbox/v1/compact`: compact the change history now;
+ * - `POST /sandbox/v1/restart-watch-cache`: start every watch cache again at
+ *   the current revision, as a server restart does, so a watch from an
+ *   earlier resourceVersion answers 410 (compaction alone does not);
  * - `POST /sandbox/v1/reset`: back to a clean cluster — every object is
  *   deleted (watchers see DELETED events; revisions keep increasing), the
  *   history is compacted, and the initial namespaces are created again.
@@ -19,6 +22,7 @@
 
 import { badRequest, pathNotFound, methodNotAllowed } from '../machinery/errors';
 import { isPlainObject } from '../machinery/json';
+import { checkFeatureGates, FeatureGateError } from '../machinery/feature-gates';
 import type { AdmissionPluginState, AdmissionSettings } from './admission-settings';
 import type { RequestContext } from '../http/context';
 import { readBodyText } from '../http/body';
@@ -42,6 +46,8 @@ export interface SandboxControl {
   settings(): SandboxSettings & { profile: string; admissionPlugins: AdmissionPluginState[] };
   update(patch: Partial<SandboxSettings>): Promise<void>;
   compact(): Promise<number>;
+  /** Starts the watch caches again at the current revision (what a server restart does); returns that revision. */
+  restartWatchCache(): Promise<number>;
   reset(): Promise<void>;
   /** Replaces the state with an export (already validated), ends open watches and re-reads the saved settings. */
   importState(data: Blob, onProgress?: (progress: ImportProgress) => void): Promise<void>;
@@ -52,8 +58,6 @@ export const profileSetting = 'sandbox.profile';
 
 /** Largest state file an import reads (the API's 3 MiB body limit is for objects, not whole states). */
 const maxImportBytes = 256 * 1024 * 1024;
-
-const knownGates = new Set(['WatchList', 'APIListChunking']);
 
 export async function handleSandbox(
   control: SandboxControl,
@@ -88,9 +92,15 @@ export async function handleSandbox(
       if (!isPlainObject(body.featureGates)) throw badRequest('featureGates must be an object of booleans');
       const gates: Record<string, boolean> = {};
       for (const [k, v] of Object.entries(body.featureGates)) {
-        if (!knownGates.has(k)) throw badRequest(`unrecognized feature gate: ${k}`);
         if (typeof v !== 'boolean') throw badRequest(`feature gate ${k} must be true or false`);
         gates[k] = v;
+      }
+      // The real gate's refusals: an unknown gate, a locked GA gate moved off its default.
+      try {
+        checkFeatureGates(Object.entries(gates));
+      } catch (e) {
+        if (e instanceof FeatureGateError) throw badRequest(e.message);
+        throw e;
       }
       patch.featureGates = gates;
     }
@@ -124,6 +134,10 @@ export async function handleSandbox(
     if (method !== 'POST') throw methodNotAllowed();
     const revision = await control.compact();
     return respondValue(ctx, 200, { compactedRevision: revision });
+  }
+  if (path === '/sandbox/v1/restart-watch-cache') {
+    if (method !== 'POST') throw methodNotAllowed();
+    return respondValue(ctx, 200, { watchCacheStart: await control.restartWatchCache() });
   }
   if (path === '/sandbox/v1/reset') {
     if (method !== 'POST') throw methodNotAllowed();
@@ -193,17 +207,29 @@ function importWithProgress(
   return new Response(body, { status: 200, headers: baseHeaders(ctx, 'application/x-ndjson') });
 }
 
-/** Deletes every stored object (each a normal change the watchers see). */
-export async function deleteEverything(storage: Storage): Promise<void> {
-  for (;;) {
-    const page = await storage.list({ prefix: '/', limit: 500 });
-    if (page.items.length === 0) return;
-    for (const item of page.items) {
-      try {
-        await storage.delete(item.key, item.revision);
-      } catch (e) {
-        if (!(e instanceof StorageError)) throw e;
+/**
+ * Deletes every stored object (each a normal change the watchers see). The server's own controllers put
+ * back what they keep (the APF configuration, APIServices, the `kubernetes` Service) as soon as it goes, so
+ * on a slow store the collection is never empty: a few passes delete what is there, and whatever the
+ * controllers wrote back after the last pass is theirs (the start-up set the reset restores anyway).
+ */
+export async function deleteEverything(storage: Storage, maxPasses = 4): Promise<void> {
+  for (let pass = 0; pass < maxPasses; pass++) {
+    let deleted = 0;
+    let after: string | undefined;
+    for (;;) {
+      const page = await storage.list({ prefix: '/', limit: 500, ...(after !== undefined ? { after } : {}) });
+      for (const item of page.items) {
+        try {
+          await storage.delete(item.key);
+          deleted++;
+        } catch (e) {
+          if (!(e instanceof StorageError)) throw e;
+        }
       }
+      if (!page.more || page.items.length === 0) break;
+      after = page.items[page.items.length - 1]?.key;
     }
+    if (deleted === 0) return;
   }
 }

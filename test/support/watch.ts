@@ -27,10 +27,14 @@ export interface WatchHandle {
 export async function openWatch(
   baseUrl: string,
   path: string,
-  options: { as?: As } = {},
+  options: { as?: As; headers?: Record<string, string> } = {},
 ): Promise<WatchHandle> {
   const controller = new AbortController();
-  const res = await fetchWithCA(`${baseUrl}${path}`, { signal: controller.signal }, options.as);
+  const res = await fetchWithCA(
+    `${baseUrl}${path}`,
+    { signal: controller.signal, ...(options.headers !== undefined ? { headers: options.headers } : {}) },
+    options.as,
+  );
   const events: CollectedEvent[] = [];
   const waiters: (() => void)[] = [];
   const notify = () => {

@@ -23,11 +23,16 @@ export function badPatch(message: string): StatusError {
   return badRequest(message);
 }
 
-/** 422 the way the real server builds it for list-of-lists and retainKeys content errors. */
-export function unprocessable(message: string): StatusError {
-  return new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {
-    causes: [{ reason: 'UnexpectedServerResponse', message }],
-  });
+/**
+ * 422 the way the real server builds it for list-of-lists and retainKeys content errors: a generic
+ * server response that is not "unexpected", so the merge's own text is dropped and no cause is sent.
+ * The text is kept on the error for the sandbox's own traces and tests.
+ */
+export function unprocessable(message: string): StatusError & { mergeError: string } {
+  return Object.assign(
+    new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {}),
+    { mergeError: message },
+  );
 }
 
 export const noListOfLists = (): StatusError => unprocessable('lists of lists are not supported');

@@ -30,93 +30,465 @@ import { clusterSigningFlagKinds, clusterSigningOf } from './cluster-signing-arg
 import { parseEtcdServers } from './etcd/options';
 import { serviceAccountTokenFlagKinds, serviceAccountTokensOf } from './service-account-args';
 import { formatGoDuration, parseGoDuration } from '../../machinery/go-duration';
+import { parsePortRange, parseServiceClusterIPRanges } from '../../machinery/service-ranges';
+import { serverVersion, showHiddenMetricsError } from '../../server/index';
+import {
+  checkFeatureGates,
+  FeatureGateError,
+  goParseBool,
+  knownFeatureLines,
+  parseFeatureGateText,
+} from '../../machinery/feature-gates';
+import { kindOf, type FlagKind, type FlagSpec } from './flag-help';
 
 /** A bad command line: the message is the real server's, printed after `Error: `. */
 export class FlagError extends Error {}
 
-export function parseFeatureGates(text: string): Record<string, boolean> {
+/** `--help` or `-h` was given (and every other flag parsed): main prints the help and exits 0. */
+export class HelpRequested extends Error {}
+
+/**
+ * A failure after the flags parsed, when the real server has its logging up:
+ * main prints it as klog's `"command failed" err="..."` line, exit code 1.
+ */
+export class CommandFailed extends Error {}
+
+/**
+ * Each `--feature-gates` occurrence in order, as component-base's feature gate
+ * takes them (see machinery/feature-gates.ts); warnings for GA and deprecated gates.
+ */
+export function parseFeatureGates(
+  occurrences: readonly string[],
+  warn: (message: string) => void = () => undefined,
+): Record<string, boolean> {
   const gates: Record<string, boolean> = {};
-  for (const entry of text.split(',').filter((e) => e.trim() !== '')) {
-    const [name, value] = entry.split('=');
-    if (name === undefined || (value !== 'true' && value !== 'false'))
-      throw new Error(`invalid feature gate "${entry}" (expected Name=true|false)`);
-    gates[name.trim()] = value === 'true';
+  for (const text of occurrences) {
+    try {
+      const pairs = parseFeatureGateText(text);
+      for (const warning of checkFeatureGates(pairs)) warn(warning);
+      for (const [name, value] of pairs) gates[name] = value;
+    } catch (e) {
+      if (e instanceof FeatureGateError) throw invalid('feature-gates', text, e.message);
+      throw e;
+    }
   }
   return gates;
 }
 
-type FlagKind = 'string' | 'bool' | 'stringArray' | 'stringSlice' | 'mapNoSplit';
+/** A flag's declaration: its pflag parsing kind, and what `--help` prints for it. */
+type FlagDecl = FlagKind | FlagSpec;
 
-/** Every flag the host knows, with the pflag type the real server declares it with. */
+/**
+ * Every flag the host knows. An entry is its parsing kind alone (printed by
+ * `--help` with no usage text), or a FlagSpec with the usage, the default
+ * `--help` shows, the type name pflag prints and the help section.
+ */
 const flagKinds = {
   // Serving (the real names, plus the sandbox's older `--port`/`--host` spellings).
-  port: 'string',
-  host: 'string',
-  'secure-port': 'string',
-  'bind-address': 'string',
-  'tls-cert-file': 'string',
-  'tls-private-key-file': 'string',
-  'insecure-http': 'bool',
+  port: {
+    kind: 'string',
+    type: 'int',
+    section: 'sandbox',
+    usage: 'The port to serve on (0 picks a free port); same as --secure-port.',
+  },
+  host: {
+    kind: 'string',
+    section: 'sandbox',
+    usage: 'The address to listen on; same as --bind-address.',
+    default: '127.0.0.1',
+  },
+  'secure-port': {
+    kind: 'string',
+    type: 'int',
+    section: 'secure serving',
+    usage:
+      'The port on which to serve HTTPS with authentication and authorization. It cannot be switched off with 0.',
+    default: '6443',
+  },
+  'bind-address': {
+    kind: 'string',
+    type: 'ip',
+    section: 'secure serving',
+    usage: 'The IP address on which to listen for the --secure-port port.',
+    default: '127.0.0.1',
+  },
+  'tls-cert-file': {
+    kind: 'string',
+    section: 'secure serving',
+    usage:
+      'File containing the x509 certificate for HTTPS (CA cert, if any, concatenated after server cert). Without it a certificate issued by the cluster CA is served.',
+  },
+  'tls-private-key-file': {
+    kind: 'string',
+    section: 'secure serving',
+    usage: 'File containing the x509 private key matching --tls-cert-file.',
+  },
+  'insecure-http': {
+    kind: 'bool',
+    section: 'sandbox',
+    usage: 'Serve plain HTTP instead of HTTPS (for local experiments only).',
+  },
   // Sandbox settings.
-  profile: 'string',
-  kubeconfig: 'string',
-  storage: 'string',
-  'runtime-config': 'string',
-  'feature-gates': 'string',
-  'compaction-interval': 'string',
+  profile: {
+    kind: 'string',
+    section: 'sandbox',
+    usage: 'The naming profile: orch (orch.io group names) or kubernetes (the upstream names).',
+    default: 'orch',
+  },
+  kubeconfig: {
+    kind: 'string',
+    section: 'sandbox',
+    usage: 'Write a kubeconfig for the admin user of this server to this path once it listens.',
+  },
+  storage: {
+    kind: 'string',
+    section: 'sandbox',
+    usage: 'Where the state is kept: memory, dexie or etcd.',
+    default: 'memory',
+  },
+  'runtime-config': {
+    kind: 'string',
+    type: 'mapStringString',
+    section: 'api enablement',
+    usage:
+      'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+\napi/legacy is deprecated, and will be removed in a future version',
+  },
+  'feature-gates': {
+    kind: 'mapStringBool',
+    type: 'mapStringBool',
+    section: 'generic',
+    usage: `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n${knownFeatureLines().join('\n')}`,
+  },
+  'compaction-interval': {
+    kind: 'string',
+    type: 'duration',
+    section: 'sandbox',
+    usage:
+      'How long the change history is kept before it is compacted (watches from older versions get 410 Gone).',
+    default: '5m0s',
+  },
   // etcd (the real server's storage flags).
-  'etcd-servers': 'stringSlice',
-  'etcd-prefix': 'string',
-  'etcd-cafile': 'string',
-  'etcd-certfile': 'string',
-  'etcd-keyfile': 'string',
-  'etcd-compaction-interval': 'string',
+  'etcd-servers': {
+    kind: 'stringSlice',
+    section: 'etcd',
+    usage:
+      'List of etcd servers to connect with (scheme://ip:port), comma separated. Used with --storage etcd.',
+  },
+  'etcd-prefix': {
+    kind: 'string',
+    section: 'etcd',
+    usage: 'The prefix to prepend to all resource paths in etcd.',
+    default: '/registry',
+  },
+  'etcd-cafile': {
+    kind: 'string',
+    section: 'etcd',
+    usage: 'SSL Certificate Authority file used to secure etcd communication.',
+  },
+  'etcd-certfile': {
+    kind: 'string',
+    section: 'etcd',
+    usage: 'SSL certification file used to secure etcd communication.',
+  },
+  'etcd-keyfile': {
+    kind: 'string',
+    section: 'etcd',
+    usage: 'SSL key file used to secure etcd communication.',
+  },
+  'etcd-compaction-interval': {
+    kind: 'string',
+    type: 'duration',
+    section: 'etcd',
+    usage: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.',
+    default: '5m0s',
+  },
   // Leader election (kube-controller-manager's flags; the controllers run in this process).
-  'leader-elect': 'bool',
-  'leader-elect-lease-duration': 'string',
-  'leader-elect-renew-deadline': 'string',
-  'leader-elect-retry-period': 'string',
+  'leader-elect': {
+    kind: 'bool',
+    section: 'controller manager',
+    usage:
+      'Start a leader election client and gain leadership before running the controllers (useful with several replicas on one etcd).',
+  },
+  'leader-elect-lease-duration': {
+    kind: 'string',
+    type: 'duration',
+    section: 'controller manager',
+    usage:
+      'How long a non-leader waits after observing a leadership renewal before it tries to take the lead.',
+    default: '15s',
+  },
+  'leader-elect-renew-deadline': {
+    kind: 'string',
+    type: 'duration',
+    section: 'controller manager',
+    usage:
+      'How long the leader keeps retrying to renew its lease before it stops leading; must be less than the lease duration.',
+    default: '10s',
+  },
+  'leader-elect-retry-period': {
+    kind: 'string',
+    type: 'duration',
+    section: 'controller manager',
+    usage: 'How long clients wait between attempts to acquire or renew leadership.',
+    default: '2s',
+  },
   // Authentication.
-  'anonymous-auth': 'bool',
-  'client-ca-file': 'string',
-  'token-auth-file': 'string',
-  'enable-bootstrap-token-auth': 'bool',
-  'service-account-key-file': 'stringArray',
-  'service-account-issuer': 'stringArray',
-  'service-account-lookup': 'bool',
-  'api-audiences': 'stringSlice',
+  'anonymous-auth': {
+    kind: 'bool',
+    section: 'authentication',
+    usage:
+      'Enables anonymous requests to the secure port. Requests that are not rejected by another authentication method are treated as anonymous requests (username system:anonymous, group system:unauthenticated).',
+    default: 'true',
+  },
+  'client-ca-file': {
+    kind: 'string',
+    section: 'authentication',
+    usage:
+      "Any request presenting a client certificate signed by one of the authorities in this file is authenticated with the identity of the certificate's CommonName.",
+  },
+  'token-auth-file': {
+    kind: 'string',
+    section: 'authentication',
+    usage:
+      'A file whose lines (token,user,uid,"group1,group2") secure the API server port with static bearer tokens.',
+  },
+  'enable-bootstrap-token-auth': {
+    kind: 'bool',
+    section: 'authentication',
+    usage:
+      "Allow secrets of type 'bootstrap.kubernetes.io/token' in the system namespace to be used for TLS bootstrapping authentication.",
+  },
+  'service-account-key-file': {
+    kind: 'stringArray',
+    section: 'authentication',
+    usage:
+      'File containing PEM-encoded x509 RSA or ECDSA keys used to verify ServiceAccount tokens. May be given several times.',
+  },
+  'service-account-issuer': {
+    kind: 'stringArray',
+    section: 'authentication',
+    usage:
+      'Identifier of the service account token issuer (the iss claim). The first is used to issue tokens, all are accepted. May be given several times.',
+  },
+  'service-account-lookup': {
+    kind: 'bool',
+    section: 'authentication',
+    usage: 'If true, validate ServiceAccount tokens exist in etcd as part of authentication.',
+    default: 'true',
+  },
+  'api-audiences': {
+    kind: 'stringSlice',
+    section: 'authentication',
+    usage:
+      'Identifiers of the API; service account tokens are validated against at least one of them. Defaults to the issuer.',
+  },
   ...serviceAccountTokenFlagKinds,
-  'oidc-issuer-url': 'string',
-  'oidc-client-id': 'string',
-  'oidc-username-claim': 'string',
-  'oidc-username-prefix': 'string',
-  'oidc-groups-claim': 'string',
-  'oidc-groups-prefix': 'string',
-  'oidc-required-claim': 'mapNoSplit',
-  'oidc-ca-file': 'string',
-  'oidc-signing-algs': 'stringSlice',
-  'authentication-token-webhook-config-file': 'string',
-  'authentication-token-webhook-cache-ttl': 'string',
-  'authentication-token-webhook-version': 'string',
-  'requestheader-username-headers': 'stringSlice',
-  'requestheader-group-headers': 'stringSlice',
-  'requestheader-extra-headers-prefix': 'stringSlice',
-  'requestheader-client-ca-file': 'string',
-  'requestheader-allowed-names': 'stringSlice',
+  'oidc-issuer-url': {
+    kind: 'string',
+    section: 'authentication',
+    usage:
+      'The URL of the OpenID issuer, only HTTPS scheme will be accepted. If set, it will be used to verify the OIDC JSON Web Token (JWT).',
+  },
+  'oidc-client-id': {
+    kind: 'string',
+    section: 'authentication',
+    usage: 'The client ID for the OpenID Connect client, must be set if oidc-issuer-url is set.',
+  },
+  'oidc-username-claim': {
+    kind: 'string',
+    section: 'authentication',
+    usage: 'The OpenID claim to use as the user name.',
+    default: 'sub',
+  },
+  'oidc-username-prefix': {
+    kind: 'string',
+    section: 'authentication',
+    usage: "If provided, all usernames will be prefixed with this value; '-' disables prefixing.",
+  },
+  'oidc-groups-claim': {
+    kind: 'string',
+    section: 'authentication',
+    usage:
+      'If provided, the name of a custom OpenID Connect claim for specifying user groups (an array of strings).',
+  },
+  'oidc-groups-prefix': {
+    kind: 'string',
+    section: 'authentication',
+    usage: 'If provided, all groups will be prefixed with this value.',
+  },
+  'oidc-required-claim': {
+    kind: 'mapNoSplit',
+    type: 'mapStringString',
+    section: 'authentication',
+    usage: 'A key=value pair that describes a required claim in the ID Token. May be given several times.',
+  },
+  'oidc-ca-file': {
+    kind: 'string',
+    section: 'authentication',
+    usage:
+      "If set, the OpenID server's certificate will be verified by one of the authorities in the oidc-ca-file.",
+  },
+  'oidc-signing-algs': {
+    kind: 'stringSlice',
+    section: 'authentication',
+    usage: 'Comma-separated list of allowed JOSE asymmetric signing algorithms.',
+    default: '[RS256]',
+  },
+  'authentication-token-webhook-config-file': {
+    kind: 'string',
+    section: 'authentication',
+    usage: 'File with webhook configuration for token authentication in kubeconfig format.',
+  },
+  'authentication-token-webhook-cache-ttl': {
+    kind: 'string',
+    type: 'duration',
+    section: 'authentication',
+    usage: 'The duration to cache responses from the webhook token authenticator.',
+    default: '2m0s',
+  },
+  'authentication-token-webhook-version': {
+    kind: 'string',
+    section: 'authentication',
+    usage: 'The API version of the authentication.k8s.io TokenReview to send to and expect from the webhook.',
+    default: 'v1beta1',
+  },
+  'requestheader-username-headers': {
+    kind: 'stringSlice',
+    section: 'authentication',
+    usage: 'List of request headers to inspect for usernames. X-Remote-User is common.',
+  },
+  'requestheader-group-headers': {
+    kind: 'stringSlice',
+    section: 'authentication',
+    usage: 'List of request headers to inspect for groups. X-Remote-Group is suggested.',
+  },
+  'requestheader-extra-headers-prefix': {
+    kind: 'stringSlice',
+    section: 'authentication',
+    usage: 'List of request header prefixes to inspect. X-Remote-Extra- is suggested.',
+  },
+  'requestheader-client-ca-file': {
+    kind: 'string',
+    section: 'authentication',
+    usage:
+      'Root certificate bundle to verify client certificates on incoming requests before trusting usernames in headers specified by --requestheader-username-headers.',
+  },
+  'requestheader-allowed-names': {
+    kind: 'stringSlice',
+    section: 'authentication',
+    usage:
+      'List of client certificate common names to allow to provide usernames in headers. If empty, any client certificate validated by the authorities in --requestheader-client-ca-file is allowed.',
+  },
   // Authorization.
-  'authorization-mode': 'stringSlice',
+  'authorization-mode': {
+    kind: 'stringSlice',
+    section: 'authorization',
+    usage:
+      'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,Node,RBAC (ABAC and Webhook are refused).',
+    default: '[Node,RBAC]',
+  },
   // Admission.
-  'enable-admission-plugins': 'stringSlice',
-  'disable-admission-plugins': 'stringSlice',
-  'admission-control-config-file': 'string',
-  'default-not-ready-toleration-seconds': 'string',
-  'default-unreachable-toleration-seconds': 'string',
+  'enable-admission-plugins': {
+    kind: 'stringSlice',
+    section: 'admission',
+    usage:
+      'Admission plugins that should be enabled in addition to default enabled ones. Comma-delimited list of admission plugins.',
+  },
+  'disable-admission-plugins': {
+    kind: 'stringSlice',
+    section: 'admission',
+    usage: 'Admission plugins that should be disabled although they are in the default enabled plugins list.',
+  },
+  'admission-control-config-file': {
+    kind: 'string',
+    section: 'admission',
+    usage: 'File with admission control configuration.',
+  },
+  'default-not-ready-toleration-seconds': {
+    kind: 'string',
+    type: 'int',
+    section: 'global',
+    usage:
+      'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod that does not already have such a toleration.',
+    default: '300',
+  },
+  'default-unreachable-toleration-seconds': {
+    kind: 'string',
+    type: 'int',
+    section: 'global',
+    usage:
+      'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.',
+    default: '300',
+  },
+  // Services: the addresses and ports the allocators hand out, and where the `kubernetes` Service points.
+  'advertise-address': {
+    kind: 'string',
+    type: 'ip',
+    section: 'generic',
+    usage:
+      'The IP address on which to advertise the apiserver to members of the cluster: the `kubernetes` Endpoints and EndpointSlice point at it. A loopback address is refused by Endpoints validation, as on a real server.',
+    default: '192.168.49.2',
+  },
+  'service-cluster-ip-range': {
+    kind: 'string',
+    section: 'misc',
+    usage:
+      'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods. Max of two dual-stack CIDRs is allowed.',
+    default: '10.0.0.0/24',
+  },
+  'service-node-port-range': {
+    kind: 'string',
+    type: 'portRange',
+    section: 'misc',
+    usage:
+      "A port range to reserve for services with NodePort visibility.  This must not overlap with the ephemeral port range on nodes.  Example: '30000-32767'. Inclusive at both ends of the range.",
+    default: '30000-32767',
+  },
+  // Health, graceful termination and metrics.
+  'livez-grace-period': {
+    kind: 'string',
+    type: 'duration',
+    section: 'generic',
+    usage:
+      'The longest the start-up sequence may take: until this long after start, /livez reports unfinished post-start hooks as passing.',
+  },
+  'shutdown-delay-duration': {
+    kind: 'string',
+    type: 'duration',
+    section: 'generic',
+    usage:
+      'How long to keep serving after SIGTERM before graceful termination begins; /readyz fails at once while /livez and /healthz still pass, so load balancers can stop sending traffic.',
+  },
+  'shutdown-send-retry-after': {
+    kind: 'bool',
+    section: 'generic',
+    usage:
+      "If true, keep listening during graceful termination until the in-flight non-long-running requests have drained, refusing new requests with 429, a 'Retry-After' header and 'Connection: close'.",
+  },
+  'show-hidden-metrics-for-version': {
+    kind: 'string',
+    section: 'metrics',
+    usage:
+      "The previous minor version (<major>.<minor>, e.g. '1.26') whose hidden metrics to show again; no other value is accepted.",
+  },
   // Audit.
-  'audit-policy-file': 'string',
-  'audit-log-path': 'string',
+  'audit-policy-file': {
+    kind: 'string',
+    section: 'auditing',
+    usage: 'Path to the file that defines the audit policy configuration.',
+  },
+  'audit-log-path': {
+    kind: 'string',
+    section: 'auditing',
+    usage:
+      "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out.",
+  },
   // Certificate signing (kube-controller-manager's flags; the controllers run in this process).
   ...clusterSigningFlagKinds,
-} as const satisfies Record<string, FlagKind>;
+} as const satisfies Record<string, FlagDecl>;
+
+/** The flag table as data, for `--help` (see flag-help.ts). */
+export const hostFlags: Readonly<Record<string, FlagDecl>> = flagKinds;
 
 type FlagName = keyof typeof flagKinds;
 
@@ -135,6 +507,19 @@ function invalid(name: string, value: string, why: string): FlagError {
   return new FlagError(`invalid argument "${value}" for "--${name}" flag: ${why}`);
 }
 
+/** The real server's refusal of a `--runtime-config` value that is not a Go bool (an empty value means true). */
+function runtimeConfigError(text: string): string | undefined {
+  for (const entry of text.split(',')) {
+    const eq = entry.indexOf('=');
+    if (eq < 0) continue;
+    const key = entry.slice(0, eq).trim();
+    const value = entry.slice(eq + 1);
+    if (value !== '' && goParseBool(value) === undefined)
+      return `invalid value of ${key}: ${value}, err: strconv.ParseBool: parsing "${value}": invalid syntax`;
+  }
+  return undefined;
+}
+
 /** Go's strconv.ParseBool. */
 function parseBool(name: string, value: string): boolean {
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
@@ -146,6 +531,7 @@ function parseBool(name: string, value: string): boolean {
 function scan(argv: string[]): RawFlags {
   const raw: RawFlags = { strings: {}, bools: {}, lists: {}, maps: {} };
   const positional: string[] = [];
+  let help = false;
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? '';
     if (word === '--') {
@@ -159,13 +545,18 @@ function scan(argv: string[]): RawFlags {
     const body = word.replace(/^--?/, '');
     const eq = body.indexOf('=');
     const name = eq < 0 ? body : body.slice(0, eq);
+    // cobra's help flag: noted, and acted on once every word parsed (an unknown flag still fails first).
+    if (name === 'help' || (name === 'h' && !word.startsWith('--'))) {
+      help = eq < 0 || parseBool('help', body.slice(eq + 1));
+      continue;
+    }
     if (!isFlagName(name))
       throw new FlagError(
         word.startsWith('--')
           ? `unknown flag: --${name}`
           : `unknown shorthand flag: '${name[0] ?? ''}' in ${word}`,
       );
-    const kind: FlagKind = flagKinds[name];
+    const kind: FlagKind = kindOf(flagKinds[name]);
     let value: string;
     if (eq >= 0) value = body.slice(eq + 1);
     else if (kind === 'bool') value = 'true';
@@ -183,6 +574,7 @@ function scan(argv: string[]): RawFlags {
         raw.strings[name] = value;
         break;
       case 'stringArray':
+      case 'mapStringBool':
         (raw.lists[name] ??= []).push(value);
         break;
       case 'stringSlice':
@@ -197,6 +589,7 @@ function scan(argv: string[]): RawFlags {
       }
     }
   }
+  if (help) throw new HelpRequested();
   // The real command refuses arguments that are not flags.
   if (positional.some((a) => a !== ''))
     throw new FlagError(
@@ -475,14 +868,13 @@ export function parseHostArgs(
     options.storage = s.storage;
   }
   etcdOf(raw, options);
-  if (s['runtime-config'] !== undefined) options.runtimeConfig = s['runtime-config'];
-  if (s['feature-gates'] !== undefined) {
-    try {
-      options.featureGates = parseFeatureGates(s['feature-gates']);
-    } catch (e) {
-      throw invalid('feature-gates', s['feature-gates'], (e as Error).message);
-    }
+  if (s['runtime-config'] !== undefined) {
+    options.runtimeConfig = s['runtime-config'];
+    const error = runtimeConfigError(s['runtime-config']);
+    if (error !== undefined) throw new CommandFailed(error);
   }
+  const gateFlags = raw.lists['feature-gates'];
+  if (gateFlags !== undefined) options.featureGates = parseFeatureGates(gateFlags, warn);
   if (s['compaction-interval'] !== undefined) {
     try {
       options.compactionIntervalMs = parseGoDuration(s['compaction-interval']);
@@ -510,7 +902,9 @@ export function parseHostArgs(
   if (saTokens.options !== undefined) options.serviceAccountTokens = saTokens.options;
   errors.push(...saTokens.errors);
   auditOf(raw, read, options, warn);
+  errors.push(...servicesOf(raw, options));
   errors.push(...leaderElectionOf(raw, options));
+  errors.push(...lifecycleOf(raw, options));
   const signing = clusterSigningOf(
     raw.strings,
     (path, context) => readFlagFile(read, path, context),
@@ -619,6 +1013,41 @@ function admissionOf(raw: RawFlags, read: ReadFile, options: NodeHostOptions): s
   return validateAdmissionOptions(admission);
 }
 
+/**
+ * `--advertise-address` (an IP, as pflag's IP flag parses it), `--service-node-port-range` (pflag's PortRange)
+ * and `--service-cluster-ip-range` (validated as the real server's options: a bad CIDR stops the start at once,
+ * the size and dual-stack rules are validation errors).
+ */
+function servicesOf(raw: RawFlags, options: NodeHostOptions): string[] {
+  const s = raw.strings;
+  const advertise = s['advertise-address'];
+  if (advertise !== undefined && advertise !== '') {
+    if (isIP(advertise) === 0)
+      throw invalid('advertise-address', advertise, `failed to parse IP: "${advertise}"`);
+    options.advertiseAddress = advertise;
+  }
+  const ports = s['service-node-port-range'];
+  if (ports !== undefined) {
+    try {
+      parsePortRange(ports);
+    } catch (e) {
+      throw invalid('service-node-port-range', ports, (e as Error).message);
+    }
+    options.serviceNodePortRange = ports;
+  }
+  const range = s['service-cluster-ip-range'];
+  if (range === undefined) return [];
+  try {
+    parseServiceClusterIPRanges(range);
+  } catch (e) {
+    const message = (e as Error).message;
+    if (message.startsWith('service-cluster-ip-range[')) throw new FlagError(message);
+    return [message];
+  }
+  options.serviceClusterIPRange = range;
+  return [];
+}
+
 /** `--audit-policy-file` and `--audit-log-path` (`-` is standard output). */
 function auditOf(
   raw: RawFlags,
@@ -667,4 +1096,40 @@ function etcdOf(raw: RawFlags, options: NodeHostOptions): void {
   if (s['etcd-cafile'] !== undefined) options.etcd.caFile = s['etcd-cafile'];
   if (s['etcd-certfile'] !== undefined) options.etcd.certFile = s['etcd-certfile'];
   if (s['etcd-keyfile'] !== undefined) options.etcd.keyFile = s['etcd-keyfile'];
+}
+
+/**
+ * `--livez-grace-period`, `--shutdown-delay-duration`, `--shutdown-send-retry-after` and
+ * `--show-hidden-metrics-for-version`, validated as the real server's run and metrics options are.
+ */
+function lifecycleOf(raw: RawFlags, options: NodeHostOptions): string[] {
+  const errors: string[] = [];
+  const duration = (flag: 'livez-grace-period' | 'shutdown-delay-duration'): number | undefined => {
+    const text = raw.strings[flag];
+    if (text === undefined) return undefined;
+    try {
+      return parseGoDuration(text);
+    } catch (e) {
+      throw invalid(flag, text, (e as Error).message);
+    }
+  };
+  const grace = duration('livez-grace-period');
+  if (grace !== undefined) {
+    if (grace < 0) errors.push('--livez-grace-period can not be a negative value');
+    options.livezGracePeriodMs = grace;
+  }
+  const delay = duration('shutdown-delay-duration');
+  if (delay !== undefined) {
+    if (delay < 0) errors.push('--shutdown-delay-duration can not be negative value');
+    options.shutdownDelayMs = delay;
+  }
+  if (raw.bools['shutdown-send-retry-after'] !== undefined)
+    options.shutdownSendRetryAfter = raw.bools['shutdown-send-retry-after'];
+  const hidden = raw.strings['show-hidden-metrics-for-version'];
+  if (hidden !== undefined) {
+    const error = showHiddenMetricsError(serverVersion.gitVersion.replace(/^v/, ''), hidden);
+    if (error !== undefined) errors.push(error);
+    else if (hidden !== '') options.showHiddenMetricsForVersion = hidden;
+  }
+  return errors;
 }

@@ -22,7 +22,12 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener } from '@hono/node-server';
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
-import { createApiServer, type ApiServer, type ApiServerOptions } from '../../server/index';
+import {
+  createApiServer,
+  isLongRunningRequest,
+  type ApiServer,
+  type ApiServerOptions,
+} from '../../server/index';
 import { nodeScriptRunner } from './script-runner';
 import type { ProfileName } from '../../machinery/naming';
 import type { AuthenticationConfig } from '../../auth/authn/config';
@@ -44,6 +49,8 @@ export interface NodeHostOptions {
   profile?: ProfileName;
   kubeconfig?: string;
   storage?: 'dexie' | 'memory' | 'etcd';
+  /** With `storage: 'dexie'`: the database to open (default a new one per host); a host started again on the same name restarts over its state. */
+  dexieDatabase?: string;
   /** `--etcd-servers`, `--etcd-prefix` and the TLS files: required with `storage: 'etcd'`. */
   etcd?: EtcdOptions;
   /** `--etcd-compaction-interval`: with etcd, how often the server compacts etcd (default 5m, 0 disables). */
@@ -75,6 +82,18 @@ export interface NodeHostOptions {
   clusterSigning?: ApiServerOptions['clusterSigning'];
   /** The server's clock (tests inject one to move time, e.g. for the CSR cleaner); default the system clock. */
   now?: () => Date;
+  /** `--service-cluster-ip-range`, `--service-node-port-range` (validated by args.ts), `--advertise-address`. */
+  serviceClusterIPRange?: string;
+  serviceNodePortRange?: string;
+  advertiseAddress?: string;
+  /** `--livez-grace-period`. */
+  livezGracePeriodMs?: number;
+  /** `--shutdown-delay-duration`: how long `shutdown()` keeps serving (readyz failing) before it stops accepting. */
+  shutdownDelayMs?: number;
+  /** `--shutdown-send-retry-after`. */
+  shutdownSendRetryAfter?: boolean;
+  /** `--show-hidden-metrics-for-version`. */
+  showHiddenMetricsForVersion?: string;
 }
 
 /** A mode `--authorization-mode` may name that the core implements. */
@@ -96,6 +115,12 @@ export interface NodeHost {
   /** The host's store, for tests that read the change history (the fuzzer's no-change check). */
   storage: Storage;
   close(): Promise<void>;
+  /**
+   * Graceful termination, as the real server runs it on SIGTERM: `/readyz` fails at once, serving goes on for
+   * the shutdown delay, then new requests are refused (the listener closes, or with `shutdownSendRetryAfter`
+   * stays open answering 429 until the drain), in-flight requests finish, watches are closed, and the host closes.
+   */
+  shutdown(): Promise<void>;
 }
 
 let dbCounter = 0;
@@ -127,7 +152,7 @@ async function makeStorage(options: NodeHostOptions, profile: ProfileName): Prom
   if (kind === 'memory') return createMemoryStorage();
   // One in-memory database per host instance, so several hosts in one process stay apart.
   return createDexieStorage({
-    name: `orch-sandbox-${profile}-${process.pid}-${++dbCounter}`,
+    name: options.dexieDatabase ?? `orch-sandbox-${profile}-${process.pid}-${++dbCounter}`,
     indexedDB,
     IDBKeyRange,
   });
@@ -185,6 +210,20 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       : {}),
     ...(options.clusterSigning !== undefined ? { clusterSigning: options.clusterSigning } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
+    ...(options.serviceClusterIPRange !== undefined
+      ? { serviceClusterIPRange: options.serviceClusterIPRange }
+      : {}),
+    ...(options.serviceNodePortRange !== undefined
+      ? { serviceNodePortRange: options.serviceNodePortRange }
+      : {}),
+    ...(options.advertiseAddress !== undefined ? { advertiseAddress: options.advertiseAddress } : {}),
+    ...(options.livezGracePeriodMs !== undefined ? { livezGracePeriodMs: options.livezGracePeriodMs } : {}),
+    ...(options.shutdownSendRetryAfter !== undefined
+      ? { shutdownSendRetryAfter: options.shutdownSendRetryAfter }
+      : {}),
+    ...(options.showHiddenMetricsForVersion !== undefined
+      ? { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion }
+      : {}),
     // The real controller manager's holder identity: `<hostname>_<uuid>`.
     ...(options.leaderElection !== undefined
       ? { leaderElection: { identity: `${machineName()}_${randomUUID()}`, ...options.leaderElection } }
@@ -217,7 +256,22 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
         }),
     },
   );
+  const longRunning = (incoming: IncomingMessage): boolean => {
+    try {
+      return isLongRunningRequest(incoming.method ?? 'GET', new URL(incoming.url ?? '/', 'http://host'));
+    } catch {
+      // A target no URL parses is answered 400 at once.
+      return false;
+    }
+  };
+  // Responses of non-long-running requests still being written: a graceful shutdown lets them finish.
+  const writing = new Set<Promise<void>>();
   const handle = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    if (!longRunning(incoming)) {
+      const written = new Promise<void>((resolve) => outgoing.once('close', () => resolve()));
+      writing.add(written);
+      void written.then(() => writing.delete(written));
+    }
     rewriteIncomingTarget(incoming);
     void listener(incoming, outgoing);
   };
@@ -269,6 +323,20 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     });
   }
   let closing: Promise<void> | undefined;
+  let shuttingDown: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Open watches end when the server closes; idle keep-alive sockets go now.
+        server.closeAllConnections();
+        void api.close();
+      });
+      await api.close();
+      await scriptRunner.close();
+    })();
+    return closing;
+  };
   return {
     url,
     port: address.port,
@@ -277,18 +345,22 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     identities,
     api,
     storage,
-    close() {
-      closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          // Open watches end when the server closes; idle keep-alive sockets go now.
-          server.closeAllConnections();
-          void api.close();
-        });
-        await api.close();
-        await scriptRunner.close();
+    close,
+    shutdown() {
+      shuttingDown ??= (async () => {
+        api.beginShutdown();
+        await new Promise((resolve) => setTimeout(resolve, options.shutdownDelayMs ?? 0));
+        api.stopAcceptingNew();
+        // Without --shutdown-send-retry-after the listener closes now; requests on open connections get 503.
+        if (options.shutdownSendRetryAfter !== true) {
+          server.close();
+          server.closeIdleConnections();
+        }
+        await api.drained();
+        await Promise.all([...writing]);
+        await close();
       })();
-      return closing;
+      return shuttingDown;
     },
   };
 }

@@ -7,7 +7,9 @@
  * 1, as `kube-apiserver` does.
  */
 
-import { FlagError, parseHostArgs } from './args';
+import { CommandFailed, FlagError, HelpRequested, hostFlags, parseHostArgs } from './args';
+import { helpText } from './flag-help';
+import { klogCommandFailed } from './klog-line';
 import { startNodeHost, type NodeHostOptions } from './host';
 
 async function main(): Promise<void> {
@@ -17,8 +19,14 @@ async function main(): Promise<void> {
       process.stderr.write(`W ${warning}\n`),
     );
   } catch (e) {
-    process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exit(e instanceof FlagError ? 1 : 2);
+    if (e instanceof HelpRequested) {
+      process.stdout.write(helpText(hostFlags));
+      process.exit(0);
+    }
+    // The real server reports these through its logger once flags parsed; cobra prints flag errors plainly.
+    if (e instanceof CommandFailed) process.stderr.write(klogCommandFailed(e.message));
+    else process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(e instanceof FlagError || e instanceof CommandFailed ? 1 : 2);
   }
   let host;
   try {
@@ -33,8 +41,9 @@ async function main(): Promise<void> {
   process.stdout.write(
     `Orch Sandbox API server (profile ${profile}) listening on ${host.url}${kubeconfig}\n`,
   );
+  // SIGTERM is the real server's graceful termination (readyz fails, delay, drain); exit 0 once done.
   const stop = (): void => {
-    host.close().then(
+    host.shutdown().then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -31,7 +31,7 @@ export async function handleCreate(
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const ownership = ownershipOptions(server, ctx, 'CreateOptions');
-  const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
+  const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), true);
   const kind = storage.objectKind;
   const apiVersion =
     kind === undefined

@@ -75,8 +75,11 @@ export async function handleList(
   const errs = validateListOptions(q, false);
   if (errs.length > 0) throw invalid({ group: server.profile.metaGroup, kind: 'ListOptions' }, '', errs);
   const rvText = q.get('resourceVersion') ?? '';
-  const cont = q.get('continue') ?? '';
-  const limit = parseLimit(q);
+  // APIListChunking off: the store neither pages nor reads continue tokens (the real etcd3 store's pagingEnabled).
+  const chunking = server.featureGates.APIListChunking !== false;
+  const cont = chunking ? (q.get('continue') ?? '') : '';
+  const requestedLimit = parseLimit(q);
+  const limit = chunking ? requestedLimit : 0;
   const selection = selectionFromQuery(server.profile, req.rt, q);
   // Continue tokens are bound to the collection they page through.
   const tokenScope = collectionPrefix(req.rt.storage, req.namespace);

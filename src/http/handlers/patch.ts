@@ -90,11 +90,13 @@ function applyPatch(
       } catch (e) {
         if (!(e instanceof JsonPatchError)) throw e;
         if (e.malformed) throw badRequest(e.message);
+        // The real server's generic 422 for a patch that does not apply: the operation's own error
+        // (`testing value … failed`, a missing path) is not passed on, and the details stay empty.
         throw new StatusError(
           422,
           'Invalid',
           'the server rejected our request due to an error in our request',
-          { causes: [{ reason: 'UnexpectedServerResponse', message: e.message }] },
+          {},
         );
       }
     default:

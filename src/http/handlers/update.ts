@@ -55,7 +55,7 @@ export async function handleUpdate(
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const ownership = ownershipOptions(server, ctx, 'UpdateOptions');
-  const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), false);
+  const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), true);
   const sub = req.info.subresource;
   const gvk = storageApiVersion(req, storage);
   const decoded = decodeObjectBody(await readBodyText(ctx.request), format, {

@@ -124,21 +124,66 @@ describe('wire forms', () => {
         },
       ],
     });
-    expect(codec.decode(codec.encode(p) ?? new Uint8Array())).toEqual(p);
+    // As the Go types marshal it: plain structs (`resources`, `status`) are always present.
+    expect(codec.decode(codec.encode(p) ?? new Uint8Array())).toEqual({
+      ...p,
+      spec: {
+        containers: [
+          {
+            name: 'c',
+            resources: {},
+            livenessProbe: { httpGet: { port: 'http' }, periodSeconds: 3 },
+            readinessProbe: { tcpSocket: { port: 8080 } },
+          },
+        ],
+      },
+      status: {},
+    });
   });
 
-  it('drops a zero time and empty strings without a zero default, keeps zero numbers', () => {
+  it('decodes as the Go types marshal: plain zero scalars with omitempty dropped, pointer zeros kept', () => {
     const p = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
-      metadata: { name: 'd', generateName: '' },
-      spec: { replicas: 0, paused: false },
+      metadata: { name: 'd', generateName: '', generation: 0 },
+      spec: { replicas: 0, paused: false, minReadySeconds: 0 },
     };
-    expect(codec.decode(codec.encode(p) ?? new Uint8Array())).toEqual({
+    const goShaped = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'd' },
-      spec: { replicas: 0, paused: false },
+      spec: { replicas: 0, template: { metadata: {}, spec: {} }, strategy: {} },
+      status: {},
+    };
+    expect(codec.decode(codec.encode(p) ?? new Uint8Array())).toEqual(goShaped);
+    // A Go client writes every plain field, zero or not: the decoded object is the same.
+    expect(codec.decode(codec.encode(p, { asGoClient: true }) ?? new Uint8Array())).toEqual(goShaped);
+    // Fields without omitempty are present even as zero; required pointers only when set.
+    const port = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's' },
+      spec: { ports: [{ port: 0 }], storageClassName: '' },
+    };
+    expect(codec.decode(codec.encode(port, { asGoClient: true }) ?? new Uint8Array())).toEqual({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's' },
+      spec: { ports: [{ port: 0, targetPort: 0 }] },
+      status: { loadBalancer: {} },
+    });
+    const pvc = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'c' },
+      spec: { storageClassName: '', volumeName: '' },
+    };
+    expect(codec.decode(codec.encode(pvc, { asGoClient: true }) ?? new Uint8Array())).toEqual({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'c' },
+      spec: { storageClassName: '', resources: {} },
+      status: {},
     });
   });
 
@@ -174,7 +219,12 @@ describe('wire forms', () => {
         ],
       },
     };
-    expect(orch.decode(orch.encode(crd) ?? new Uint8Array())).toEqual(crd);
+    expect(orch.decode(orch.encode(crd) ?? new Uint8Array())).toEqual({
+      ...crd,
+      // Plain fields without omitempty, as the Go type marshals them.
+      spec: { ...crd.spec, names: { plural: '', kind: '' }, scope: '' },
+      status: { acceptedNames: { plural: '', kind: '' } },
+    });
   });
 
   it('frames watch events with a big-endian length and the object as an envelope', () => {

@@ -17,7 +17,7 @@ import type { DefinitionSet } from '../../machinery/schema';
 import { maxNestingDepth } from '../../machinery/decode/json';
 import { builtInDefinitions } from '../../registry/builtins';
 import { KindIndex, lookupMessage } from './descriptor';
-import { ProtoConverter, type Msg } from './convert';
+import { ProtoConverter, type Msg, type ToMessageOptions } from './convert';
 
 const magic = new Uint8Array([0x6b, 0x38, 0x73, 0x00]);
 
@@ -29,10 +29,15 @@ util.recursionLimit = Math.max(util.recursionLimit, 2 * maxNestingDepth + 64);
 export interface ProtobufCodec {
   /** True when `apiVersion`/`kind` has a message (built-in kinds, their lists, Status, Scale, ...). */
   canEncode(apiVersion: string, kind: string): boolean;
-  /** The envelope of an object, list or Status; undefined when its kind has no message. */
-  encode(value: JsonObject | KubeObject): Uint8Array<ArrayBuffer> | undefined;
+  /**
+   * The envelope of an object, list or Status; undefined when its kind has no message. With
+   * `asGoClient`, every plain Go field is written, zero or not, as a Go client sends it.
+   */
+  encode(value: JsonObject | KubeObject, options?: ToMessageOptions): Uint8Array<ArrayBuffer> | undefined;
   /** An envelope back to the JSON object, with apiVersion and kind from its type meta. Malformed input is a 400. */
   decode(bytes: Uint8Array): KubeObject;
+  /** The type meta of an envelope; undefined when the bytes are not one. */
+  envelopeType(bytes: Uint8Array): { apiVersion: string; kind: string } | undefined;
   /** One watch stream frame (length prefix included); undefined when the object's kind has no message. */
   watchFrame(type: string, object: JsonObject | KubeObject): Uint8Array<ArrayBuffer> | undefined;
 }
@@ -62,12 +67,17 @@ class Codec implements ProtobufCodec {
     return this.kinds.message(apiVersion, kind) !== undefined;
   }
 
-  encode(value: JsonObject | KubeObject): Uint8Array<ArrayBuffer> | undefined {
+  encode(
+    value: JsonObject | KubeObject,
+    options: ToMessageOptions = {},
+  ): Uint8Array<ArrayBuffer> | undefined {
     const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : '';
     const kind = typeof value.kind === 'string' ? value.kind : '';
     const type = this.kinds.message(apiVersion, kind);
     if (type === undefined) return undefined;
-    const raw = type.encode(this.converter.toMessage(type, value as Record<string, unknown>)).finish();
+    const raw = type
+      .encode(this.converter.toMessage(type, value as Record<string, unknown>, options))
+      .finish();
     const body = this.unknown()
       .encode({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })
       .finish();
@@ -106,6 +116,20 @@ class Codec implements ProtobufCodec {
       throw badRequest(`unable to decode ${kind}: ${e instanceof Error ? e.message : String(e)}`);
     }
     return { apiVersion, kind, ...this.converter.fromMessage(type, msg) } as KubeObject;
+  }
+
+  envelopeType(bytes: Uint8Array): { apiVersion: string; kind: string } | undefined {
+    if (bytes.length < magic.length || magic.some((b, i) => bytes[i] !== b)) return undefined;
+    try {
+      const envelope = this.unknown().decode(bytes.subarray(magic.length)) as unknown as Msg;
+      const typeMeta = isObject(envelope.typeMeta) ? envelope.typeMeta : {};
+      return {
+        apiVersion: typeof typeMeta.apiVersion === 'string' ? typeMeta.apiVersion : '',
+        kind: typeof typeMeta.kind === 'string' ? typeMeta.kind : '',
+      };
+    } catch {
+      return undefined;
+    }
   }
 
   watchFrame(type: string, object: JsonObject | KubeObject): Uint8Array<ArrayBuffer> | undefined {

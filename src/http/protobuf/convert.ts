@@ -7,16 +7,22 @@
  * message (times, int-or-string, quantities, raw JSON, string-list
  * wrappers, the JSON-schema "or" types).
  *
- * Decoding mirrors what a Go server would emit after decoding: empty
- * strings are dropped unless the schema marks the field as always present
- * (it has a zero default), empty lists and maps are dropped, and a zero
- * time is absent.
+ * Decoding gives exactly the JSON that the real server's Go types would
+ * marshal after decoding the message (see decision 0028): a plain scalar
+ * without `omitempty` (the schema gives it a zero default) is always
+ * present, a plain `omitempty` scalar only when it is not zero, a pointer
+ * scalar (`go-pointers.json`, or required without a default) whenever it
+ * is on the wire; a plain struct (default `{}`) is always present, as its
+ * zero value when absent; empty lists and maps and a zero time are absent.
+ * `toMessage(…, { asGoClient: true })` writes a message as a Go client
+ * does — every plain field, zero or not — for tests and benchmarks.
  */
 
 import { MapField, type Field, type Type } from 'protobufjs/light';
 import type { NamingProfile } from '../../machinery/naming';
 import type { DefinitionSet } from '../../machinery/schema';
 import { isPlainObject } from '../../machinery/json';
+import goPointers from '../../registry/generated/go-pointers.json';
 import { definitionOfProtoName, fieldAnnotations, fullNameOf } from './descriptor';
 import {
   base64ToBytes,
@@ -51,11 +57,18 @@ interface FieldPlan {
   map: boolean;
   scalar?: string;
   message?: Type;
-  /** The schema gives the field a zero default: an empty string is a value, not an absence. */
-  keepEmpty: boolean;
+  /**
+   * How the Go field shows in JSON: `always` (plain, no omitempty), `nonZero` (plain with omitempty),
+   * `present` (a pointer, or a plain struct: whenever set — a plain struct is always set).
+   */
+  presence: 'always' | 'nonZero' | 'present';
+  /** A plain (non-pointer) struct: present as its zero value when absent from the wire. */
+  plainStruct: boolean;
 }
 
 interface TypePlan {
+  /** The definition whose schema facts the fields read (an embedded struct without its own uses its parent's). */
+  factsName: string;
   special?: Special;
   /** For rawJson / stringList: the one field holding the payload. */
   payload?: string;
@@ -102,8 +115,22 @@ function hasOwn(obj: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
 }
 
+const pointerFields: Record<string, readonly string[] | undefined> = goPointers;
+
+function isZeroScalar(v: unknown): boolean {
+  if (v === '' || v === false || v === 0) return true;
+  if (typeof v === 'object' && v !== null && 'toNumber' in v) return toNumber(v) === 0;
+  return false;
+}
+
+export interface ToMessageOptions {
+  /** Write every plain (non-pointer) field, zero or not, as a Go client's marshalling does. */
+  asGoClient?: boolean;
+}
+
 export class ProtoConverter {
-  private readonly plans = new Map<Type, TypePlan>();
+  /** Plans by message type, then by the definition an embedded struct borrows its facts from. */
+  private readonly plans = new Map<Type, Map<string, TypePlan>>();
 
   constructor(
     private readonly profile: NamingProfile,
@@ -117,19 +144,35 @@ export class ProtoConverter {
     return marker?.[1] !== undefined ? this.profile.ext(marker[1]) : annotated;
   }
 
-  plan(type: Type): TypePlan {
-    let plan = this.plans.get(type);
+  plan(type: Type, parentFacts = ''): TypePlan {
+    let byParent = this.plans.get(type);
+    let plan = byParent?.get(parentFacts);
     if (plan !== undefined) return plan;
+    if (byParent === undefined) this.plans.set(type, (byParent = new Map()));
     const fullName = fullNameOf(type);
+    const ownName = definitionOfProtoName(fullName);
+    const factsName = this.definitions[ownName] !== undefined ? ownName : parentFacts;
     const special = specialOf(fullName, type);
     const notes = fieldAnnotations(fullName);
-    const props = this.definitions[definitionOfProtoName(fullName)]?.properties ?? {};
+    const def = this.definitions[factsName];
+    const props = def?.properties ?? {};
+    const required = new Set(def?.required ?? []);
+    const pointers = new Set(pointerFields[factsName] ?? []);
     const fields = type.fieldsArray.map((f: Field): FieldPlan => {
       f.resolve();
       const note = notes?.get(f.name);
       const json = this.jsonNameOf(f.name, note?.jsonName);
       const resolved = f.resolvedType;
       const message = resolved !== null && 'fieldsArray' in resolved ? (resolved as Type) : undefined;
+      const prop = props[json];
+      const dflt = prop?.default;
+      const plainStruct =
+        message !== undefined && typeof dflt === 'object' && dflt !== null && !Array.isArray(dflt);
+      let presence: FieldPlan['presence'];
+      if (message !== undefined || f.type === 'bytes') presence = 'present';
+      else if (dflt !== undefined) presence = isZeroScalar(dflt) ? 'always' : 'nonZero';
+      else if (pointers.has(json) || required.has(json)) presence = 'present';
+      else presence = 'nonZero';
       return {
         name: f.name,
         json,
@@ -137,51 +180,87 @@ export class ProtoConverter {
         repeated: f.repeated,
         map: f instanceof MapField,
         ...(message === undefined ? { scalar: f.type } : { message }),
-        keepEmpty: props[json]?.default !== undefined,
+        presence,
+        plainStruct,
       };
     });
     const payload = special === 'rawJson' || special === 'stringList' ? type.fieldsArray[0]?.name : undefined;
     plan = {
+      factsName,
       ...(special !== undefined ? { special } : {}),
       ...(payload !== undefined ? { payload } : {}),
       fields,
     };
-    this.plans.set(type, plan);
+    byParent.set(parentFacts, plan);
     return plan;
   }
 
   /** The message object for a JSON object of `type`. Fields the message does not have are left out. */
-  toMessage(type: Type, json: Json): Msg {
+  toMessage(type: Type, json: Json, options: ToMessageOptions = {}, parentFacts = ''): Msg {
     const out: Msg = {};
-    for (const f of this.plan(type).fields) {
+    const plan = this.plan(type, parentFacts);
+    const asGo = options.asGoClient === true;
+    for (const f of plan.fields) {
       if (f.inline && f.message !== undefined) {
-        out[f.name] = this.toMessage(f.message, json);
+        out[f.name] = this.toMessage(f.message, json, options, plan.factsName);
         continue;
       }
       const v = json[f.json];
-      if (v === undefined || v === null) continue;
+      if (v === undefined || v === null) {
+        if (asGo && !f.map && !f.repeated) {
+          const zero = this.goZeroOnWire(f, options);
+          if (zero !== undefined) out[f.name] = zero;
+        }
+        continue;
+      }
       if (f.map) {
         if (!isPlainObject(v)) continue;
         const m: Msg = {};
         for (const [k, item] of Object.entries(v)) {
-          const converted = this.valueToWire(f, item);
+          const converted = this.valueToWire(f, item, options);
           if (converted !== undefined) m[k] = converted;
         }
         out[f.name] = m;
       } else if (f.repeated) {
         if (!Array.isArray(v)) continue;
-        out[f.name] = v.map((item: unknown) => this.valueToWire(f, item)).filter((x) => x !== undefined);
+        out[f.name] = v
+          .map((item: unknown) => this.valueToWire(f, item, options))
+          .filter((x) => x !== undefined);
       } else {
-        const converted = this.valueToWire(f, v);
+        const converted = this.valueToWire(f, v, options);
         if (converted !== undefined) out[f.name] = converted;
       }
     }
     return out;
   }
 
-  private valueToWire(f: FieldPlan, v: unknown): unknown {
+  /** What a Go client writes for a plain field it holds as zero; undefined for a nil pointer. */
+  private goZeroOnWire(f: FieldPlan, options: ToMessageOptions): unknown {
+    if (f.message !== undefined) {
+      if (!f.plainStruct) return undefined;
+      const special = this.plan(f.message).special;
+      if (special === 'intOrString') return { type: 0, intVal: 0, strVal: '' };
+      if (special === 'quantity') return { string: '0' };
+      // A zero time, raw JSON or string list is an empty message.
+      if (special !== undefined) return {};
+      return this.toMessage(f.message, {}, options);
+    }
+    if (f.presence === 'present') return undefined;
+    switch (f.scalar) {
+      case 'string':
+        return '';
+      case 'bool':
+        return false;
+      case 'bytes':
+        return undefined;
+      default:
+        return 0;
+    }
+  }
+
+  private valueToWire(f: FieldPlan, v: unknown, options: ToMessageOptions = {}): unknown {
     if (v === null || v === undefined) return undefined;
-    if (f.message !== undefined) return this.specialToWire(f.message, v);
+    if (f.message !== undefined) return this.specialToWire(f.message, v, options);
     switch (f.scalar) {
       case 'string':
         return typeof v === 'string' ? v : typeof v === 'object' ? undefined : String(v);
@@ -196,7 +275,7 @@ export class ProtoConverter {
     }
   }
 
-  private specialToWire(type: Type, v: unknown): unknown {
+  private specialToWire(type: Type, v: unknown, options: ToMessageOptions): unknown {
     const plan = this.plan(type);
     switch (plan.special) {
       case 'time': {
@@ -222,19 +301,23 @@ export class ProtoConverter {
           return {
             jSONSchemas: v
               .filter(isPlainObject)
-              .map((s) => this.toMessage(this.fieldType(type, 'schema'), s)),
+              .map((s) => this.toMessage(this.fieldType(type, 'schema'), s, options)),
           };
-        return isPlainObject(v) ? { schema: this.toMessage(this.fieldType(type, 'schema'), v) } : undefined;
+        return isPlainObject(v)
+          ? { schema: this.toMessage(this.fieldType(type, 'schema'), v, options) }
+          : undefined;
       case 'orBool':
         if (typeof v === 'boolean') return { allows: v };
         return isPlainObject(v)
-          ? { allows: true, schema: this.toMessage(this.fieldType(type, 'schema'), v) }
+          ? { allows: true, schema: this.toMessage(this.fieldType(type, 'schema'), v, options) }
           : undefined;
       case 'orStringArray':
         if (Array.isArray(v)) return { property: v.map(String) };
-        return isPlainObject(v) ? { schema: this.toMessage(this.fieldType(type, 'schema'), v) } : undefined;
+        return isPlainObject(v)
+          ? { schema: this.toMessage(this.fieldType(type, 'schema'), v, options) }
+          : undefined;
       default:
-        return isPlainObject(v) ? this.toMessage(type, v) : undefined;
+        return isPlainObject(v) ? this.toMessage(type, v, options) : undefined;
     }
   }
 
@@ -244,13 +327,15 @@ export class ProtoConverter {
     return t;
   }
 
-  /** The JSON object of a decoded message of `type`. */
-  fromMessage(type: Type, msg: Msg): Json {
+  /** The JSON object of a decoded message of `type`, as the Go type it decodes into marshals it. */
+  fromMessage(type: Type, msg: Msg, parentFacts = ''): Json {
     const out: Json = {};
-    for (const f of this.plan(type).fields) {
+    const plan = this.plan(type, parentFacts);
+    for (const f of plan.fields) {
       const v = msg[f.name];
       if (f.inline && f.message !== undefined) {
-        if (isObj(v)) Object.assign(out, this.fromMessage(f.message, v));
+        // Embedded structs are plain in Go: absent means all their fields are zero.
+        Object.assign(out, this.fromMessage(f.message, isObj(v) ? v : {}, plan.factsName));
         continue;
       }
       if (f.map) {
@@ -263,15 +348,30 @@ export class ProtoConverter {
           if (converted !== undefined) m[k] = converted;
         }
         out[f.json] = m;
-      } else if (f.repeated) {
+        continue;
+      }
+      if (f.repeated) {
         if (!Array.isArray(v) || v.length === 0) continue;
         out[f.json] = v.map((item: unknown) => this.valueFromWire(f, item)).filter((x) => x !== undefined);
-      } else {
-        if (!hasOwn(msg, f.name) || v === null || v === undefined) continue;
-        const converted = this.valueFromWire(f, v);
-        if (converted === undefined || (converted === '' && !f.keepEmpty)) continue;
-        out[f.json] = converted;
+        continue;
       }
+      const present = hasOwn(msg, f.name) && v !== null && v !== undefined;
+      if (f.message !== undefined) {
+        let converted: unknown;
+        if (present) converted = this.valueFromWire(f, v);
+        else if (f.plainStruct && this.plan(f.message).special !== 'stringList')
+          converted = this.specialFromWire(f.message, {});
+        if (converted !== undefined) out[f.json] = converted;
+        continue;
+      }
+      if (f.scalar === 'bytes') {
+        if (present && v instanceof Uint8Array && v.length > 0) out[f.json] = bytesToBase64(v);
+        continue;
+      }
+      const value = present ? this.valueFromWire(f, v) : zeroScalar(f.scalar);
+      if (value === undefined) continue;
+      if (f.presence === 'always' || (f.presence === 'present' ? present : !isZeroScalar(value)))
+        out[f.json] = value;
     }
     return out;
   }
@@ -324,6 +424,12 @@ export class ProtoConverter {
         return this.fromMessage(type, m);
     }
   }
+}
+
+function zeroScalar(scalar: string | undefined): unknown {
+  if (scalar === 'string') return '';
+  if (scalar === 'bool') return false;
+  return 0;
 }
 
 function isObj(v: unknown): v is Msg {

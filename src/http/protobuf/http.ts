@@ -13,7 +13,7 @@ import type { NamingProfile } from '../../machinery/naming';
 import { badRequest } from '../../machinery/errors';
 import type { RequestContext } from '../context';
 import { parseMediaType } from '../media-type';
-import { readBodyBytes } from '../body';
+import { readBodyBytes, summarizeBody } from '../body';
 import { protobufCodec } from './codec';
 
 /** The protobuf body of a response value, or undefined when its kind has no message. */
@@ -52,10 +52,15 @@ export function watchEncoding(ctx: RequestContext, profile: NamingProfile): Watc
  * request carrying the decoded object as JSON. The envelope names its own
  * apiVersion and kind, so handlers still check them against the endpoint.
  */
-export async function decodeProtobufBody(ctx: RequestContext, profile: NamingProfile): Promise<void> {
+export async function decodeProtobufBody(
+  ctx: RequestContext,
+  profile: NamingProfile,
+  customKind?: string,
+): Promise<void> {
   const contentType = ctx.request.headers.get('content-type');
   if (contentType === null || parseMediaType(contentType)?.essence !== profile.protobufMediaType) return;
   const bytes = await readBodyBytes(ctx.request);
+  if (customKind !== undefined) throw customResourceProtobuf(profile, bytes, customKind);
   if (bytes.length === 0) throw badRequest('empty protobuf request body');
   const object = protobufCodec(profile).decode(bytes);
   const headers = new Headers(ctx.request.headers);
@@ -67,4 +72,24 @@ export async function decodeProtobufBody(ctx: RequestContext, profile: NamingPro
     body: JSON.stringify(object),
     signal: ctx.signal,
   });
+}
+
+const notMarshalable =
+  'object *unstructured.Unstructured does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message';
+
+/**
+ * A custom resource's body in protobuf: the real server offers the media type
+ * (it is in the 415 list) but decodes into an unstructured object, which has
+ * no message, and answers 400 worded as its decode errors are.
+ */
+function customResourceProtobuf(profile: NamingProfile, bytes: Uint8Array, kind: string): Error {
+  const meta = protobufCodec(profile).envelopeType(bytes);
+  if (meta === undefined)
+    return badRequest(
+      `the object provided is unrecognized (must be of type ${kind}): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (${summarizeBody(new TextDecoder().decode(bytes))})`,
+    );
+  const version = meta.apiVersion.slice(meta.apiVersion.lastIndexOf('/') + 1);
+  return badRequest(
+    `${meta.kind === '' ? kind : meta.kind} in version "${version}" cannot be handled as a ${kind}: ${notMarshalable}`,
+  );
 }

@@ -11,6 +11,7 @@ import type { Printer } from './printer';
 import { corePrinters } from './core';
 import { appsPrinters, autoscalingPrinters, batchPrinters, policyPrinters } from './workloads';
 import { suffixedPrinters } from './cluster';
+import { controlPlanePrinters } from './control-plane';
 
 export type { Printer, PrintContext, RowCondition } from './printer';
 
@@ -29,6 +30,7 @@ function table(profile: NamingProfile): Map<string, Printer> {
   add('autoscaling', autoscalingPrinters);
   add('policy', policyPrinters);
   for (const [base, printers] of Object.entries(suffixedPrinters)) add(profile.suffixed(base), printers);
+  for (const [base, printers] of Object.entries(controlPlanePrinters)) add(profile.suffixed(base), printers);
   byProfile.set(profile.name, t);
   return t;
 }

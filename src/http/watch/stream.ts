@@ -19,6 +19,7 @@ import { baseHeaders } from '../respond';
 import { watchEncoding } from '../protobuf/http';
 import { tableFor } from '../table';
 import { partialObjectMetadata } from '../partial-metadata';
+import { requestLabelsOf } from '../request-labels';
 
 export interface WatchSpec {
   rt: ResourceType;
@@ -56,11 +57,13 @@ export function openWatchStream(
   const cleanups: (() => void)[] = [];
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
 
-  server.metrics.watchOpened(rt.group, rt.version, rt.kind);
+  const endLongRunning = ctx.info.isResourceRequest
+    ? server.metrics.longRunningStarted(requestLabelsOf(ctx.info, ctx.request.headers.get('content-type')))
+    : () => undefined;
   const cleanup = (): void => {
     if (closed) return;
     closed = true;
-    server.metrics.watchClosed(rt.group, rt.version, rt.kind);
+    endLongRunning();
     handle?.stop();
     for (const c of cleanups.splice(0)) c();
   };
@@ -76,14 +79,22 @@ export function openWatchStream(
   };
 
   // Objects take the negotiated form: a one-row Table (no rows for a bookmark), metadata only, or as they are.
+  let columnsSent = false;
   const present = (type: WatchEventType, object: KubeObject | Status): KubeObject | Status => {
     if (type === 'ERROR') return object;
     const out = ctx.output;
     const obj = object as KubeObject;
-    if (out?.kind === 'table')
-      return tableFor(server, ctx, rt, type === 'BOOKMARK' ? [] : [obj], {
+    if (out?.kind === 'table') {
+      const table = tableFor(server, ctx, rt, type === 'BOOKMARK' ? [] : [obj], {
         resourceVersion: obj.metadata?.resourceVersion,
       });
+      // As the real watch encoder does, only the first event carries the column definitions (later ones: null).
+      if (!columnsSent) {
+        columnsSent = true;
+        return table;
+      }
+      return { ...table, columnDefinitions: null };
+    }
     if (out?.kind === 'partial') return partialObjectMetadata(server.profile, out.metaVersion ?? 'v1', obj);
     return object;
   };
@@ -91,7 +102,9 @@ export function openWatchStream(
   const send = (type: WatchEventType, object: KubeObject | Status): void => {
     const c = controllerRef;
     if (closed || c === undefined) return;
-    c.enqueue(encoding.encode(type, present(type, object)));
+    const frame = encoding.encode(type, present(type, object));
+    server.metrics.watchEventSent(rt.group, rt.version, rt.kind, frame.byteLength);
+    c.enqueue(frame);
     if (handle?.isLive() === true && (c.desiredSize ?? 0) < -maxBacklog) {
       c.enqueue(
         encoding.encode(
@@ -151,6 +164,8 @@ export function openWatchStream(
               bookmark({ [server.profile.groupPrefixed('initial-events-end')]: 'true' });
           },
         });
+        // The watch can fail (and the stream close) before `handle` is assigned; release it now then.
+        if (closed) handle.stop();
       },
       cancel() {
         cleanup();

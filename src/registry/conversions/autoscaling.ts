@@ -59,8 +59,9 @@ export function autoscalingV1Spoke(profile: NamingProfile): Spoke {
         const v1status: Obj = {
           observedGeneration: status.observedGeneration,
           lastScaleTime: status.lastScaleTime,
-          currentReplicas: status.currentReplicas,
-          desiredReplicas: status.desiredReplicas,
+          // Plain int32s in v1's Go type (no omitempty): a v1 reader always sees them, zero included.
+          currentReplicas: status.currentReplicas ?? 0,
+          desiredReplicas: status.desiredReplicas ?? 0,
         };
         const util = ((cpuNow?.resource as Obj | undefined)?.current as Obj | undefined)?.averageUtilization;
         if (typeof util === 'number') v1status.currentCPUUtilizationPercentage = util;

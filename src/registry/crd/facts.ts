@@ -48,7 +48,8 @@ export interface CustomResourceFacts {
   /** A stored object as a read presents it (pruned and defaulted, on a copy). */
   present(obj: KubeObject): KubeObject;
   /** Everything the custom resource strategy validates beyond object metadata. */
-  validate(obj: KubeObject, old?: KubeObject): FieldError[];
+  /** `cel` false: the CustomResourceValidationExpressions gate is off and no rule runs. */
+  validate(obj: KubeObject, old?: KubeObject, cel?: boolean): FieldError[];
 }
 
 const blocking = new Set<FieldErrorType>([
@@ -136,14 +137,14 @@ export function customResourceFacts(input: FactsInput): CustomResourceFacts {
       normalize(copy);
       return copy;
     },
-    validate(obj, old) {
+    validate(obj, old, cel = true) {
       const errs = [
         ...validateValue(schema, obj),
         ...scaleErrors(obj, input.scale),
         ...validateEmbeddedResources(schema, obj),
         ...validateListSetsAndMaps(schema, obj),
       ];
-      if (rules.size === 0) return errs;
+      if (rules.size === 0 || !cel) return errs;
       if (errs.some((e) => blocking.has(e.type)))
         return [
           ...errs,

@@ -44,11 +44,7 @@ const service: Defaulter = (obj) => {
   if (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP')
     ptr(spec, 'internalTrafficPolicy', 'Cluster');
   if (spec.type === 'LoadBalancer') ptr(spec, 'allocateLoadBalancerNodePorts', true);
-  // The real server's IP allocator fills these for services that get a cluster IP; a single-stack IPv4 cluster's answer.
-  if (spec.type !== 'ExternalName') {
-    ptr(spec, 'ipFamilyPolicy', 'SingleStack');
-    if (empty(spec.ipFamilies)) spec.ipFamilies = ['IPv4'];
-  }
+  // ipFamilyPolicy and ipFamilies are not defaults: the Service allocators fill them (kinds/core/service/allocation.ts).
 };
 
 /** Every namespace is labelled with its own name (so selectors can pick namespaces by name); its phase starts Active. */

@@ -209,8 +209,6 @@ describe('Services', () => {
       sessionAffinity: 'None',
       type: 'ClusterIP',
       internalTrafficPolicy: 'Cluster',
-      ipFamilyPolicy: 'SingleStack',
-      ipFamilies: ['IPv4'],
     });
   });
   it('adds what NodePort, LoadBalancer and ClientIP affinity need', () => {

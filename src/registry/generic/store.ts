@@ -49,6 +49,7 @@ import { planDelete, shouldRemoveAfterUpdate } from '../deletion';
 import { groupResource, type ResourceType } from '../resource-type';
 import { isRevisionMismatch, ObjectStore } from './object-store';
 import { openWatch } from './watch';
+import type { WatchCaches } from '../watch-cache/watch-caches';
 import { ContinueExpiredError, waitForRevision } from './revisions';
 
 /** What every store shares: the backend, admission and the server's settings. */
@@ -61,6 +62,8 @@ export interface StoreDeps {
   now(): Date;
   /** How long a read at a resourceVersion the server has not reached waits before 504 (real: 3 s). */
   tooLargeResourceVersionWaitMs: number;
+  /** The watch caches that serve watches from a past resourceVersion; without them the store's history does. */
+  watchCaches?: WatchCaches;
 }
 
 /** A write of the store: which object, and how the store should treat it. */
@@ -107,6 +110,7 @@ export class GenericStore implements RestStorage {
       definitions: this.deps.definitions,
       namespaceFinalizer: this.deps.profile.namespaceFinalizer,
       profile: this.deps.profile,
+      featureGates: this.deps.featureGates,
       ...(scope !== undefined ? { scope } : {}),
     };
   }
@@ -151,7 +155,11 @@ export class GenericStore implements RestStorage {
         ...(request.limit > 0 ? { limit: request.limit } : {}),
         ...(revision !== undefined ? { revision } : {}),
         ...(request.predicate !== undefined ? { predicate: request.predicate } : {}),
-        countRemaining: request.limit > 0 && request.predicate === undefined,
+        // RemainingItemCount off: no metadata.remainingItemCount on a page.
+        countRemaining:
+          request.limit > 0 &&
+          request.predicate === undefined &&
+          this.deps.featureGates.RemainingItemCount !== false,
       });
     } catch (e) {
       if (e instanceof StatusError && e.code === 410)
@@ -181,6 +189,11 @@ export class GenericStore implements RestStorage {
       },
       request,
       sink,
+      {
+        ...(this.deps.watchCaches !== undefined ? { caches: this.deps.watchCaches } : {}),
+        tooLargeResourceVersionWaitMs: this.deps.tooLargeResourceVersionWaitMs,
+        ...(scope.signal !== undefined ? { signal: scope.signal } : {}),
+      },
     );
   }
 
@@ -309,65 +322,81 @@ export class GenericStore implements RestStorage {
         if ((meta.name ?? '') === '' && (meta.generateName ?? '') !== '')
           meta.name = `${meta.generateName}${randomSuffix()}`;
         strategy.prepareForCreate(obj, sctx);
-        errors = await strategy.validate(obj, sctx);
-        warnings = errors.length === 0 ? strategy.warningsOnCreate(obj, sctx) : [];
-      } else {
-        obj = strategy.prepareForUpdate(obj, current.object, sctx);
-        errors = await strategy.validateUpdate(obj, current.object, sctx);
-        warnings = errors.length === 0 ? strategy.warningsOnUpdate(obj, current.object, sctx) : [];
-      }
-      if (errors.length > 0)
-        throw invalid({ group: rt.group, kind: rt.kind }, obj.metadata?.name ?? w.name, errors);
-      for (const text of warnings) scope.warnings.add(text);
-
-      await admission.validate(this.attributes(scope, operation, w.name, obj, current?.object));
-      obj = strategy.canonicalize(obj);
-
-      // persist
-      if (creating) {
-        if (scope.dryRun) {
-          // A dry run stores nothing but answers as the write would: a taken name is 409, as on the real server.
-          const name = obj.metadata?.name ?? '';
-          if (
-            name !== '' &&
-            (await this.objects.get(rt, w.namespace || (obj.metadata?.namespace ?? ''), name)) !== undefined
-          )
-            throw alreadyExists(groupResource(rt), name);
-          return { object: obj, created: true };
+      } else obj = strategy.prepareForUpdate(obj, current.object, sctx);
+      // What the write reserves (a Service's addresses) is kept only if it is stored (the `finally` below).
+      let txn = strategy.beginWrite?.(obj, current?.object, sctx);
+      let stored = false;
+      try {
+        if (creating) {
+          errors = await strategy.validate(obj, sctx);
+          warnings = errors.length === 0 ? strategy.warningsOnCreate(obj, sctx) : [];
+        } else {
+          errors = await strategy.validateUpdate(obj, current.object, sctx);
+          warnings = errors.length === 0 ? strategy.warningsOnUpdate(obj, current.object, sctx) : [];
         }
+        if (errors.length > 0)
+          throw invalid({ group: rt.group, kind: rt.kind }, obj.metadata?.name ?? w.name, errors);
+        for (const text of warnings) scope.warnings.add(text);
+
+        await admission.validate(this.attributes(scope, operation, w.name, obj, current?.object));
+        obj = strategy.canonicalize(obj);
+
+        // persist
+        if (creating) {
+          if (scope.dryRun) {
+            // A dry run stores nothing but answers as the write would: a taken name is 409, as on the real server.
+            const name = obj.metadata?.name ?? '';
+            if (
+              name !== '' &&
+              (await this.objects.get(rt, w.namespace || (obj.metadata?.namespace ?? ''), name)) !== undefined
+            )
+              throw alreadyExists(groupResource(rt), name);
+            return { object: obj, created: true };
+          }
+          try {
+            const created = await this.objects.create(rt, obj);
+            stored = true;
+            return { object: created.object, created: true };
+          } catch (e) {
+            const generated = (obj.metadata?.generateName ?? '') !== '' && w.verb === 'create';
+            if (
+              e instanceof StatusError &&
+              e.reason === 'AlreadyExists' &&
+              generated &&
+              ++generateNameAttempts < maxGenerateNameAttempts
+            )
+              continue;
+            // raced with another creator: retry as an update
+            if (e instanceof StatusError && e.reason === 'AlreadyExists' && w.verb !== 'create') continue;
+            throw e;
+          }
+        }
+        if (obj.metadata !== undefined) obj.metadata.resourceVersion = String(current.revision);
+        if (w.fieldManager !== undefined) obj = ignoreManagedFieldsTimestamps(obj, current.object);
+        if (deepEqual(obj, current.object)) return { object: current.object, created: false };
+        if (scope.dryRun) return { object: obj, created: false };
         try {
-          const stored = await this.objects.create(rt, obj);
-          return { object: stored.object, created: true };
+          if (shouldRemoveAfterUpdate(rt, obj, current.object)) {
+            // The last finalizer of a terminating object is gone: the update completes its deletion.
+            const gone = await this.objects.delete(rt, w.namespace, w.name, current.revision);
+            // Nothing of the update is kept: what it newly reserved goes back, then all the object held.
+            txn?.revert();
+            txn = undefined;
+            strategy.afterDelete?.(gone.object);
+            return { object: gone.object, created: false };
+          }
+          const updated = await this.objects.update(rt, obj, current.revision);
+          stored = true;
+          return { object: updated.object, created: false };
         } catch (e) {
-          const generated = (obj.metadata?.generateName ?? '') !== '' && w.verb === 'create';
-          if (
-            e instanceof StatusError &&
-            e.reason === 'AlreadyExists' &&
-            generated &&
-            ++generateNameAttempts < maxGenerateNameAttempts
-          )
-            continue;
-          // raced with another creator: retry as an update
-          if (e instanceof StatusError && e.reason === 'AlreadyExists' && w.verb !== 'create') continue;
+          if (isRevisionMismatch(e)) continue;
+          if (e instanceof StatusError && e.reason === 'NotFound' && w.createWhenMissing) continue;
           throw e;
         }
-      }
-      if (obj.metadata !== undefined) obj.metadata.resourceVersion = String(current.revision);
-      if (w.fieldManager !== undefined) obj = ignoreManagedFieldsTimestamps(obj, current.object);
-      if (deepEqual(obj, current.object)) return { object: current.object, created: false };
-      if (scope.dryRun) return { object: obj, created: false };
-      try {
-        if (shouldRemoveAfterUpdate(rt, obj, current.object)) {
-          // The last finalizer of a terminating object is gone: the update completes its deletion.
-          const gone = await this.objects.delete(rt, w.namespace, w.name, current.revision);
-          return { object: gone.object, created: false };
-        }
-        const stored = await this.objects.update(rt, obj, current.revision);
-        return { object: stored.object, created: false };
-      } catch (e) {
-        if (isRevisionMismatch(e)) continue;
-        if (e instanceof StatusError && e.reason === 'NotFound' && w.createWhenMissing) continue;
-        throw e;
+      } finally {
+        // Stored: the reservation stands (and what the update gave up is released); anything else gives it back.
+        if (stored) txn?.commit();
+        else txn?.revert();
       }
     }
     throw conflict(groupResource(rt), w.name, 'too many concurrent writers; please retry');
@@ -415,6 +444,7 @@ export class GenericStore implements RestStorage {
       if (scope.dryRun) return { object: current.object, deleted: true };
       try {
         const gone = await this.objects.delete(rt, namespace, name, current.revision);
+        strategy.afterDelete?.(gone.object);
         return { object: gone.object, deleted: true };
       } catch (e) {
         if (isRevisionMismatch(e)) continue;

@@ -17,10 +17,19 @@ import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validatio
 import { checkAgainstSchema } from '../validation/schema-check';
 import { validateFinalizersOnTerminating } from '../deletion';
 import { canonicalOrder } from '../canonical';
+import { goZeroValue } from '../../machinery/go-zero';
+import type { DefinitionSet } from '../../machinery/schema';
 
 function meta(obj: KubeObject): ObjectMeta {
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
   return obj.metadata;
+}
+
+/** The zero status of a built-in kind whose `status` is a plain Go struct; undefined when it is a pointer or absent. */
+function goStatusZero(defs: DefinitionSet, definition: string): Record<string, unknown> | undefined {
+  const status = defs[definition]?.properties?.status;
+  if (status?.ref === undefined || status.default === undefined) return undefined;
+  return goZeroValue(defs, status);
 }
 
 export function hasStatusSubresource(rt: ResourceType): boolean {
@@ -75,6 +84,8 @@ function keepServerOwnedMetadata(
 export function mainStrategy(rt: ResourceType, hooks: KindHooks | undefined): Strategy {
   return {
     allowCreateOnUpdate: rt.behavior.allowCreateOnUpdate,
+    ...(hooks?.beginWrite !== undefined ? { beginWrite: hooks.beginWrite.bind(hooks) } : {}),
+    ...(hooks?.afterDelete !== undefined ? { afterDelete: hooks.afterDelete.bind(hooks) } : {}),
     prepareForCreate(obj, ctx) {
       const m = meta(obj);
       m.uid = newUid();
@@ -86,7 +97,14 @@ export function mainStrategy(rt: ResourceType, hooks: KindHooks | undefined): St
       if (rt.behavior.generationFields !== undefined) m.generation = 1;
       else delete m.generation;
       if (hasStatusSubresource(rt) && rt.behavior.keepStatusOnCreate !== true) {
-        if (rt.behavior.initialStatus !== undefined) obj.status = deepClone(rt.behavior.initialStatus);
+        // The real strategies reset status to its Go zero value (`{}` for a Deployment, `{replicas: 0}`
+        // for a ReplicaSet) before adding their own initial values; custom resources drop it.
+        const zero =
+          rt.crd === undefined && rt.definition !== undefined
+            ? goStatusZero(ctx.definitions, rt.definition)
+            : undefined;
+        if (zero !== undefined || rt.behavior.initialStatus !== undefined)
+          obj.status = { ...zero, ...deepClone(rt.behavior.initialStatus) };
         else delete obj.status;
       }
       hooks?.prepareForCreate?.(obj, ctx);
@@ -164,7 +182,7 @@ export function subresourceStrategy(
   hooks: KindHooks | undefined,
   take: (next: KubeObject, requested: KubeObject, old: KubeObject) => void,
 ): Strategy {
-  const main = mainStrategy(rt, hooks);
+  const { beginWrite: _allocatesOnMainOnly, ...main } = mainStrategy(rt, hooks);
   return {
     ...main,
     allowCreateOnUpdate: false,

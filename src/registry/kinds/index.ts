@@ -14,6 +14,8 @@ import { serviceAccount } from './core/serviceaccount/index';
 import { binding } from './core/binding/index';
 import { node } from './core/node/index';
 import { service } from './core/service/index';
+import { endpoints } from './core/endpoints/index';
+import { job } from './batch/job/index';
 import { componentStatus } from './core/componentstatus/index';
 import { event } from './events/event/index';
 import { customResourceDefinition } from './apiextensions/customresourcedefinition/index';
@@ -43,6 +45,8 @@ const registrations: Record<string, KindRegistration> = {
   'core/Binding': binding,
   'core/Node': node,
   'core/Service': service,
+  'core/Endpoints': endpoints,
+  'batch/Job': job,
   'core/ComponentStatus': componentStatus,
   'events/Event': event,
   'apiextensions/CustomResourceDefinition': customResourceDefinition,

@@ -13,6 +13,7 @@ import type { RestStorage } from '../rest/capabilities';
 import type { KindHooks } from '../rest/strategy';
 import type { ResourceType } from '../resource-type';
 import type { GenericStore, StoreDeps } from '../generic/store';
+import type { ServiceAllocators } from './core/service/allocators';
 
 /** What TokenRequest needs of the server's service-account token signer (known once the server's identity is loaded). */
 export interface ServiceAccountTokenService {
@@ -31,6 +32,8 @@ export interface KindServices {
   tokenAuthenticator: TokenAuthenticator;
   /** TokenRequest's signer (absent: `serviceaccounts/<name>/token` answers 503). */
   serviceAccountTokens?: ServiceAccountTokenService;
+  /** The Service cluster-IP and node-port pools (absent: Services are stored without allocation). */
+  serviceAllocators?: ServiceAllocators;
 }
 
 export interface KindStorageContext {
@@ -47,7 +50,8 @@ export interface StoredKindContext extends KindStorageContext {
 }
 
 export interface KindRegistration {
-  hooks?: KindHooks | ((rt: ResourceType) => KindHooks);
+  /** The kind's strategy hooks; a function receives the resource and the server's services (Service allocators). */
+  hooks?: KindHooks | ((rt: ResourceType, ctx: KindStorageContext) => KindHooks);
   /** Storages of subresources special to this kind (others — status, scale — come from the generic store). */
   subresources?: Record<string, (ctx: StoredKindContext) => RestStorage>;
   /** The main resource's storage when it offers less than the generic store (Namespace has no deletecollection). */

@@ -40,10 +40,32 @@ export interface StrategyContext {
   profile: NamingProfile;
   /** The request the write belongs to (absent for server-internal strategy calls). */
   scope?: RequestScope;
+  /** The server's effective feature gates (absent: every gate at its v1.27 default). */
+  featureGates?: Readonly<Record<string, boolean>>;
+}
+
+/**
+ * What a write reserved from a server-wide pool (a Service's cluster IPs and node ports): the store commits it
+ * once the object is stored (releasing what the write gave up) and reverts it when the write fails.
+ */
+export interface WriteTransaction {
+  commit(): void;
+  revert(): void;
 }
 
 /** What a kind adds to the generic steps; each is optional. */
 export interface KindHooks {
+  /**
+   * Reserves what the object takes from server-wide pools, after its preparation and before validation
+   * (`old` absent on create); a dry run checks without reserving.
+   */
+  beginWrite?(
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    ctx: StrategyContext,
+  ): WriteTransaction | undefined;
+  /** The object is gone from storage: what it held goes back to the pools. */
+  afterDelete?(obj: KubeObject): void;
   prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
@@ -63,6 +85,12 @@ export interface KindHooks {
 export interface Strategy {
   /** PUT to a missing name creates the object. */
   readonly allowCreateOnUpdate: boolean;
+  beginWrite?(
+    obj: KubeObject,
+    old: KubeObject | undefined,
+    ctx: StrategyContext,
+  ): WriteTransaction | undefined;
+  afterDelete?(obj: KubeObject): void;
   prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
   validate(obj: KubeObject, ctx: StrategyContext): FieldError[] | Promise<FieldError[]>;
   warningsOnCreate(obj: KubeObject, ctx: StrategyContext): string[];

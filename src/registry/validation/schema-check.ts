@@ -35,6 +35,19 @@ function isQuantity(node: SchemaNode, ref: string | undefined): boolean {
   return ref !== undefined && ref.endsWith('api.resource.Quantity') && node.type === 'string';
 }
 
+/**
+ * Definitions whose `required` list the real server never enforces: a
+ * node agent's reports (Node status), where a missing field decodes to its
+ * Go zero value and ValidateNode checks none of them.
+ */
+const zeroValueDefinitions = new Set([
+  'api.core.v1.NodeSystemInfo',
+  'api.core.v1.NodeAddress',
+  'api.core.v1.NodeCondition',
+  'api.core.v1.DaemonEndpoint',
+  'api.core.v1.AttachedVolume',
+]);
+
 export function checkAgainstSchema(
   defs: DefinitionSet,
   root: SchemaNode,
@@ -103,7 +116,8 @@ function walk(
     }
     const obj = value as Record<string, unknown>;
     const props = node.properties;
-    for (const req of node.required ?? []) {
+    const required = raw.ref !== undefined && zeroValueDefinitions.has(raw.ref) ? [] : (node.required ?? []);
+    for (const req of required) {
       if (obj[req] === undefined || obj[req] === null)
         out.errors.push(fieldError.required(join(path, req), ''));
     }

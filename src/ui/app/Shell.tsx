@@ -23,6 +23,7 @@ const lazyViews: Record<Exclude<ViewName, 'explorer'>, ComponentType<ViewProps>>
   identity: lazy(() => import('../identity/IdentityView').then((m) => ({ default: m.IdentityView }))),
   traces: lazy(() => import('../trace/TraceView').then((m) => ({ default: m.TraceView }))),
   webhooks: lazy(() => import('../webhooks/WebhooksView').then((m) => ({ default: m.WebhooksView }))),
+  server: lazy(() => import('../server/ServerView').then((m) => ({ default: m.ServerView }))),
   spec: lazy(() => import('./SpecSectionsView').then((m) => ({ default: m.SpecSectionsView }))),
 };
 

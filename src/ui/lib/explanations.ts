@@ -406,7 +406,7 @@ export const explanationEntries: readonly ExplanationEntry[] = [
     when: { code: 410 },
     spec: 'core-watching',
     explain: () => ({
-      rule: 'The request started from a resourceVersion older than the history the server keeps (its history window; Workshop → Settings), so the changes since then can no longer be replayed.',
+      rule: 'The request started from a resourceVersion older than the server still serves, so the changes since then can no longer be replayed. A watch is served from the watch cache, which keeps a window of recent changes per resource from when it started (a server restart, or Reset watch cache); an Exact list or a continue token reads the stored history, which compaction drops (its history window; Workshop → Settings).',
       next: 'List again and watch from the list’s resourceVersion. That is what an informer does on 410 Gone: drop its cache, relist, and watch from there.',
     }),
   },

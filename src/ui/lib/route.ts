@@ -15,6 +15,7 @@ export type ViewName =
   | 'identity'
   | 'traces'
   | 'webhooks'
+  | 'server'
   | 'spec';
 
 /** The views; `tab: false` ones (the spec section list, reached from error explanations) have no header tab. */
@@ -28,6 +29,7 @@ export const views: { name: ViewName; label: string; tab?: false }[] = [
   { name: 'identity', label: 'Identity' },
   { name: 'traces', label: 'Traces' },
   { name: 'webhooks', label: 'Webhooks' },
+  { name: 'server', label: 'Server' },
   { name: 'spec', label: 'Spec sections', tab: false },
 ];
 

@@ -1,10 +1,13 @@
 /**
- * What it takes to see a 410 Gone: the server keeps change history for a
- * window (5 minutes by default, shorter from Workshop → Settings), and a
- * watch that starts before it is told it is too old. "Compact history now"
- * drops the history at once; restarting from the watch's first
- * resourceVersion then provokes the 410, and with "relist on 410" the
- * inspector lists again and continues, as an informer would.
+ * What it takes to see a 410 Gone. Watches are served from the server's
+ * watch cache, which starts when the server starts and keeps a window of
+ * recent changes; a watch from before that is told it is too old.
+ * "Reset watch cache" starts the caches again now, as a server restart
+ * does; restarting from the watch's first resourceVersion then provokes
+ * the 410, and with "relist on 410" the inspector lists again and
+ * continues, as an informer would. Compaction (on a schedule, 5 minutes by
+ * default, or "Compact history now") drops the store's history, which
+ * Exact lists and continue tokens read — not watches.
  */
 
 import { useEffect, useState } from 'react';
@@ -66,6 +69,21 @@ export function HistoryControls({ active, lastVersion, firstVersion, onNote, onR
           }}
         >
           Compact history now
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            void client.send<{ watchCacheStart: number }>('POST', '/sandbox/v1/restart-watch-cache').then(
+              (answer) =>
+                onNote(
+                  `watch cache restarted at rv ${answer.body.watchCacheStart}: watches from before it are too old`,
+                ),
+              (error: unknown) => onNote(`watch cache restart failed: ${String(error)}`),
+            );
+          }}
+        >
+          Reset watch cache
         </button>
         <button
           type="button"

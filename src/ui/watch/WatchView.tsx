@@ -1,9 +1,9 @@
 /**
  * The watch inspector: open any watch the API supports and see its raw
  * events as they arrive; pause, filter, and diff each MODIFIED against the
- * previous state. To see a 410 Gone and the relist that follows: shorten
- * the history window (Workshop → Settings) or press "Compact history now",
- * then restart the watch from its first resourceVersion.
+ * previous state. To see a 410 Gone and the relist that follows: press
+ * "Reset watch cache" (what a server restart does), then restart the
+ * watch from its first resourceVersion.
  */
 
 import { useEffect, useMemo, useState } from 'react';

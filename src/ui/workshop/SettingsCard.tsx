@@ -2,7 +2,8 @@
  * The server's settings (`/sandbox/v1/settings`): the naming profile
  * (orch or kubernetes group names; switching re-registers the worker with
  * the other profile, whose state is kept apart), the history window after
- * which watches from older versions get 410 Gone, and the feature gates.
+ * which Exact lists from older versions get 410 Gone, and the feature gates
+ * (FeatureGatesFieldset.tsx).
  */
 
 import { useEffect, useState } from 'react';
@@ -10,6 +11,7 @@ import { useClient } from '../client-context';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { preferences, type ProfilePreference } from '../lib/preferences';
 import { PROFILES } from '../../machinery/naming';
+import { FeatureGatesFieldset } from './FeatureGatesFieldset';
 
 interface Settings {
   profile: string;
@@ -113,7 +115,8 @@ export function SettingsCard({ active = true }: { active?: boolean }) {
       <fieldset>
         <legend>History window</legend>
         <p className="muted">
-          Watches and lists from a resourceVersion older than this get 410 Gone.
+          Exact lists and continue tokens from a resourceVersion older than this get 410 Gone; watches are
+          served from the watch cache, which keeps its own window.
           {settings !== undefined
             ? ` Now at rv ${settings.revision}, compacted up to rv ${settings.compactedRevision}.`
             : ''}
@@ -167,28 +170,18 @@ export function SettingsCard({ active = true }: { active?: boolean }) {
           </button>
         </div>
       </fieldset>
-      <fieldset>
-        <legend>Feature gates</legend>
-        {Object.entries(settings?.featureGates ?? {}).map(([gate, on]) => (
-          <label key={gate} className="inline">
-            <input
-              type="checkbox"
-              checked={on}
-              onChange={(e) => {
-                const next = e.target.checked;
-                // Shown at once; the server's answer replaces it (and a refusal restores it).
-                setSettings((current) =>
-                  current === undefined
-                    ? current
-                    : { ...current, featureGates: { ...current.featureGates, [gate]: next } },
-                );
-                void put({ featureGates: { [gate]: next } }, `${gate} ${next ? 'on' : 'off'}.`);
-              }}
-            />{' '}
-            {gate}
-          </label>
-        ))}
-      </fieldset>
+      <FeatureGatesFieldset
+        gates={settings?.featureGates ?? {}}
+        onChange={(gate, next) => {
+          // Shown at once; the server's answer replaces it (and a refusal restores it).
+          setSettings((current) =>
+            current === undefined
+              ? current
+              : { ...current, featureGates: { ...current.featureGates, [gate]: next } },
+          );
+          void put({ featureGates: { [gate]: next } }, `${gate} ${next ? 'on' : 'off'}.`);
+        }}
+      />
       {note !== undefined ? (
         <p className="success" role="status">
           {note}

@@ -5,10 +5,13 @@
  */
 
 import { StatusError } from '../../../machinery/errors';
-import type { KindHooks } from '../../rest/strategy';
+import type { KindHooks, StrategyContext } from '../../rest/strategy';
 import type { ResourceType } from '../../resource-type';
 
 const hooksByType = new WeakMap<ResourceType, KindHooks>();
+
+const celEnabled = (ctx: StrategyContext): boolean =>
+  ctx.featureGates?.CustomResourceValidationExpressions !== false;
 
 export function customResourceHooks(rt: ResourceType): KindHooks {
   let hooks = hooksByType.get(rt);
@@ -27,8 +30,9 @@ export function customResourceHooks(rt: ResourceType): KindHooks {
           },
         );
     },
-    validate: (obj) => facts?.validate(obj) ?? [],
-    validateUpdate: (obj, old) => facts?.validate(obj, old) ?? [],
+    // With CustomResourceValidationExpressions off the real validator runs no CEL rule.
+    validate: (obj, ctx) => facts?.validate(obj, undefined, celEnabled(ctx)) ?? [],
+    validateUpdate: (obj, old, ctx) => facts?.validate(obj, old, celEnabled(ctx)) ?? [],
   };
   hooksByType.set(rt, hooks);
   return hooks;

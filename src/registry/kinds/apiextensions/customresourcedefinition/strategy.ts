@@ -7,7 +7,8 @@
  */
 
 import type { KubeObject } from '../../../../api/meta';
-import type { KindHooks } from '../../../rest/strategy';
+import type { KindHooks, StrategyContext } from '../../../rest/strategy';
+import { dropDisabledValidations } from '../../../crd/drop-validations';
 import { asCrd } from '../../../crd/types';
 import { beginDeletion } from './deletion';
 import { validateCrdCreate, validateCrdUpdate } from '../../../crd/validate-crd';
@@ -16,15 +17,21 @@ function storageVersionName(obj: KubeObject): string | undefined {
   return asCrd(obj).spec?.versions?.find((v) => v.storage === true)?.name;
 }
 
+/** CustomResourceValidationExpressions off: CEL rules are dropped as the real strategy drops them. */
+const celDisabled = (ctx: StrategyContext): boolean =>
+  ctx.featureGates?.CustomResourceValidationExpressions === false;
+
 export const crdHooks: KindHooks = {
-  prepareForCreate(obj) {
+  prepareForCreate(obj, ctx) {
+    if (celDisabled(ctx)) dropDisabledValidations(ctx.profile, obj, undefined);
     const storage = storageVersionName(obj);
     obj.status = {
       acceptedNames: { plural: '', kind: '' },
       ...(storage !== undefined ? { storedVersions: [storage] } : {}),
     };
   },
-  prepareForUpdate(obj) {
+  prepareForUpdate(obj, old, ctx) {
+    if (celDisabled(ctx)) dropDisabledValidations(ctx.profile, obj, old);
     const storage = storageVersionName(obj);
     if (storage === undefined) return;
     const status = asCrd(obj).status ?? {};

@@ -8,7 +8,7 @@
  */
 
 import type { KubeObject } from '../../../../api/meta';
-import { badRequest } from '../../../../machinery/errors';
+import { badRequest, StatusError } from '../../../../machinery/errors';
 import type { RequestScope } from '../../../rest/scope';
 import type { KindStorageContext } from '../../types';
 
@@ -33,9 +33,8 @@ const defaultKubeletPort = 10250;
 
 /**
  * The connection to node `name`. A node without a usable address cannot be
- * dialled at all; the real server reports that as an internal error (500)
- * with the text used here, the sandbox as 400 — the request cannot succeed
- * until the Node object changes, which is the client's side of the line.
+ * dialled at all; the real server's lookup fails with a plain error, which
+ * it answers as 500 with that text and no reason — and so does the sandbox.
  */
 export async function nodeConnection(
   ctx: KindStorageContext,
@@ -54,7 +53,7 @@ export async function nodeConnection(
   }
   if (hostname === undefined) {
     const known = addresses.map((a) => `{${a.type ?? ''} ${a.address ?? ''}}`).join(' ');
-    throw badRequest(`no preferred addresses found; known addresses: [${known}]`);
+    throw new StatusError(500, undefined, `no preferred addresses found; known addresses: [${known}]`);
   }
   const advertised = status.daemonEndpoints?.kubeletEndpoint?.Port ?? 0;
   return { node, hostname, port: advertised > 0 ? advertised : defaultKubeletPort };

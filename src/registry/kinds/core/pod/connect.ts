@@ -137,14 +137,16 @@ export function splitSchemeNamePort(id: string): SchemeNamePort | undefined {
 
 /**
  * Whether an address is one the real server proxies to: an IP literal that
- * is global unicast (not unspecified, loopback, link-local, multicast or
- * broadcast). Host names are not resolved in the sandbox, so they pass.
+ * is global unicast as Go defines it (not unspecified, loopback,
+ * link-local, multicast or the broadcast address — the rest of 0/8 and of
+ * 240/4 pass). Host names are not resolved in the sandbox, so they pass.
  */
 export function isProxyableAddress(address: string): boolean {
   const v4 = ipv4(address);
   if (v4 !== undefined) {
     const [a = 0, b = 0] = v4;
-    if (a === 0 || a === 127 || a >= 224) return false; // unspecified net, loopback, multicast, broadcast
+    if (v4.every((o) => o === 0) || v4.every((o) => o === 255)) return false; // unspecified, broadcast
+    if (a === 127 || (a >= 224 && a < 240)) return false; // loopback, multicast
     return !(a === 169 && b === 254); // link-local
   }
   if (!address.includes(':')) return true;

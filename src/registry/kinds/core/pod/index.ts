@@ -14,8 +14,15 @@ import { execStorage } from './exec';
 import { logStorage } from './log';
 import { portForwardStorage } from './portforward';
 import { podProxyStorage } from './proxy';
+import { podQOSClass } from './qos';
 
 export const pod: KindRegistration = {
+  hooks: {
+    prepareForCreate(obj) {
+      const status = obj.status as Record<string, unknown> | undefined;
+      if (status !== undefined) status.qosClass = podQOSClass(obj);
+    },
+  },
   subresources: {
     ephemeralcontainers: ephemeralContainersStorage,
     eviction: evictionStorage,

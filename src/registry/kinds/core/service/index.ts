@@ -1,8 +1,34 @@
-/** Service: its `proxy` subresource (status is the generic one). */
+/**
+ * Service: its `proxy` subresource (status is the generic one) and, when the
+ * server has allocators, the cluster IPs and node ports each write reserves
+ * and each deletion gives back (see allocation.ts).
+ */
 
-import type { KindRegistration } from '../../types';
+import type { KubeObject } from '../../../../api/meta';
+import type { KindHooks } from '../../../rest/strategy';
+import type { KindRegistration, KindStorageContext } from '../../types';
+import type { ResourceType } from '../../../resource-type';
+import { allocateCreate, allocateUpdate } from './allocation';
 import { serviceProxyStorage } from './proxy';
+import { serviceUpdateErrors } from './validation';
+
+function serviceHooks(_rt: ResourceType, ctx: KindStorageContext): KindHooks {
+  const allocators = ctx.services.serviceAllocators;
+  const validateUpdate = (obj: KubeObject, old: KubeObject) => serviceUpdateErrors(obj, old);
+  if (allocators === undefined) return { validateUpdate };
+  return {
+    validateUpdate,
+    beginWrite: (obj, old, sctx) => {
+      const dryRun = sctx.scope?.dryRun ?? false;
+      return old === undefined
+        ? allocateCreate(allocators, obj, dryRun)
+        : allocateUpdate(allocators, obj, old, dryRun);
+    },
+    afterDelete: (obj) => allocators.releaseAll(obj),
+  };
+}
 
 export const service: KindRegistration = {
+  hooks: serviceHooks,
   subresources: { proxy: serviceProxyStorage },
 };

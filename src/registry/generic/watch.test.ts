@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { Status } from '../../api/meta';
+import { createMemoryStorage } from '../../storage/memory/memory-storage';
+import type { Storage } from '../../storage/types';
+import type { ResourceType } from '../resource-type';
+import { WatchCaches } from '../watch-cache/watch-caches';
+import { openWatch } from './watch';
+
+const configmaps = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  storageVersion: { apiVersion: 'v1', kind: 'ConfigMap' },
+} as unknown as ResourceType;
+const prefix = '/core/configmaps/';
+
+/** The store, counting its live commit listeners. */
+function countingStorage(): { storage: Storage; listeners: () => number } {
+  const inner = createMemoryStorage();
+  let listeners = 0;
+  const storage = new Proxy(inner, {
+    get(target, prop, receiver) {
+      if (prop === 'onCommit')
+        return (listener: Parameters<Storage['onCommit']>[0]) => {
+          listeners++;
+          const off = target.onCommit(listener);
+          let done = false;
+          return () => {
+            if (!done) listeners--;
+            done = true;
+            off();
+          };
+        };
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { storage, listeners: () => listeners };
+}
+
+describe('openWatch', () => {
+  it('releases its commit listener when refused as too old, before the caller holds the handle', async () => {
+    const { storage, listeners } = countingStorage();
+    await storage.create(`${prefix}default/a`, { metadata: { name: 'a' } });
+    const caches = new WatchCaches(
+      storage,
+      '/apiextensions.orch.io/customresourcedefinitions/',
+      () => new Date(),
+    );
+    await caches.start();
+    const before = listeners();
+    const failures: Status[] = [];
+    const handle = openWatch(
+      storage,
+      configmaps,
+      { prefix },
+      { initialEvents: false, startRevision: 0 },
+      { emit: () => undefined, fail: (s) => failures.push(s) },
+      { caches, tooLargeResourceVersionWaitMs: 0 },
+    );
+    await handle.started;
+    expect(failures.map((s) => s.code)).toEqual([410]);
+    expect(listeners()).toBe(before);
+    caches.stop();
+  });
+
+  it('releases its commit listener when the store history it would replay is compacted', async () => {
+    const { storage, listeners } = countingStorage();
+    await storage.create(`${prefix}default/a`, { metadata: { name: 'a' } });
+    const b = await storage.create(`${prefix}default/b`, { metadata: { name: 'b' } });
+    await storage.compact(b.revision);
+    const failures: Status[] = [];
+    const handle = openWatch(
+      storage,
+      configmaps,
+      { prefix },
+      { initialEvents: false, startRevision: 1 },
+      { emit: () => undefined, fail: (s) => failures.push(s) },
+    );
+    await handle.started;
+    expect(failures.map((s) => s.code)).toEqual([410]);
+    expect(listeners()).toBe(0);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The Prometheus text exposition (format 0.0.4) of metric families as the
+ * real server's component-base registry prints them: `# HELP` with the
+ * stability marker (`[STABLE]`, `[ALPHA]`) and, for a deprecated metric,
+ * `(Deprecated since X.Y.Z)`; `# TYPE`; one line per series with its labels
+ * sorted by name; histograms as cumulative buckets, `_sum` and `_count`.
+ * A metric deprecated before the previous minor release is hidden unless
+ * `--show-hidden-metrics-for-version` names the release that hid it.
+ */
+
+export type Stability = 'STABLE' | 'ALPHA';
+
+export interface FamilyOptions {
+  name: string;
+  help: string;
+  stability: Stability;
+  /** `1.27.0`: the release that deprecated the metric. */
+  deprecatedVersion?: string;
+}
+
+export type Labels = Readonly<Record<string, string | number>>;
+
+function escapeValue(v: string | number): string {
+  return String(v).replace(/["\\\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
+}
+
+/** Label pairs sorted by name, as the real exporter prints them. */
+export function labelText(labels: Labels): string {
+  return Object.keys(labels)
+    .sort()
+    .map((k) => `${k}="${escapeValue(labels[k] ?? '')}"`)
+    .join(',');
+}
+
+/** Go's %g-like number text Prometheus prints: integers without a fraction, `+Inf`. */
+export function numberText(n: number): string {
+  if (n === Infinity) return '+Inf';
+  if (n === -Infinity) return '-Inf';
+  if (Number.isNaN(n)) return 'NaN';
+  return String(n);
+}
+
+function helpOf(o: FamilyOptions): string {
+  const deprecated = o.deprecatedVersion !== undefined ? `(Deprecated since ${o.deprecatedVersion}) ` : '';
+  return `[${o.stability}] ${deprecated}${o.help}`;
+}
+
+function header(o: FamilyOptions, type: string): string[] {
+  return [`# HELP ${o.name} ${helpOf(o)}`, `# TYPE ${o.name} ${type}`];
+}
+
+/** A family that prints itself; families with no series print nothing, as the real registry does. */
+export interface Family {
+  readonly options: FamilyOptions;
+  lines(): string[];
+}
+
+/** A counter or gauge family keyed by label set. */
+export class Scalar implements Family {
+  private readonly series = new Map<string, number>();
+
+  constructor(
+    readonly options: FamilyOptions,
+    private readonly type: 'counter' | 'gauge',
+  ) {}
+
+  add(labels: Labels, delta = 1): void {
+    const key = labelText(labels);
+    this.series.set(key, (this.series.get(key) ?? 0) + delta);
+  }
+
+  set(labels: Labels, value: number): void {
+    this.series.set(labelText(labels), value);
+  }
+
+  /** Replaces every series (gauges computed at scrape time). */
+  replace(entries: Iterable<[Labels, number]>): void {
+    this.series.clear();
+    for (const [labels, value] of entries) this.set(labels, value);
+  }
+
+  lines(): string[] {
+    if (this.series.size === 0) return [];
+    const name = this.options.name;
+    return [
+      ...header(this.options, this.type),
+      ...[...this.series.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([labels, n]) => `${name}${labels === '' ? '' : `{${labels}}`} ${numberText(n)}`),
+    ];
+  }
+}
+
+/** One histogram family: cumulative buckets, sum and count per label set. */
+export class Histogram implements Family {
+  private readonly series = new Map<string, { buckets: number[]; sum: number; count: number }>();
+
+  constructor(
+    readonly options: FamilyOptions,
+    readonly bounds: readonly number[],
+  ) {}
+
+  observe(labels: Labels, value: number): void {
+    const key = labelText(labels);
+    let s = this.series.get(key);
+    if (s === undefined) {
+      s = { buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
+      this.series.set(key, s);
+    }
+    for (let i = 0; i < this.bounds.length; i++)
+      if (value <= (this.bounds[i] ?? 0)) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
+    s.sum += value;
+    s.count += 1;
+  }
+
+  lines(): string[] {
+    if (this.series.size === 0) return [];
+    const name = this.options.name;
+    const out = header(this.options, 'histogram');
+    for (const [labels, s] of [...this.series.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const with_ = (extra: string) => (labels === '' ? `{${extra}}` : `{${labels},${extra}}`);
+      this.bounds.forEach((b, i) =>
+        out.push(`${name}_bucket${with_(`le="${numberText(b)}"`)} ${s.buckets[i] ?? 0}`),
+      );
+      out.push(`${name}_bucket${with_('le="+Inf"')} ${s.count}`);
+      const plain = labels === '' ? '' : `{${labels}}`;
+      out.push(`${name}_sum${plain} ${numberText(s.sum)}`);
+      out.push(`${name}_count${plain} ${s.count}`);
+    }
+    return out;
+  }
+}
+
+/** component-base's ExponentialBuckets(start, factor, count). */
+export function exponentialBuckets(start: number, factor: number, count: number): number[] {
+  return Array.from({ length: count }, (_, i) => start * factor ** i);
+}
+
+/** `1.27.0` → [1, 27]. */
+function minorOf(version: string): [number, number] {
+  const [major, minor] = version.split('.').map((p) => Number(p));
+  return [major ?? 0, minor ?? 0];
+}
+
+/**
+ * Whether a family is printed: metrics deprecated in an older release than
+ * the previous minor are hidden; `showHiddenFor` (the previous minor, e.g.
+ * `1.26`) shows those deprecated in exactly that release.
+ */
+export function isShown(o: FamilyOptions, current: string, showHiddenFor: string | undefined): boolean {
+  if (o.deprecatedVersion === undefined) return true;
+  const [cMajor, cMinor] = minorOf(current);
+  const [dMajor, dMinor] = minorOf(o.deprecatedVersion);
+  if (dMajor !== cMajor || dMinor >= cMinor) return true;
+  return showHiddenFor !== undefined && showHiddenFor === `${dMajor}.${dMinor}`;
+}
+
+/**
+ * The real component-base check of `--show-hidden-metrics-for-version`:
+ * only the previous minor release is accepted. Returns the error text.
+ */
+export function showHiddenMetricsError(current: string, value: string): string | undefined {
+  if (value === '') return undefined;
+  const [major, minor] = minorOf(current);
+  const valid = `${major}.${minor - 1}`;
+  return value === valid
+    ? undefined
+    : `--show-hidden-metrics-for-version must be omitted or have the value '${valid}'. Only the previous minor version is allowed`;
+}
