@@ -10,7 +10,7 @@
 
 import type { KubeObject } from '../api/meta';
 import type { ResourceRef } from '../client/paths';
-import { jsonEqual } from '../machinery/startup/apf-bootstrap';
+import { deepEqual } from '../machinery/json';
 import {
   apiServiceName,
   apiServiceObject,
@@ -75,7 +75,7 @@ export function crdAutoregisterController(ctx: ControllerContext): Controller {
       if (current === undefined) current = await ctx.client.create(ref, want);
       else if (current.metadata?.labels?.[label] !== 'true')
         return; // someone else's APIService
-      else if (!jsonEqual(current['spec'], want['spec'])) {
+      else if (!deepEqual(current['spec'], want['spec'])) {
         current = await ctx.client.update({ ...ref, name }, { ...current, spec: want['spec'] });
       }
       const conditions =

@@ -18,6 +18,7 @@ import type { RestInstaller } from '../registry/installer';
 import { internalScope } from '../registry/rest/scope';
 import type { SharedInformerFactory } from '../registry/cache/factory';
 import { deepEqual } from '../machinery/json';
+import { parseIP } from '../machinery/service-ranges';
 
 export const masterServiceName = 'kubernetes';
 const namespace = 'default';
@@ -37,7 +38,7 @@ export function masterObjects(
   profile: NamingProfile,
   endpoint: MasterEndpoint,
 ): { service: KubeObject; endpoints: KubeObject; slice: KubeObject } {
-  const ipv6 = endpoint.advertiseAddress.includes(':');
+  const ipv6 = parseIP(endpoint.advertiseAddress)?.family === 'IPv6';
   return {
     service: {
       apiVersion: 'v1',

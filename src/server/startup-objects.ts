@@ -16,7 +16,7 @@ import type { ApiClient } from '../client/client';
 import { ApiError } from '../client/errors';
 import type { ResourceRef } from '../client/paths';
 import { ensureApfConfiguration } from '../controllers/apf-config';
-import { jsonEqual } from '../machinery/startup/apf-bootstrap';
+import { deepEqual } from '../machinery/json';
 import {
   automanagedLabel,
   builtInApiServices,
@@ -114,7 +114,7 @@ async function ensureBuiltInApiServices(
     const managed = have.metadata?.labels?.[label];
     if (managed !== 'onstart' && managed !== 'true') return;
     let current = have;
-    if (!jsonEqual(have['spec'], want['spec']) || managed !== 'onstart')
+    if (!deepEqual(have['spec'], want['spec']) || managed !== 'onstart')
       current = await client.update(
         { ...ref, name },
         {

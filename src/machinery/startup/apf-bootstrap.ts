@@ -14,6 +14,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { NamingProfile } from '../naming';
+import { deepEqual } from '../json';
 
 export type ApfKind = 'FlowSchema' | 'PriorityLevelConfiguration';
 
@@ -203,22 +204,6 @@ function parseGoBool(text: string | undefined): boolean | undefined {
   return undefined;
 }
 
-/** Key-order-free equality of JSON values. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => jsonEqual(x, b[i]));
-  }
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  return (
-    ka.length === kb.length &&
-    ka.every((k) => jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
-  );
-}
-
 /** What to write so that the stored objects of one kind match the configuration. */
 export function planApfEnsure(
   configuration: ApfConfiguration,
@@ -244,7 +229,7 @@ export function planApfEnsure(
     const autoUpdate = mandatory || (parseGoBool(annotations[key]) ?? current.metadata?.generation === 1);
     if (!autoUpdate) return;
     const spec = (bootstrap as { spec?: unknown }).spec;
-    if (jsonEqual((current as { spec?: unknown }).spec, spec) && annotations[key] === 'true') return;
+    if (deepEqual((current as { spec?: unknown }).spec, spec) && annotations[key] === 'true') return;
     ops.push({
       op: 'update',
       object: {
