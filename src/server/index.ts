@@ -523,17 +523,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     );
   let stopMasterWatch: (() => void) | undefined;
 
+  /**
+   * As the real post-start hooks do, a start-up write that admission refuses (AlwaysDeny, a webhook) is logged and
+   * the server still starts: the learner sees what the plugin does instead of a server that never comes up.
+   */
+  const refusedByAdmission = (step: string) => (e: unknown) => {
+    // Once a namespace was refused, the objects that live in it are refused too (NamespaceLifecycle's 404).
+    const refused = e instanceof StatusError && (e.code === 403 || (bootstrapRefused && e.code === 404));
+    if (!refused) throw e;
+    bootstrapRefused = true;
+    console.warn(`${step}: ${e.message}`);
+  };
+
   /** What exists from the start: the namespaces, the default RBAC policy, the sandbox's service account. */
   async function bootstrapState(): Promise<void> {
-    // As the real post-start hooks do, a write that admission refuses (AlwaysDeny, a webhook) is logged and the
-    // server still starts: the learner sees what the plugin does instead of a server that never comes up.
-    const refusedByAdmission = (step: string) => (e: unknown) => {
-      // Once a namespace was refused, the objects that live in it are refused too (NamespaceLifecycle's 404).
-      const refused = e instanceof StatusError && (e.code === 403 || (bootstrapRefused && e.code === 404));
-      if (!refused) throw e;
-      bootstrapRefused = true;
-      console.warn(`${step}: ${e.message}`);
-    };
     await bootstrap(installer, profile, systemApiserver, now()).catch(
       refusedByAdmission('unable to create namespaces'),
     );
@@ -774,20 +777,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await ready;
       advertised = { url, ...(caPEM !== undefined ? { caPEM } : {}) };
       const address = advertisedAddress();
-      // As at start, a write admission refused (AlwaysDeny, a webhook) is logged and the host still serves.
-      const logRefusal = (step: string) => (e: unknown) => {
-        if (!(e instanceof StatusError && (e.code === 403 || (bootstrapRefused && e.code === 404)))) throw e;
-        console.warn(`${step}: ${e.message}`);
-      };
       if (address !== undefined)
         await ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
-          logRefusal('unable to create the cluster-info ConfigMap'),
+          refusedByAdmission('unable to create the cluster-info ConfigMap'),
         );
       // The `kubernetes` Service targets the port the host listens on (unless one was configured).
       const port = URL.canParse(url) ? new URL(url).port : '';
       if (options.securePort === undefined && port !== '' && Number(port) !== securePort) {
         securePort = Number(port);
-        await reconcileMaster().catch(logRefusal('unable to create the kubernetes service'));
+        await reconcileMaster().catch(refusedByAdmission('unable to create the kubernetes service'));
       }
     },
     async servingCertificate(dnsNames, ipAddresses) {
