@@ -1,26 +1,33 @@
 /**
  * Build of the browser app: the React UI from `index.html` (client
- * environment, `dist/`), then the service worker as its own module entry at
- * `dist/sw.js` (environment `sw`, one self-contained file, no hash so its URL
- * never changes). The worker builds second so that the shell-manifest plugin
- * can list the files the client build emitted and inject them for precaching.
- * Under `vite dev` the same plugin serves `/sw.js` from source, uncached.
+ * environment, `dist/`), then each library the server loads on first use
+ * (each `<name>.lazy.ts` under `src/`, see machinery/lazy-module.ts) as its own script at
+ * `dist/sw-lazy/<name>.js`, then the service worker as its own module entry at
+ * `dist/sw.js` (environment `sw`, one file without the lazy libraries, no hash
+ * so its URL never changes). The worker builds last so that the
+ * shell-manifest plugin can list the files the other builds emitted and
+ * inject them for precaching. Under `vite dev` the same plugin serves
+ * `/sw.js` from source, uncached, and builds a lazy library when asked.
  */
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 
 const OUT_DIR = 'dist';
 const WORKER_ENTRY = 'src/hosts/browser/worker/sw.ts';
 const WORKER_FILE = 'sw.js';
 const MANIFEST_ID = 'virtual:orch-shell-manifest';
 const RESOLVED_MANIFEST_ID = `\0${MANIFEST_ID}`;
+const LAZY_DIR = 'sw-lazy';
+/** The global a lazy library's script assigns (an IIFE); the worker's loader returns it. */
+const LAZY_GLOBAL = '__orchLazy';
+const isLazyModule = (id: string): boolean => /\.lazy(\.ts)?$/.test(id);
 
 export default defineConfig({
-  plugins: [react(), shellManifest()],
+  plugins: [react(), shellManifest(), workerCookieJar()],
   build: { outDir: OUT_DIR, target: 'es2022' },
   // The worker is not reachable from index.html; scanning it up front spares the dev server a reload when it first loads.
   optimizeDeps: { entries: ['index.html', WORKER_ENTRY] },
@@ -37,8 +44,12 @@ export default defineConfig({
         target: 'es2022',
         // One file on purpose (a worker script is fetched and byte-compared as a whole); it holds the whole server.
         chunkSizeWarningLimit: 4096,
+        // `ORCH_PROFILE_BUILD=1` keeps names and adds a source map, so a CPU profile of the worker is readable.
+        ...(process.env.ORCH_PROFILE_BUILD === '1' ? { minify: false, sourcemap: true } : {}),
         rolldownOptions: {
           input: { sw: WORKER_ENTRY },
+          // Lazy libraries are separate scripts the worker loads itself; their `import()` stays, unused.
+          external: (id) => isLazyModule(id),
           output: { format: 'es', entryFileNames: WORKER_FILE, codeSplitting: false },
         },
       },
@@ -50,11 +61,24 @@ export default defineConfig({
       if (client === undefined || sw === undefined)
         throw new Error('vite.config.ts: the client and sw environments are missing');
       await builder.build(client);
+      for (const [name, entry] of lazyModules()) await build(lazyBuildConfig(name, entry, true));
       await builder.build(sw);
     },
   },
   preview: { port: 4173, strictPort: true },
 });
+
+/** In the worker build, MSW's cookie jar library is replaced by an empty jar (see msw-cookie-jar.ts). */
+function workerCookieJar(): Plugin {
+  return {
+    name: 'orch-worker-cookie-jar',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.name === 'sw',
+    resolveId(id) {
+      return id === 'tough-cookie' ? resolve('src/hosts/browser/worker/msw-cookie-jar.ts') : undefined;
+    },
+  };
+}
 
 /** The shell manifest: build-time list of emitted files for the worker's precache, and `/sw.js` under the dev server. */
 function shellManifest(): Plugin {
@@ -67,13 +91,26 @@ function shellManifest(): Plugin {
       if (id !== RESOLVED_MANIFEST_ID) return undefined;
       const config = this.environment.config;
       if (config.command === 'serve')
-        return `export default ${JSON.stringify({ version: 'dev', dev: true, urls: [] })};`;
+        return `export default ${JSON.stringify({ version: 'dev', dev: true, urls: [], lazy: lazyUrls('dev') })};`;
       return `export default ${JSON.stringify(manifestOf(resolve(config.root, config.build.outDir)))};`;
     },
     configureServer(server) {
       // A module worker may import source modules; the dev server transforms them on request.
       server.middlewares.use((request, response, next) => {
-        if (request.url?.split('?')[0] !== `/${WORKER_FILE}`) return next();
+        const path = request.url?.split('?')[0] ?? '';
+        const lazy = lazyModules().get(path.slice(`/${LAZY_DIR}/`.length).replace(/\.js$/, ''));
+        if (path.startsWith(`/${LAZY_DIR}/`) && lazy !== undefined) {
+          void lazyScript(path, lazy).then(
+            (code) => {
+              response.setHeader('content-type', 'text/javascript; charset=utf-8');
+              response.setHeader('cache-control', 'no-cache');
+              response.end(code);
+            },
+            (error: unknown) => next(error),
+          );
+          return;
+        }
+        if (path !== `/${WORKER_FILE}`) return next();
         response.setHeader('content-type', 'text/javascript; charset=utf-8');
         response.setHeader('cache-control', 'no-cache');
         response.end(`import '/${WORKER_ENTRY}';\n`);
@@ -82,8 +119,70 @@ function shellManifest(): Plugin {
   };
 }
 
+/** The lazy libraries by name (`<name>.lazy.ts` anywhere under `src/`); a name may be used once. */
+function lazyModules(): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of listFiles(resolve('src'))) {
+    const name = /([^/\\]+)\.lazy\.ts$/.exec(file)?.[1];
+    if (name === undefined) continue;
+    if (found.has(name))
+      throw new Error(`two lazy libraries are named ${name}: ${found.get(name)} and ${file}`);
+    found.set(name, file);
+  }
+  return found;
+}
+
+/** Where the worker finds each lazy library; `?v=` keeps an HTTP cache from serving another build's copy. */
+function lazyUrls(version: string): Record<string, string> {
+  return Object.fromEntries(
+    [...lazyModules().keys()].map((name) => [name, `/${LAZY_DIR}/${name}.js?v=${version}`]),
+  );
+}
+
+/** One lazy library as a classic script that assigns its exports to `LAZY_GLOBAL`. */
+function lazyBuildConfig(name: string, entry: string, write: boolean) {
+  return {
+    configFile: false as const,
+    logLevel: 'warn' as const,
+    publicDir: false as const,
+    build: {
+      outDir: OUT_DIR,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      write,
+      target: 'es2022',
+      lib: { entry, formats: ['iife' as const], name: LAZY_GLOBAL, fileName: () => `${LAZY_DIR}/${name}.js` },
+    },
+  };
+}
+
+const devLazyScripts = new Map<string, Promise<string>>();
+
+/** Under the dev server, a lazy library built in memory on first request. */
+function lazyScript(path: string, entry: string): Promise<string> {
+  let built = devLazyScripts.get(path);
+  if (built === undefined) {
+    const name = path.slice(`/${LAZY_DIR}/`.length).replace(/\.js$/, '');
+    built = build(lazyBuildConfig(name, entry, false)).then((output) => {
+      const first = (Array.isArray(output) ? output[0] : output) as {
+        output: { type: string; code?: string }[];
+      };
+      const chunk = first.output.find((o) => o.type === 'chunk');
+      if (chunk?.code === undefined) throw new Error(`building ${path} produced no script`);
+      return chunk.code;
+    });
+    devLazyScripts.set(path, built);
+  }
+  return built;
+}
+
 /** Every file under `outDir` except the worker and source maps, as absolute URLs, plus `/`; versioned by content. */
-function manifestOf(outDir: string): { version: string; dev: false; urls: string[] } {
+function manifestOf(outDir: string): {
+  version: string;
+  dev: false;
+  urls: string[];
+  lazy: Record<string, string>;
+} {
   const files = listFiles(outDir)
     .map((file) => relative(outDir, file).split(sep).join(posix.sep))
     .filter((file) => file !== WORKER_FILE && !file.endsWith('.map'))
@@ -96,10 +195,17 @@ function manifestOf(outDir: string): { version: string; dev: false; urls: string
       .update(file)
       .update('\0')
       .update(readFileSync(join(outDir, file)));
+  const version = hash.digest('hex').slice(0, 16);
+  const lazy = lazyUrls(version);
+  const lazyFiles = new Set(Object.values(lazy).map((url) => url.split('?')[0]));
+  for (const file of lazyFiles)
+    if (!files.includes((file ?? '').slice(1))) throw new Error(`shell manifest: ${file} was not built`);
   return {
-    version: hash.digest('hex').slice(0, 16),
+    version,
     dev: false,
-    urls: ['/', ...files.map((file) => `/${file}`)],
+    // The lazy libraries are precached under the URLs the worker loads them by.
+    urls: ['/', ...files.map((file) => (lazyFiles.has(`/${file}`) ? `/${file}?v=${version}` : `/${file}`))],
+    lazy,
   };
 }
 

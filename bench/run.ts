@@ -23,9 +23,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   storage: async () =>
     (await runStorageBench()).map((r) => ({
       section: 'storage (raw)',
-      name: r.name,
-      value: r.value,
-      unit: r.unit,
+      ...r,
     })),
   browser: runBrowserBench,
   decode: async () => runDecodeBench(),
@@ -35,10 +33,13 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   admission: runAdmissionBench,
   certificates: runCertificatesBench,
   ui: async () => (await import('./ui-load')).runUiLoadBench(),
+  explorer: async () => (await import('./explorer-load')).runExplorerLoadBench(),
   replicas: async () => (await import('./replicas')).runReplicasBench(),
   etcd: async () => (await import('./etcd')).runEtcdBench(),
   services: async () => (await import('./services')).runServicesBench(),
   protobuf: async () => (await import('./protobuf')).runProtobufBench(),
+  profile: async () => (await import('./profile-worker')).runProfileBench(),
+  scale: async () => (await import('./scale')).runScaleBench(),
 };
 
 async function main(): Promise<void> {

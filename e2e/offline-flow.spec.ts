@@ -6,12 +6,13 @@
  */
 
 import { expect, test } from '@playwright/test';
-import { api, uniqueName, waitForController } from './support/sandbox';
+import { api, uniqueName, waitForController, waitForOfflineShell } from './support/sandbox';
 import { openView, rowOf, waitUsable } from './support/ui';
 
 test('offline: create, watch and resolve an apply conflict', async ({ page, context }) => {
   await openView(page, 'explorer');
   await waitUsable(page);
+  await waitForOfflineShell(page);
   await context.setOffline(true);
   await page.reload();
   await waitForController(page);

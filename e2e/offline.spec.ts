@@ -1,6 +1,6 @@
 /**
- * (c) Offline after the first load: the worker precached the app shell at
- * install, so with the network gone a reload (and a deep link) still renders
+ * (c) Offline after the first load: the worker precaches the app shell once
+ * it is active, so with the network gone a reload (and a deep link) still renders
  * the app, and the in-browser API still answers. The first test needs only
  * the browser host; the second needs the core's CRUD.
  */
@@ -12,12 +12,14 @@ import {
   openSandbox,
   uniqueName,
   waitForController,
+  waitForOfflineShell,
   type ListOf,
   type ObjectWithMeta,
 } from './support/sandbox';
 
 test('the shell renders offline and /version still answers', async ({ page, context }, testInfo) => {
   await openSandbox(page);
+  await waitForOfflineShell(page);
   await context.setOffline(true);
 
   await page.reload();
@@ -34,6 +36,7 @@ test('the shell renders offline and /version still answers', async ({ page, cont
 
 test('offline, the in-browser API still reads and writes objects', async ({ page, context }) => {
   await openSandbox(page);
+  await waitForOfflineShell(page);
   await context.setOffline(true);
   await page.reload();
   await waitForController(page);

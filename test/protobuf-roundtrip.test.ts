@@ -16,6 +16,10 @@ import { builtInDefinitions } from '../src/registry/builtins';
 import { fetchWithCA, startTestHost, type TestHost } from './support/host';
 import { goJson, randomGoObject, seeded } from './support/go-objects';
 import { crdBody, createEstablished } from './support/crd';
+import { protobufLibrary } from '../src/http/protobuf/library';
+
+// The codec is used directly here, outside a request: load it as the request pipeline would.
+await protobufLibrary.load();
 
 const profile = namingProfile('kubernetes');
 const codec = protobufCodec(profile);

@@ -17,6 +17,10 @@ import { decodeWatchFrames, protobufCodec } from '../src/http/protobuf/codec';
 import { namingProfile } from '../src/machinery/naming';
 import { fetchWithCA, startTestHost, type TestHost } from './support/host';
 import { kubectlPath } from './support/kubectl';
+import { protobufLibrary } from '../src/http/protobuf/library';
+
+// The codec is used directly here, outside a request: load it as the request pipeline would.
+await protobufLibrary.load();
 
 function newerKubectl(): string | undefined {
   if (kubectlPath === undefined) return undefined;

@@ -27,6 +27,34 @@ export async function waitForController(page: Page): Promise<void> {
   );
 }
 
+/**
+ * Waits until the worker has filled its offline shell cache, which it does
+ * after taking control. The fill is one atomic `addAll`, so a shell cache that
+ * holds `/index.html` holds every file.
+ */
+export async function waitForOfflineShell(page: Page): Promise<void> {
+  // Polled with evaluate: waitForFunction would take the returned promise itself as a truthy answer.
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const storage = (globalThis as unknown as { caches: CacheStorageLike }).caches;
+          for (const name of await storage.keys()) {
+            if (!name.startsWith('orch-sandbox-shell-')) continue;
+            if ((await (await storage.open(name)).match('/index.html')) !== undefined) return true;
+          }
+          return false;
+        }),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+}
+
+interface CacheStorageLike {
+  keys(): Promise<string[]>;
+  open(name: string): Promise<{ match(url: string): Promise<unknown> }>;
+}
+
 /** One API request from inside `page`. */
 export function api(
   page: Page,

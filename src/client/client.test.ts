@@ -152,6 +152,76 @@ describe('createClient', () => {
     expect(found.failed.map((f) => f.groupVersion)).toEqual(['broken.example/v1']);
   });
 
+  it('reads the aggregated discovery documents in two requests when the server offers them', async () => {
+    const { client, seen } = recorder((request) => {
+      const path = new URL(request.url).pathname;
+      const accept = request.headers.get('accept') ?? '';
+      if (!accept.includes('as=APIGroupDiscoveryList')) return Response.json({}, { status: 500 });
+      const resources = [
+        {
+          resource: 'deployments',
+          responseKind: { kind: 'Deployment' },
+          scope: 'Namespaced',
+          verbs: ['get'],
+        },
+      ];
+      if (path === '/api')
+        return Response.json({
+          kind: 'APIGroupDiscoveryList',
+          items: [
+            {
+              versions: [
+                {
+                  version: 'v1',
+                  resources: [
+                    {
+                      resource: 'namespaces',
+                      responseKind: { kind: 'Namespace' },
+                      scope: 'Cluster',
+                      singularResource: 'namespace',
+                      verbs: ['get', 'list'],
+                      shortNames: ['ns'],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        });
+      return Response.json({
+        kind: 'APIGroupDiscoveryList',
+        items: [
+          {
+            metadata: { name: 'apps' },
+            versions: [
+              { version: 'v1', resources },
+              { version: 'v1beta1', resources, freshness: 'Current' },
+            ],
+          },
+          { metadata: { name: 'stale.example' }, versions: [{ version: 'v1', freshness: 'Stale' }] },
+        ],
+      });
+    });
+    const found = await client.discovery();
+    expect(seen.map((r) => new URL(r.url).pathname)).toEqual(['/api', '/apis']);
+    expect(found.groupVersions.map((gv) => [gv.groupVersion, gv.preferred])).toEqual([
+      ['v1', true],
+      ['apps/v1', true],
+      ['apps/v1beta1', false],
+    ]);
+    expect(found.groupVersions[0]?.resources).toEqual([
+      {
+        name: 'namespaces',
+        singularName: 'namespace',
+        namespaced: false,
+        kind: 'Namespace',
+        verbs: ['get', 'list'],
+        shortNames: ['ns'],
+      },
+    ]);
+    expect(found.failed.map((f) => f.groupVersion)).toEqual(['stale.example/v1']);
+  });
+
   it('reads watch events split across chunks', async () => {
     const lines =
       '{"type":"ADDED","object":{"metadata":{"name":"a"}}}\n{"type":"DELE' + 'TED","object":{}}\n';

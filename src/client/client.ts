@@ -142,7 +142,11 @@ export function createClient(options: ClientOptions = {}): ApiClient {
   };
 
   return {
-    discovery: () => discover((path) => call('GET', path)),
+    discovery: () =>
+      discover(
+        async <T>(path: string, accept?: string) =>
+          (await send<T>('GET', path, accept !== undefined ? { accept } : {})).body,
+      ),
     get: (ref, query) => call('GET', withQuery(resourcePath(ref), query)),
     list: (ref, query) => call('GET', withQuery(resourcePath(collection(ref)), query)),
     create: (ref, object, query) => call('POST', withQuery(resourcePath(collection(ref)), query), object),

@@ -36,6 +36,30 @@ export interface APIResourceList {
   resources: APIResource[];
 }
 
+/** The aggregated discovery document of `/api` or `/apis` (`apidiscovery/v2beta1`), as far as the client reads it. */
+export interface APIGroupDiscoveryList {
+  kind: 'APIGroupDiscoveryList';
+  items: APIGroupDiscovery[];
+}
+
+export interface APIGroupDiscovery {
+  metadata?: { name?: string };
+  /** In preference order. */
+  versions: {
+    version: string;
+    resources?: {
+      resource: string;
+      responseKind?: { group?: string; version?: string; kind: string };
+      scope: 'Namespaced' | 'Cluster';
+      singularResource?: string;
+      verbs: string[];
+      shortNames?: string[];
+      categories?: string[];
+    }[];
+    freshness?: 'Current' | 'Stale';
+  }[];
+}
+
 /** One served group/version with its top-level resources (subresources such as `pods/log` are left out). */
 export interface DiscoveredGroupVersion {
   /** Empty for the core group. */

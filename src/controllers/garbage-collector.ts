@@ -78,11 +78,26 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     }
   };
 
+  /**
+   * Whether the graph needs the object: it has owners, carries a finalizer this controller removes, or owns
+   * something. Every other object is left out of the graph and the informers' caches, so memory follows the
+   * owner references, not the store (a store of 100k plain ConfigMaps holds none of them here).
+   */
+  const tracked = (obj: KubeObject): boolean =>
+    owners(obj).length > 0 ||
+    hasFinalizer(obj, orphanFinalizer) ||
+    hasFinalizer(obj, foregroundFinalizer) ||
+    (dependents.get(obj.metadata?.uid ?? '')?.size ?? 0) > 0;
+
   const upsert = (ref: ResourceRef, obj: KubeObject): void => {
     const uid = obj.metadata?.uid;
     if (uid === undefined) return;
     const prev = nodes.get(uid);
     if (prev !== undefined) unlink(uid, owners(prev.obj));
+    if (!tracked(obj)) {
+      nodes.delete(uid);
+      return;
+    }
     const node: Node = {
       uid,
       obj,
@@ -105,6 +120,28 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     if (!synced) return;
     for (const d of dependents.get(uid) ?? []) queue.add(`dep:${d}`);
     for (const o of owners(obj)) if (nodes.has(o.uid)) queue.add(`fg:${o.uid}`);
+  };
+
+  /**
+   * An owner left out of the graph (it owned nothing when it was seen) reports no deletion on a relist when it
+   * went while the watch was down: after a relist of a kind (not its first list), the dependents whose owner
+   * of that kind the graph does not hold are checked again (each check reads the owner live).
+   */
+  const recheckUnknownOwners = (group: string, kind: string): (() => void) => {
+    let listed = false;
+    return () => {
+      const first = !listed;
+      listed = true;
+      if (first || !synced) return;
+      for (const [owner, deps] of dependents) {
+        if (nodes.has(owner)) continue;
+        for (const d of deps) {
+          const ref = owners(nodes.get(d)?.obj ?? {}).find((o) => o.uid === owner);
+          if (ref !== undefined && kindKey(ref.apiVersion, ref.kind) === `${group}/${kind}`)
+            queue.add(`dep:${d}`);
+        }
+      }
+    };
   };
 
   const kindKey = (apiVersion: string, kind: string): string =>
@@ -226,11 +263,17 @@ export function garbageCollector(ctx: ControllerContext): Controller {
           continue;
         const ik = `${gv.group}/${r.name}`;
         if (informers.has(ik) || stopped) continue;
-        const informer = new Informer(ctx.client, info.ref, {
-          add: (o) => upsert(info.ref, o),
-          update: (_old, o) => upsert(info.ref, o),
-          delete: (o) => remove(o),
-        });
+        const informer = new Informer(
+          ctx.client,
+          info.ref,
+          {
+            add: (o) => upsert(info.ref, o),
+            update: (_old, o) => upsert(info.ref, o),
+            delete: (o) => remove(o),
+            relisted: recheckUnknownOwners(gv.group, r.kind),
+          },
+          { retain: tracked },
+        );
         informers.set(ik, informer);
         informer.start();
         started.push(informer);
@@ -249,6 +292,8 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     }
   };
 
+  let roundDone: () => void = () => undefined;
+  const firstRound = new Promise<void>((resolve) => (roundDone = resolve));
   const loop = async (): Promise<void> => {
     if (stopped) return;
     try {
@@ -256,6 +301,7 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     } catch {
       // discovery failed this round; the next round retries
     }
+    roundDone();
     if (!stopped) rediscoverTimer = setTimeout(() => void loop(), rediscoverEveryMs);
   };
 
@@ -264,10 +310,15 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     start: () => void loop(),
     stop: () => {
       stopped = true;
+      roundDone();
       if (rediscoverTimer !== undefined) clearTimeout(rediscoverTimer);
       for (const i of informers.values()) i.stop();
       queue.stop();
     },
-    idle: () => queue.idle(),
+    // Idle once the first discovery's informers have listed and what they queued is done.
+    idle: async () => {
+      await firstRound;
+      await queue.idle();
+    },
   };
 }

@@ -116,10 +116,13 @@ export function rootCAPublisher(
         queue.add(ns.metadata?.name ?? '');
     },
   });
-  const configMaps = new Informer(informerClient, configMapsRef, {
-    update: (_old, cm) => enqueueConfigMap(cm),
-    delete: enqueueConfigMap,
-  });
+  // Only the published ConfigMaps, by field selector: the cache holds one per namespace, not every ConfigMap.
+  const configMaps = new Informer(
+    informerClient,
+    configMapsRef,
+    { update: (_old, cm) => enqueueConfigMap(cm), delete: enqueueConfigMap },
+    { query: { fieldSelector: `metadata.name=${name}` } },
+  );
   return {
     name: 'root-ca-cert-publisher',
     start: () => {
@@ -131,6 +134,9 @@ export function rootCAPublisher(
       configMaps.stop();
       queue.stop();
     },
-    idle: () => queue.idle(),
+    idle: async () => {
+      await Promise.all([namespaces.synced, configMaps.synced]);
+      await queue.idle();
+    },
   };
 }

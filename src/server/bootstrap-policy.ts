@@ -11,6 +11,7 @@
 import type { UserInfo } from '../api/authn';
 import type { KubeObject } from '../api/meta';
 import { StatusError } from '../machinery/errors';
+import { eachLimited } from '../machinery/each-limited';
 import type { NamingProfile } from '../machinery/naming';
 import { bootstrapPolicy } from '../auth/policy/index';
 import { planPolicyReconcile, type StoredPolicy } from '../auth/policy/reconcile';
@@ -54,12 +55,12 @@ export async function reconcileBootstrapPolicy(
   for (let round = 0; round < 3; round++) {
     const ops = planPolicyReconcile(policy, stored(informers, profile), profile);
     let replan = false;
-    for (const op of ops) {
+    const apply = async (op: (typeof ops)[number]): Promise<void> => {
       const object = op.object as KubeObject;
       const kind = object.kind ?? '';
       const group = kind === 'Namespace' ? '' : profile.suffixed('rbac.authorization');
       const store = rest.storeFor(group, resourceOf[kind] ?? '');
-      if (store === undefined) continue;
+      if (store === undefined) return;
       const name = object.metadata?.name ?? '';
       const namespace = object.metadata?.namespace ?? '';
       const scope = internalScope(
@@ -83,7 +84,16 @@ export async function reconcileBootstrapPolicy(
         if (e instanceof StatusError && (e.code === 409 || e.code === 404)) replan = true;
         else throw e;
       }
-    }
+    };
+    // Namespaces first (their roles need them), then the independent RBAC objects side by side, so
+    // that a fresh store takes them in a few shared transactions rather than one write at a time.
+    const isNamespace = (op: (typeof ops)[number]): boolean => (op.object as KubeObject).kind === 'Namespace';
+    for (const op of ops.filter(isNamespace)) await apply(op);
+    await eachLimited(
+      ops.filter((op) => !isNamespace(op)),
+      16,
+      apply,
+    );
     if (!replan) return;
   }
 }

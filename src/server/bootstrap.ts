@@ -28,9 +28,10 @@ export async function bootstrap(
     requestResource: { group: '', version: 'v1', resource: 'namespaces' },
     requestKind: { group: '', version: 'v1', kind: 'Namespace' },
   };
-  for (const name of profile.initialNamespaces) {
+  // Side by side: the store may commit them together.
+  const ensure = async (name: string): Promise<void> => {
     const scope = internalScope(user, { ...target, name }, now);
-    if ((await store.objects.get(store.rt, '', name)) !== undefined) continue;
+    if ((await store.objects.get(store.rt, '', name)) !== undefined) return;
     try {
       await store.create(
         { ...scope, name: '' },
@@ -44,7 +45,8 @@ export async function bootstrap(
     } catch (e) {
       if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
     }
-  }
+  };
+  await Promise.all(profile.initialNamespaces.map(ensure));
 }
 
 /** The service account whose token the sandbox offers as a built-in identity; returns its uid. */

@@ -293,7 +293,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   });
   catalog.setInstaller(() => installer.installAll());
 
-  metrics.objectCounter = storedObjectCounter(catalog, installer, options.storage);
+  const objectCounter = storedObjectCounter(catalog, installer, options.storage);
+  metrics.objectCounter = objectCounter;
   const health = new ServerHealth({
     // The real check reads one key; the raw store, so probes do not count as store requests.
     storeProbe: options.storeProbe ?? (() => options.storage.get('/registry/health')),
@@ -540,21 +541,26 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await bootstrap(installer, profile, systemApiserver, now()).catch(
       refusedByAdmission('unable to create namespaces'),
     );
-    await reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now()).catch(
-      refusedByAdmission('unable to reconcile the bootstrap RBAC policy'),
-    );
-    await ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now()).catch(
-      refusedByAdmission('unable to create the sandbox service account'),
-    );
+    // Once the namespaces exist the rest is independent: written side by side, a fresh store takes the
+    // few hundred objects in shared transactions instead of one after another.
     const address = advertisedAddress();
-    if (address !== undefined)
-      await ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
-        refusedByAdmission('unable to create the cluster-info ConfigMap'),
-      );
-    await ensureStartupObjects(loopbackClient(systemApiserver), profile, catalog, now(), () => {
-      bootstrapRefused = true;
-    });
-    await reconcileMaster().catch(refusedByAdmission('unable to create the kubernetes service'));
+    await Promise.all([
+      reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now()).catch(
+        refusedByAdmission('unable to reconcile the bootstrap RBAC policy'),
+      ),
+      ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now()).catch(
+        refusedByAdmission('unable to create the sandbox service account'),
+      ),
+      address !== undefined
+        ? ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
+            refusedByAdmission('unable to create the cluster-info ConfigMap'),
+          )
+        : undefined,
+      ensureStartupObjects(loopbackClient(systemApiserver), profile, catalog, now(), () => {
+        bootstrapRefused = true;
+      }),
+      reconcileMaster().catch(refusedByAdmission('unable to create the kubernetes service')),
+    ]);
   }
 
   /** A client that calls this server in process as `user` (the real server's loopback client). */
@@ -762,6 +768,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       stopMasterWatch?.();
       watchCaches.stop();
       stopServiceFollow?.();
+      objectCounter.stop();
       informers.stop();
       for (const c of controllers) c.stop();
       for (const cb of [...shutdownCallbacks]) cb();

@@ -156,6 +156,13 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
     },
     'gauge',
   );
+  /** The frozen label sets of each request labelling seen (see recordRequest); as many as the series. */
+  private readonly requestLabelSets = new Map<
+    string,
+    { base: Labels; withDryRun: Labels; withCode: Labels }
+  >();
+  /** The frozen label set of each watched kind (see watchEventSent). */
+  private readonly watchLabels = new Map<string, Labels>();
   private readonly watchEvents = new Scalar(
     {
       name: 'apiserver_watch_events_total',
@@ -232,20 +239,40 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   }
 
   recordRequest(l: RequestLabels, seconds: number): void {
-    const base = {
-      verb: l.verb,
-      group: l.group,
-      version: l.version,
-      resource: l.resource,
-      subresource: l.subresource,
-      scope: l.scope,
-      component: 'apiserver',
-    };
     const dryRun = l.dryRun ? 'All' : '';
-    this.requests.add({ ...base, dry_run: dryRun, code: l.code });
-    this.requestDuration.observe({ ...base, dry_run: dryRun }, seconds);
-    this.requestSloDuration.observe(base, seconds);
-    this.requestSliDuration.observe(base, seconds);
+    // Every request: frozen label sets per distinct labelling, so their texts are worked out once (see labelText).
+    const id = JSON.stringify([
+      l.verb,
+      l.group,
+      l.version,
+      l.resource,
+      l.subresource,
+      l.scope,
+      dryRun,
+      l.code,
+    ]);
+    let sets = this.requestLabelSets.get(id);
+    if (sets === undefined) {
+      const base = Object.freeze({
+        verb: l.verb,
+        group: l.group,
+        version: l.version,
+        resource: l.resource,
+        subresource: l.subresource,
+        scope: l.scope,
+        component: 'apiserver',
+      });
+      sets = {
+        base,
+        withDryRun: Object.freeze({ ...base, dry_run: dryRun }),
+        withCode: Object.freeze({ ...base, dry_run: dryRun, code: l.code }),
+      };
+      this.requestLabelSets.set(id, sets);
+    }
+    this.requests.add(sets.withCode);
+    this.requestDuration.observe(sets.withDryRun, seconds);
+    this.requestSloDuration.observe(sets.base, seconds);
+    this.requestSliDuration.observe(sets.base, seconds);
   }
 
   longRunningStarted(l: LongRunningLabels): () => void {
@@ -263,8 +290,15 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   }
 
   watchEventSent(group: string, version: string, kind: string, bytes: number): void {
-    this.watchEvents.add({ group, version, kind });
-    this.watchEventSizes.observe({ group, version, kind }, bytes);
+    // Called once per event per watcher: one frozen label set per kind, whose text labelText keeps.
+    const id = `${group}/${version}/${kind}`;
+    let labels = this.watchLabels.get(id);
+    if (labels === undefined) {
+      labels = Object.freeze({ group, version, kind });
+      this.watchLabels.set(id, labels);
+    }
+    this.watchEvents.add(labels);
+    this.watchEventSizes.observe(labels, bytes);
   }
 
   /** One store call, for `etcd_request_duration_seconds`. */

@@ -28,6 +28,7 @@ import { dispatch } from '../http/dispatch';
 import { requestLabelsOf } from '../http/request-labels';
 import type { Status } from '../api/meta';
 import type { RequestAudit } from './audit';
+import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
 
 export interface PipelineDeps {
   server: ServerContext;
@@ -66,6 +67,8 @@ export async function handleRequest(
   let audit: RequestAudit | undefined;
   let failure: Status | undefined;
   try {
+    // The protobuf codec is loaded on first use: a request that may be answered or sent in protobuf waits for it.
+    if (mentionsProtobuf(request.headers)) await protobufLibrary.load();
     // authenticate
     await deps.authenticate(ctx, conn);
     const authenticated = ctx.user;

@@ -24,8 +24,37 @@ function escapeValue(v: string | number): string {
   return String(v).replace(/["\\\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
 }
 
+/** Texts of frozen label sets: a hot caller (one watch event per watcher) passes the same frozen set each time. */
+const frozenTexts = new WeakMap<Labels, string>();
+
+/**
+ * Texts of other label sets by their plain spelling, which is cheaper than the sort and escaping: every request and
+ * store call observes a few. Bounded, as a family's series are by their labels' few values.
+ */
+const spelledTexts = new Map<string, string>();
+const maxSpelled = 10_000;
+
 /** Label pairs sorted by name, as the real exporter prints them. */
 export function labelText(labels: Labels): string {
+  if (Object.isFrozen(labels)) {
+    let text = frozenTexts.get(labels);
+    if (text === undefined) {
+      text = computeLabelText(labels);
+      frozenTexts.set(labels, text);
+    }
+    return text;
+  }
+  let spelling = '';
+  for (const k in labels) spelling += `${k}\u0000${labels[k] ?? ''}\u0001`;
+  let text = spelledTexts.get(spelling);
+  if (text === undefined) {
+    text = computeLabelText(labels);
+    if (spelledTexts.size < maxSpelled) spelledTexts.set(spelling, text);
+  }
+  return text;
+}
+
+function computeLabelText(labels: Labels): string {
   return Object.keys(labels)
     .sort()
     .map((k) => `${k}="${escapeValue(labels[k] ?? '')}"`)

@@ -42,6 +42,7 @@ import { nodeExternalFetch } from './external-fetch';
 import { httpsWebhookTransport } from './webhook-https';
 import { connectionOf } from './tls';
 import { answerClientError, maxHeaderBytes, rewriteIncomingTarget, statusBody } from './raw-target';
+import { createBenchFloor } from './bench-floor';
 
 export interface NodeHostOptions {
   port?: number;
@@ -94,6 +95,8 @@ export interface NodeHostOptions {
   shutdownSendRetryAfter?: boolean;
   /** `--show-hidden-metrics-for-version`. */
   showHiddenMetricsForVersion?: string;
+  /** Benches only: answer requests carrying `x-bench-floor: 1` with a trivial handler (see bench-floor.ts). */
+  benchFloor?: boolean;
 }
 
 /** A mode `--authorization-mode` may name that the core implements. */
@@ -176,6 +179,23 @@ function lastCertificate(bundle: string): string | undefined {
   return blocks === null ? undefined : `${blocks[blocks.length - 1]}\n`;
 }
 
+/**
+ * A long-running response's writes leave at once. Node corks the socket of
+ * a chunked response on each write and uncorks it on the next tick; a watch
+ * event is written while the write that caused it is still being handled,
+ * whose remaining work (its own response included) all runs before that
+ * tick, so the event would reach its watchers after the writer's response.
+ */
+function flushEachWrite(outgoing: ServerResponse): void {
+  const write = outgoing.write.bind(outgoing) as (...args: unknown[]) => boolean;
+  const immediate = (...args: unknown[]): boolean => {
+    const ok = write(...args);
+    outgoing.socket?.uncork();
+    return ok;
+  };
+  outgoing.write = immediate as ServerResponse['write'];
+}
+
 export async function startNodeHost(options: NodeHostOptions = {}): Promise<NodeHost> {
   const profile = options.profile ?? 'orch';
   const bind = options.host ?? '127.0.0.1';
@@ -243,9 +263,12 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     }
   }
 
+  const floor = options.benchFloor === true ? createBenchFloor() : undefined;
   const listener = getRequestListener(
     (request: Request, env: { incoming: { socket: IncomingMessage['socket'] } }) =>
-      api.fetch(request, connectionOf(env.incoming)).then(bytesBodyForRawHeaders),
+      floor?.matches(request) === true
+        ? floor.fetch(request)
+        : api.fetch(request, connectionOf(env.incoming)).then(bytesBodyForRawHeaders),
     {
       hostname: bind,
       // The adapter could not build a Request (a Host header it refuses): 400 as a Status, like every other error.
@@ -257,6 +280,8 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     },
   );
   const longRunning = (incoming: IncomingMessage): boolean => {
+    // Most requests name none of the long-running words (nor an escape that could spell one): no parse for them.
+    if (!/watch|proxy|attach|exec|log|portforward|%/i.test(incoming.url ?? '')) return false;
     try {
       return isLongRunningRequest(incoming.method ?? 'GET', new URL(incoming.url ?? '/', 'http://host'));
     } catch {
@@ -271,16 +296,18 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       const written = new Promise<void>((resolve) => outgoing.once('close', () => resolve()));
       writing.add(written);
       void written.then(() => writing.delete(written));
-    }
+    } else flushEachWrite(outgoing);
     rewriteIncomingTarget(incoming);
     void listener(incoming, outgoing);
   };
   const server =
     tls === undefined
-      ? createHttpServer({ maxHeaderSize: maxHeaderBytes }, handle)
+      ? createHttpServer({ maxHeaderSize: maxHeaderBytes, noDelay: true }, handle)
       : createHttpsServer(
           {
             maxHeaderSize: maxHeaderBytes,
+            // No Nagle delay on small writes (a watch event is one); Node's default, said out loud.
+            noDelay: true,
             cert: tls.certPEM,
             key: tls.keyPEM,
             // Ask for a client certificate, accept any: the core verifies it against its configured CAs.

@@ -12,6 +12,10 @@ import { builtInDefinitions } from '../../registry/builtins';
 import { StatusError } from '../../machinery/errors';
 import { decodeWatchFrames, protobufCodec } from './codec';
 import { lookupMessage } from './descriptor';
+import { protobufLibrary } from './library';
+
+// The codec is used directly here, outside a request: load it as the request pipeline would.
+await protobufLibrary.load();
 
 const profile = namingProfile('kubernetes');
 const codec = protobufCodec(profile);

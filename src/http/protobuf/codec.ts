@@ -9,22 +9,16 @@
  * One codec per naming profile; the descriptor is built on first use.
  */
 
-import { util, type Type } from 'protobufjs/light';
+import type { Type } from 'protobufjs/light';
 import type { JsonObject, KubeObject } from '../../api/meta';
 import { badRequest } from '../../machinery/errors';
 import type { NamingProfile } from '../../machinery/naming';
 import type { DefinitionSet } from '../../machinery/schema';
-import { maxNestingDepth } from '../../machinery/decode/json';
 import { builtInDefinitions } from '../../registry/builtins';
 import { KindIndex, lookupMessage } from './descriptor';
 import { ProtoConverter, type Msg, type ToMessageOptions } from './convert';
 
 const magic = new Uint8Array([0x6b, 0x38, 0x73, 0x00]);
-
-// protobufjs refuses to encode messages nested more than 100 deep (protoc's decoding default), but a
-// stored object may nest as deeply as a body may (a CRD's schema nests two messages per level): what
-// the server accepted it must be able to answer. Decoding keeps its own limit (`Reader.recursionLimit`).
-util.recursionLimit = Math.max(util.recursionLimit, 2 * maxNestingDepth + 64);
 
 export interface ProtobufCodec {
   /** True when `apiVersion`/`kind` has a message (built-in kinds, their lists, Status, Scale, ...). */

@@ -18,12 +18,13 @@
  * does — every plain field, zero or not — for tests and benchmarks.
  */
 
-import { MapField, type Field, type Type } from 'protobufjs/light';
+import type { Field, Type } from 'protobufjs/light';
 import type { NamingProfile } from '../../machinery/naming';
 import type { DefinitionSet } from '../../machinery/schema';
 import { isPlainObject } from '../../machinery/json';
 import goPointers from '../../registry/generated/go-pointers.json';
 import { definitionOfProtoName, fieldAnnotations, fullNameOf } from './descriptor';
+import { protobufLibrary } from './library';
 import {
   base64ToBytes,
   bytesToBase64,
@@ -178,7 +179,7 @@ export class ProtoConverter {
         json,
         inline: note?.inline === true,
         repeated: f.repeated,
-        map: f instanceof MapField,
+        map: f instanceof protobufLibrary.get().MapField,
         ...(message === undefined ? { scalar: f.type } : { message }),
         presence,
         plainStruct,

@@ -1,15 +1,16 @@
 /**
  * The protobuf descriptor of the built-in kinds (`registry/generated/proto.json`),
  * loaded into protobufjs on first use so that a host that never speaks
- * protobuf pays nothing but the bundled JSON. It also answers which message
+ * protobuf pays nothing for it (both come with the lazily loaded library). It also answers which message
  * a group/version/kind is encoded as, and which field annotations
  * (`jsonName`, embedded-struct `inline`) the JSON form needs.
  */
 
-import { Root, type INamespace, type Type } from 'protobufjs/light';
-import protoJson from '../../registry/generated/proto.json';
+import type { INamespace, Root, Type } from 'protobufjs/light';
 import type { NamingProfile } from '../../machinery/naming';
 import type { DefinitionSet } from '../../machinery/schema';
+import { maxNestingDepth } from '../../machinery/decode/json';
+import { protobufLibrary } from './library';
 
 interface FieldJson {
   jsonName?: string;
@@ -32,6 +33,11 @@ let annotations: Map<string, Map<string, FieldAnnotation>> | undefined;
 /** The protobufjs root, built once. */
 export function protoRoot(): Root {
   if (root === undefined) {
+    const { Root, protoJson, util } = protobufLibrary.get();
+    // protobufjs refuses to encode messages nested more than 100 deep (protoc's decoding default), but a
+    // stored object may nest as deeply as a body may (a CRD's schema nests two messages per level): what
+    // the server accepted it must be able to answer. Decoding keeps its own limit (`Reader.recursionLimit`).
+    util.recursionLimit = Math.max(util.recursionLimit, 2 * maxNestingDepth + 64);
     root = Root.fromJSON(protoJson as INamespace);
     root.resolveAll();
   }
@@ -57,7 +63,7 @@ function collectAnnotations(): Map<string, Map<string, FieldAnnotation>> {
       walk(child, full);
     }
   };
-  walk(protoJson as NodeJson, '');
+  walk(protobufLibrary.get().protoJson as NodeJson, '');
   return out;
 }
 

@@ -20,6 +20,7 @@ import { watchEncoding } from '../protobuf/http';
 import { tableFor } from '../table';
 import { partialObjectMetadata } from '../partial-metadata';
 import { requestLabelsOf } from '../request-labels';
+import { sharedFrame } from './shared-frames';
 
 export interface WatchSpec {
   rt: ResourceType;
@@ -102,7 +103,12 @@ export function openWatchStream(
   const send = (type: WatchEventType, object: KubeObject | Status): void => {
     const c = controllerRef;
     if (closed || c === undefined) return;
-    const frame = encoding.encode(type, present(type, object));
+    const shown = present(type, object);
+    // The object as stored (no Table, no metadata-only view) is the same for every watcher: encode it once.
+    const frame =
+      shown === object
+        ? sharedFrame(type, object, encoding.contentType, () => encoding.encode(type, object))
+        : encoding.encode(type, shown);
     server.metrics.watchEventSent(rt.group, rt.version, rt.kind, frame.byteLength);
     c.enqueue(frame);
     if (handle?.isLive() === true && (c.desiredSize ?? 0) < -maxBacklog) {

@@ -1,9 +1,10 @@
 /**
  * The IndexedDB backend, through Dexie: the browser keeps the cluster's state
- * here, and the Node host uses the same code over fake-indexeddb. Every write
- * is one read-write transaction that takes the next revision from the counter,
- * checks the compare-and-swap condition, writes the object, appends the change
- * record and saves the counter, so a failed write changes nothing. Reads run
+ * here, and the Node host uses the same code over fake-indexeddb. Writes are
+ * committed in batches (write-batch.ts): each takes the next revision from the
+ * counter, checks its compare-and-swap condition, writes the object and
+ * appends the change record, and the batch saves the counter, so a failed
+ * write changes nothing and a write is acknowledged once committed. Reads run
  * in one read-only transaction each, so a page and its revision agree. This is
  * the only module of the project that imports Dexie.
  */
@@ -20,18 +21,25 @@ import {
   type Storage,
   type StoredObject,
 } from '../types';
-import {
-  assertRevision,
-  checkReadable,
-  PageBuilder,
-  prefixRange,
-  revisionOf,
-  snapshotOverlay,
-  type KeyRange,
-} from '../keys';
+import { assertRevision, checkReadable, prefixRange, revisionOf, type KeyRange } from '../keys';
 import { CommitOrder } from './commit-order';
+import { listPage, type NativeKeyRanges } from './native-list';
 import { exportDatabase, importDatabase } from './export-import';
 import { openDatabase, type ChangeRow, type MetaName, type ObjectRow, type StorageDatabase } from './schema';
+import {
+  commitBatch,
+  type BatchWrite,
+  type NativeDatabase,
+  type NativeTransactionOptions,
+  type WriteOutcome,
+  type WritePlan,
+} from './write-batch';
+
+interface QueuedWrite extends BatchWrite {
+  slot: ReturnType<CommitOrder['begin']>;
+  resolve: (change: ChangeRow) => void;
+  reject: (error: StorageError) => void;
+}
 
 export interface DexieStorageOptions {
   /** Name of the IndexedDB database. */
@@ -43,9 +51,6 @@ export interface DexieStorageOptions {
   /** Chrome's transaction durability; `strict` waits for the disk at every write. Default: the browser's. */
   durability?: DexieOptions['chromeTransactionDurability'];
 }
-
-/** Largest batch of rows a list reads at once when a predicate makes it read past its first batch. */
-const maxBatch = 4096;
 
 export function createDexieStorage(options: DexieStorageOptions): Storage {
   return new DexieStorage(options);
@@ -59,13 +64,24 @@ export class DexieStorage implements Storage {
   private readonly order = new CommitOrder((change) => this.deliver(change));
   /** Change records some listener received: their writers return a copy of the object. */
   private readonly delivered = new WeakSet<ChangeRecord>();
+  /** Writes waiting for the next batch, in issue order. */
+  private queued: QueuedWrite[] = [];
+  /** True while a batch's transaction is in flight: new writes queue behind it. */
+  private committing = false;
+  private readonly transactionOptions: NativeTransactionOptions | undefined;
+  private readonly keyRanges: NativeKeyRanges;
 
   constructor(options: DexieStorageOptions) {
     const dexieOptions: DexieOptions = { cache: 'disabled' };
     if (options.indexedDB) dexieOptions.indexedDB = options.indexedDB;
     if (options.IDBKeyRange) dexieOptions.IDBKeyRange = options.IDBKeyRange;
-    if (options.durability) dexieOptions.chromeTransactionDurability = options.durability;
+    if (options.durability) {
+      dexieOptions.chromeTransactionDurability = options.durability;
+      this.transactionOptions = { durability: options.durability };
+    }
     this.db = openDatabase(options.name, dexieOptions);
+    this.keyRanges = (options.IDBKeyRange ??
+      (globalThis as { IDBKeyRange?: unknown }).IDBKeyRange) as NativeKeyRanges;
   }
 
   currentRevision(): Promise<number> {
@@ -77,7 +93,15 @@ export class DexieStorage implements Storage {
   }
 
   get(key: string): Promise<StoredObject | undefined> {
-    return guard(() => this.db.objects.get(key));
+    // The most frequent read: straight on the native connection, without Dexie's promise zones.
+    return guard(async () => {
+      const db = await this.backend();
+      return new Promise<StoredObject | undefined>((resolve, reject) => {
+        const request = db.transaction('objects', 'readonly').objectStore('objects').get(key);
+        request.onsuccess = () => resolve(request.result as StoredObject | undefined);
+        request.onerror = () => reject(request.error ?? new Error('get failed'));
+      });
+    });
   }
 
   async getAt(key: string, revision: number): Promise<StoredObject | undefined> {
@@ -105,48 +129,7 @@ export class DexieStorage implements Storage {
 
   async list(options: ListOptions): Promise<ListResult> {
     assertRevision(options.revision);
-    const { db } = this;
-    return guard(() =>
-      db.transaction('r!', db.objects, db.changes, db.meta, async () => {
-        const [current, compacted] = await Promise.all([
-          this.readMeta('revision'),
-          this.readMeta('compacted'),
-        ]);
-        const revision = options.revision ?? current;
-        checkReadable(revision, compacted, current);
-        const range = prefixRange(options.prefix, options.after);
-        if (!range) return new PageBuilder(options).result(revision);
-
-        // Keys that changed since a past revision are few next to the collection; read them whole.
-        const overlay =
-          revision < current
-            ? snapshotOverlay(await db.changes.where(':id').above(revision).toArray(), range)
-            : undefined;
-        const page = new PageBuilder(options, overlay);
-        // A huge page size (`limit=4294967296`) is still read in batches: IndexedDB counts are 32-bit.
-        let batch = page.firstBatch === Infinity ? Infinity : Math.min(page.firstBatch, maxBatch);
-        let from: KeyRange = range;
-        for (;;) {
-          const query = this.objectsIn(from);
-          const rows = await (batch === Infinity ? query : query.limit(batch)).toArray();
-          if (!page.feed(rows)) break;
-          const last = rows.at(-1);
-          if (rows.length < batch || !last) {
-            page.finish();
-            break;
-          }
-          from = { lower: last.key, lowerOpen: true, upper: range.upper };
-          batch = Math.min(batch * 2, maxBatch);
-        }
-        const countAfter = page.countAfter;
-        if (countAfter !== undefined) {
-          page.setLiveCountAfter(
-            await this.objectsIn({ lower: countAfter, lowerOpen: true, upper: range.upper }).count(),
-          );
-        }
-        return page.result(revision);
-      }),
-    );
+    return guard(async () => listPage(await this.backend(), this.keyRanges, options));
   }
 
   count(prefix: string): Promise<number> {
@@ -275,39 +258,72 @@ export class DexieStorage implements Storage {
   }
 
   /**
-   * Runs one write. `plan` sees the stored row and the revision the write
-   * will take, and returns the change record or throws to abort; the
-   * transaction then writes the object, the record and the counter.
+   * Runs one write. `plan` sees the stored row (as earlier writes of its
+   * batch left it) and the revision the write will take, and returns the
+   * change record or throws to abort this write alone. The write joins the
+   * next batch (see write-batch.ts) and is acknowledged once that batch's
+   * transaction completed.
    */
-  private async write(
-    key: string,
-    plan: (existing: ObjectRow | undefined, revision: number) => ChangeRow,
-  ): Promise<StoredObject> {
-    const { db } = this;
+  private async write(key: string, plan: WritePlan): Promise<StoredObject> {
     while (this.importing !== undefined) await this.importing.catch(() => undefined);
     const slot = this.order.begin();
-    let change: ChangeRow;
-    try {
-      change = await db.transaction('rw!', db.objects, db.changes, db.meta, async () => {
-        const [current, existing] = await Promise.all([this.readMeta('revision'), db.objects.get(key)]);
-        const next = plan(existing, current + 1);
-        await Promise.all([
-          next.type === 'DELETED'
-            ? db.objects.delete(key)
-            : db.objects.put({ key, revision: next.revision, object: next.object }),
-          db.changes.add(next),
-          db.meta.put({ name: 'revision', value: next.revision }),
-        ]);
-        return next;
-      });
-    } catch (error) {
-      void this.order.settle(slot);
-      throw toStorageError(error);
-    }
-    await this.order.settle(slot, change);
+    const change = await new Promise<ChangeRow>((resolve, reject) => {
+      this.queued.push({ key, plan, slot, resolve, reject });
+      if (!this.committing) void this.commitQueued();
+    });
     // Listeners may keep the change record, so the caller then gets its own copy.
     const object = this.delivered.has(change) ? structuredClone(change.object) : change.object;
     return { key, revision: change.revision, object };
+  }
+
+  /** Commits the queued writes, one batch per transaction, until none is left. */
+  private async commitQueued(): Promise<void> {
+    this.committing = true;
+    try {
+      while (this.queued.length > 0) {
+        const batch = this.queued;
+        this.queued = [];
+        let outcomes: WriteOutcome[] | undefined;
+        let failure: StorageError | undefined;
+        try {
+          outcomes = await commitBatch(await this.backend(), batch, this.transactionOptions);
+        } catch (error) {
+          failure = toStorageError(error);
+          // One write's IndexedDB error (an object it cannot clone) must not fail the others it shared the
+          // transaction with: each is tried again alone, in issue order, as it would have run unbatched.
+          if (batch.length > 1) {
+            outcomes = [];
+            for (const write of batch) {
+              try {
+                outcomes.push(...(await commitBatch(await this.backend(), [write], this.transactionOptions)));
+              } catch (alone) {
+                outcomes.push({ error: toStorageError(alone) });
+              }
+            }
+            failure = undefined;
+          }
+        }
+        // Every slot of the batch settles now, in issue order, so listeners see the changes in revision order.
+        batch.forEach((write, i) => {
+          const outcome = outcomes?.[i];
+          if (outcome !== undefined && 'change' in outcome) {
+            const { change } = outcome;
+            void this.order.settle(write.slot, change).then(() => write.resolve(change));
+          } else {
+            void this.order.settle(write.slot);
+            write.reject(failure ?? toStorageError(outcome?.error));
+          }
+        });
+      }
+    } finally {
+      this.committing = false;
+    }
+  }
+
+  /** The native connection under Dexie, opened (again) when needed. */
+  private async backend(): Promise<NativeDatabase> {
+    if (!this.db.isOpen()) await this.db.open();
+    return this.db.backendDB() as unknown as NativeDatabase;
   }
 
   private deliver(change: ChangeRecord): void {

@@ -12,13 +12,11 @@
  */
 
 import type { Dexie } from 'dexie';
-import type * as ExportImportAddon from 'dexie-export-import';
+import { LazyModule } from '../../machinery/lazy-module';
 import { parseExport } from '../export-format';
 import { StorageError, type ImportOptions } from '../types';
 
-type Addon = typeof ExportImportAddon;
-
-let addon: Promise<Addon> | undefined;
+const addon = new LazyModule('dexie-export-import', () => import('./dexie-export-import.lazy'));
 
 export async function exportDatabase(db: Dexie): Promise<Blob> {
   const { exportDB } = await loadAddon();
@@ -46,12 +44,9 @@ export async function importDatabase(db: Dexie, data: Blob, options: ImportOptio
   }
 }
 
-function loadAddon(): Promise<Addon> {
-  addon ??= (async () => {
-    provideWorkerGlobals();
-    return import('dexie-export-import');
-  })();
-  return addon;
+function loadAddon(): ReturnType<typeof addon.load> {
+  provideWorkerGlobals();
+  return addon.load();
 }
 
 /** What the addon expects of a browser or worker scope, for runtimes without one (Node). */

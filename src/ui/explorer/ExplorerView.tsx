@@ -22,7 +22,7 @@ import { LiveStatus } from './LiveStatus';
 import { allNamespaces, NamespaceSelect } from './NamespaceSelect';
 import { ObjectTable } from './ObjectTable';
 import { ResourceNav } from './ResourceNav';
-import { sortedRows, type LiveRow } from './live-rows';
+import { rowKey, type LiveRow } from './live-rows';
 import { useLiveTable } from './useLiveTable';
 
 const ObjectPanel = lazy(() => import('./ObjectPanel').then((m) => ({ default: m.ObjectPanel })));
@@ -48,7 +48,8 @@ export function ExplorerView({ params, active }: ViewProps) {
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
   const [actionError, setActionError] = useState<unknown>(undefined);
   const [confirming, setConfirming] = useState<LiveRow | undefined>(undefined);
-  const rows = sortedRows(table.rows);
+  // Read from the store during render; nothing here walks the whole list (it may hold thousands).
+  const rows = table.rows;
   const scopeKey = `${choice === undefined ? '' : choiceParam(choice)}|${namespace}`;
 
   useEffect(() => {
@@ -59,11 +60,16 @@ export function ExplorerView({ params, active }: ViewProps) {
   const show = (patch: Record<string, string | undefined>) => navigate('explorer', { ...params, ...patch });
   const openName = params['name'];
   const openNamespace = params['objns'] ?? (namespace === allNamespaces ? undefined : namespace);
-  const openRow = rows.find(
-    (row) =>
-      row.object.metadata?.name === openName &&
-      (!namespaced || row.object.metadata?.namespace === openNamespace),
-  );
+  const openRow =
+    openName === undefined
+      ? undefined
+      : rows.get(rowKey({ metadata: { name: openName, namespace: namespaced ? openNamespace : undefined } }));
+
+  /** The selected rows still listed, in list order. */
+  function selectedRows(): LiveRow[] {
+    const present = [...selected].flatMap((key) => rows.get(key) ?? []);
+    return present.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
 
   async function remove(row: LiveRow): Promise<void> {
     if (choice === undefined) return;
@@ -81,7 +87,7 @@ export function ExplorerView({ params, active }: ViewProps) {
   }
 
   async function removeSelected(progress: (done: number) => void) {
-    const targets = rows.filter((row) => selected.has(row.key));
+    const targets = selectedRows();
     const failed: { name: string; error: unknown }[] = [];
     let done = 0;
     for (const row of targets) {
@@ -116,6 +122,11 @@ export function ExplorerView({ params, active }: ViewProps) {
         <div className="toolbar">
           <h2>{choice === undefined ? 'Objects' : `${choice.resource.kind} (${choice.groupVersion})`}</h2>
           <LiveStatus phase={table.phase} resourceVersion={table.resourceVersion} />
+          {table.phase === 'listing' || table.phase === 'idle' ? null : (
+            <span className="muted object-count">
+              {rows.size.toLocaleString('en')} {rows.size === 1 ? 'object' : 'objects'}
+            </span>
+          )}
           {choice !== undefined && !namespaced ? (
             // A cluster-scoped kind has no namespace to pick: say so rather than show a dead control.
             <span className="muted scope-note">cluster-scoped</span>
@@ -132,9 +143,7 @@ export function ExplorerView({ params, active }: ViewProps) {
         </div>
         <BulkDeleteBar
           count={selected.size}
-          names={rows
-            .filter((row) => selected.has(row.key))
-            .map((row) => row.object.metadata?.name ?? row.key)}
+          names={selectedRows().map((row) => row.object.metadata?.name ?? row.key)}
           onDelete={removeSelected}
           onClear={() => setSelected(new Set())}
         />
@@ -154,6 +163,7 @@ export function ExplorerView({ params, active }: ViewProps) {
             kindLabel={choice.resource.name}
             columns={table.columns}
             rows={rows}
+            version={table.version}
             showNamespace={namespaced && namespace === allNamespaces}
             selected={selected}
             openKey={openRow?.key}
@@ -167,7 +177,7 @@ export function ExplorerView({ params, active }: ViewProps) {
                 return next;
               })
             }
-            onToggleAll={(all) => setSelected(all ? new Set(rows.map((r) => r.key)) : new Set())}
+            onToggleAll={(all) => setSelected(all ? new Set(rows.keys()) : new Set())}
             onOpen={(row) => show({ name: row.object.metadata?.name, objns: row.object.metadata?.namespace })}
             onDelete={(row) => {
               setActionError(undefined);

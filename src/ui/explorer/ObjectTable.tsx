@@ -3,19 +3,36 @@
  * columns, or Name and Created At), plus the resourceVersion of each row,
  * which makes the store's one revision sequence visible. Rows can be
  * selected for a bulk delete, opened, or deleted one by one. Row heights are
- * fixed so that rows changing under a live watch never shift the layout.
+ * fixed so that rows changing under a live watch never shift the layout,
+ * and so that only the rows in view (plus overscan) are rendered: a kind
+ * with thousands of objects costs the DOM and each render a few dozen rows.
+ * Spacer rows stand for the others; aria-rowcount and aria-rowindex tell
+ * assistive technology where the rendered rows sit in the whole list.
  */
 
+import { useMemo, useRef } from 'react';
 import type { TableColumnDefinition } from '../../client/index';
 import { Breakable } from '../common/Breakable';
-import { formatAge } from '../lib/age';
+import { useRowWindow } from '../hooks/useRowWindow';
 import { EmptyGuide } from './EmptyGuide';
-import { localCells, type LiveRow } from './live-rows';
+import type { LiveRow } from './live-rows';
+import { ObjectRow, type RowActions } from './ObjectRow';
+import type { RowStore } from './row-store';
+import './object-table.css';
+
+const windowing = {
+  estimate: 34,
+  overscan: 12,
+  initial: 40,
+  rowSelector: 'tr[aria-rowindex]',
+};
 
 interface Props {
   kindLabel: string;
   columns: TableColumnDefinition[];
-  rows: LiveRow[];
+  rows: RowStore;
+  /** The rows' version this render shows (the store itself is mutated in place). */
+  version: number;
   showNamespace: boolean;
   selected: ReadonlySet<string>;
   openKey: string | undefined;
@@ -29,20 +46,42 @@ interface Props {
 
 export function ObjectTable(props: Props) {
   const { kindLabel, columns, rows, showNamespace, selected, openKey, busyKeys, now } = props;
-  if (rows.length === 0) return <EmptyGuide kindLabel={kindLabel} />;
-  const nameIndex = Math.max(
-    0,
-    columns.findIndex((c) => c.name === 'Name'),
+  const count = rows.size;
+  const { listRef, start, end, rowHeight } = useRowWindow(count, windowing);
+  const others = useMemo(() => {
+    const nameIndex = Math.max(
+      0,
+      columns.findIndex((c) => c.name === 'Name'),
+    );
+    return columns.map((column, index) => ({ column, index })).filter(({ index }) => index !== nameIndex);
+  }, [columns]);
+  // Stable callbacks that call the latest props, so memoised rows are not re-rendered for new closures.
+  const latest = useRef(props);
+  latest.current = props;
+  const actions = useMemo<RowActions>(
+    () => ({
+      onToggle: (key) => latest.current.onToggle(key),
+      onOpen: (row) => latest.current.onOpen(row),
+      onDelete: (row) => latest.current.onDelete(row),
+    }),
+    [],
   );
-  const others = columns
-    .map((column, index) => ({ column, index }))
-    .filter(({ index }) => index !== nameIndex);
-  const allSelected = rows.every((row) => selected.has(row.key));
+  if (count === 0) return <EmptyGuide kindLabel={kindLabel} />;
+  let selectedPresent = 0;
+  for (const key of selected) if (rows.has(key)) selectedPresent++;
+  const allSelected = selectedPresent === count;
+  const columnCount = 4 + (showNamespace ? 1 : 0) + others.length;
+  const spacer = (rowsHidden: number) =>
+    rowsHidden === 0 ? null : (
+      <tr aria-hidden="true" className="row-spacer" style={{ height: rowsHidden * rowHeight }}>
+        <td colSpan={columnCount} />
+      </tr>
+    );
   return (
-    <table className="objects">
+    <table className="objects" aria-rowcount={count + 1}>
       <caption className="visually-hidden">{kindLabel}</caption>
       <thead>
-        <tr>
+        <tr aria-rowindex={1}>
           <th scope="col" className="select-cell">
             <input
               type="checkbox"
@@ -66,68 +105,25 @@ export function ObjectTable(props: Props) {
           </th>
         </tr>
       </thead>
-      <tbody>
-        {rows.map((row) => {
-          const name = row.object.metadata?.name ?? '';
-          const cells = row.cells ?? localCells(columns, row.object);
-          const terminating = row.object.metadata?.deletionTimestamp != null;
-          return (
-            <tr key={row.key} aria-selected={row.key === openKey ? true : undefined}>
-              <td className="select-cell">
-                <input
-                  type="checkbox"
-                  aria-label={`Select ${name}`}
-                  checked={selected.has(row.key)}
-                  onChange={() => props.onToggle(row.key)}
-                />
-              </td>
-              <th scope="row">
-                <button type="button" className="link-button" onClick={() => props.onOpen(row)}>
-                  {name}
-                </button>
-              </th>
-              {showNamespace ? <td>{row.object.metadata?.namespace}</td> : null}
-              {others.map(({ column, index }) => {
-                const text = formatCell(column, cells[index], row, now);
-                return (
-                  <td
-                    key={column.name}
-                    className={column.type === 'integer' || column.type === 'number' ? 'numeric' : undefined}
-                    // Cells are capped in width so every column fits; the full value stays one hover away.
-                    title={text.length > 16 ? text : undefined}
-                  >
-                    {text}
-                  </td>
-                );
-              })}
-              <td className="numeric">{row.object.metadata?.resourceVersion ?? ''}</td>
-              <td className="actions-cell">
-                <button
-                  type="button"
-                  className="danger"
-                  aria-label={`Delete ${name}`}
-                  disabled={busyKeys.has(row.key) || terminating}
-                  onClick={() => props.onDelete(row)}
-                >
-                  {terminating ? 'Terminating' : 'Delete'}
-                </button>
-              </td>
-            </tr>
-          );
-        })}
+      <tbody ref={listRef}>
+        {spacer(start)}
+        {rows.slice(start, end).map((row, offset) => (
+          <ObjectRow
+            key={row.key}
+            row={row}
+            rowIndex={start + offset + 2}
+            columns={columns}
+            others={others}
+            showNamespace={showNamespace}
+            selected={selected.has(row.key)}
+            open={row.key === openKey}
+            busy={busyKeys.has(row.key)}
+            now={now}
+            actions={actions}
+          />
+        ))}
+        {spacer(count - end)}
       </tbody>
     </table>
   );
-}
-
-function formatCell(column: TableColumnDefinition, value: unknown, row: LiveRow, now: number): string {
-  // The server renders Age once; recomputing it keeps the column current between renderings.
-  if (column.name === 'Age') return formatAge(row.object.metadata?.creationTimestamp, now);
-  if (value === undefined || value === null) return '';
-  if (column.type === 'date' && typeof value === 'string' && value !== '') {
-    const time = Date.parse(value);
-    return Number.isNaN(time) ? value : new Date(time).toLocaleString();
-  }
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
 }

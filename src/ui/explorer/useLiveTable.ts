@@ -4,8 +4,10 @@
  * (list-then-watch, relist on 410). The watch asks for Tables too, so each
  * event carries its server-rendered row; a server that sends plain objects
  * instead gets one GET of the changed object as a Table (until it arrives
- * the row shows its new metadata). Row changes are applied at most once per
- * animation frame, so a burst of events costs one render, not one per event.
+ * the row shows its new metadata). Each event changes the row store at once
+ * (a map lookup and a binary insertion, whatever the list's length) but the
+ * view is told at most once per animation frame and 100 ms, so a burst of
+ * events costs one render, not one per event.
  */
 
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -21,13 +23,18 @@ import {
   type TableColumnDefinition,
 } from '../../client/index';
 import { useClient } from '../client-context';
-import { removeRow, rowKey, rowsFromTable, upsertRow, type LiveRows } from './live-rows';
+import { frameScheduler } from '../lib/frame-scheduler';
+import { rowKey } from './live-rows';
+import { RowStore } from './row-store';
 
 export type LivePhase = 'listing' | 'live' | 'relisting' | 'retrying' | 'idle';
 
 export interface LiveTable {
   columns: TableColumnDefinition[];
-  rows: LiveRows;
+  /** The rows, mutated in place by the watch; read them during render only. */
+  rows: RowStore;
+  /** The rows' version when this render was asked for: changes whenever they do. */
+  version: number;
   phase: LivePhase;
   error: unknown;
   /** Whether the server rendered the columns (false: the client's default Table). */
@@ -37,44 +44,45 @@ export interface LiveTable {
   relist: () => void;
 }
 
-const empty: LiveRows = new Map();
+interface Shown {
+  version: number;
+  resourceVersion: string | undefined;
+}
 
 export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): LiveTable {
   const client = useClient();
   const [columns, setColumns] = useState<TableColumnDefinition[]>([]);
-  const [rows, setRows] = useState<LiveRows>(empty);
+  const [rows] = useState(() => new RowStore());
+  const [shown, setShown] = useState<Shown>({ version: rows.version, resourceVersion: undefined });
   const [phase, setPhase] = useState<LivePhase>('idle');
   const [error, setError] = useState<unknown>(undefined);
   const [serverColumns, setServerColumns] = useState(false);
-  const [resourceVersion, setResourceVersion] = useState<string | undefined>(undefined);
   const [generation, setGeneration] = useState(0);
   const relist = useCallback(() => setGeneration((n) => n + 1), []);
   const refKey = ref === undefined ? '' : resourcePath(ref);
   const pending = useRef(new Set<string>());
 
   useEffect(() => {
+    let resourceVersion: string | undefined;
+    const publish = () => setShown({ version: rows.version, resourceVersion });
+    rows.clear();
     if (ref === undefined || !enabled) {
       setPhase('idle');
-      setRows(empty);
+      publish();
       return;
     }
     const abort = new AbortController();
     const signal = abort.signal;
     let rendered = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // Row changes waiting for the next frame.
-    let queued: ((rows: LiveRows) => LiveRows)[] = [];
-    let frame: number | undefined;
-    const update = (change: (rows: LiveRows) => LiveRows): void => {
-      queued.push(change);
-      frame ??= requestAnimationFrame(() => {
-        frame = undefined;
-        const changes = queued;
-        queued = [];
-        if (!signal.aborted) setRows((current) => changes.reduce((rows, apply) => apply(rows), current));
-      });
-    };
-    setRows(empty);
+    // A frame at most every 100 ms: under a stream of creates, ten renders a second instead of sixty.
+    const frame = frameScheduler(
+      () => {
+        if (!signal.aborted) publish();
+      },
+      { minInterval: 100 },
+    );
+    publish();
     setPhase('listing');
     setError(undefined);
 
@@ -101,10 +109,8 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
         fetchTable(path).then(
           ({ table }) => {
             const row = table.rows[0];
-            if (row?.object !== undefined && !signal.aborted)
-              setRows((current) =>
-                current.has(key) ? upsertRow(current, row.object ?? {}, row.cells) : current,
-              );
+            if (row?.object !== undefined && !signal.aborted && rows.refresh(row.object, row.cells))
+              frame.schedule();
           },
           () => undefined,
         );
@@ -122,12 +128,15 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
         rendered = server;
         setServerColumns(server);
         setColumns(table.columnDefinitions.filter((c) => (c.priority ?? 0) === 0));
-        setRows(rowsFromTable(table.rows));
+        rows.reset(table.rows);
+        resourceVersion = table.metadata.resourceVersion;
+        publish();
         return table.metadata.resourceVersion ?? '';
       },
       handlers: {
         onList: (rv) => {
-          setResourceVersion(rv);
+          resourceVersion = rv;
+          frame.schedule();
           setError(undefined);
         },
         onWatching: () => setPhase('live'),
@@ -136,19 +145,21 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
           if (isTable(event.object)) {
             // A one-row Table: the row as the server renders it, with the object's metadata.
             const row = event.object.rows[0];
-            setResourceVersion(event.object.metadata.resourceVersion);
+            resourceVersion = event.object.metadata.resourceVersion;
+            frame.schedule();
             const object = row?.object;
             if (object === undefined) return;
-            if (event.type === 'DELETED') update((current) => removeRow(current, object));
-            else update((current) => upsertRow(current, object, row?.cells));
+            if (event.type === 'DELETED') rows.remove(object);
+            else rows.upsert(object, row?.cells);
             return;
           }
-          setResourceVersion(event.object.metadata?.resourceVersion);
+          resourceVersion = event.object.metadata?.resourceVersion;
+          frame.schedule();
           if (event.type === 'DELETED') {
-            update((current) => removeRow(current, event.object));
+            rows.remove(event.object);
             return;
           }
-          update((current) => upsertRow(current, event.object, undefined));
+          rows.upsert(event.object, undefined);
           if (rendered) {
             pending.current.add(rowKey(event.object));
             clearTimeout(timer);
@@ -164,11 +175,20 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
     });
     return () => {
       clearTimeout(timer);
-      if (frame !== undefined) cancelAnimationFrame(frame);
+      frame.cancel();
       abort.abort();
     };
-    // refKey stands for ref (a new object on every render).
-  }, [client, refKey, enabled, generation]);
+    // refKey stands for ref (a new object on every render); rows is one store for the hook's life.
+  }, [client, refKey, enabled, generation, rows]);
 
-  return { columns, rows, phase, error, serverColumns, resourceVersion, relist };
+  return {
+    columns,
+    rows,
+    version: shown.version,
+    phase,
+    error,
+    serverColumns,
+    resourceVersion: shown.resourceVersion,
+    relist,
+  };
 }

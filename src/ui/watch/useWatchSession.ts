@@ -49,6 +49,8 @@ export function useWatchSession(client: ApiClient) {
   const pausedRef = useRef(false);
   const seq = useRef(0);
   const frame = useRef<number | undefined>(undefined);
+  // The newest resourceVersion, published with the lines: a state update per event would render per event.
+  const newestVersion = useRef<string | undefined>(undefined);
   const [snapshot, setSnapshot] = useState<readonly InspectorLine[]>([]);
   const [buffered, setBuffered] = useState(0);
   const [running, setRunning] = useState(false);
@@ -62,6 +64,7 @@ export function useWatchSession(client: ApiClient) {
       frame.current = undefined;
       setSnapshot(lines.current.slice());
       setBuffered(buffer.current.length);
+      setLastVersion(newestVersion.current);
     });
   }, []);
 
@@ -72,7 +75,7 @@ export function useWatchSession(client: ApiClient) {
       else lines.current.push(full);
       if (lines.current.length > maxLines) lines.current.splice(0, lines.current.length - maxLines);
       if (full.resourceVersion !== undefined && full.resourceVersion !== '')
-        setLastVersion(full.resourceVersion);
+        newestVersion.current = full.resourceVersion;
       publish();
     },
     [publish],

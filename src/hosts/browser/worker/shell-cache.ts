@@ -1,6 +1,7 @@
 /**
- * The app shell for offline use. At install the worker precaches the files
- * the build emitted (the list is injected at build time); same-origin GETs
+ * The app shell for offline use. Once active, the worker precaches the files
+ * the build emitted (the list is injected at build time) in one atomic
+ * `addAll`, so a cache holding `/index.html` holds the whole shell; same-origin GETs
  * that are not API requests are answered cache-first with the network as
  * fallback, and a navigation that the network cannot answer gets the cached
  * `index.html`. Each build has its own cache, and older ones are dropped when
@@ -26,6 +27,12 @@ export async function precacheShell(): Promise<void> {
   }
 }
 
+/** Fills the cache when an earlier fill did not finish (the worker was stopped, or the network failed). */
+export async function ensureShellCached(): Promise<void> {
+  if (!shellCachingEnabled) return;
+  if ((await cachedShellFile('/index.html')) === undefined) await precacheShell();
+}
+
 /** Deletes the caches of earlier builds. */
 export async function dropOldShellCaches(): Promise<void> {
   const names = await caches.keys();
@@ -34,6 +41,12 @@ export async function dropOldShellCaches(): Promise<void> {
       .filter((name) => name.startsWith(CACHE_PREFIX) && name !== cacheName)
       .map((name) => caches.delete(name)),
   );
+}
+
+/** A file of this build's shell cache, when it is there already. */
+export async function cachedShellFile(url: string): Promise<Response | undefined> {
+  if (!shellCachingEnabled) return undefined;
+  return (await caches.open(cacheName)).match(url, { ignoreVary: true });
 }
 
 /** Answers a same-origin request that is not for the API. */

@@ -4,8 +4,11 @@
  * handlers (API prefixes → the server core, plus the stream probe), and lets
  * unmatched ones fall through to the shell cache or the network. It takes over
  * at once (`skipWaiting` + `clients.claim`) so a first visit is served without
- * a reload. Streamed responses go straight to `respondWith`, never into
- * `waitUntil`, which Chrome ends after about five minutes.
+ * a reload, and fills the offline shell cache only once it is active: the
+ * page that installed it already has its files, and waiting for the cache
+ * would hold back its first API answer. Streamed responses go straight to
+ * `respondWith`, never into `waitUntil`, which Chrome ends after about five
+ * minutes.
  */
 
 // First: msw reads localStorage while its modules are evaluated.
@@ -15,22 +18,47 @@ import type { Status } from '../../../api/meta';
 import { CLAIM_MESSAGE } from '../messages';
 import { apiHandlers } from './api-routes';
 import { apiServer, profileFromScriptUrl } from './server-instance';
-import { dropOldShellCaches, precacheShell, shellResponse } from './shell-cache';
+import { dropOldShellCaches, ensureShellCached, precacheShell, shellResponse } from './shell-cache';
 import { probeHandlers } from './stream-probe';
 import { benchFloorHandler } from './bench-floor';
+import { setLazyModuleLoader } from '../../../machinery/lazy-module';
+import { loadLazyModule } from './lazy-modules';
 
 declare const self: ServiceWorkerGlobalScope;
 
+setLazyModuleLoader(loadLazyModule);
 const profile = profileFromScriptUrl(self.location.href);
 const origin = self.location.origin;
 const handlers = [benchFloorHandler(origin), ...apiHandlers(origin, serveApi), ...probeHandlers(origin)];
 
+/** The server start and shell precache under way; fetch events keep the worker alive until they are done. */
+let shellFilling: Promise<void> | undefined;
+
+/** Starts the server, then fills the shell cache, so the two do not compete for the worker's thread. */
+function startServerThenFill(fill: () => Promise<void>): void {
+  const filling = apiServer(profile)
+    .catch(() => undefined)
+    .then(fill)
+    .finally(() => {
+      if (shellFilling === filling) shellFilling = undefined;
+    });
+  shellFilling = filling;
+}
+
+// A worker the browser starts again after stopping it idle is woken by a request (often a navigation, whose
+// page then asks the API): the server starts now rather than at the first API request, and a shell fill that
+// an earlier run did not finish is done again.
+if (self.serviceWorker.state === 'activated') startServerThenFill(ensureShellCached);
+
 self.addEventListener('install', (event) => {
-  event.waitUntil(precacheShell().then(() => self.skipWaiting()));
+  event.waitUntil(self.skipWaiting());
 });
 
 self.addEventListener('activate', (event) => {
+  // Fetch events wait for activation to finish, so the server's start and the precache run after it, not
+  // inside it: the server starts at once, before the page's first request.
   event.waitUntil(Promise.all([dropOldShellCaches(), self.clients.claim()]));
+  startServerThenFill(precacheShell);
 });
 
 self.addEventListener('message', (event) => {
@@ -42,6 +70,7 @@ self.addEventListener('message', (event) => {
 
 self.addEventListener('fetch', (event) => {
   if (new URL(event.request.url).origin !== origin) return;
+  if (shellFilling !== undefined) event.waitUntil(shellFilling);
   event.respondWith(route(event.request));
 });
 

@@ -1,0 +1,242 @@
+/**
+ * `npm run bench -- profile`: a CPU profile of the app's service worker while
+ * the page creates ConfigMaps through it (sequentially, then 16 in flight), so
+ * that work on the browser write path starts from where the worker spends its
+ * time rather than from a guess. Builds the app with `ORCH_PROFILE_BUILD=1`
+ * (unminified, with a source map), attaches to the worker over CDP, writes
+ * `.bench/worker-create.cpuprofile` `worker-create-16`, `worker-floor` (the trivial handler) and `worker-get` (open them in DevTools) and prints
+ * the top functions by self and by total time. It reports no figures.
+ */
+
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { preview } from 'vite';
+import { chromium, type CDPSession } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
+import type { Figure } from './report';
+
+interface PageGlobals {
+  navigator: { serviceWorker: { controller: unknown } };
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+  startTime: number;
+  endTime: number;
+}
+
+/** A CDP session to one target, over the browser session (non-flat, so Playwright's CDPSession carries it). */
+class TargetSession {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+
+  constructor(
+    private readonly browserSession: CDPSession,
+    private readonly sessionId: string,
+  ) {
+    browserSession.on('Target.receivedMessageFromTarget', (event) => {
+      if (event.sessionId !== this.sessionId) return;
+      const message = JSON.parse(event.message) as {
+        id?: number;
+        result?: unknown;
+        error?: { message: string };
+      };
+      if (message.id === undefined) return;
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      if (message.error) waiting.reject(new Error(message.error.message));
+      else waiting.resolve(message.result);
+    });
+  }
+
+  send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    const id = this.nextId++;
+    const reply = new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+    });
+    void this.browserSession.send('Target.sendMessageToTarget', {
+      sessionId: this.sessionId,
+      message: JSON.stringify({ id, method, params }),
+    });
+    return reply;
+  }
+}
+
+export async function runProfileBench(): Promise<Figure[]> {
+  const browserChoice = findChromium();
+  if (browserChoice === undefined) {
+    process.stderr.write(`${CHROMIUM_HELP}\nprofile section skipped: no Chromium\n`);
+    return [];
+  }
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+    stdio: 'inherit',
+    env: { ...process.env, ORCH_PROFILE_BUILD: '1' },
+  });
+  const server = await preview({ preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
+  const url = server.resolvedUrls?.local[0] ?? '';
+  const browser = await chromium.launch({
+    executablePath: browserChoice.executablePath,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+    await page.goto(url);
+    await page.waitForFunction(
+      () => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null,
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.goto(`${url.replace(/\/$/, '')}/version`);
+    // Warm the server core up (first request starts it) before the profile starts.
+    const token = await page.evaluate(async () => {
+      const listed = (await (await fetch('/sandbox/v1/identities')).json()) as {
+        items: { name: string; token?: string }[];
+      };
+      return listed.items.find((i) => i.name === 'admin')?.token ?? '';
+    });
+
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as {
+      targetInfos: { targetId: string; type: string; url: string }[];
+    };
+    const sw = targetInfos.find((t) => t.type === 'service_worker');
+    if (!sw) throw new Error(`no service worker target among ${targetInfos.map((t) => t.type).join(', ')}`);
+    const { sessionId } = (await cdp.send('Target.attachToTarget', {
+      targetId: sw.targetId,
+      flatten: false,
+    })) as {
+      sessionId: string;
+    };
+    const worker = new TargetSession(cdp, sessionId);
+    await worker.send('Profiler.enable');
+    await worker.send('Profiler.setSamplingInterval', { interval: 100 });
+
+    const loop = (width: number, offset: number, count: number, floor = false) =>
+      page.evaluate(
+        async ({ width, offset, count, token, floor }) => {
+          const path = '/api/v1/namespaces/default/configmaps';
+          let next = 0;
+          const t = performance.now();
+          await Promise.all(
+            Array.from({ length: width }, async () => {
+              while (next < count) {
+                const i = offset + next++;
+                const res = await fetch(path, {
+                  method: 'POST',
+                  body: JSON.stringify({
+                    apiVersion: 'v1',
+                    kind: 'ConfigMap',
+                    metadata: { name: `prof-${i}`, labels: { app: 'bench' } },
+                    data: { key: `value-${i}`, other: 'x'.repeat(64) },
+                  }),
+                  headers: {
+                    'content-type': 'application/json',
+                    ...(floor ? { 'x-bench-floor': '1' } : { authorization: `Bearer ${token}` }),
+                  },
+                });
+                if (res.status !== 201) throw new Error(`create answered ${res.status}`);
+                await res.arrayBuffer();
+              }
+            }),
+          );
+          return (count / (performance.now() - t)) * 1000;
+        },
+        { width, offset, count, token, floor },
+      );
+
+    await loop(1, 0, 50);
+    mkdirSync('.bench', { recursive: true });
+    // dist/ is shared and rebuilt by others: keep the map that matches these profiles beside them.
+    if (existsSync('dist/sw.js.map')) copyFileSync('dist/sw.js.map', '.bench/worker-profile-sw.js.map');
+    // The trivial handler's own profile shows what every request costs before the server core sees it.
+    for (const [file, width, offset, floor] of [
+      ['.bench/worker-create.cpuprofile', 1, 100, false],
+      ['.bench/worker-create-16.cpuprofile', 16, 1000, false],
+      ['.bench/worker-floor.cpuprofile', 1, 0, true],
+    ] as const) {
+      await worker.send('Profiler.start');
+      const rate = await loop(width, offset, 300, floor);
+      const { profile } = await worker.send<{ profile: CpuProfile }>('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      process.stderr.write(
+        `\n${floor ? 'trivial handler, ' : ''}${width} in flight: ${rate.toFixed(1)} creates/s while profiled; wrote ${file}\n${summarizeProfile(profile, 25)}\n`,
+      );
+    }
+    await worker.send('Profiler.start');
+    const getRate = await page.evaluate(async (token) => {
+      const t = performance.now();
+      for (let i = 0; i < 300; i++) {
+        const res = await fetch('/api/v1/namespaces/default/configmaps/prof-101', {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        if (res.status !== 200) throw new Error(`get answered ${res.status}`);
+        await res.arrayBuffer();
+      }
+      return (300 / (performance.now() - t)) * 1000;
+    }, token);
+    const { profile } = await worker.send<{ profile: CpuProfile }>('Profiler.stop');
+    writeFileSync('.bench/worker-get.cpuprofile', JSON.stringify(profile));
+    process.stderr.write(
+      `\nGET: ${getRate.toFixed(1)}/s while profiled; wrote .bench/worker-get.cpuprofile\n${summarizeProfile(profile, 25)}\n`,
+    );
+    return [];
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  }
+}
+
+/** Self and total time per function (name + file:line), top `n` of each, as text. */
+export function summarizeProfile(profile: CpuProfile, n: number): string {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const selfByNode = new Map<number, number>();
+  profile.samples.forEach((id, i) => {
+    selfByNode.set(id, (selfByNode.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  const label = (node: ProfileNode) => {
+    const file = node.callFrame.url.split('/').pop() ?? '';
+    return `${node.callFrame.functionName || '(anonymous)'} ${file}:${node.callFrame.lineNumber + 1}`;
+  };
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  let all = 0;
+  for (const [id, micros] of selfByNode) {
+    all += micros;
+    const node = byId.get(id);
+    if (!node) continue;
+    self.set(label(node), (self.get(label(node)) ?? 0) + micros);
+    // Each function counts once per sample even when recursive.
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const up = byId.get(at);
+      if (!up) break;
+      const name = label(up);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      total.set(name, (total.get(name) ?? 0) + micros);
+    }
+  }
+  const top = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(
+        ([name, micros]) =>
+          `  ${(micros / 1000).toFixed(1).padStart(8)} ms ${((micros / all) * 100).toFixed(1).padStart(5)}%  ${name}`,
+      )
+      .join('\n');
+  return `sampled ${(all / 1000).toFixed(0)} ms\nby self time:\n${top(self)}\nby total time:\n${top(total)}`;
+}

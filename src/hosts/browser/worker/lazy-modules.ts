@@ -1,0 +1,23 @@
+/**
+ * Loads the server's lazy libraries in the service worker, where `import()`
+ * is not allowed: each was built as a classic script that assigns its
+ * exports to one global (vite.config.ts), so its text, from this build's
+ * shell cache or else the network, is evaluated in a function scope and the
+ * exports returned. The scripts are this origin's own build output, listed
+ * in the manifest compiled into this worker, the same trust as `sw.js`.
+ */
+
+import manifest from 'virtual:orch-shell-manifest';
+import { cachedShellFile } from './shell-cache';
+
+const LAZY_GLOBAL = '__orchLazy';
+
+export async function loadLazyModule(name: string): Promise<unknown> {
+  const url = manifest.lazy[name];
+  if (url === undefined) throw new Error(`no lazy library ${name} in this build`);
+  const response = (await cachedShellFile(url)) ?? (await fetch(url));
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  const code = await response.text();
+  const evaluate = new Function(`${code}\nreturn ${LAZY_GLOBAL};\n//# sourceURL=${url}`) as () => unknown;
+  return evaluate();
+}

@@ -1,0 +1,34 @@
+/**
+ * Each event encoded once, whatever the number of watchers: a commit
+ * reaches every watcher of its resource in one synchronous pass, each with
+ * the same object (the served version of a built-in resource is the stored
+ * object itself), so remembering the last few frames by object identity,
+ * event type and content type lets the 99 other watchers of a change reuse
+ * the first one's bytes instead of each running JSON.stringify and a UTF-8
+ * encoding of their own. Frames are never mutated once made.
+ */
+
+interface Remembered {
+  object: object;
+  type: string;
+  contentType: string;
+  frame: Uint8Array;
+}
+
+/** Enough for the JSON and protobuf forms of an event and of the one before it. */
+const capacity = 4;
+const recent: Remembered[] = [];
+
+export function sharedFrame(
+  type: string,
+  object: object,
+  contentType: string,
+  encode: () => Uint8Array,
+): Uint8Array {
+  for (const r of recent)
+    if (r.object === object && r.type === type && r.contentType === contentType) return r.frame;
+  const frame = encode();
+  if (recent.length >= capacity) recent.pop();
+  recent.unshift({ object, type, contentType, frame });
+  return frame;
+}

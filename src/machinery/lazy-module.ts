@@ -1,0 +1,69 @@
+/**
+ * Libraries the server loads when first needed instead of at start (the
+ * protobuf codec and the state export's addon, see decision 0038). Each is a module
+ * named `<name>.lazy.ts` that only re-exports what the server uses, reached
+ * through one `LazyModule`. Code awaits `load()` at an asynchronous entry
+ * point (the request pipeline, a controller step) and then uses `get()`
+ * synchronously. Node imports the module as usual; the browser's service
+ * worker, where `import()` is not allowed, installs a loader that evaluates
+ * the separately built file (see hosts/browser/worker/lazy-modules.ts), so
+ * those bytes stay off the path to the worker's first response.
+ */
+
+import { StatusError } from './errors';
+
+/** Loads the module built from `<name>.lazy.ts`; installed by a host that cannot `import()`. */
+export type LazyModuleLoader = (name: string) => Promise<unknown>;
+
+let hostLoader: LazyModuleLoader | undefined;
+
+/** Installs the host's loader; call it before the server starts. */
+export function setLazyModuleLoader(loader: LazyModuleLoader): void {
+  hostLoader = loader;
+}
+
+export class LazyModule<T> {
+  private value: T | undefined;
+  private loading: Promise<T> | undefined;
+
+  constructor(
+    /** The module's file name without `.lazy.ts`. */
+    readonly name: string,
+    private readonly importer: () => Promise<T>,
+  ) {}
+
+  /** Loads the module once; a failed load is retried by the next call. */
+  load(): Promise<T> {
+    if (this.value !== undefined) return Promise.resolve(this.value);
+    if (this.loading === undefined) {
+      const loading = (
+        hostLoader !== undefined ? (hostLoader(this.name) as Promise<T>) : this.importer()
+      ).then(
+        (value) => (this.value = value),
+        (error: unknown) => {
+          this.loading = undefined;
+          // The request that needed it cannot be served now (offline before the worker cached the file):
+          // a 503 the client may retry, not an internal error.
+          throw new StatusError(
+            503,
+            'ServiceUnavailable',
+            `loading the ${this.name} library failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        },
+      );
+      this.loading = loading;
+    }
+    return this.loading;
+  }
+
+  get loaded(): boolean {
+    return this.value !== undefined;
+  }
+
+  /** The loaded module; a caller that did not await `load()` first is a bug. */
+  get(): T {
+    if (this.value === undefined)
+      throw new Error(`the ${this.name} library is used before it was loaded (await its load() first)`);
+    return this.value;
+  }
+}

@@ -1,0 +1,212 @@
+// Group commit: one transaction carries several writes, each with its own
+// revision and its own plan error, all of them or none durable; and the
+// storage built on it still delivers commits in revision order.
+import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/meta';
+import { StorageError, type ChangeRecord } from '../types';
+import { createDexieStorage } from './dexie-storage';
+import { openDatabase, type ChangeRow, type ObjectRow } from './schema';
+import { commitBatch, type BatchWrite, type NativeDatabase, type WriteOutcome } from './write-batch';
+
+let databases = 0;
+
+async function freshDatabase() {
+  const db = openDatabase(`write-batch-test-${++databases}`, { indexedDB, IDBKeyRange, cache: 'disabled' });
+  await db.open();
+  return db;
+}
+
+const native = (db: { backendDB(): unknown }) => db.backendDB() as NativeDatabase;
+
+const thing = (name: string, extra: Partial<KubeObject> = {}): KubeObject => ({
+  kind: 'Thing',
+  metadata: { name },
+  ...extra,
+});
+
+function create(key: string, object: KubeObject = thing(key)): BatchWrite {
+  return {
+    key,
+    plan: (existing, revision): ChangeRow => {
+      if (existing) throw new StorageError('KeyExists', `${key} already exists`);
+      return { revision, type: 'ADDED', key, object };
+    },
+  };
+}
+
+function update(key: string, expected: number, object: KubeObject = thing(key)): BatchWrite {
+  return {
+    key,
+    plan: (existing, revision): ChangeRow => {
+      if (!existing) throw new StorageError('NotFound', `${key} not found`);
+      if (existing.revision !== expected) throw new StorageError('RevisionMismatch', `${key}`);
+      return { revision, type: 'MODIFIED', key, object, previous: existing.object };
+    },
+  };
+}
+
+function remove(key: string): BatchWrite {
+  return {
+    key,
+    plan: (existing, revision): ChangeRow => {
+      if (!existing) throw new StorageError('NotFound', `${key} not found`);
+      return { revision, type: 'DELETED', key, object: existing.object, previous: existing.object };
+    },
+  };
+}
+
+const revisions = (outcomes: WriteOutcome[]) =>
+  outcomes.map((o) => ('change' in o ? o.change.revision : (o.error as StorageError).code));
+
+describe('commitBatch', () => {
+  it('runs writes to one key in issue order, each seeing the rows the batch left', async () => {
+    const db = await freshDatabase();
+    const outcomes = await commitBatch(native(db), [
+      create('/a/x'),
+      update('/a/x', 1, thing('x', { spec: { n: 2 } })),
+      update('/a/x', 2, thing('x', { spec: { n: 3 } })),
+      create('/a/y'),
+      remove('/a/y'),
+    ]);
+    expect(revisions(outcomes)).toEqual([1, 2, 3, 4, 5]);
+    expect((await db.objects.get('/a/x'))?.object.spec).toEqual({ n: 3 });
+    expect(await db.objects.get('/a/y')).toBeUndefined();
+    expect((await db.changes.toArray()).map((c) => `${c.revision} ${c.type} ${c.key}`)).toEqual([
+      '1 ADDED /a/x',
+      '2 MODIFIED /a/x',
+      '3 MODIFIED /a/x',
+      '4 ADDED /a/y',
+      '5 DELETED /a/y',
+    ]);
+    expect((await db.meta.get('revision'))?.value).toBe(5);
+    db.close();
+  });
+
+  it('fails only the write whose plan throws; the others take consecutive revisions', async () => {
+    const db = await freshDatabase();
+    await commitBatch(native(db), [create('/a/x')]);
+    const outcomes = await commitBatch(native(db), [
+      create('/a/y'),
+      create('/a/x'),
+      update('/a/x', 7),
+      remove('/a/none'),
+      update('/a/x', 1, thing('x', { spec: { n: 1 } })),
+    ]);
+    expect(revisions(outcomes)).toEqual([2, 'KeyExists', 'RevisionMismatch', 'NotFound', 3]);
+    expect((await db.objects.get('/a/x'))?.revision).toBe(3);
+    expect((await db.objects.get('/a/y'))?.revision).toBe(2);
+    expect((await db.meta.get('revision'))?.value).toBe(3);
+    db.close();
+  });
+
+  it('writes nothing of the batch when IndexedDB refuses one write', async () => {
+    const db = await freshDatabase();
+    await commitBatch(native(db), [create('/a/x')]);
+    // A function cannot be stored: the put throws DataCloneError and the transaction aborts.
+    const unstorable = thing('bad', { spec: { f: () => 1 } as unknown as Record<string, unknown> });
+    await expect(
+      commitBatch(native(db), [create('/a/y'), create('/a/bad', unstorable), create('/a/z')]),
+    ).rejects.toThrow();
+    expect((await db.objects.toArray()).map((r: ObjectRow) => r.key)).toEqual(['/a/x']);
+    expect(await db.changes.count()).toBe(1);
+    expect((await db.meta.get('revision'))?.value).toBe(1);
+    db.close();
+  });
+});
+
+describe('dexie storage group commit', () => {
+  const fresh = () =>
+    createDexieStorage({ name: `write-batch-storage-${++databases}`, indexedDB, IDBKeyRange });
+
+  it('acknowledges writes issued together, each with its own outcome, after their commit', async () => {
+    const storage = fresh();
+    const pending = [
+      storage.create('/a/x', thing('x')),
+      storage.create('/a/y', thing('y')),
+      storage.update('/a/y', thing('y', { spec: { n: 1 } }), 2),
+      storage.create('/a/x', thing('x')),
+      storage.delete('/a/y', 3),
+      storage.create('/a/z', thing('z')),
+    ];
+    const settled = await Promise.allSettled(pending);
+    expect(
+      settled.map((s) => (s.status === 'fulfilled' ? s.value.revision : (s.reason as StorageError).code)),
+    ).toEqual([1, 2, 3, 'KeyExists', 4, 5]);
+    expect(await storage.currentRevision()).toBe(5);
+    // Acknowledged means committed: a second connection sees every acknowledged write.
+    const name = `write-batch-storage-${databases}`;
+    const other = createDexieStorage({ name, indexedDB, IDBKeyRange });
+    expect((await other.list({ prefix: '/a/' })).items.map((i) => i.key)).toEqual(['/a/x', '/a/z']);
+    await other.close();
+    await storage.close();
+  });
+
+  it('tries each write of a batch IndexedDB refused again alone, so only the bad write fails', async () => {
+    const storage = fresh();
+    await storage.create('/a/first', thing('first'));
+    // The store refuses to put the row of `/a/bad` (as a full disk would refuse a write): a stand-in for an
+    // IndexedDB error that no plan foresees.
+    const inner = storage as unknown as { backend(): Promise<NativeDatabase> };
+    const real = inner.backend.bind(storage);
+    inner.backend = async () => {
+      const db = await real();
+      return {
+        transaction: (stores, mode, options) => {
+          const tx = db.transaction(stores, mode, options);
+          return new Proxy(tx, {
+            get(target, prop) {
+              if (prop !== 'objectStore') return Reflect.get(target, prop, target) as unknown;
+              return (name: string) => {
+                const store = target.objectStore(name);
+                return new Proxy(store, {
+                  get(s, method) {
+                    const value = Reflect.get(s, method, s) as unknown;
+                    if (method !== 'put' || typeof value !== 'function') return value;
+                    return (row: { key?: string }) => {
+                      if (row.key === '/a/bad') throw new Error('QuotaExceededError');
+                      return (value as (row: unknown) => unknown).call(s, row);
+                    };
+                  },
+                });
+              };
+            },
+          });
+        },
+      };
+    };
+    const settled = await Promise.allSettled([
+      storage.create('/a/x', thing('x')),
+      storage.create('/a/bad', thing('bad')),
+      storage.create('/a/y', thing('y')),
+    ]);
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(((settled[1] as PromiseRejectedResult).reason as StorageError).code).toBe('Internal');
+    expect((await storage.list({ prefix: '/a/' })).items.map((i) => i.key)).toEqual([
+      '/a/first',
+      '/a/x',
+      '/a/y',
+    ]);
+    expect(await storage.currentRevision()).toBe(3);
+    await storage.close();
+  });
+
+  it('delivers the commits of concurrent writes to listeners in revision order, before acknowledging', async () => {
+    const storage = fresh();
+    const seen: ChangeRecord[] = [];
+    storage.onCommit((change) => seen.push(change));
+    const acknowledged: number[] = [];
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      // Every fifth write collides with an earlier key and fails alone.
+      storage.create(`/a/${i % 5 === 4 ? i - 1 : i}`, thing(`n${i}`)).then((stored) => {
+        expect(seen.some((c) => c.revision === stored.revision)).toBe(true);
+        acknowledged.push(stored.revision);
+      }),
+    );
+    const results = await Promise.allSettled(writes);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(8);
+    expect(seen.map((c) => c.revision)).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+    expect([...acknowledged].sort((a, b) => a - b)).toEqual(seen.map((c) => c.revision));
+    await storage.close();
+  });
+});

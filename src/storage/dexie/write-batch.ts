@@ -1,0 +1,146 @@
+/**
+ * Group commit: the writes queued while an earlier transaction was in flight
+ * are committed together in one IndexedDB read-write transaction, because
+ * opening a transaction and waiting for it to commit costs more than the
+ * writes it carries. Each write's plan runs in issue order against the rows
+ * as the batch has left them, takes its own revision, and may fail alone (a
+ * plan error writes nothing for that write). An IndexedDB error aborts the
+ * transaction and so fails the whole batch with nothing written. This runs on
+ * the native IndexedDB connection under Dexie: the write path is the hottest
+ * path of the browser host and Dexie's promise zones cost more than the work.
+ */
+
+import type { ChangeRow, MetaRow, ObjectRow } from './schema';
+
+/** The part of IndexedDB this module and the storage's native reads use (the Node build has no DOM types). */
+export interface NativeRequest {
+  readonly result: unknown;
+  readonly error: unknown;
+  onsuccess: (() => void) | null;
+  onerror: (() => void) | null;
+}
+export interface NativeStore {
+  get(key: string): NativeRequest;
+  getAll(query?: unknown, count?: number): NativeRequest;
+  count(query?: unknown): NativeRequest;
+  put(value: unknown): NativeRequest;
+  add(value: unknown): NativeRequest;
+  delete(key: string): NativeRequest;
+}
+export interface NativeTransaction {
+  readonly error: unknown;
+  objectStore(name: string): NativeStore;
+  abort(): void;
+  oncomplete: (() => void) | null;
+  onabort: (() => void) | null;
+}
+export interface NativeTransactionOptions {
+  durability?: 'default' | 'strict' | 'relaxed';
+}
+export interface NativeDatabase {
+  transaction(
+    stores: string | string[],
+    mode: 'readonly' | 'readwrite',
+    options?: NativeTransactionOptions,
+  ): NativeTransaction;
+}
+
+/** Sees the row the batch has left at the key and the revision the write will take; returns the change or throws. */
+export type WritePlan = (existing: ObjectRow | undefined, revision: number) => ChangeRow;
+
+export interface BatchWrite {
+  key: string;
+  plan: WritePlan;
+}
+
+/** One write's result: its change record, or the error its plan threw. */
+export type WriteOutcome = { change: ChangeRow } | { error: unknown };
+
+/**
+ * Commits `writes` in one transaction over `objects`, `changes` and `meta`.
+ * Resolves once the transaction completed, with one outcome per write in
+ * order; rejects, with nothing written, when the transaction failed.
+ */
+export function commitBatch(
+  db: NativeDatabase,
+  writes: readonly BatchWrite[],
+  options?: NativeTransactionOptions,
+): Promise<WriteOutcome[]> {
+  return new Promise((resolve, reject) => {
+    let tx: NativeTransaction;
+    try {
+      tx = db.transaction(['objects', 'changes', 'meta'], 'readwrite', options);
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    const outcomes: WriteOutcome[] = [];
+    let failure: unknown;
+    tx.oncomplete = () => resolve(outcomes);
+    tx.onabort = () => reject(failure ?? tx.error ?? new Error('transaction aborted'));
+    const abort = (error: unknown) => {
+      failure ??= error;
+      try {
+        tx.abort();
+      } catch {
+        // Already finished or aborting: onabort reports it.
+      }
+    };
+    const objects = tx.objectStore('objects');
+    const changes = tx.objectStore('changes');
+    const meta = tx.objectStore('meta');
+
+    const rows = new Map<string, ObjectRow | undefined>();
+    let current = 0;
+    let waiting = 1;
+    const loaded = () => {
+      if (--waiting === 0) apply();
+    };
+    try {
+      const revision = meta.get('revision');
+      revision.onsuccess = () => {
+        current = (revision.result as MetaRow | undefined)?.value ?? 0;
+        loaded();
+      };
+      for (const key of new Set(writes.map((w) => w.key))) {
+        waiting++;
+        const row = objects.get(key);
+        row.onsuccess = () => {
+          rows.set(key, row.result as ObjectRow | undefined);
+          loaded();
+        };
+      }
+    } catch (error) {
+      abort(error);
+    }
+
+    function apply(): void {
+      try {
+        let revision = current;
+        for (const { key, plan } of writes) {
+          let change: ChangeRow;
+          try {
+            change = plan(rows.get(key), revision + 1);
+          } catch (error) {
+            outcomes.push({ error });
+            continue;
+          }
+          revision = change.revision;
+          if (change.type === 'DELETED') {
+            rows.set(key, undefined);
+            objects.delete(key);
+          } else {
+            const row: ObjectRow = { key, revision: change.revision, object: change.object };
+            rows.set(key, row);
+            objects.put(row);
+          }
+          changes.add(change);
+          outcomes.push({ change });
+        }
+        if (revision !== current) meta.put({ name: 'revision', value: revision } satisfies MetaRow);
+      } catch (error) {
+        abort(error);
+      }
+    }
+  });
+}
