@@ -9,11 +9,8 @@
  * bumps a counter and writes the object.
  */
 
-import { execFileSync } from 'node:child_process';
-import { preview } from 'vite';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import type { Figure } from './report';
+import { settleOnVersion, startAppInChromium } from './app-in-chromium';
 
 /** The few browser APIs the in-page code uses (this file is type-checked as Node code). */
 interface IdbRequest<T> {
@@ -40,7 +37,6 @@ interface IdbDatabase {
 }
 interface PageGlobals {
   indexedDB: { open(name: string, version: number): IdbRequest<IdbDatabase> };
-  navigator: { serviceWorker: { controller: unknown } };
 }
 
 interface PageFigures {
@@ -57,35 +53,13 @@ interface PageFigures {
 }
 
 export async function runBrowserBench(): Promise<Figure[]> {
-  const browserChoice = findChromium();
-  if (browserChoice === undefined) {
-    process.stderr.write(`${CHROMIUM_HELP}\nbrowser section skipped: no Chromium\n`);
-    return [];
-  }
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
-    stdio: 'inherit',
-  });
-  const server = await preview({ preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
-  const url = server.resolvedUrls?.local[0] ?? '';
-  const browser = await chromium.launch({
-    executablePath: browserChoice.executablePath,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
+  const app = await startAppInChromium('browser');
+  if (app === undefined) return [];
   try {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    // tsx compiles with keepNames: functions handed to page.evaluate call a `__name` helper the page lacks.
-    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-    await page.goto(url);
-    await page.waitForFunction(
-      () => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null,
-      undefined,
-      { timeout: 30_000 },
-    );
+    const page = await (await app.browser.newContext()).newPage();
     // Measure from a controlled page that runs no UI (the worker answers /version): the app's own
     // watches and requests would otherwise compete with the benchmark inside the same worker.
-    await page.goto(`${url.replace(/\/$/, '')}/version`);
+    await settleOnVersion(page, app.base);
     const r = await page.evaluate(async (): Promise<PageFigures> => {
       const path = '/api/v1/namespaces/default/configmaps';
       const creates = 400;
@@ -266,7 +240,6 @@ export async function runBrowserBench(): Promise<Figure[]> {
       { section, name: 'GET p99', value: r.p99, unit: 'ms', floor: r.floorP99, floorName },
     ];
   } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await app.close();
   }
 }

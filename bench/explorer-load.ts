@@ -10,17 +10,14 @@
  * tasks are counted with a PerformanceObserver.
  */
 
-import { execFileSync } from 'node:child_process';
-import { preview } from 'vite';
-import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { Figure } from './report';
+import { adminToken, settleOnVersion, startAppInChromium } from './app-in-chromium';
 
 const CREATES = 400;
 const ROUNDS = 2;
 
 interface PageGlobals {
-  navigator: { serviceWorker: { controller: unknown } };
   __longTasks?: { count: number; total: number };
 }
 
@@ -109,40 +106,17 @@ async function shownRows(page: Page): Promise<number> {
 }
 
 export async function runExplorerLoadBench(): Promise<Figure[]> {
-  const browserChoice = findChromium();
-  if (browserChoice === undefined) {
-    process.stderr.write(`${CHROMIUM_HELP}\nexplorer section skipped: no Chromium\n`);
-    return [];
-  }
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
-    stdio: 'inherit',
-  });
-  const server = await preview({ preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
-  const base = (server.resolvedUrls?.local[0] ?? '').replace(/\/$/, '');
-  const browser = await chromium.launch({
-    executablePath: browserChoice.executablePath,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
+  const app = await startAppInChromium('explorer');
+  if (app === undefined) return [];
+  const { base, browser } = app;
   try {
     const context = await browser.newContext();
     // tsx compiles with keepNames: functions handed to page.evaluate call a `__name` helper the page lacks.
     await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
     const driver = await context.newPage();
-    await driver.goto(base);
-    await driver.waitForFunction(
-      () => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null,
-      undefined,
-      { timeout: 30_000 },
-    );
-    await driver.goto(`${base}/version`);
+    await settleOnVersion(driver, base);
     // As the sandbox's administrator, as the UI acts (a request without credentials is anonymous).
-    const token = await driver.evaluate(async () => {
-      const listed = (await (await fetch('/sandbox/v1/identities')).json()) as {
-        items: { name: string; token?: string }[];
-      };
-      return listed.items.find((i) => i.name === 'admin')?.token ?? '';
-    });
+    const token = await adminToken(driver);
 
     const closed: number[] = [];
     const open: number[] = [];
@@ -225,7 +199,6 @@ export async function runExplorerLoadBench(): Promise<Figure[]> {
       },
     ];
   } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await app.close();
   }
 }

@@ -8,16 +8,10 @@
  * the top functions by self and by total time. It reports no figures.
  */
 
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { preview } from 'vite';
-import { chromium, type CDPSession } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import type { Figure } from './report';
-
-interface PageGlobals {
-  navigator: { serviceWorker: { controller: unknown } };
-}
+import { adminToken, settleOnVersion, startAppInChromium } from './app-in-chromium';
+import { attachToWorker } from './worker-target';
 
 interface ProfileNode {
   id: number;
@@ -32,93 +26,18 @@ interface CpuProfile {
   endTime: number;
 }
 
-/** A CDP session to one target, over the browser session (non-flat, so Playwright's CDPSession carries it). */
-class TargetSession {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-
-  constructor(
-    private readonly browserSession: CDPSession,
-    private readonly sessionId: string,
-  ) {
-    browserSession.on('Target.receivedMessageFromTarget', (event) => {
-      if (event.sessionId !== this.sessionId) return;
-      const message = JSON.parse(event.message) as {
-        id?: number;
-        result?: unknown;
-        error?: { message: string };
-      };
-      if (message.id === undefined) return;
-      const waiting = this.pending.get(message.id);
-      if (!waiting) return;
-      this.pending.delete(message.id);
-      if (message.error) waiting.reject(new Error(message.error.message));
-      else waiting.resolve(message.result);
-    });
-  }
-
-  send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const id = this.nextId++;
-    const reply = new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-    });
-    void this.browserSession.send('Target.sendMessageToTarget', {
-      sessionId: this.sessionId,
-      message: JSON.stringify({ id, method, params }),
-    });
-    return reply;
-  }
-}
-
 export async function runProfileBench(): Promise<Figure[]> {
-  const browserChoice = findChromium();
-  if (browserChoice === undefined) {
-    process.stderr.write(`${CHROMIUM_HELP}\nprofile section skipped: no Chromium\n`);
-    return [];
-  }
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
-    stdio: 'inherit',
-    env: { ...process.env, ORCH_PROFILE_BUILD: '1' },
-  });
-  const server = await preview({ preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
-  const url = server.resolvedUrls?.local[0] ?? '';
-  const browser = await chromium.launch({
-    executablePath: browserChoice.executablePath,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
+  const app = await startAppInChromium('profile', { env: { ORCH_PROFILE_BUILD: '1' } });
+  if (app === undefined) return [];
+  const { browser } = app;
   try {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-    await page.goto(url);
-    await page.waitForFunction(
-      () => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null,
-      undefined,
-      { timeout: 30_000 },
-    );
-    await page.goto(`${url.replace(/\/$/, '')}/version`);
+    const page = await (await browser.newContext()).newPage();
+    await settleOnVersion(page, app.base);
     // Warm the server core up (first request starts it) before the profile starts.
-    const token = await page.evaluate(async () => {
-      const listed = (await (await fetch('/sandbox/v1/identities')).json()) as {
-        items: { name: string; token?: string }[];
-      };
-      return listed.items.find((i) => i.name === 'admin')?.token ?? '';
-    });
+    const token = await adminToken(page);
 
     const cdp = await browser.newBrowserCDPSession();
-    const { targetInfos } = (await cdp.send('Target.getTargets')) as {
-      targetInfos: { targetId: string; type: string; url: string }[];
-    };
-    const sw = targetInfos.find((t) => t.type === 'service_worker');
-    if (!sw) throw new Error(`no service worker target among ${targetInfos.map((t) => t.type).join(', ')}`);
-    const { sessionId } = (await cdp.send('Target.attachToTarget', {
-      targetId: sw.targetId,
-      flatten: false,
-    })) as {
-      sessionId: string;
-    };
-    const worker = new TargetSession(cdp, sessionId);
+    const worker = await attachToWorker(cdp);
     await worker.send('Profiler.enable');
     await worker.send('Profiler.setSamplingInterval', { interval: 100 });
 
@@ -192,8 +111,7 @@ export async function runProfileBench(): Promise<Figure[]> {
     );
     return [];
   } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await app.close();
   }
 }
 

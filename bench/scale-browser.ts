@@ -9,54 +9,12 @@
  * the worker's heap over CDP (after a collection).
  */
 
-import { execFileSync } from 'node:child_process';
-import { preview } from 'vite';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
 import type { Figure } from './report';
 import { scaleFigures, scaleSizes, seedStore } from './scale';
-
-interface PageGlobals {
-  navigator: { serviceWorker: { controller: unknown } };
-}
-
-/** A CDP session to one target over the browser session (non-flat, so Playwright's CDPSession carries it). */
-class TargetSession {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-
-  constructor(
-    private readonly browserSession: CDPSession,
-    private readonly sessionId: string,
-  ) {
-    browserSession.on('Target.receivedMessageFromTarget', (event) => {
-      if (event.sessionId !== this.sessionId) return;
-      const message = JSON.parse(event.message) as {
-        id?: number;
-        result?: unknown;
-        error?: { message: string };
-      };
-      const waiting = message.id === undefined ? undefined : this.pending.get(message.id);
-      if (waiting === undefined || message.id === undefined) return;
-      this.pending.delete(message.id);
-      if (message.error) waiting.reject(new Error(message.error.message));
-      else waiting.resolve(message.result);
-    });
-  }
-
-  send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const id = this.nextId++;
-    const reply = new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-    });
-    void this.browserSession.send('Target.sendMessageToTarget', {
-      sessionId: this.sessionId,
-      message: JSON.stringify({ id, method, params }),
-    });
-    return reply;
-  }
-}
+import { attachToWorker } from './worker-target';
+import { adminToken, settleOnVersion, startAppInChromium } from './app-in-chromium';
 
 type TargetInfos = { targetInfos: { targetId: string; type: string }[] };
 
@@ -67,18 +25,13 @@ async function workerTargets(cdp: CDPSession): Promise<string[]> {
 
 /** The worker's used JS heap after a collection, in MB. */
 async function workerHeapMB(cdp: CDPSession): Promise<number> {
-  const [targetId] = await workerTargets(cdp);
-  if (targetId === undefined) throw new Error('no service worker target');
-  const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId, flatten: false })) as {
-    sessionId: string;
-  };
-  const worker = new TargetSession(cdp, sessionId);
+  const worker = await attachToWorker(cdp);
   try {
     await worker.send('HeapProfiler.collectGarbage');
     const { usedSize } = await worker.send<{ usedSize: number }>('Runtime.getHeapUsage');
     return usedSize / 2 ** 20;
   } finally {
-    await cdp.send('Target.detachFromTarget', { sessionId });
+    await worker.detach();
   }
 }
 
@@ -180,23 +133,10 @@ async function measureInPage(page: Page, token: string, n: number): Promise<Page
 
 async function measureBrowser(browser: Browser, url: string): Promise<Figure[]> {
   const page = await browser.newContext().then((c) => c.newPage());
-  // tsx compiles with keepNames: functions handed to page.evaluate call a `__name` helper the page lacks.
-  await page.addInitScript({ content: 'globalThis.__name = (f) => f;' });
-  await page.goto(url);
-  await page.waitForFunction(
-    () => (globalThis as unknown as PageGlobals).navigator.serviceWorker.controller !== null,
-    undefined,
-    { timeout: 30_000 },
-  );
   // A controlled page that runs no UI, so the app's own requests do not compete inside the worker.
-  await page.goto(`${url.replace(/\/$/, '')}/version`);
-  const { token, base } = await page.evaluate(async () => {
-    const listed = (await (await fetch('/sandbox/v1/identities')).json()) as {
-      items: { name: string; token?: string }[];
-    };
-    const base = await (await fetch('/sandbox/v1/export')).text();
-    return { token: listed.items.find((i) => i.name === 'admin')?.token ?? '', base };
-  });
+  await settleOnVersion(page, url);
+  const token = await adminToken(page);
+  const base = await page.evaluate(async () => (await fetch('/sandbox/v1/export')).text());
   const cdp = await browser.newBrowserCDPSession();
   const results = new Map<number, PageMeasured & { heapMB: number }>();
   for (const n of scaleSizes) {
@@ -237,25 +177,11 @@ async function measureBrowser(browser: Browser, url: string): Promise<Figure[]> 
 }
 
 export async function runBrowserScale(): Promise<Figure[]> {
-  const choice = findChromium();
-  if (choice === undefined) {
-    process.stderr.write(`${CHROMIUM_HELP}\nscale: browser skipped: no Chromium\n`);
-    return [];
-  }
-  if (process.env.SCALE_NO_BUILD !== '1')
-    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
-      stdio: 'inherit',
-    });
-  const server = await preview({ preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
-  const browser = await chromium.launch({
-    executablePath: choice.executablePath,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
+  const app = await startAppInChromium('scale: browser', { build: process.env.SCALE_NO_BUILD !== '1' });
+  if (app === undefined) return [];
   try {
-    return await measureBrowser(browser, server.resolvedUrls?.local[0] ?? '');
+    return await measureBrowser(app.browser, app.base);
   } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await app.close();
   }
 }
