@@ -16,6 +16,13 @@ export function collectionPrefix(storage: GroupResource, namespace = ''): string
   return namespace === '' ? base : `${base}${namespace}/`;
 }
 
+/** `/<group|core>/<resource>/` of a key or collection prefix: the collection it lies in, across namespaces. */
+export function resourcePrefixOf(key: string): string {
+  const second = key.indexOf('/', 1);
+  const third = second < 0 ? -1 : key.indexOf('/', second + 1);
+  return third < 0 ? key : key.slice(0, third + 1);
+}
+
 export function objectKey(storage: GroupResource, namespace: string, name: string): string {
   return `${collectionPrefix(storage, namespace)}${name}`;
 }

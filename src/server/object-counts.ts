@@ -14,7 +14,7 @@
 
 import type { Catalog } from '../registry/catalog';
 import type { RestInstaller } from '../registry/installer';
-import { collectionPrefix } from '../registry/keys';
+import { collectionPrefix, resourcePrefixOf } from '../registry/keys';
 import type { ChangeRecord, Storage } from '../storage/types';
 import { groupResourceLabel } from './metrics';
 
@@ -48,7 +48,7 @@ export function storedObjectCounter(
     }
     last.revision = change.revision;
     if (change.type === 'MODIFIED') return;
-    const label = last.labels.get(prefixOf(change.key));
+    const label = last.labels.get(resourcePrefixOf(change.key));
     if (label === undefined) return;
     last.counts.set(label, (last.counts.get(label) ?? 0) + (change.type === 'ADDED' ? 1 : -1));
   };
@@ -78,13 +78,6 @@ export function storedObjectCounter(
       last = undefined;
     },
   });
-}
-
-/** The collection prefix (`/<group|core>/<resource>/`) a key lies under. */
-function prefixOf(key: string): string {
-  const second = key.indexOf('/', 1);
-  const third = second < 0 ? -1 : key.indexOf('/', second + 1);
-  return third < 0 ? key : key.slice(0, third + 1);
 }
 
 /** Each stored resource's label and where it is stored. */

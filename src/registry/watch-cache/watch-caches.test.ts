@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../storage/memory/memory-storage';
-import { resourcePrefixOf, WatchCaches } from './watch-caches';
+import { WatchCaches } from './watch-caches';
+import { resourcePrefixOf } from '../keys';
 
 const crdPrefix = '/apiextensions.orch.io/customresourcedefinitions/';
 

@@ -13,16 +13,10 @@ import { asCrd, isConditionTrue } from '../../machinery/crd';
 import type { KubeObject } from '../../api/meta';
 import type { ChangeRecord, Storage } from '../../storage/types';
 import { defaultWindowSizing, EventWindow, type WindowSizing } from './event-window';
+import { resourcePrefixOf } from '../keys';
 
 /** Where a watch from `revision` stands: the changes to replay, or the oldest start the cache still serves. */
 export type WindowRead = { changes: ChangeRecord[] } | { tooOld: number };
-
-/** `/<group>/<resource>/` of a storage key (see `registry/keys.ts`). */
-export function resourcePrefixOf(key: string): string {
-  const second = key.indexOf('/', 1);
-  const third = second < 0 ? -1 : key.indexOf('/', second + 1);
-  return third < 0 ? key : key.slice(0, third + 1);
-}
 
 export class WatchCaches {
   private windows = new Map<string, EventWindow>();
