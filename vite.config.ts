@@ -44,8 +44,10 @@ export default defineConfig({
         target: 'es2022',
         // One file on purpose (a worker script is fetched and byte-compared as a whole); it holds the whole server.
         chunkSizeWarningLimit: 4096,
-        // `ORCH_PROFILE_BUILD=1` keeps names and adds a source map, so a CPU profile of the worker is readable.
+        // `ORCH_PROFILE_BUILD=1` keeps names and adds a source map, so a CPU profile of the worker is readable;
+        // `ORCH_PROFILE_BUILD=size` adds the map to the minified script, to see where its bytes come from.
         ...(process.env.ORCH_PROFILE_BUILD === '1' ? { minify: false, sourcemap: true } : {}),
+        ...(process.env.ORCH_PROFILE_BUILD === 'size' ? { sourcemap: true } : {}),
         rolldownOptions: {
           input: { sw: WORKER_ENTRY },
           // Lazy libraries are separate scripts the worker loads itself; their `import()` stays, unused.

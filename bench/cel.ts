@@ -12,8 +12,11 @@
 import { pathToFileURL } from 'node:url';
 import type { JsonObject } from '../src/api/meta';
 import type { SchemaNode } from '../src/machinery/schema';
-import { compileRule, evaluateRule, validateRules, type CompiledRule } from '../src/cel';
+import { celLibrary, compileRule, evaluateRule, validateRules, type CompiledRule } from '../src/cel';
 import { printFigures, type Figure } from './report';
+
+// The bench runs the synchronous core directly, outside the server's entry points that load the library.
+await celLibrary.load();
 
 const schema: SchemaNode = {
   type: 'object',

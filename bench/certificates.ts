@@ -13,7 +13,7 @@ import { SignJWT, generateKeyPair as joseKeyPair } from 'jose';
 import { startNodeHost, type NodeHost } from '../src/hosts/node/host';
 import { createCertificateAuthority, randomSerialNumber } from '../src/auth/pki/issue';
 import { generateKeyPair, signatureParams } from '../src/auth/pki/keys';
-import { X509CertificateGenerator } from '../src/auth/pki/x509';
+import { x509 } from '../src/auth/pki/x509';
 import { makeRequestPEM } from '../test/support/signer-requests';
 import { summarize, type Figure } from './report';
 import { pool, send, type Dispatcher } from './host-client';
@@ -129,7 +129,7 @@ async function x509Floor(): Promise<number> {
   const ca = await createCertificateAuthority({ commonName: 'bench-ca' });
   const subjectKey = (await generateKeyPair()).publicKey;
   const once = () =>
-    X509CertificateGenerator.create({
+    x509().X509CertificateGenerator.create({
       serialNumber: randomSerialNumber(),
       subject: 'CN=bench',
       issuer: ca.certificate.subjectName,

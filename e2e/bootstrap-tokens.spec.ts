@@ -62,6 +62,8 @@ test('cluster-info is public, and a bootstrap token authenticates and signs it',
   baseURL,
 }) => {
   await openSandbox(page, '/');
+  // On a fresh store cluster-info is written once the cluster CA exists, shortly after the server answers.
+  await expect.poll(async () => (await fetchAs(page, clusterInfoPath)).status).toBe(200);
   const anonymous = await fetchAs(page, clusterInfoPath);
   expect(anonymous.status).toBe(200);
   const config = (anonymous.body['data'] as Record<string, string>)['orchconfig'] ?? '';

@@ -22,7 +22,10 @@ export interface AdmissionOptions {
   enablePlugins?: readonly string[];
   /** `--disable-admission-plugins`. */
   disablePlugins?: readonly string[];
-  /** Per-plugin configuration from `--admission-control-config-file`. */
+  /**
+   * Per-plugin configuration from `--admission-control-config-file`. Plugins read the kubeconfig files it names
+   * (YAML) while the chain is built, synchronously: a host that gives configurations loads `yamlLibrary` first.
+   */
   pluginConfigurations?: PluginConfigurations;
   /** Reads files the configurations name (see AdmissionPluginDeps.loadFile). */
   loadFile?: (path: string) => string;

@@ -4,9 +4,11 @@
  * form) whose `plugins[]` give each plugin its configuration, embedded as
  * `configuration` or in the file at `path` (relative paths are relative to
  * the configuration file). Hosts read files; the core gets a loader.
+ * The YAML library is loaded on first use: the caller awaits
+ * `yamlLibrary.load()` first, or brings its own parser.
  */
 
-import { parse as parseYaml } from 'yaml';
+import { yamlLibrary, type YamlParse } from '../machinery/decode/yaml-library';
 import type { NamingProfile } from '../machinery/naming';
 
 /** A start-up error, printed as the real server prints it. */
@@ -18,9 +20,9 @@ export type ConfigFileLoader = (path: string) => string;
 /** The plugins' configurations, by plugin name (a parsed JSON/YAML document each). */
 export type PluginConfigurations = ReadonlyMap<string, unknown>;
 
-function parseDocument(text: string, source: string): unknown {
+function parseDocument(text: string, source: string, parseYaml: YamlParse): unknown {
   try {
-    return parseYaml(text) as unknown;
+    return parseYaml(text);
   } catch (e) {
     throw new AdmissionConfigError(
       `couldn't parse admission configuration ${source}: ${e instanceof Error ? e.message : String(e)}`,
@@ -33,8 +35,9 @@ export function parseAdmissionConfiguration(
   text: string,
   load: ConfigFileLoader,
   source = 'file',
+  parseYaml: YamlParse = yamlLibrary.get().parse,
 ): PluginConfigurations {
-  const doc = parseDocument(text, source);
+  const doc = parseDocument(text, source, parseYaml);
   const out = new Map<string, unknown>();
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc))
     throw new AdmissionConfigError(`unable to read admission configuration from ${source}: not an object`);
@@ -73,7 +76,7 @@ export function parseAdmissionConfiguration(
           `unable to read admission configuration for plugin ${e.name} from ${e.path}: ${err instanceof Error ? err.message : String(err)}`,
         );
       }
-      out.set(e.name, parseDocument(contents, e.path));
+      out.set(e.name, parseDocument(contents, e.path, parseYaml));
     }
   }
   return out;

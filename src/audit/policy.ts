@@ -5,7 +5,7 @@
  * as the real policy evaluator decides. Without a policy nothing is audited.
  */
 
-import { parse as parseYaml } from 'yaml';
+import { yamlLibrary, type YamlParse } from '../machinery/decode/yaml-library';
 import type { NamingProfile } from '../machinery/naming';
 import type { AuditLevel } from '../registry/rest/scope';
 
@@ -74,14 +74,27 @@ function stageList(v: unknown, field: string): AuditStage[] {
   return list as AuditStage[];
 }
 
-/** Parses and validates a policy file (YAML or JSON), with the real server's field paths in errors. */
-export function parseAuditPolicy(profile: NamingProfile, text: string): AuditPolicy {
+/**
+ * Parses and validates a policy file (YAML or JSON), with the real server's field paths in errors.
+ * The YAML library is loaded on first use: the caller awaits `yamlLibrary.load()` first, unless it
+ * brings its own parser (the Node host's flags are read synchronously, with the package imported).
+ */
+export function parseAuditPolicy(
+  profile: NamingProfile,
+  text: string,
+  parse: YamlParse = yamlLibrary.get().parse,
+): AuditPolicy {
   let doc: unknown;
   try {
-    doc = parseYaml(text);
+    doc = parse(text);
   } catch (e) {
     throw new AuditPolicyError(`failed decoding: ${e instanceof Error ? e.message : String(e)}`);
   }
+  return auditPolicyOfDocument(profile, doc);
+}
+
+/** Validates a policy already decoded (a built-in default needs no YAML), as `parseAuditPolicy` does. */
+export function auditPolicyOfDocument(profile: NamingProfile, doc: unknown): AuditPolicy {
   const o = (doc ?? {}) as Record<string, unknown>;
   const group = `audit.${profile.groupSuffix}`;
   if (o.kind !== 'Policy' || (o.apiVersion !== `${group}/v1` && o.apiVersion !== `${group}/v1beta1`))

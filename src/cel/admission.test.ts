@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from './engine';
 import { compileAdmissionExpression, evaluateAdmission, type AdmissionInput } from './admission';
 import type { AuthorizationAttributes } from './authz';
 import { isCompileError, type CompiledExpression } from './program';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 function compile(source: string, authorizer = false): CompiledExpression {
   const c = compileAdmissionExpression(source, { authorizer });

@@ -8,12 +8,16 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from './engine';
 import {
   conformanceCases,
   conformanceEngine,
   runCase,
   type ConformanceCase,
 } from '../../test/support/cel-conformance';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 const PROTO = 'protobuf messages and wrapper types: Kubernetes values are JSON, never protobuf';
 

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from './engine';
 import type { SchemaNode } from '../machinery/schema';
 import { LIST_CREATE_BASE_COST, PER_CALL_LIMIT } from './cost';
 import { OUT_OF_BUDGET, evaluateRule, validateRules } from './evaluate';
 import { childCardinality, compileRule, costExceededMessage, ruleCost, type CompiledRule } from './rules';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 function compiled(schema: SchemaNode, rule: string): CompiledRule {
   const c = compileRule(schema, rule);

@@ -6,13 +6,48 @@
  * library's own typings stop at `ParseResult`; everything our layer does to a
  * program (instrumenting nodes for cost and semantics, estimating cost, typing
  * literals, swapping macro implementations) goes through these interfaces, so
- * an engine upgrade is checked here first.
+ * an engine upgrade is checked here first. The library itself is lazy
+ * (`celLibrary`): nothing here touches it before it is loaded.
  */
 
-import { Environment, EvaluationError, ParseError, TypeError as CelTypeError } from '@marcbachmann/cel-js';
-import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { LazyModule } from '../machinery/lazy-module';
+import type * as Library from './cel.lazy';
 
-export { Environment, EvaluationError, ParseError, CelTypeError, Duration, UnsignedInt };
+/**
+ * The CEL engine with RE2, loaded when first needed: every asynchronous entry point that may compile or
+ * evaluate an expression, or match a schema pattern, awaits `celLibrary.load()` first (the CRD and
+ * custom-resource strategies, the admission kinds' validation, the policy and webhook dispatchers, the
+ * sandbox's rule backends); below those, the layer runs synchronously through `library()`.
+ */
+export const celLibrary = new LazyModule<typeof Library>('cel', () => import('./cel.lazy'));
+
+/** The loaded library's classes; throws when no entry point awaited `celLibrary.load()`. */
+export function library(): typeof Library {
+  return celLibrary.get();
+}
+
+export type Environment = Library.Environment;
+export type Duration = Library.Duration;
+export type UnsignedInt = Library.UnsignedInt;
+export type RE2JS = Library.RE2JS;
+/** RE2's class, whose static `compile` makes an `RE2JS`. */
+export type RE2 = (typeof Library)['RE2JS'];
+
+export function isDuration(value: unknown): value is Duration {
+  return value instanceof library().Duration;
+}
+
+export function isUnsignedInt(value: unknown): value is UnsignedInt {
+  return value instanceof library().UnsignedInt;
+}
+
+export function newDuration(seconds: bigint | number, nanos?: number): Duration {
+  return new (library().Duration)(seconds, nanos);
+}
+
+export function newUnsignedInt(value: bigint | number): UnsignedInt {
+  return new (library().UnsignedInt)(value);
+}
 
 /** A type as the library's checker declares it (`int`, `list<string>`, `map<string, dyn>`, a message type, a type parameter). */
 export interface LibType {

@@ -6,7 +6,7 @@
  * expensive part, so the Kubernetes one is built once and shared.
  */
 
-import { Environment, parseProgram, type LibType } from './engine';
+import { library, parseProgram, type Environment, type LibType } from './engine';
 import { LIST_CREATE_BASE_COST } from './cost';
 import type { InstrumentOptions } from './instrument';
 import {
@@ -38,7 +38,7 @@ export function baseEnvironment(options: BaseOptions = {}): CelEnvironment {
   const homogeneous = options.homogeneousAggregateLiterals ?? true;
   const kubernetesOnly = options.kubernetesOnly ?? true;
   if (homogeneous && kubernetesOnly && kubernetesBase !== undefined) return kubernetesBase;
-  const engine = new Environment({
+  const engine = new (library().Environment)({
     homogeneousAggregateLiterals: homogeneous,
     unlistedVariablesAreDyn: false,
     enableOptionalTypes: false,

@@ -4,10 +4,10 @@
  * and the cost-limit error, which nothing may absorb.
  */
 
-import { EvaluationError } from './engine';
+import { library } from './engine';
 
 export function celError(message: string): Error {
-  return new EvaluationError(message);
+  return new (library().EvaluationError)(message);
 }
 
 /** Thrown when a running expression exceeds its cost limit; `budget` when the shared per-object budget ran out first. */

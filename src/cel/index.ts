@@ -5,9 +5,14 @@
  * Kubernetes v1.27 libraries, nanosecond time, schema-derived types and the
  * real server's cost limits. Typical CRD use: `compileRule` per rule at CRD
  * create/update (reject on errors or `ruleCostErrors`), then `validateRules`
- * per schema node on every write, threading the remaining budget.
+ * per schema node on every write, threading the remaining budget. The
+ * libraries underneath are loaded on first use: an asynchronous caller
+ * awaits `celLibrary.load()` before anything here compiles, evaluates or
+ * matches a regular expression.
  */
 
+export { celLibrary } from './engine';
+export type { RE2, RE2JS } from './engine';
 export {
   compileRule,
   ruleEnvironment,

@@ -12,7 +12,7 @@
 import { charge, callCost, operatorCost, MAP_CREATE_BASE_COST } from './cost';
 import { CostLimitError, celError } from './errors';
 import {
-  UnsignedInt,
+  isUnsignedInt,
   callName,
   callArgs,
   walk,
@@ -124,7 +124,7 @@ function evaluateIndex(ev: LibEvaluator, node: Node, ctx: LibContext): unknown {
     throw celError(`no such key: ${String(key)}`);
   }
   if (Array.isArray(container)) {
-    if (key instanceof UnsignedInt) key = key.value;
+    if (isUnsignedInt(key)) key = key.value;
     else if (typeof key === 'number' && Number.isInteger(key)) key = BigInt(key);
   }
   return node.handle!(container, key, node, ev);

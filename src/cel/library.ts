@@ -9,7 +9,7 @@
  */
 
 import { celError } from './errors';
-import { Duration, UnsignedInt, type Environment } from './engine';
+import { isDuration, newUnsignedInt, type Duration, type Environment, type UnsignedInt } from './engine';
 import type { CallOverride } from './instrument';
 import { extreme, indexOfElement, isSorted, lastIndexOfElement, sum, type SumKind } from './lists';
 import { MAX_INT, MIN_INT, PASS } from './operators';
@@ -108,7 +108,7 @@ function intFromDouble(v: number): bigint {
 
 function uintFromDouble(v: number): UnsignedInt {
   if (!Number.isFinite(v) || v < 0 || v >= 2 ** 64) throw celError('unsigned integer overflow');
-  return new UnsignedInt(BigInt(Math.trunc(v)));
+  return newUnsignedInt(BigInt(Math.trunc(v)));
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -140,7 +140,7 @@ function timeAccessor(name: string): CallOverride {
       const value = wallClock(receiver, zone);
       return BigInt(value[field] - (name === 'getDayOfMonth' ? 1 : 0));
     }
-    if (receiver instanceof Duration) {
+    if (isDuration(receiver)) {
       const total = durationNanos(receiver);
       if (name === 'getMilliseconds') return (total / 1_000_000n) % 1000n;
       const unit = DURATION_UNITS[name];

@@ -7,7 +7,7 @@
  */
 
 import { celError } from './errors';
-import { UnsignedInt, type Duration } from './engine';
+import { newUnsignedInt, type Duration, type UnsignedInt } from './engine';
 import { MAX_INT, MIN_INT } from './operators';
 import { durationFromNanos, durationNanos } from './time';
 import { celCompare, celEquals } from './values';
@@ -48,7 +48,7 @@ export function sum(list: unknown[], kind: SumKind): unknown {
     case 'uint': {
       let total = 0n;
       for (const v of list) total += (v as UnsignedInt).value;
-      return new UnsignedInt(total);
+      return newUnsignedInt(total);
     }
     case 'double':
       return list.reduce((t: number, v) => t + (v as number), 0);

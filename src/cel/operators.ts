@@ -7,7 +7,7 @@
  */
 
 import { celError } from './errors';
-import { Duration } from './engine';
+import { isDuration } from './engine';
 import {
   addDurationToTimestamp,
   durationFromNanos,
@@ -69,17 +69,17 @@ function relational(op: string, left: unknown, right: unknown): boolean | Pass {
 
 function add(left: unknown, right: unknown): unknown {
   if (Array.isArray(left) && Array.isArray(right)) return concatLists(left, right);
-  if (isTimestamp(left) && right instanceof Duration) return addDurationToTimestamp(left, right);
-  if (left instanceof Duration && isTimestamp(right)) return addDurationToTimestamp(right, left);
-  if (left instanceof Duration && right instanceof Duration)
+  if (isTimestamp(left) && isDuration(right)) return addDurationToTimestamp(left, right);
+  if (isDuration(left) && isTimestamp(right)) return addDurationToTimestamp(right, left);
+  if (isDuration(left) && isDuration(right))
     return durationFromNanos(durationNanos(left) + durationNanos(right));
   return PASS;
 }
 
 function subtract(left: unknown, right: unknown): unknown {
-  if (isTimestamp(left) && right instanceof Duration) return addDurationToTimestamp(left, right, -1n);
+  if (isTimestamp(left) && isDuration(right)) return addDurationToTimestamp(left, right, -1n);
   if (isTimestamp(left) && isTimestamp(right)) return subtractTimestamps(left, right);
-  if (left instanceof Duration && right instanceof Duration)
+  if (isDuration(left) && isDuration(right))
     return durationFromNanos(durationNanos(left) - durationNanos(right));
   return PASS;
 }
@@ -87,6 +87,6 @@ function subtract(left: unknown, right: unknown): unknown {
 /** Unary minus: int64 negation overflows at the minimum. */
 export function negate(value: unknown): unknown {
   if (value === MIN_INT) throw celError('integer overflow');
-  if (value instanceof Duration) return durationFromNanos(-durationNanos(value));
+  if (isDuration(value)) return durationFromNanos(-durationNanos(value));
   return PASS;
 }

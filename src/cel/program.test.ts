@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from './engine';
 import { CostTracker, withTracker } from './cost';
 import { baseEnvironment, deriveEnvironment } from './env';
 import { compileExpression, isCompileError, type CompiledExpression } from './program';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 const env = deriveEnvironment(baseEnvironment(), (engine) => engine.registerVariable('x', 'dyn'));
 

@@ -1,11 +1,12 @@
 /**
- * Regular expressions with RE2 semantics through `re2js`: linear-time
+ * Regular expressions with RE2 semantics through `re2js` (part of the lazy
+ * CEL library, see engine.ts): linear-time
  * matching (no backtracking, so `(a+)+$` on a long input cannot hang the
  * server) and RE2 syntax, as CEL and Kubernetes define `matches`, `find` and
  * `findAll`. Compiled patterns are cached, since rules reuse the same few.
  */
 
-import { RE2JS } from 're2js';
+import { library, type RE2JS } from './engine';
 import { celError } from './errors';
 
 const cache = new Map<string, RE2JS>();
@@ -15,8 +16,10 @@ const CACHE_LIMIT = 500;
 export function compileRegex(pattern: string): RE2JS {
   let re = cache.get(pattern);
   if (re === undefined) {
+    // Outside the `try`: a library used before it was loaded is our bug, not the pattern's error.
+    const { RE2JS: engine } = library();
     try {
-      re = RE2JS.compile(pattern);
+      re = engine.compile(pattern);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       throw celError(

@@ -6,9 +6,13 @@
  */
 
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from './engine';
 import { compileRule, ruleCostErrors, type CompiledRule } from './rules';
 import { validateRules } from './evaluate';
 import { openAPISchema, scenarioSchema, scenarios } from './scenarios';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 describe('CEL rule scenarios', () => {
   it('cover every area with at least 40 scenarios', () => {

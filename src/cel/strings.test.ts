@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from './engine';
 import { find, findAll, matches } from './regex';
 import { escapeName, unescapeName } from './escaping';
 import fc from 'fast-check';
 import * as str from './strings';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 describe('strings extension', () => {
   it('indexes by code point', () => {

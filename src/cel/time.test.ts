@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { Duration } from './engine';
+import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { celLibrary } from './engine';
 import {
   addDurationToTimestamp,
   durationNanos,
@@ -13,6 +14,9 @@ import {
   timestampNanos,
   wallClock,
 } from './time';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 describe('timestamps', () => {
   it('keep all nine fractional digits through parse, arithmetic and print', () => {

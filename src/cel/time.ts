@@ -9,7 +9,7 @@
  * int64 nanoseconds (Go's `time.Duration`, as in the real server).
  */
 
-import { Duration } from './engine';
+import { isDuration, newDuration, type Duration } from './engine';
 import { celError } from './errors';
 
 const SUB_MS_NANOS = Symbol('orch.cel.subMillisecondNanos');
@@ -25,9 +25,7 @@ export function isTimestamp(value: unknown): value is Date {
   return value instanceof Date;
 }
 
-export function isDuration(value: unknown): value is Duration {
-  return value instanceof Duration;
-}
+export { isDuration };
 
 /** Builds a timestamp; throws a CEL error outside 0001-01-01 .. 9999-12-31. */
 export function timestampFromNanos(total: bigint): Date {
@@ -54,7 +52,7 @@ export function timestampParts(date: Date): { seconds: bigint; nanos: number } {
 export function durationFromNanos(total: bigint): Duration {
   if (total > MAX_DURATION_NANOS || total < -MAX_DURATION_NANOS - 1n) throw celError('duration out of range');
   const seconds = total / NANOS_PER_SECOND; // truncates toward zero: nanos carry the sign of seconds
-  return new Duration(seconds, Number(total - seconds * NANOS_PER_SECOND));
+  return newDuration(seconds, Number(total - seconds * NANOS_PER_SECOND));
 }
 
 export function durationNanos(d: Duration): bigint {

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { SchemaNode } from '../machinery/schema';
 import { toCel } from './convert';
-import { Duration } from './engine';
+import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { celLibrary } from './engine';
 import { evaluateRule } from './evaluate';
 import { compileRule } from './rules';
 import { declTypeOf, maxCardinality } from './types';
 import { isObjectValue, listKind } from './values';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 const MAX = 3 * 1024 * 1024 - 2;
 

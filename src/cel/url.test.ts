@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from './engine';
 import { isURL, parseURL } from './url';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 describe('URL library (Go ParseRequestURI semantics)', () => {
   it('accepts absolute URLs and absolute paths, not relative references', () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { UnsignedInt } from './engine';
+import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { celLibrary } from './engine';
 import { parseDuration, parseTimestamp } from './time';
 import { celCompare, celEquals, concatLists, listContains, mapHasKey, sizeOf, withListKind } from './values';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 describe('CEL equality', () => {
   it('compares numbers across int, uint and double', () => {

@@ -10,7 +10,7 @@
  * duration `Duration`, type a library `Type`.
  */
 
-import { Duration, UnsignedInt } from './engine';
+import { isDuration, isUnsignedInt } from './engine';
 import { compareTime, isTimestamp } from './time';
 
 const LIST_KIND = Symbol('orch.cel.listKind');
@@ -44,7 +44,7 @@ export function isMapValue(value: unknown): value is Record<string, unknown> | M
 
 function numeric(value: unknown): number | bigint | undefined {
   if (typeof value === 'bigint' || typeof value === 'number') return value;
-  if (value instanceof UnsignedInt) return value.value;
+  if (isUnsignedInt(value)) return value.value;
   return undefined;
 }
 
@@ -68,8 +68,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   if (a instanceof Uint8Array || b instanceof Uint8Array) return bytesEqual(a, b);
   if (isTimestamp(a) || isTimestamp(b)) return isTimestamp(a) && isTimestamp(b) && compareTime(a, b) === 0;
-  if (a instanceof Duration || b instanceof Duration)
-    return a instanceof Duration && b instanceof Duration && compareTime(a, b) === 0;
+  if (isDuration(a) || isDuration(b)) return isDuration(a) && isDuration(b) && compareTime(a, b) === 0;
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && listsEqual(a, b);
   if (isObjectValue(a) || isObjectValue(b)) return isObjectValue(a) && isObjectValue(b) && objectsEqual(a, b);
   if (isMapValue(a) && isMapValue(b)) return mapsEqual(a, b);
@@ -143,8 +142,7 @@ export function celCompare(a: unknown, b: unknown): number | undefined {
     for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
     return a.length - b.length === 0 ? 0 : a.length < b.length ? -1 : 1;
   }
-  if ((isTimestamp(a) && isTimestamp(b)) || (a instanceof Duration && b instanceof Duration))
-    return compareTime(a, b);
+  if ((isTimestamp(a) && isTimestamp(b)) || (isDuration(a) && isDuration(b))) return compareTime(a, b);
   return undefined;
 }
 

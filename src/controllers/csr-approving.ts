@@ -88,7 +88,7 @@ export function csrApprovingController(ctx: ControllerContext, signing: CsrSigni
     if (approved || denied) return void notApproved.delete(name);
     if (csr.spec?.signerName !== signing.nodeClientSigner) return;
 
-    const commonName = signing.nodeClientCommonName(
+    const commonName = await signing.nodeClientCommonName(
       decodeBase64Text(csr.spec.request ?? ''),
       csr.spec.usages ?? [],
     );

@@ -102,17 +102,43 @@ export function csrCleaner(
     const now = ctx.now().getTime();
     for (const [name, entry] of deadlines) if (now > entry.deadline) queue.add(name);
   };
-  const track = (csr: CertificateSigningRequest): void => {
+  const apply = (csr: CertificateSigningRequest, notAfter: Date | undefined): void => {
     const name = csr.metadata?.name ?? '';
-    const deadline = cleanupDeadline(csr, (pem) => signing.certificateNotAfter(pem));
+    const deadline = cleanupDeadline(csr, () => notAfter);
     if (deadline === undefined) deadlines.delete(name);
     else deadlines.set(name, { deadline, uid: csr.metadata?.uid ?? '' });
     if (deadline !== undefined && ctx.now().getTime() > deadline) queue.add(name);
   };
+  // The certificate's NotAfter is read asynchronously (the service parses X.509); a newer version of the
+  // request seen meanwhile wins, so a late answer never overwrites it.
+  const latest = new Map<string, CertificateSigningRequest>();
+  const track = (csr: CertificateSigningRequest): void => {
+    const name = csr.metadata?.name ?? '';
+    if (!isIssued(csr) || !conditionsOf(csr).some((c) => c.type === 'Approved')) {
+      latest.delete(name);
+      return apply(csr, undefined);
+    }
+    latest.set(name, csr);
+    // Unreadable means no deadline from the certificate, as in cleanupDeadline.
+    void (async () => {
+      try {
+        return await signing.certificateNotAfter(decodeBase64Text(csr.status?.certificate ?? ''));
+      } catch {
+        return undefined;
+      }
+    })().then((notAfter) => {
+      if (latest.get(name) !== csr) return;
+      latest.delete(name);
+      apply(csr, notAfter);
+    });
+  };
   const informer = new Informer(ctx.client, ref, {
     add: track,
     update: (_old, obj) => track(obj),
-    delete: (obj) => deadlines.delete(obj.metadata?.name ?? ''),
+    delete: (obj) => {
+      latest.delete(obj.metadata?.name ?? '');
+      deadlines.delete(obj.metadata?.name ?? '');
+    },
   });
   let timer: ReturnType<typeof setInterval> | undefined;
   return {

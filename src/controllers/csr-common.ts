@@ -22,8 +22,8 @@ export interface CsrSigningService {
     expirationSeconds?: number;
     now: Date;
   }): Promise<{ certificate: string } | { failure: string }>;
-  nodeClientCommonName(request: string, usages: readonly string[]): string | undefined;
-  certificateNotAfter(pem: string): Date | undefined;
+  nodeClientCommonName(request: string, usages: readonly string[]): Promise<string | undefined>;
+  certificateNotAfter(pem: string): Promise<Date | undefined>;
 }
 
 export function csrResource(profile: NamingProfile): ResourceRef {

@@ -24,7 +24,8 @@ const configMapsRef: ResourceRef = { group: '', version: 'v1', resource: 'config
 
 /** Where the publisher gets the bundle it publishes (the controller manager's `--root-ca-file`). */
 export interface RootCASource {
-  caPEM(): string;
+  /** May wait: the server creates its cluster CA when first needed. */
+  caPEM(): string | Promise<string>;
 }
 
 /** Upstream's description, with the product's own names under a renaming profile. */
@@ -59,7 +60,7 @@ export function rootCAPublisher(
 
   const reconcile = async (namespace: string): Promise<{ requeueAfterMs?: number } | void> => {
     await Promise.all([namespaces.synced, configMaps.synced]);
-    const data = { 'ca.crt': source.caPEM() };
+    const data = { 'ca.crt': await source.caPEM() };
     const existing = configMaps.cache.get(`${namespace}/${name}`);
     if (existing === undefined) {
       try {

@@ -25,8 +25,8 @@ const secretsRef: ResourceRef = { group: '', version: 'v1', resource: 'secrets' 
 
 /** What the controller needs from the server's identity state (the signing key, the cluster CA). */
 export interface TokenIssuer {
-  /** The CA bundle written to `ca.crt` (the controller manager's `--root-ca-file`). */
-  caPEM(): string;
+  /** The CA bundle written to `ca.crt` (the controller manager's `--root-ca-file`); may wait for its creation. */
+  caPEM(): string | Promise<string>;
   /** A legacy token for the account, naming the Secret that holds it. */
   legacyToken(account: { namespace: string; name: string; uid: string }, secretName: string): Promise<string>;
 }
@@ -129,18 +129,21 @@ export function serviceAccountTokensController(ctx: ControllerContext, issuer: T
   };
 
   /** Which of `ca.crt`, `namespace`, `token` a token Secret still lacks (or holds a stale CA in). */
-  const missing = (secret: KubeObject): { ca: boolean; namespace: boolean; token: boolean } => {
+  const missing = async (
+    secret: KubeObject,
+  ): Promise<{ ca: boolean; namespace: boolean; token: boolean }> => {
     const data = (secret['data'] as Record<string, string> | undefined) ?? {};
-    const ca = encodeBase64Text(issuer.caPEM());
+    const caPEM = await issuer.caPEM();
+    const ca = encodeBase64Text(caPEM);
     return {
-      ca: issuer.caPEM() !== '' && data['ca.crt'] !== ca,
+      ca: caPEM !== '' && data['ca.crt'] !== ca,
       namespace: (data['namespace'] ?? '') === '',
       token: (data['token'] ?? '') === '',
     };
   };
 
   const populate = async (account: KubeObject, cached: KubeObject): Promise<void> => {
-    const needs = missing(cached);
+    const needs = await missing(cached);
     if (!needs.ca && !needs.namespace && !needs.token) return;
     const m = cached.metadata ?? {};
     const ref = { ...secretsRef, namespace: m.namespace ?? '', name: m.name ?? '' };
@@ -154,10 +157,10 @@ export function serviceAccountTokensController(ctx: ControllerContext, issuer: T
     }
     // Our view is stale: the informer brings the newer version and queues the Secret again.
     if (live.metadata?.resourceVersion !== m.resourceVersion) return;
-    const now = missing(live);
+    const now = await missing(live);
     if (!now.ca && !now.namespace && !now.token) return;
     const data = { ...((live['data'] as Record<string, string> | undefined) ?? {}) };
-    if (now.ca) data['ca.crt'] = encodeBase64Text(issuer.caPEM());
+    if (now.ca) data['ca.crt'] = encodeBase64Text(await issuer.caPEM());
     if (now.namespace) data['namespace'] = encodeBase64Text(ref.namespace);
     if (now.token) {
       const token = await issuer.legacyToken(

@@ -11,6 +11,7 @@ import { badRequest, requestEntityTooLarge } from '../machinery/errors';
 import { isPlainObject } from '../machinery/json';
 import { decodeJson, JsonSyntaxError } from '../machinery/decode/json';
 import { decodeYaml, yamlDuplicatesError, YamlSyntaxError } from '../machinery/decode/yaml';
+import { yamlLibrary } from '../machinery/decode/yaml-library';
 import type { BodyFormat } from './negotiate';
 import type { DecodeFindings } from './field-validation';
 
@@ -49,11 +50,6 @@ export async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayB
     at += c.byteLength;
   }
   return all;
-}
-
-/** Parses JSON or YAML into a JSON value; syntax errors are 400. */
-export function parseBody(text: string, format: BodyFormat): unknown {
-  return decodeObjectBody(text, format).value;
 }
 
 export interface DecodedBody {
@@ -100,17 +96,8 @@ export function decodeObjectBody(
     }
   }
   if (format === 'yaml') {
-    // YAML is a superset of JSON: a JSON document (kubectl sends apply bodies as JSON) reads the same
-    // through the much faster JSON decoder. Only a duplicate key, which YAML words differently, or
-    // anything that is not plain JSON takes the YAML path.
-    if (/^\s*[{[]/.test(text)) {
-      try {
-        const decoded = decodeJson(text, { mergeDuplicates: false });
-        if (decoded.duplicates.length === 0) return { value: decoded.value, findings: {} };
-      } catch (e) {
-        if (!(e instanceof JsonSyntaxError)) throw e;
-      }
-    }
+    const json = plainJsonBody(text);
+    if (json !== undefined) return json;
     try {
       const decoded = decodeYaml(text);
       return {
@@ -123,6 +110,40 @@ export function decodeObjectBody(
     }
   }
   throw badRequest('protobuf request bodies are not supported for this request');
+}
+
+/**
+ * A YAML body that is plain JSON, read as such, else undefined. YAML is a superset of JSON: a JSON
+ * document (kubectl and the controllers send apply bodies as JSON) reads the same through the much
+ * faster JSON decoder. Only a duplicate key, which YAML words differently, or anything that is not
+ * plain JSON takes the YAML path.
+ */
+function plainJsonBody(text: string): DecodedBody | undefined {
+  if (!/^\s*[{[]/.test(text)) return undefined;
+  try {
+    const decoded = decodeJson(text, { mergeDuplicates: false });
+    return decoded.duplicates.length === 0 ? { value: decoded.value, findings: {} } : undefined;
+  } catch (e) {
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    return undefined;
+  }
+}
+
+/**
+ * `decodeObjectBody` for a handler: a body that takes the YAML decoder loads the YAML library first
+ * (a JSON body sent as YAML, as apply bodies usually are, does not need it).
+ */
+export async function decodeObjectBodyAsync(
+  text: string,
+  format: BodyFormat,
+  expect: { kind?: string; typed?: boolean } = {},
+): Promise<DecodedBody> {
+  if (format === 'yaml' && !yamlLibrary.loaded) {
+    const json = plainJsonBody(text);
+    if (json !== undefined) return json;
+    await yamlLibrary.load();
+  }
+  return decodeObjectBody(text, format, expect);
 }
 
 export interface ExpectedType {

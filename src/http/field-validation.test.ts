@@ -11,6 +11,10 @@ import type { ResourceType } from '../registry/resource-type';
 import { decodeObjectBody } from './body';
 import { enforceFieldValidation, strictMessages, undecodable, warningItems } from './field-validation';
 import { decodePatch } from './patch-decode';
+import { yamlLibrary } from '../machinery/decode/yaml-library';
+
+// The YAML library is loaded on first use; these call its synchronous users directly.
+await yamlLibrary.load();
 
 const deployments = {
   group: 'apps',

@@ -4,7 +4,7 @@
  * (Content-Type, Audit-Id, Cache-Control, Warning).
  */
 
-import { stringify as toYaml } from 'yaml';
+import { yamlLibrary } from '../machinery/decode/yaml-library';
 import type { NamingProfile } from '../machinery/naming';
 import type { StatusError } from '../machinery/errors';
 import type { RequestContext } from './context';
@@ -61,7 +61,8 @@ export function warningHeaderValue(text: string): string | undefined {
 export function serialize(value: unknown, kind: 'json' | 'yaml', pretty: boolean): string {
   if (kind === 'yaml') {
     try {
-      return toYaml(value, { lineWidth: 0 });
+      // Loaded by the request pipeline for a request whose Accept names YAML (server/pipeline.ts).
+      return yamlLibrary.get().stringify(value, { lineWidth: 0 });
     } catch (e) {
       // The YAML writer recurses deeper per level than JSON's; a value nested close to the decode limit
       // still goes out, as JSON text, which is YAML too (an answer after a commit must not fail).

@@ -5,12 +5,14 @@
  * document with embedded plugin configurations — the browser has no files)
  * and the audit policy. A change is validated as the real server validates
  * its flags (same messages, answered as 400) and rebuilds the chain; writes
- * already in flight finish with the chain they started with.
+ * already in flight finish with the chain they started with. The documents
+ * are YAML: callers await `loadYamlForSettings` before checking them.
  */
 
 import { validateAdmissionOptions, type AdmissionOptions } from '../admission/build';
 import { AdmissionConfigError, parseAdmissionConfiguration } from '../admission/config';
-import { AuditPolicyError, parseAuditPolicy, type AuditPolicy } from '../audit/policy';
+import { AuditPolicyError, auditPolicyOfDocument, parseAuditPolicy, type AuditPolicy } from '../audit/policy';
+import { yamlLibrary } from '../machinery/decode/yaml-library';
 import { badRequest } from '../machinery/errors';
 import { defaultOnPluginNames, orderedPluginNames } from '../admission/plugins/index';
 import type { NamingProfile } from '../machinery/naming';
@@ -52,17 +54,41 @@ export function admissionOptionsOf(profile: NamingProfile, s: AdmissionSettings)
 export function auditPolicyOf(profile: NamingProfile, text: string): AuditPolicy | undefined {
   if (text.trim() === '') return undefined;
   try {
-    return parseAuditPolicy(profile, text);
+    // The browser's default text is checked from its data, so a start with the defaults needs no YAML library.
+    return text === defaultBrowserAuditPolicy(profile)
+      ? auditPolicyOfDocument(profile, defaultBrowserAuditPolicyDocument(profile))
+      : parseAuditPolicy(profile, text);
   } catch (e) {
     if (e instanceof AuditPolicyError) throw badRequest(`loading audit policy: ${e.message}`);
     throw e;
   }
 }
 
+/** Loads the YAML library when the settings hold a document `admissionOptionsOf` or `auditPolicyOf` will parse. */
+export async function loadYamlForSettings(
+  profile: NamingProfile,
+  s: { admission?: AdmissionSettings | undefined; auditPolicy?: string | undefined },
+): Promise<void> {
+  // Saved settings come from storage (an imported state): anything but text is refused later, not here.
+  const text = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+  const policy = text(s.auditPolicy) && s.auditPolicy !== defaultBrowserAuditPolicy(profile);
+  if (text(s.admission?.configuration) || policy) await yamlLibrary.load();
+}
+
 /**
  * The browser's default: every request at Metadata, so the live audit view shows something from the start —
  * except the sandbox's own API, which the UI polls (the audit view itself would fill the log).
+ * `defaultBrowserAuditPolicy` is the same policy as text (what the workshop settings show).
  */
+export function defaultBrowserAuditPolicyDocument(profile: NamingProfile): Record<string, unknown> {
+  return {
+    apiVersion: `audit.${profile.groupSuffix}/v1`,
+    kind: 'Policy',
+    rules: [{ level: 'None', nonResourceURLs: ['/sandbox/*'] }, { level: 'Metadata' }],
+  };
+}
+
+/** The browser's default policy as the workshop settings show it: `defaultBrowserAuditPolicyDocument` in YAML. */
 export function defaultBrowserAuditPolicy(profile: NamingProfile): string {
   return [
     `apiVersion: audit.${profile.groupSuffix}/v1`,

@@ -14,7 +14,7 @@ import type { NamingProfile } from '../machinery/naming';
 import type { CertificateAuthority } from '../auth/pki/issue';
 import { exportPublicKeyPEM, importPrivateKeyPEM } from '../auth/pki/keys';
 import { decodePEM } from '../auth/pki/pem';
-import { X509Certificate } from '../auth/pki/x509';
+import { x509, x509Library, type X509Certificate } from '../auth/pki/x509';
 import {
   certificateSigningService,
   type CertificateSigningService,
@@ -39,9 +39,10 @@ async function loadAuthority(files: SigningFiles): Promise<CertificateAuthority>
       `error reading CA cert file "${files.certFile}": expected 1 certificate, found ${certs.length}`,
     );
   const der = certs[0] as Uint8Array<ArrayBuffer>;
+  await x509Library.load();
   let certificate: X509Certificate;
   try {
-    certificate = new X509Certificate(der);
+    certificate = new (x509().X509Certificate)(der);
   } catch (e) {
     throw new Error(
       `error reading CA cert file "${files.certFile}": ${e instanceof Error ? e.message : String(e)}`,
@@ -66,13 +67,16 @@ async function loadAuthority(files: SigningFiles): Promise<CertificateAuthority>
 export async function clusterSigningService(
   profile: NamingProfile,
   options: ClusterSigningOptions | undefined,
-  clusterCA: CertificateAuthority,
+  /** The cluster CA, created or read when a request is first signed with it. */
+  clusterCA: () => Promise<CertificateAuthority>,
 ): Promise<CertificateSigningService> {
   const specific = Object.entries(options?.signers ?? {}) as [FlagSigner, SigningFiles][];
   if (options?.default !== undefined && specific.length > 0)
     throw new Error('cannot specify default and per controller certs at the same time');
   const names = policyNames(profile).signers;
-  const authorities: Partial<Record<SignerKind, CertificateAuthority>> = {};
+  const authorities: Partial<
+    Record<SignerKind, CertificateAuthority | (() => Promise<CertificateAuthority>)>
+  > = {};
   if (specific.length === 0) {
     // The real manager starts the kubelet-serving signer first, so a bad pair is reported under its name.
     const ca =

@@ -3,8 +3,9 @@
  * authorizer and the built-in identities, composed from the options, the
  * shared informers and the state the server keeps (cluster CA,
  * service-account signing key, the sandbox OIDC issuer's key, the built-in
- * tokens — generated on first start, kept in storage settings so they
- * survive restarts, reset and import).
+ * tokens — kept in storage settings so they survive restarts, reset and
+ * import; the keys and tokens are generated on first start, the cluster CA
+ * when first needed, so that its X.509 library stays off the first response).
  */
 
 import type { UserInfo } from '../api/authn';
@@ -26,6 +27,7 @@ import { withProofOfPossession } from '../auth/authn/proof-of-possession';
 import { requestHeaderAuthenticator } from '../auth/authn/request-header';
 import { oidcAuthenticator } from '../auth/authn/oidc';
 import { tokenWebhookAuthenticator } from '../auth/authn/token-webhook';
+import { yamlLibrary } from '../machinery/decode/yaml-library';
 import {
   createCertificateAuthority,
   exportCertificateAuthority,
@@ -34,6 +36,9 @@ import {
   issueClientCertificate,
   issueServingCertificate,
   type CertificateAuthority,
+  type PersistedCertificateAuthority,
+  parseRoots,
+  x509Library,
 } from '../auth/pki/index';
 import { createSandboxIssuer, type SandboxIssuer } from '../auth/oidc-issuer/index';
 import {
@@ -60,12 +65,18 @@ export interface BuiltInIdentity {
 interface SavedIdentityState {
   adminToken: string;
   aliceToken: string;
-  clusterCA: { certificatePEM: string; privateKeyPEM: string };
+  /**
+   * The cluster CA of a state written before the CA was created on first use; newer states keep it in its
+   * own setting (`clusterCASetting`), created when first needed.
+   */
+  clusterCA?: PersistedCertificateAuthority;
   serviceAccountKey: Record<string, unknown>;
   oidcIssuerKey: Record<string, unknown>;
 }
 
 const identitySetting = 'sandbox.identity';
+/** The cluster CA (certificate and key, PEM), created when first needed so a first start does not wait for it. */
+const clusterCASetting = 'sandbox.identity.clusterCA';
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
@@ -102,10 +113,15 @@ export interface Identity {
   apiAudiences: string[];
   /** Every public key that verifies service-account tokens (the issuer's JWKS). */
   verificationKeys: VerificationKey[];
-  /** The cluster CA's certificate (PEM), trusted for client certificates. */
-  caPEM: string;
+  /**
+   * The cluster CA's certificate (PEM), trusted for client certificates. On a fresh store the CA is created by
+   * the first call (every replica keeps the first one stored); later calls share it.
+   */
+  caPEM(): Promise<string>;
+  /** The cluster CA's certificate when it exists already (no creation, no X.509 library), else undefined. */
+  knownCaPEM(): string | undefined;
   /** The cluster CA with its key: the default signer of certificate requests (`--cluster-signing-*-file` unset). */
-  clusterCA: CertificateAuthority;
+  clusterCA(): Promise<CertificateAuthority>;
   /** Issues a serving certificate for the host from the cluster CA. */
   servingCertificate(
     dnsNames: string[],
@@ -124,17 +140,32 @@ async function loadState(
 ): Promise<SavedIdentityState> {
   // Replicas starting together on an empty store each generate a state; all keep the first one stored.
   return initialSetting(storage, identitySetting, async (): Promise<SavedIdentityState> => {
-    const ca = await createCertificateAuthority({ commonName: `${profile.word}-sandbox-ca` });
     const signer = await ServiceAccountSigner.generate(profile, issuerURL);
     const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile) });
     return {
       adminToken: randomToken(),
       aliceToken: randomToken(),
-      clusterCA: await exportCertificateAuthority(ca),
       serviceAccountKey: (await signer.exportJWK()) as Record<string, unknown>,
       oidcIssuerKey: (await issuer.exportKey()) as Record<string, unknown>,
     };
   });
+}
+
+/**
+ * The cluster CA as stored: in the identity state of an older store, else in its own setting, created on a
+ * fresh store (replicas starting together each generate one; all keep the first one stored).
+ */
+function loadClusterCA(
+  storage: Storage,
+  profile: NamingProfile,
+  state: SavedIdentityState,
+): Promise<PersistedCertificateAuthority> {
+  if (state.clusterCA !== undefined) return Promise.resolve(state.clusterCA);
+  return initialSetting(storage, clusterCASetting, async () =>
+    exportCertificateAuthority(
+      await createCertificateAuthority({ commonName: `${profile.word}-sandbox-ca` }),
+    ),
+  );
 }
 
 /** The sandbox issuer's logical base URL: discovery and keys are answered in-process, so it need not resolve. */
@@ -158,7 +189,36 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   const { profile, informers } = o;
   const saIssuer = serviceAccountIssuer(profile);
   const state = await loadState(o.storage, profile, saIssuer);
-  const ca = await importCertificateAuthority(state.clusterCA);
+  // The CA's PEM is known at once when stored; creating it (a fresh store) or importing it (the X.509 library)
+  // waits until something needs it, so the server's first response does not.
+  let knownCA: PersistedCertificateAuthority | undefined =
+    state.clusterCA ?? (await o.storage.getSetting<PersistedCertificateAuthority>(clusterCASetting));
+  let persistedCA: Promise<PersistedCertificateAuthority> | undefined;
+  const loadPersistedCA = (): Promise<PersistedCertificateAuthority> => {
+    if (persistedCA === undefined) {
+      const loading = (
+        knownCA !== undefined ? Promise.resolve(knownCA) : loadClusterCA(o.storage, profile, state)
+      ).then((saved) => (knownCA = saved));
+      persistedCA = loading;
+      // A failed creation (the library could not be loaded) is tried again by the next caller.
+      loading.catch(() => {
+        if (persistedCA === loading) persistedCA = undefined;
+      });
+    }
+    return persistedCA;
+  };
+  let clusterCA: Promise<CertificateAuthority> | undefined;
+  const loadCA = (): Promise<CertificateAuthority> => {
+    if (clusterCA === undefined) {
+      const loading = loadPersistedCA().then(importCertificateAuthority);
+      clusterCA = loading;
+      loading.catch(() => {
+        if (clusterCA === loading) clusterCA = undefined;
+      });
+    }
+    return clusterCA;
+  };
+  const caPEM = async (): Promise<string> => (await loadPersistedCA()).certificatePEM;
   // The first `--service-account-issuer` signs, as on the real server; the sandbox's own is the default.
   const signingIssuer = o.authentication?.serviceAccount?.issuers[0] ?? saIssuer;
   const signer =
@@ -195,7 +255,6 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     if (config.fetch === undefined) throw new Error(`no transport to reach ${new URL(request.url).host}`);
     return config.fetch(request, options);
   };
-  const caPEM = state.clusterCA.certificatePEM;
   const saConfig = config.serviceAccount ?? { keys: [], issuers: [] };
   const fullConfig: AuthenticationConfig = {
     ...config,
@@ -214,7 +273,17 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
       groupsPrefix: 'oidc:',
     },
   };
-  const clientCA = [caPEM, ...(config.clientCA !== undefined ? [config.clientCA] : [])].join('\n');
+  const clientCA = async (): Promise<string> =>
+    [await caPEM(), ...(config.clientCA !== undefined ? [config.clientCA] : [])].join('\n');
+  // CA files given as flags (the Node host) are read at start: a malformed one stops the start
+  // instead of failing the first client certificate. The authenticators parse them again when first used.
+  if (config.clientCA !== undefined || config.requestHeader !== undefined) {
+    await x509Library.load();
+    parseRoots(config.clientCA ?? '');
+    parseRoots(config.requestHeader?.clientCA ?? '');
+  }
+  // The token webhook's kubeconfig is YAML, parsed as its authenticator is built.
+  if (config.webhook !== undefined) await yamlLibrary.load();
   const { chain, tokens, apiAudiences } = await buildAuthentication({
     config: fullConfig,
     profile,
@@ -261,7 +330,11 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
 
   let certUser: { certPEM: string; keyPEM: string } | undefined;
   return {
-    save: () => o.storage.setSetting(identitySetting, state),
+    async save() {
+      await o.storage.setSetting(identitySetting, state);
+      if (state.clusterCA === undefined)
+        await o.storage.setSetting(clusterCASetting, await loadPersistedCA());
+    },
     chain,
     tokens,
     authorizer,
@@ -271,18 +344,19 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     apiAudiences,
     verificationKeys,
     caPEM,
-    clusterCA: ca,
+    knownCaPEM: () => knownCA?.certificatePEM,
+    clusterCA: loadCA,
     async servingCertificate(dnsNames, ipAddresses) {
-      const issued = await issueServingCertificate(ca, {
+      const issued = await issueServingCertificate(await loadCA(), {
         commonName: dnsNames[0] ?? 'localhost',
         dnsNames,
         ipAddresses,
       });
-      return { certPEM: issued.pem, keyPEM: await privateKeyOf(issued), caPEM };
+      return { certPEM: issued.pem, keyPEM: await privateKeyOf(issued), caPEM: await caPEM() };
     },
     async identities(serviceAccountUid) {
       if (certUser === undefined) {
-        const issued = await issueClientCertificate(ca, {
+        const issued = await issueClientCertificate(await loadCA(), {
           user: 'sandbox-admin',
           groups: ['system:masters'],
         });

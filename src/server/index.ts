@@ -16,6 +16,7 @@ import {
   admissionOptionsOf,
   admissionPluginStates,
   auditPolicyOf,
+  loadYamlForSettings,
   type AdmissionSettings,
 } from './admission-settings';
 import { TraceStore } from '../admission/trace-store';
@@ -147,6 +148,12 @@ export interface ApiServer {
   /** The built-in identities with their credentials (admin by token and by certificate, alice, a service account). */
   identities(): Promise<BuiltInIdentity[]>;
   /**
+   * Creates (fresh store) or reads the cluster CA in the background as soon as the identity state is read,
+   * beside the start rather than when something first needs it; nothing waits for it (the browser host calls
+   * it: its page asks for the identities, which carry a client certificate, right after the first response).
+   */
+  prepareClusterCA(): void;
+  /**
    * Where clients reach the server (known to a host once it listens), and the CA they trust it by (default the
    * cluster CA): creates the public `cluster-info` ConfigMap with it when missing, now and after a reset or import,
    * and updates a kept one that names another address or CA.
@@ -205,8 +212,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // The address published in cluster-info: the option, or what the host advertises once it listens.
   let advertised: { url: string; caPEM?: string } | undefined =
     options.advertisedURL !== undefined ? { url: options.advertisedURL } : undefined;
-  const advertisedAddress = (): AdvertisedAddress | undefined =>
-    advertised === undefined ? undefined : { caPEM: need().caPEM, ...advertised };
+  const advertisedAddress = async (): Promise<AdvertisedAddress | undefined> =>
+    advertised === undefined
+      ? undefined
+      : { caPEM: advertised.caPEM ?? (await need().caPEM()), ...advertised };
+  // Set by prepareClusterCA: the CA is created as soon as the identity state is read.
+  let clusterCAWanted = false;
+  // Set by close: work running beside the server (cluster-info's late write) stops trying.
+  let closing = false;
+  // The cluster CA for what runs beside the server (controllers, cluster-info): on a fresh store it is created
+  // once the server answers (or earlier, beside the start, see prepareClusterCA), never on the path to its
+  // first response (see Identity.caPEM).
+  const clusterCAPEM = async (): Promise<string> => {
+    await ready;
+    return need().caPEM();
+  };
   let tokens: ContinueTokens | undefined;
   let hashes: { generation: number; map: Map<ResourceType, string> } | undefined;
 
@@ -394,6 +414,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       admissionPlugins: admissionPluginStates(storeDeps.admission.names),
     }),
     async update(patch: Partial<SandboxSettings>) {
+      await loadYamlForSettings(profile, patch);
       // Validated before anything changes: a bad plugin name or document is a 400 and nothing is saved.
       const admissionOptions =
         patch.admission !== undefined ? admissionOptionsOf(profile, patch.admission) : undefined;
@@ -430,6 +451,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async importState(data, onProgress) {
       compactor.stop();
       try {
+        // The cluster CA exists before the settings are replaced, so the one kept below is this server's.
+        await need().caPEM();
         await storage.importState(data, onProgress === undefined ? {} : { onProgress });
         // The caches start again on the imported state: a watch from before the import is 410.
         await watchCaches.start();
@@ -458,6 +481,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     tokens = await ContinueTokens.create(new Uint8Array(secret), profile.metaGroup);
     await storage.setSetting(profileSetting, profile.name);
     const saved = await storage.getSetting<Partial<SandboxSettings>>('sandbox.settings');
+    await loadYamlForSettings(profile, {
+      ...(options.admission === undefined ? { admission: saved?.admission } : {}),
+      ...(options.audit?.policy === undefined ? { auditPolicy: saved?.auditPolicy } : {}),
+    });
     // Settings saved from the UI apply unless the host was started with explicit ones.
     if (saved?.compactionIntervalMs !== undefined && options.compactionIntervalMs === undefined)
       compactor.setInterval(saved.compactionIntervalMs);
@@ -541,9 +568,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await bootstrap(installer, profile, systemApiserver, now()).catch(
       refusedByAdmission('unable to create namespaces'),
     );
+    // A fresh store's cluster CA does not exist yet: cluster-info is written once it does, beside the start
+    // (the real API server never writes cluster-info, so no readiness check waits for it).
+    const caKnown = advertised?.caPEM !== undefined || need().knownCaPEM() !== undefined;
+    const address = caKnown ? await advertisedAddress() : undefined;
     // Once the namespaces exist the rest is independent: written side by side, a fresh store takes the
     // few hundred objects in shared transactions instead of one after another.
-    const address = advertisedAddress();
     await Promise.all([
       reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now()).catch(
         refusedByAdmission('unable to reconcile the bootstrap RBAC policy'),
@@ -561,6 +591,31 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }),
       reconcileMaster().catch(refusedByAdmission('unable to create the kubernetes service')),
     ]);
+    if (advertised !== undefined && !caKnown) void publishClusterInfoOnceCAExists();
+  }
+
+  /** cluster-info for a CA created after the start; a failed write (a race with a reset) is tried again. */
+  async function publishClusterInfoOnceCAExists(): Promise<void> {
+    for (let attempt = 1; !closing; attempt++) {
+      try {
+        await clusterCAPEM();
+        const address = await advertisedAddress();
+        if (address === undefined) return;
+        await ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
+          refusedByAdmission('unable to create the cluster-info ConfigMap'),
+        );
+        return;
+      } catch (e) {
+        if (closing) return;
+        if (attempt >= 5) {
+          console.error(
+            `unable to create the cluster-info ConfigMap: ${e instanceof Error ? e.message : String(e)}`,
+          );
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
   }
 
   /** A client that calls this server in process as `user` (the real server's loopback client). */
@@ -633,6 +688,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         ? { serviceAccountSigningKeyPEM: saTokens.signingKeyPEM }
         : {}),
     });
+    if (clusterCAWanted) void identity.caPEM().catch(() => undefined);
     health.complete('poststarthook/start-kube-apiserver-admission-initializer');
     await informers.start();
     await resyncServiceAllocators();
@@ -647,7 +703,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     health.complete('poststarthook/start-apiextensions-informers', 'poststarthook/crd-informer-synced');
     compactor.start();
     // Bad signing flags stop the start, as they stop the real controller manager.
-    const certificateSigning = await clusterSigningService(profile, options.clusterSigning, need().clusterCA);
+    const certificateSigning = await clusterSigningService(profile, options.clusterSigning, () =>
+      need().clusterCA(),
+    );
     if (options.controllers !== false) {
       // Each controller calls the API as its own identity, so authorization, admission and audit see who acts.
       const identities = loopbackIdentities(profile);
@@ -702,10 +760,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         rootCAPublisher(
           contextFor(identities.rootCAPublisher),
           contextFor(identities.kubeControllerManager).client,
-          { caPEM: () => need().caPEM },
+          { caPEM: clusterCAPEM },
         ),
         serviceAccountTokensController(contextFor(identities.kubeControllerManager), {
-          caPEM: () => need().caPEM,
+          caPEM: clusterCAPEM,
           legacyToken: (account, secretName) => need().signer.signLegacy(account, { name: secretName }),
         }),
         csrApprovingController(contextFor(identities.certificateController), certificateSigning),
@@ -760,6 +818,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await Promise.all(controllers.map((c) => c.idle()));
     },
     async close() {
+      closing = true;
       // First, while the API still answers: stopping the elector stops its controllers (and releases the lease,
       // when configured to).
       await elector?.stop();
@@ -783,7 +842,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async advertise(url, caPEM) {
       await ready;
       advertised = { url, ...(caPEM !== undefined ? { caPEM } : {}) };
-      const address = advertisedAddress();
+      const address = await advertisedAddress();
       if (address !== undefined)
         await ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
           refusedByAdmission('unable to create the cluster-info ConfigMap'),
@@ -798,6 +857,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async servingCertificate(dnsNames, ipAddresses) {
       await ready;
       return need().servingCertificate(dnsNames, ipAddresses);
+    },
+    prepareClusterCA() {
+      clusterCAWanted = true;
+      // A failure is not reported here: whoever needs the CA next tries again and reports it.
+      if (identity !== undefined) void identity.caPEM().catch(() => undefined);
     },
   };
 }

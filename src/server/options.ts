@@ -114,7 +114,11 @@ export interface ApiServerOptions {
     extendExpiration?: boolean;
     jwksURI?: string;
   };
-  /** The audit policy document used when neither `audit.policy` nor saved workshop settings give one (the browser host's live view). */
+  /**
+   * The audit policy document used when neither `audit.policy` nor saved workshop settings give one (the browser
+   * host's live view). The browser's default text is read from its data; any other text is YAML, parsed while the
+   * server is created, so its host loads the YAML library first (`yamlLibrary.load()`).
+   */
   defaultAuditPolicy?: string;
   /** `--service-cluster-ip-range`: one CIDR or two of different families; default `10.0.0.0/24` as v1.27. */
   serviceClusterIPRange?: string;

@@ -29,6 +29,7 @@ import { requestLabelsOf } from '../http/request-labels';
 import type { Status } from '../api/meta';
 import type { RequestAudit } from './audit';
 import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
+import { acceptsYaml, yamlLibrary } from '../machinery/decode/yaml-library';
 
 export interface PipelineDeps {
   server: ServerContext;
@@ -69,6 +70,8 @@ export async function handleRequest(
   try {
     // The protobuf codec is loaded on first use: a request that may be answered or sent in protobuf waits for it.
     if (mentionsProtobuf(request.headers)) await protobufLibrary.load();
+    // So is YAML, for an answer in YAML (a YAML body loads it where it is decoded: most apply bodies are JSON).
+    if (acceptsYaml(request.headers)) await yamlLibrary.load();
     // authenticate
     await deps.authenticate(ctx, conn);
     const authenticated = ctx.user;

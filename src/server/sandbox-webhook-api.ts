@@ -11,12 +11,12 @@
  * Bodies are JSON (or YAML). Authorized like the rest of the sandbox API.
  */
 
-import { parse as parseYaml } from 'yaml';
 import { badRequest, invalid, methodNotAllowed, pathNotFound, StatusError } from '../machinery/errors';
 import type { RequestContext } from '../http/context';
 import { readBodyText } from '../http/body';
 import { respondValue } from '../http/respond';
-import { validateBackend, type BackendStore } from '../admission/backends/index';
+import { loadCelFor, validateBackend, type BackendStore } from '../admission/backends/index';
+import { yamlLibrary } from '../machinery/decode/yaml-library';
 
 export const webhookBackendsPath = '/sandbox/v1/webhook-backends';
 
@@ -43,7 +43,9 @@ export async function handleWebhookBackendApi(store: BackendStore, ctx: RequestC
       return respondValue(ctx, 200, found);
     }
     case 'PUT': {
-      const checked = validateBackend(await readBody(ctx), name);
+      const body = await readBody(ctx);
+      await loadCelFor(body);
+      const checked = validateBackend(body, name);
       if (checked.backend === undefined) throw invalid(groupKind, name, checked.errors);
       const created = await store.put(checked.backend);
       return respondValue(ctx, created ? 201 : 200, checked.backend);
@@ -69,8 +71,11 @@ function notFound(name: string): StatusError {
 async function readBody(ctx: RequestContext): Promise<unknown> {
   const text = await readBodyText(ctx.request);
   if (text.trim() === '') throw badRequest('the body must be a webhook backend (JSON or YAML)');
+  const json = text.trimStart().startsWith('{');
+  // Loaded outside the try: a library that cannot load is a 503, not a bad body.
+  if (!json) await yamlLibrary.load();
   try {
-    return text.trimStart().startsWith('{') ? JSON.parse(text) : parseYaml(text);
+    return json ? JSON.parse(text) : yamlLibrary.get().parse(text);
   } catch (e) {
     throw badRequest(`the body is not JSON or YAML: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -13,11 +13,15 @@ import type { Value } from '@bufbuild/cel-spec/cel/expr/value_pb.js';
 import type { Type } from '@bufbuild/cel-spec/cel/expr/checked_pb.js';
 import { anyUnpack } from '@bufbuild/protobuf/wkt';
 import { getTestRegistry } from '@bufbuild/cel-spec/testdata/registry.js';
-import { Duration, UnsignedInt } from '../../src/cel/engine';
+import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { baseEnvironment, deriveEnvironment } from '../../src/cel/env';
 import { compileExpression, isCompileError } from '../../src/cel/program';
 import { CostTracker, withTracker } from '../../src/cel/cost';
+import { celLibrary } from '../../src/cel/engine';
 import { durationFromNanos, timestampFromNanos, timestampParts } from '../../src/cel/time';
+
+// Both users run our layer's synchronous core directly, outside the server's entry points that load the library.
+await celLibrary.load();
 
 export interface ConformanceCase {
   /** `[suite, section, test]`, the names of the cel-spec test files. */

@@ -17,7 +17,7 @@ import {
   type Extension,
   Pkcs10CertificateRequestGenerator,
   SubjectAlternativeNameExtension,
-} from '../../src/auth/pki/x509';
+} from '../../src/auth/pki/x509.lazy';
 
 export interface RequestSpec {
   cn?: string;

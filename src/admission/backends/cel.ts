@@ -3,14 +3,28 @@
  * AdmissionReview request (dynamic, object and oldObject included) and
  * `object` / `oldObject` are shortcuts to its objects, so a rule reads like
  * a webhook's own code. Results of patch-value expressions come back as
- * JSON (ints as numbers, maps as objects).
+ * JSON (ints as numbers, maps as objects). The CEL library is loaded on
+ * first use (see cel/engine.ts): `loadCelFor` before validating or running
+ * a backend's rules.
  */
 
 import type { JsonValue } from '../../api/meta';
+import { celLibrary } from '../../cel/engine';
+import { isPlainObject } from '../../machinery/json';
 import { compileExpression, isCompileError, type CompiledExpression } from '../../cel/program';
 import { baseEnvironment, deriveEnvironment, type CelEnvironment } from '../../cel/env';
 import { dynamic } from '../../cel/convert';
 import { evaluateExpression } from '../../cel/evaluate';
+
+/** Loads the CEL library when a backend (stored, or a body to validate) has rules with a `when` or a patch. */
+export async function loadCelFor(backend: unknown): Promise<void> {
+  const rules = isPlainObject(backend) ? backend.rules : undefined;
+  if (
+    Array.isArray(rules) &&
+    rules.some((r) => isPlainObject(r) && (r.when !== undefined || r.patch !== undefined))
+  )
+    await celLibrary.load();
+}
 
 let environment: CelEnvironment | undefined;
 

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from '../../cel/engine';
 import { answerWithRules } from './rules';
 import { parseReview } from './review-body';
 import { validateBackend } from './validate';
 import { podReview } from './fixtures.test-support';
 import type { BackendRule } from './types';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 function rulesOf(rules: unknown[]): BackendRule[] {
   const checked = validateBackend({ name: 'b', kind: 'rules', rules });

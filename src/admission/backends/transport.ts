@@ -18,6 +18,7 @@ import {
 } from '../webhook-transport';
 import { callUrl, resolveBackend } from './address';
 import { encodePatch, parseReview, replyFor, type ParsedReview } from './review-body';
+import { loadCelFor } from './cel';
 import { answerWithRules } from './rules';
 import { noScriptRunner, type BackendReader, type ScriptRunner, type WebhookBackend } from './types';
 import { isPlainObject } from '../../machinery/json';
@@ -63,7 +64,10 @@ async function answer(
       contentType: 'text/plain; charset=utf-8',
       body: 'the body is not an AdmissionReview\n',
     };
-  if (backend.kind === 'rules') return answerWithRules(backend.rules ?? [], review);
+  if (backend.kind === 'rules') {
+    await loadCelFor(backend);
+    return answerWithRules(backend.rules ?? [], review);
+  }
   return runScript(backend, call, url, runner, review);
 }
 

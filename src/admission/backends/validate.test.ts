@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from '../../cel/engine';
 import { validateBackend } from './validate';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 describe('validateBackend', () => {
   const cases: { name: string; input: unknown; fields?: string[] }[] = [

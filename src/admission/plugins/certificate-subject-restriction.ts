@@ -8,7 +8,7 @@
 
 import { goPemDecode, latin1 } from '../../auth/pki/go-pem';
 import { fromBase64, ownBytes } from '../../auth/pki/pem';
-import { Pkcs10CertificateRequest } from '../../auth/pki/x509';
+import { x509, x509Library } from '../../auth/pki/x509';
 import { policyNames } from '../../auth/policy/names';
 import type { AdmissionPluginFactory } from '../types';
 import { admissionForbidden } from './support/errors';
@@ -16,13 +16,16 @@ import { signerNameOf } from './support/signer-authorization';
 
 const mastersGroup = 'system:masters';
 
-/** The subject organizations of a base64-encoded PEM PKCS#10 request (Go's `ParseCSR` error texts where it has one). */
+/**
+ * The subject organizations of a base64-encoded PEM PKCS#10 request (Go's `ParseCSR` error texts where it has
+ * one); the X.509 library must be loaded.
+ */
 export function requestOrganizations(request: string): string[] {
   // Go's PEM reading, as the registry and the signers: all three must look at the same request.
   const block = goPemDecode(latin1(fromBase64(request)))?.block;
   if (block === undefined || block.type !== 'CERTIFICATE REQUEST')
     throw new Error('PEM block type must be CERTIFICATE REQUEST');
-  return new Pkcs10CertificateRequest(ownBytes(block.bytes)).subjectName.getField('O');
+  return new (x509().Pkcs10CertificateRequest)(ownBytes(block.bytes)).subjectName.getField('O');
 }
 
 export const certificateSubjectRestriction: AdmissionPluginFactory = (deps) => {
@@ -36,6 +39,7 @@ export const certificateSubjectRestriction: AdmissionPluginFactory = (deps) => {
       const signerName = signerNameOf(a.object);
       if (signerName !== clientSigner) return;
       const request = (a.object?.spec as { request?: unknown } | undefined)?.request;
+      await x509Library.load();
       let organizations: string[];
       try {
         organizations = requestOrganizations(typeof request === 'string' ? request : '');

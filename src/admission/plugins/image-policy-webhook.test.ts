@@ -7,6 +7,10 @@ import type { AdmissionAttributes } from '../types';
 import { WebhookCallError, type WebhookCall, type WebhookCallResult } from '../webhook-transport';
 import { imagePolicyWebhook, parseImagePolicyConfig, readBackendKubeconfig } from './image-policy-webhook';
 import { fakeDeps, podAttributes, recordingAnnotations } from './support/fake-deps.test-support';
+import { yamlLibrary } from '../../machinery/decode/yaml-library';
+
+// The YAML library is loaded on first use; these call its synchronous users directly.
+await yamlLibrary.load();
 
 const kubeconfig = `
 clusters:

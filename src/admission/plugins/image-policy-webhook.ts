@@ -14,7 +14,7 @@
  * fail-open audit annotation.
  */
 
-import { parse as parseYaml } from 'yaml';
+import { yamlLibrary } from '../../machinery/decode/yaml-library';
 import type { KubeObject } from '../../api/meta';
 import { forbidden } from '../../machinery/errors';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
@@ -83,7 +83,8 @@ interface Kubeconfig {
 
 /** Reads the backend's address and the credentials from a kubeconfig (its current context, else its first cluster and user). */
 export function readBackendKubeconfig(text: string, load: (path: string) => string): BackendClient {
-  const kc = (parseYaml(text) ?? {}) as Kubeconfig;
+  // Loaded by the host before the chain is built when plugins have configurations (the browser has no files).
+  const kc = (yamlLibrary.get().parse(text) ?? {}) as Kubeconfig;
   const ctx = kc.contexts?.find((c) => c.name === kc['current-context'])?.context;
   const cluster = (kc.clusters?.find((c) => c.name === ctx?.cluster) ?? kc.clusters?.[0])?.cluster;
   const user = (kc.users?.find((u) => u.name === ctx?.user) ?? kc.users?.[0])?.user;

@@ -13,6 +13,7 @@
 
 import type { AdmissionTraceStep } from '../../api/admission-trace';
 import type { JsonObject, JsonValue, StatusReason } from '../../api/meta';
+import { celLibrary } from '../../cel';
 import { StatusError } from '../../machinery/errors';
 import { admissionForbidden } from '../plugins/support/errors';
 import type { AdmissionAttributes, AdmissionPluginDeps } from '../types';
@@ -87,6 +88,8 @@ export async function dispatchPolicies(
       step({ decision: 'skipped', reason: 'no binding references this policy' });
       continue;
     }
+    // The first policy that applies loads the CEL library (loaded on first use, see cel/engine.ts).
+    await celLibrary.load();
     const compiled = compilePolicy(policy);
     const published = new Map<string, string[]>();
     for (const binding of bindings) {

@@ -1,11 +1,15 @@
 /** Unit tests of one policy's evaluation: messages and their fallbacks, reasons, failure policy, audit values. */
 
 import { describe, expect, it } from 'vitest';
+import { celLibrary } from '../../cel/engine';
 import type { Authorizer } from '../../auth/authorizer';
 import type { AdmissionAttributes } from '../types';
 import { compilePolicy } from './compile';
 import type { PolicySpec } from './types';
 import { validatePolicy } from './validate';
+
+// The unit tests call the synchronous core directly; the server loads the library at its entry points.
+await celLibrary.load();
 
 const authorizer = {
   authorize: () => Promise.resolve({ decision: 'NoOpinion', reason: '' }),

@@ -7,6 +7,7 @@
  */
 
 import type { JsonObject, JsonValue } from '../../api/meta';
+import { celLibrary } from '../../cel';
 import { StatusError } from '../../machinery/errors';
 import { WebhookCallError } from '../webhook-transport';
 import type { AdmissionPluginDeps } from '../types';
@@ -62,6 +63,8 @@ export async function callWebhook(
     delete request.object;
     delete request.oldObject;
     delete request.options;
+    // Match conditions are CEL: the library is loaded on first use (see cel/engine.ts).
+    await celLibrary.load();
     const outcome = await evaluateConditions(
       compileConditions(conditions),
       { object: v.object as JsonValue | undefined, oldObject: v.oldObject as JsonValue | undefined, request },

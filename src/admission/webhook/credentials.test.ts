@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { credentialsResolver } from './credentials';
+import { yamlLibrary } from '../../machinery/decode/yaml-library';
+
+// The YAML library is loaded on first use; these call its synchronous users directly.
+await yamlLibrary.load();
 
 const kubeconfig = `
 apiVersion: v1

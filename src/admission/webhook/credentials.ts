@@ -7,7 +7,7 @@
  * at a time, then `*`. No entry: the call carries no credentials.
  */
 
-import { parse as parseYaml } from 'yaml';
+import { yamlLibrary } from '../../machinery/decode/yaml-library';
 import type { WebhookClientConfig, WebhookCredentials } from '../webhook-transport';
 
 export interface CredentialsResolver {
@@ -43,7 +43,9 @@ export function credentialsResolver(
   const path = kubeconfigPath(config);
   if (path === undefined) return noCredentials;
   const users = new Map<string, WebhookCredentials>();
-  const doc = parseYaml(loadFile(path)) as { users?: { name?: string; user?: KubeconfigUser }[] } | null;
+  const text = loadFile(path);
+  // Loaded by the host before the chain is built when plugins have configurations (the browser has no files).
+  const doc = yamlLibrary.get().parse(text) as { users?: { name?: string; user?: KubeconfigUser }[] } | null;
   for (const entry of doc?.users ?? []) {
     if (typeof entry.name !== 'string') continue;
     users.set(entry.name, userCredentials(entry.user ?? {}, loadFile));

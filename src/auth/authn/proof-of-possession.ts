@@ -17,7 +17,7 @@
 import type { UserInfo } from '../../api/authn';
 import type { ConnectionInfo } from '../../api/connection';
 import { fromBase64, ownBytes, toBase64 } from '../pki/pem';
-import { X509Certificate } from '../pki/x509';
+import { x509, x509Library, type X509Certificate } from '../pki/x509';
 import { AuthenticationRejected } from './rejection';
 import type { RequestAuthenticator } from './types';
 
@@ -99,11 +99,12 @@ export async function verifyProofOfPossession(
   if (timestamp === null || signature === null)
     reject('client certificate presented without proof of possession');
 
+  await x509Library.load();
   let chain: Uint8Array<ArrayBuffer>[];
   let leaf: X509Certificate;
   try {
     chain = certHeader.split(',').map((part) => fromBase64(part.trim()));
-    leaf = new X509Certificate(ownBytes(chain[0] ?? new Uint8Array()));
+    leaf = new (x509().X509Certificate)(ownBytes(chain[0] ?? new Uint8Array()));
   } catch (e) {
     return reject(
       `malformed ${proofHeaders.certificate} header: ${e instanceof Error ? e.message : String(e)}`,

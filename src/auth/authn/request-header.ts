@@ -16,6 +16,7 @@ import type { UserInfo } from '../../api/authn';
 import type { ConnectionInfo } from '../../api/connection';
 import type { RequestHeaderConfig } from './config';
 import { parseRoots, verifyChain } from '../pki/verify';
+import { x509Library, type X509Certificate } from '../pki/x509';
 import { AuthenticationRejected } from './rejection';
 import type { RequestAuthenticator } from './types';
 
@@ -68,13 +69,16 @@ export function requestHeaderAuthenticator(
   config: RequestHeaderConfig,
   options: RequestHeaderAuthenticatorOptions = {},
 ): RequestAuthenticator {
-  const roots = parseRoots(config.clientCA);
+  // Parsed on the first presented certificate: the X.509 library is loaded only for requests that carry one.
+  let roots: X509Certificate[] | undefined;
   const allowed = config.allowedNames ?? [];
   const now = options.now ?? (() => new Date());
   return {
     async authenticate(request: Request, conn: ConnectionInfo | undefined): Promise<UserInfo | undefined> {
       const presented = conn?.peerCertificates;
       if (presented === undefined || presented.length === 0) return undefined;
+      await x509Library.load();
+      roots ??= parseRoots(config.clientCA);
       const verified = await verifyChain(presented, roots, now(), 'client');
       if (!verified.ok) throw new AuthenticationRejected('requestheader', verified.reason);
       const cn = verified.chain[0]?.subjectName.getField('CN')[0] ?? '';

@@ -3,6 +3,10 @@ import { PROFILES } from '../../machinery/naming';
 import type { ExternalFetch } from './config';
 import { AuthenticationRejected } from './rejection';
 import { parseWebhookKubeconfig, tokenWebhookAuthenticator } from './token-webhook';
+import { yamlLibrary } from '../../machinery/decode/yaml-library';
+
+// The YAML library is loaded on first use; these call its synchronous users directly.
+await yamlLibrary.load();
 
 const caPEM = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
 const kubeconfig = `

@@ -13,7 +13,7 @@
  * the caller only ever gets 401 Unauthorized, never a 5xx.
  */
 
-import { parse as parseYaml } from 'yaml';
+import { yamlLibrary } from '../../machinery/decode/yaml-library';
 import type { UserInfo } from '../../api/authn';
 import type { NamingProfile } from '../../machinery/naming';
 import type { ExternalFetch, TokenWebhookConfig } from './config';
@@ -76,7 +76,8 @@ function pemFromData(data: string | undefined): string | undefined {
  * be inlined by the host, which reads the files.
  */
 export function parseWebhookKubeconfig(text: string): WebhookTarget {
-  const doc: unknown = parseYaml(text);
+  // Loaded by the server before it builds the authenticators (server/identity.ts).
+  const doc: unknown = yamlLibrary.get().parse(text);
   if (!isObj(doc)) throw new Error('invalid configuration: no configuration has been provided');
   const contextName = str(doc['current-context']);
   const context = contextName !== undefined ? named(doc['contexts'], contextName, 'context') : undefined;

@@ -12,13 +12,16 @@
 import type { UserInfo } from '../../api/authn';
 import type { ConnectionInfo } from '../../api/connection';
 import { certificateIdentifier, parseRoots, verifyChain } from '../pki/verify';
-import type { X509Certificate } from '../pki/x509';
+import { x509Library, type X509Certificate } from '../pki/x509';
 import { AuthenticationRejected } from './rejection';
 import type { RequestAuthenticator } from './types';
 
 export interface X509AuthenticatorOptions {
-  /** `--client-ca-file` contents (PEM bundle). */
-  clientCA: string;
+  /**
+   * `--client-ca-file` contents (PEM bundle), or how to get them: the server's bundle holds the cluster CA,
+   * which a fresh store creates only when first needed.
+   */
+  clientCA: string | (() => Promise<string>);
   now?: () => Date;
 }
 
@@ -44,7 +47,14 @@ function chainKey(chain: readonly Uint8Array[]): string {
 }
 
 export function x509Authenticator(options: X509AuthenticatorOptions): RequestAuthenticator {
-  const roots = parseRoots(options.clientCA);
+  // Parsed on the first presented certificate: the X.509 library (and the cluster CA) are loaded only for
+  // requests that carry one.
+  let roots: Promise<X509Certificate[]> | undefined;
+  const loadRoots = async (): Promise<X509Certificate[]> => {
+    const bundle = typeof options.clientCA === 'string' ? options.clientCA : await options.clientCA();
+    await x509Library.load();
+    return parseRoots(bundle);
+  };
   const now = options.now ?? (() => new Date());
   // Verifying a chain costs signature checks on every request; a chain that verified is trusted for a minute
   // (bounded by its validity), the way a TLS session is. Failures are never cached.
@@ -57,7 +67,12 @@ export function x509Authenticator(options: X509AuthenticatorOptions): RequestAut
       const at = now().getTime();
       const hit = verified.get(key);
       if (hit !== undefined && hit.until > at) return hit.user;
-      const result = await verifyChain(presented, roots, now(), 'client');
+      const pending = (roots ??= loadRoots());
+      // A failed load (the library could not be fetched) is tried again by the next request.
+      pending.catch(() => {
+        if (roots === pending) roots = undefined;
+      });
+      const result = await verifyChain(presented, await pending, now(), 'client');
       if (!result.ok) {
         const who = result.leaf !== undefined ? `${certificateIdentifier(result.leaf)} ` : '';
         throw new AuthenticationRejected('x509', `verifying certificate ${who}failed: ${result.reason}`);

@@ -10,4 +10,10 @@ export * from './pem';
 export * from './keys';
 export * from './issue';
 export * from './verify';
-export { X509Certificate, Pkcs10CertificateRequest, PublicKey } from './x509';
+export {
+  x509,
+  x509Library,
+  type X509Certificate,
+  type Pkcs10CertificateRequest,
+  type PublicKey,
+} from './x509';

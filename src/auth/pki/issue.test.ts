@@ -13,7 +13,7 @@ import {
   KeyUsageFlags,
   KeyUsagesExtension,
   SubjectAlternativeNameExtension,
-} from './x509';
+} from './x509.lazy';
 
 describe('PKI', () => {
   it('creates a CA that is CA:TRUE with keyCertSign', async () => {

@@ -8,19 +8,7 @@
  * identifiers, which the x509 authenticator prints when verification fails.
  */
 
-import {
-  AuthorityKeyIdentifierExtension,
-  BasicConstraintsExtension,
-  ExtendedKeyUsage,
-  ExtendedKeyUsageExtension,
-  type Extension,
-  KeyUsageFlags,
-  KeyUsagesExtension,
-  SubjectAlternativeNameExtension,
-  SubjectKeyIdentifierExtension,
-  X509Certificate,
-  X509CertificateGenerator,
-} from './x509';
+import { type Extension, x509, x509Library, type X509Certificate } from './x509';
 import {
   exportPrivateKeyPEM,
   generateKeyPair,
@@ -73,16 +61,9 @@ export interface CertificateSpec {
   isCA?: boolean;
 }
 
-const ekuOids: Record<ExtendedKeyUsageName, string> = {
-  serverAuth: ExtendedKeyUsage.serverAuth,
-  clientAuth: ExtendedKeyUsage.clientAuth,
-};
-const kuFlags: Record<KeyUsageName, KeyUsageFlags> = {
-  digitalSignature: KeyUsageFlags.digitalSignature,
-  keyEncipherment: KeyUsageFlags.keyEncipherment,
-  keyCertSign: KeyUsageFlags.keyCertSign,
-  cRLSign: KeyUsageFlags.cRLSign,
-};
+// Functions, not tables: the library's constants exist only once it is loaded.
+const ekuOid = (usage: ExtendedKeyUsageName): string => x509().ExtendedKeyUsage[usage];
+const kuFlag = (usage: KeyUsageName): number => x509().KeyUsageFlags[usage];
 
 /** A positive random serial (hex), as real signers use: 128 bits with the sign bit clear. */
 export function randomSerialNumber(): string {
@@ -117,6 +98,14 @@ async function extensionsFor(
   publicKey: CryptoKey,
   issuerPublicKey: CryptoKey,
 ): Promise<Extension[]> {
+  const {
+    AuthorityKeyIdentifierExtension,
+    BasicConstraintsExtension,
+    ExtendedKeyUsageExtension,
+    KeyUsagesExtension,
+    SubjectAlternativeNameExtension,
+    SubjectKeyIdentifierExtension,
+  } = x509();
   const extensions: Extension[] = [];
   const isCA = spec.isCA === true;
   extensions.push(new BasicConstraintsExtension(isCA, undefined, true));
@@ -125,10 +114,10 @@ async function extensionsFor(
     : publicKey.algorithm.name === 'ECDSA'
       ? ['digitalSignature']
       : ['digitalSignature', 'keyEncipherment'];
-  const flags = (spec.keyUsages ?? defaultUsages).reduce((acc, u) => acc | kuFlags[u], 0);
+  const flags = (spec.keyUsages ?? defaultUsages).reduce((acc, u) => acc | kuFlag(u), 0);
   extensions.push(new KeyUsagesExtension(flags, true));
   if (spec.extendedKeyUsages !== undefined && spec.extendedKeyUsages.length > 0) {
-    extensions.push(new ExtendedKeyUsageExtension(spec.extendedKeyUsages.map((u) => ekuOids[u])));
+    extensions.push(new ExtendedKeyUsageExtension(spec.extendedKeyUsages.map(ekuOid)));
   }
   const names = [
     ...(spec.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })),
@@ -147,11 +136,12 @@ export async function createCertificateAuthority(options: {
   notBefore?: Date;
   notAfter?: Date;
 }): Promise<CertificateAuthority> {
+  await x509Library.load();
   const keys = await generateKeyPair(options.keyAlgorithm);
   const notBefore = wholeSeconds(options.notBefore ?? new Date());
   const notAfter = wholeSeconds(options.notAfter ?? new Date(notBefore.getTime() + 3650 * 86_400_000));
   const spec: CertificateSpec = { subject: { commonName: options.commonName }, isCA: true };
-  const cert = await X509CertificateGenerator.create({
+  const cert = await x509().X509CertificateGenerator.create({
     serialNumber: randomSerialNumber(),
     subject: subjectName(spec.subject),
     issuer: subjectName(spec.subject),
@@ -171,12 +161,13 @@ export async function issueCertificate(
   ca: CertificateAuthority,
   spec: CertificateSpec,
 ): Promise<IssuedCertificate> {
+  await x509Library.load();
   const keys = spec.publicKey === undefined ? await generateKeyPair(spec.keyAlgorithm) : undefined;
   const publicKey = spec.publicKey ?? keys?.publicKey;
   if (publicKey === undefined) throw new Error('no public key to certify');
   const notBefore = wholeSeconds(spec.notBefore ?? new Date());
   const notAfter = wholeSeconds(spec.notAfter ?? new Date(notBefore.getTime() + 365 * 86_400_000));
-  const cert = await X509CertificateGenerator.create({
+  const cert = await x509().X509CertificateGenerator.create({
     serialNumber: spec.serialNumber ?? randomSerialNumber(),
     subject: subjectName(spec.subject),
     issuer: ca.certificate.subjectName,
@@ -232,7 +223,8 @@ export async function exportCertificateAuthority(
 export async function importCertificateAuthority(
   saved: PersistedCertificateAuthority,
 ): Promise<CertificateAuthority> {
-  const certificate = new X509Certificate(saved.certificatePEM);
+  await x509Library.load();
+  const certificate = new (x509().X509Certificate)(saved.certificatePEM);
   const keys = await importPrivateKeyPEM(saved.privateKeyPEM);
   const issued = toIssued(certificate);
   return { der: issued.der, pem: issued.pem, certificate, keys };

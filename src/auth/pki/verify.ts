@@ -9,16 +9,7 @@
  * what a real API server logs.
  */
 
-import {
-  BasicConstraintsExtension,
-  ExtendedKeyUsage,
-  ExtendedKeyUsageExtension,
-  KeyUsageFlags,
-  KeyUsagesExtension,
-  AuthorityKeyIdentifierExtension,
-  SubjectKeyIdentifierExtension,
-  X509Certificate,
-} from './x509';
+import { x509, x509Library, type X509Certificate } from './x509';
 import { decodePEM, ownBytes } from './pem';
 
 export type ChainUsage = 'client' | 'server' | 'any';
@@ -58,6 +49,7 @@ async function checkSignatureFrom(
   child: X509Certificate,
   parent: X509Certificate,
 ): Promise<string | undefined> {
+  const { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension } = x509();
   const bc = parent.getExtension(BasicConstraintsExtension);
   const ku = parent.getExtension(KeyUsagesExtension);
   if (bc === null || !bc.ca || (ku !== null && (ku.usages & KeyUsageFlags.keyCertSign) === 0)) {
@@ -84,7 +76,7 @@ function checkIssuer(
 ): string | undefined {
   const expired = validityError(cert, now);
   if (expired !== undefined) return expired;
-  const bc = cert.getExtension(BasicConstraintsExtension);
+  const bc = cert.getExtension(x509().BasicConstraintsExtension);
   if (kind === 'intermediate' && (bc === null || !bc.ca)) {
     return 'x509: certificate is not authorized to sign other certificates';
   }
@@ -104,6 +96,7 @@ function candidateName(cert: X509Certificate): string {
 
 function usageAllowed(chain: X509Certificate[], usage: ChainUsage): boolean {
   if (usage === 'any') return true;
+  const { ExtendedKeyUsage, ExtendedKeyUsageExtension } = x509();
   const wanted = usage === 'client' ? ExtendedKeyUsage.clientAuth : ExtendedKeyUsage.serverAuth;
   return chain.every((cert) => {
     const eku = cert.getExtension(ExtendedKeyUsageExtension);
@@ -146,10 +139,13 @@ async function buildChains(search: Search, chain: X509Certificate[]): Promise<vo
   }
 }
 
-/** Parses trust roots from a PEM bundle (`--client-ca-file`, `--requestheader-client-ca-file`). */
+/**
+ * Parses trust roots from a PEM bundle (`--client-ca-file`, `--requestheader-client-ca-file`); the library
+ * must be loaded (`verifyChain` loads it, and parses a PEM bundle itself).
+ */
 export function parseRoots(rootsPEM: string | readonly X509Certificate[]): X509Certificate[] {
   if (typeof rootsPEM !== 'string') return [...rootsPEM];
-  return decodePEM(rootsPEM).map((der) => new X509Certificate(der));
+  return decodePEM(rootsPEM).map((der) => new (x509().X509Certificate)(der));
 }
 
 /**
@@ -163,6 +159,8 @@ export async function verifyChain(
   now: Date,
   usage: ChainUsage,
 ): Promise<ChainVerification> {
+  await x509Library.load();
+  const { X509Certificate } = x509();
   let presented: X509Certificate[];
   try {
     presented = chainDER.map((der) => new X509Certificate(ownBytes(der)));
@@ -206,6 +204,7 @@ function columnHex(hex: string | undefined): string {
 
 /** `SN=<decimal>, SKID=<hex>, AKID=<hex>` — how the real x509 authenticator names a certificate that failed. */
 export function certificateIdentifier(cert: X509Certificate): string {
+  const { AuthorityKeyIdentifierExtension, SubjectKeyIdentifierExtension } = x509();
   const skid = cert.getExtension(SubjectKeyIdentifierExtension)?.keyId;
   const akid = cert.getExtension(AuthorityKeyIdentifierExtension)?.keyId;
   return `SN=${BigInt(`0x${cert.serialNumber}`).toString()}, SKID=${columnHex(skid)}, AKID=${columnHex(akid)}`;

@@ -1,28 +1,36 @@
 /**
- * The one door to `@peculiar/x509`. The library's ASN.1 schema decorators
- * need the `reflect-metadata` polyfill loaded before its own module body
- * runs, so every file in the project that wants X.509 parsing or
- * generation imports from here; importing the library directly elsewhere
- * could evaluate it before the polyfill and fail at load time.
+ * The one door to `@peculiar/x509`, which is loaded when first needed
+ * (`x509Library`, see ./x509.lazy.ts): code awaits `x509Library.load()` at
+ * its asynchronous entry point (a CSR's validation, the signer, a presented
+ * client certificate, the cluster CA's creation) and then calls `x509()`
+ * synchronously. The types are exported here for everyone, since they
+ * vanish from the build. Importing the library directly elsewhere would put
+ * it back on the service worker's path to its first response, and could
+ * evaluate it before the `reflect-metadata` polyfill it needs.
  */
 
-import 'reflect-metadata';
+import { LazyModule } from '../../machinery/lazy-module';
+import type * as Library from './x509.lazy';
 
-export {
+export type {
   AuthorityKeyIdentifierExtension,
   BasicConstraintsExtension,
-  ExtendedKeyUsage,
   ExtendedKeyUsageExtension,
   Extension,
-  KeyUsageFlags,
   KeyUsagesExtension,
   Name,
-  PemConverter,
   Pkcs10CertificateRequest,
-  Pkcs10CertificateRequestGenerator,
   PublicKey,
   SubjectAlternativeNameExtension,
   SubjectKeyIdentifierExtension,
   X509Certificate,
-  X509CertificateGenerator,
-} from '@peculiar/x509';
+} from './x509.lazy';
+
+export type X509Library = typeof Library;
+
+export const x509Library = new LazyModule<X509Library>('x509', () => import('./x509.lazy'));
+
+/** The loaded library; throws when no caller awaited `x509Library.load()` first. */
+export function x509(): X509Library {
+  return x509Library.get();
+}

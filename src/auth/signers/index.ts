@@ -12,7 +12,7 @@ import type { NamingProfile, SignerKind } from '../../machinery/naming';
 import type { CertificateAuthority } from '../pki/issue';
 import { goPemDecode } from '../pki/go-pem';
 import { ownBytes } from '../pki/pem';
-import { X509Certificate } from '../pki/x509';
+import { x509, x509Library } from '../pki/x509';
 import { validateApiserverClient } from './kube-apiserver-client';
 import { validateKubeletClient } from './kubelet-client';
 import { validateKubeletServing } from './kubelet-serving';
@@ -75,16 +75,19 @@ export interface CertificateSigningService {
   handles(signerName: string): boolean;
   /** The issued PEM, or the rule the request breaks; throws when it cannot be parsed or signed (tried again later). */
   sign(input: SigningRequest): Promise<SigningOutcome>;
-  /** The common name of a valid node client request (the real `IsKubeletClientCSR`), else undefined; throws when unparsable. */
-  nodeClientCommonName(request: string, usages: readonly string[]): string | undefined;
+  /** The common name of a valid node client request (the real `IsKubeletClientCSR`), else undefined; rejects when unparsable. */
+  nodeClientCommonName(request: string, usages: readonly string[]): Promise<string | undefined>;
   /** NotAfter of the first certificate of a PEM bundle (the cleaner's expiry check), or undefined. */
-  certificateNotAfter(pem: string): Date | undefined;
+  certificateNotAfter(pem: string): Promise<Date | undefined>;
 }
 
 export interface SigningServiceOptions {
   profile: NamingProfile;
-  /** The CA of each running signer; a signer without one is not run (as with per-signer files for others only). */
-  authorities: Partial<Record<SignerKind, CertificateAuthority>>;
+  /**
+   * The CA of each running signer; a signer without one is not run (as with per-signer files for others only).
+   * A function is called when the CA is first needed (the cluster CA, which a fresh store creates then).
+   */
+  authorities: Partial<Record<SignerKind, CertificateAuthority | (() => Promise<CertificateAuthority>)>>;
   /** `--cluster-signing-duration` in milliseconds (default 8760h). */
   durationMs?: number;
 }
@@ -106,11 +109,12 @@ export function certificateSigningService(o: SigningServiceOptions): Certificate
     async sign(input) {
       const found = running(input.signerName);
       if (found === undefined) throw new Error(`unrecognized signerName: "${input.signerName}"`);
+      await x509Library.load();
       const request = requestView(parseRequestPEM(input.request));
       const failure = found.signer.validate(request, input.usages);
       if (failure !== undefined) return { failure };
       const certificate = await signRequest({
-        ca: found.ca,
+        ca: typeof found.ca === 'function' ? await found.ca() : found.ca,
         request,
         usages: input.usages,
         lifetimeMs: certificateLifetimeMs(durationMs, input.expirationSeconds),
@@ -118,14 +122,17 @@ export function certificateSigningService(o: SigningServiceOptions): Certificate
       });
       return { certificate };
     },
-    nodeClientCommonName(request, usages) {
+    async nodeClientCommonName(request, usages) {
+      await x509Library.load();
       const view = requestView(parseRequestPEM(request));
       return validateKubeletClient(view, usages) === undefined ? view.commonName : undefined;
     },
-    certificateNotAfter(pem) {
+    async certificateNotAfter(pem) {
       // Go's cleaner reads the first block Go's PEM reader finds, whatever its label; unreadable means not expired.
       const block = goPemDecode(pem)?.block;
       if (block === undefined) return undefined;
+      await x509Library.load();
+      const { X509Certificate } = x509();
       try {
         return new X509Certificate(ownBytes(block.bytes)).notAfter;
       } catch {

@@ -9,7 +9,7 @@
 
 import { goPemDecode } from '../pki/go-pem';
 import { ownBytes } from '../pki/pem';
-import { Pkcs10CertificateRequest, SubjectAlternativeNameExtension } from '../pki/x509';
+import { type Pkcs10CertificateRequest, type SubjectAlternativeNameExtension, x509 } from '../pki/x509';
 
 const subjectAltNameOid = '2.5.29.17';
 
@@ -29,12 +29,14 @@ export interface RequestView {
  * wrong or missing block. The block is the one Go's PEM reader finds first,
  * as the registry's check of `spec.request` finds it, so every request the
  * registry admits parses here. (Text decoded from the stored bytes finds
- * the same block as the bytes: PEM's structure is ASCII.)
+ * the same block as the bytes: PEM's structure is ASCII.) The X.509 library
+ * must be loaded (see ../pki/x509.ts).
  */
 export function parseRequestPEM(pem: string): Pkcs10CertificateRequest {
   const block = goPemDecode(pem)?.block;
   if (block === undefined || block.type !== 'CERTIFICATE REQUEST')
     throw new Error('PEM block type must be CERTIFICATE REQUEST');
+  const { Pkcs10CertificateRequest } = x509();
   try {
     return new Pkcs10CertificateRequest(ownBytes(block.bytes));
   } catch (e) {
@@ -43,6 +45,7 @@ export function parseRequestPEM(pem: string): Pkcs10CertificateRequest {
 }
 
 export function requestView(csr: Pkcs10CertificateRequest): RequestView {
+  const SubjectAlternativeName = x509().SubjectAlternativeNameExtension;
   const view: RequestView = {
     csr,
     commonName: csr.subjectName.getField('CN').at(-1) ?? '',
@@ -56,7 +59,7 @@ export function requestView(csr: Pkcs10CertificateRequest): RequestView {
     if (ext.type !== subjectAltNameOid) continue;
     let san: SubjectAlternativeNameExtension;
     try {
-      san = new SubjectAlternativeNameExtension(ext.rawData);
+      san = new SubjectAlternativeName(ext.rawData);
     } catch {
       // A name kind the library cannot represent (otherName, X.400): Go ignores those too.
       continue;

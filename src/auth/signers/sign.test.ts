@@ -12,7 +12,7 @@ import {
   SubjectAlternativeNameExtension,
   SubjectKeyIdentifierExtension,
   X509Certificate,
-} from '../pki/x509';
+} from '../pki/x509.lazy';
 import { certificateSigningService, defaultSigningDurationMs } from './index';
 import { certificateLifetimeMs, validityPeriod } from './sign';
 import { certificateUsages } from './usages';
@@ -184,8 +184,10 @@ describe('signing', () => {
         now,
       }),
     ).toEqual({ failure: 'usages did not match [client auth digital signature key encipherment]' });
-    expect(signing.nodeClientCommonName(pem, ['digital signature', 'client auth'])).toBe('system:node:n1');
-    expect(signing.nodeClientCommonName(pem, ['client auth'])).toBeUndefined();
+    expect(await signing.nodeClientCommonName(pem, ['digital signature', 'client auth'])).toBe(
+      'system:node:n1',
+    );
+    expect(await signing.nodeClientCommonName(pem, ['client auth'])).toBeUndefined();
     expect(signing.handles('orch.io/node-agent-serving')).toBe(true);
     expect(signing.handles('example.com/custom')).toBe(false);
   });
@@ -207,11 +209,11 @@ describe('signing', () => {
       now,
     });
     const pem = 'certificate' in outcome ? outcome.certificate : '';
-    expect(signing.certificateNotAfter(pem)?.toISOString()).toBe('2026-03-01T14:00:00.000Z');
-    expect(signing.certificateNotAfter('garbage')).toBeUndefined();
+    expect((await signing.certificateNotAfter(pem))?.toISOString()).toBe('2026-03-01T14:00:00.000Z');
+    expect(await signing.certificateNotAfter('garbage')).toBeUndefined();
     // The block Go's reader finds first: a malformed one before it is skipped.
     expect(
-      signing.certificateNotAfter(`-----BEGIN X-----\n@@@@\n-----END X-----\n${pem}`)?.toISOString(),
+      (await signing.certificateNotAfter(`-----BEGIN X-----\n@@@@\n-----END X-----\n${pem}`))?.toISOString(),
     ).toBe('2026-03-01T14:00:00.000Z');
   });
 });

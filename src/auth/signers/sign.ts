@@ -17,16 +17,7 @@ import type { CertificateAuthority } from '../pki/issue';
 import { randomSerialNumber } from '../pki/issue';
 import { signatureParams } from '../pki/keys';
 import { encodePEM } from '../pki/pem';
-import {
-  AuthorityKeyIdentifierExtension,
-  BasicConstraintsExtension,
-  ExtendedKeyUsageExtension,
-  type Extension,
-  KeyUsagesExtension,
-  SubjectAlternativeNameExtension,
-  SubjectKeyIdentifierExtension,
-  X509CertificateGenerator,
-} from '../pki/x509';
+import { type Extension, x509, x509Library } from '../pki/x509';
 import type { RequestView } from './request';
 import { certificateUsages } from './usages';
 
@@ -110,6 +101,16 @@ export interface SignInput {
 
 /** The PEM certificate for a request; throws with the real signer's messages when it cannot sign. */
 export async function signRequest(input: SignInput): Promise<string> {
+  await x509Library.load();
+  const {
+    AuthorityKeyIdentifierExtension,
+    BasicConstraintsExtension,
+    ExtendedKeyUsageExtension,
+    KeyUsagesExtension,
+    SubjectAlternativeNameExtension,
+    SubjectKeyIdentifierExtension,
+    X509CertificateGenerator,
+  } = x509();
   const { ca, request } = input;
   if (!(await request.csr.verify())) {
     const why =

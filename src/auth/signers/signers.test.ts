@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { namingProfile } from '../../machinery/naming';
 import { builtInSigner, builtInSigners, parseRequestPEM, requestView, type SignerKind } from './index';
 import { makeRequestPEM, type RequestSpec } from '../../../test/support/signer-requests';
+import { x509Library } from '../pki/x509';
+
+// parseRequestPEM and requestView are synchronous: their callers load the library first, as this file does.
+beforeAll(() => x509Library.load());
 
 const orch = namingProfile('orch');
 const kube = namingProfile('kubernetes');

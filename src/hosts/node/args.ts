@@ -15,6 +15,8 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, join } from 'node:path';
+// Flags are parsed synchronously: the Node host imports the YAML package itself (the core loads it lazily).
+import { parse as parseYaml } from 'yaml';
 import { namingProfile } from '../../machinery/naming';
 import {
   AdmissionConfigError,
@@ -986,6 +988,7 @@ function admissionOf(raw: RawFlags, read: ReadFile, options: NodeHostOptions): s
         text,
         (path) => read(isAbsolute(path) ? path : join(dirname(file), path)),
         file,
+        parseYaml,
       );
     } catch (e) {
       if (e instanceof AdmissionConfigError)
@@ -1064,7 +1067,7 @@ function auditOf(
   }
   const text = readFlagFile(read, file, 'loading audit policy file: ');
   try {
-    const policy = parseAuditPolicy(namingProfile(options.profile ?? 'orch'), text);
+    const policy = parseAuditPolicy(namingProfile(options.profile ?? 'orch'), text, parseYaml);
     options.audit = { policy, ...(logPath !== undefined && logPath !== '' ? { logPath } : {}) };
   } catch (e) {
     if (e instanceof AuditPolicyError)

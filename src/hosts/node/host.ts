@@ -43,6 +43,7 @@ import { httpsWebhookTransport } from './webhook-https';
 import { connectionOf } from './tls';
 import { answerClientError, maxHeaderBytes, rewriteIncomingTarget, statusBody } from './raw-target';
 import { createBenchFloor } from './bench-floor';
+import { yamlLibrary } from '../../machinery/decode/yaml-library';
 
 export interface NodeHostOptions {
   port?: number;
@@ -251,6 +252,8 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     webhookTransport: options.webhookTransport ?? httpsWebhookTransport,
     scriptRunner,
   };
+  // Plugins read the kubeconfig files their configurations name (YAML) as the chain is built, synchronously.
+  if ((options.admission?.pluginConfigurations?.size ?? 0) > 0) await yamlLibrary.load();
   const api = createApiServer(apiOptions);
   await api.ready;
 

@@ -13,7 +13,7 @@ import type { Creater, NamedCreater, RestStorage } from '../../registry/rest/cap
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
-import { asObjectOfType, decodeObjectBody, readBodyText } from '../body';
+import { asObjectOfType, decodeObjectBodyAsync, readBodyText } from '../body';
 import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
 import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
@@ -39,7 +39,7 @@ export async function handleCreate(
       : kind.group === ''
         ? kind.version
         : `${kind.group}/${kind.version}`;
-  const decoded = decodeObjectBody(await readBodyText(ctx.request), format, {
+  const decoded = await decodeObjectBodyAsync(await readBodyText(ctx.request), format, {
     kind: kind?.kind ?? req.rt.kind,
     typed: !req.rt.custom,
   });

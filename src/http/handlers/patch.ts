@@ -28,17 +28,17 @@ import { enforceFieldValidation, parseFieldValidation } from '../field-validatio
 import { decodePatch, patchStrictError } from '../patch-decode';
 import { apply as applyConfiguration, objectTypeFor } from '../../fieldmanager/index';
 import { applyFailure, ownershipOptions } from '../field-manager-options';
-import { decodeObjectBody } from '../body';
+import { decodeObjectBodyAsync, type DecodedBody } from '../body';
 import { optionsObject, requestScope } from '../scope';
 
 /** An apply body: YAML (or JSON) holding one object, read as the real server reads it. */
-function decodeApplyBody(text: string): {
+async function decodeApplyBody(text: string): Promise<{
   config: KubeObject;
-  findings: ReturnType<typeof decodeObjectBody>['findings'];
-} {
+  findings: DecodedBody['findings'];
+}> {
   let decoded;
   try {
-    decoded = decodeObjectBody(text, 'yaml');
+    decoded = await decodeObjectBodyAsync(text, 'yaml');
   } catch (e) {
     if (e instanceof StatusError && e.code === 400) throw badRequest(`error decoding YAML: ${e.message}`);
     throw e;
@@ -184,7 +184,7 @@ async function handleApply(
   const dryRun = parseDryRun(ctx.query);
   const sub = req.info.subresource;
   const defs = server.catalog.definitions;
-  const { config, findings } = decodeApplyBody(text);
+  const { config, findings } = await decodeApplyBody(text);
   const type = objectTypeFor(req.rt, defs);
   const common = {
     manager: ownership.manager,

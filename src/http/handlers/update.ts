@@ -12,7 +12,7 @@ import type { RestStorage, Updater } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
-import { asObjectOfType, decodeObjectBody, readBodyText } from '../body';
+import { asObjectOfType, decodeObjectBodyAsync, readBodyText } from '../body';
 import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
 import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
@@ -58,7 +58,7 @@ export async function handleUpdate(
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), true);
   const sub = req.info.subresource;
   const gvk = storageApiVersion(req, storage);
-  const decoded = decodeObjectBody(await readBodyText(ctx.request), format, {
+  const decoded = await decodeObjectBodyAsync(await readBodyText(ctx.request), format, {
     kind: gvk.kind,
     typed: !req.rt.custom,
   });

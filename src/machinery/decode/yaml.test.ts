@@ -2,6 +2,10 @@
 // YAML error for the body its own field-validation tests use.
 import { describe, expect, it } from 'vitest';
 import { decodeYaml, yamlDuplicatesError, YamlSyntaxError } from './yaml';
+import { yamlLibrary } from './yaml-library';
+
+// The YAML library is loaded on first use; these call its synchronous users directly.
+await yamlLibrary.load();
 
 const body = `apiVersion: apps/v1
 kind: Deployment

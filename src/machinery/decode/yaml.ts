@@ -10,21 +10,15 @@
  * (`yaml: document contains excessive aliasing`, go-yaml's ratio rule, so a
  * billion laughs stops after a few thousand nodes) and nesting deeper than
  * the JSON decoder allows (`yaml: exceeded max depth of N`).
+ *
+ * The library is loaded on first use (yaml-library.ts): callers await
+ * `yamlLibrary.load()` first.
  */
 
-import {
-  LineCounter,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  parseAllDocuments,
-  visit,
-  type Node as YamlNode,
-} from 'yaml';
+import type { Node as YamlNode } from 'yaml';
 import { goFloat, goQuote } from '../go-format';
 import { formatPath, maxNestingDepth, type PathSegment } from './json';
+import { yamlLibrary } from './yaml-library';
 
 export interface YamlDuplicate {
   path: string;
@@ -90,6 +84,7 @@ function allowedAliasRatio(decodeCount: number): number {
  * Iterative, so a deep document cannot overflow the stack here.
  */
 function checkExpansion(doc: { contents: unknown }, resolve: (alias: unknown) => unknown): void {
+  const { isAlias, isMap, isPair, isSeq } = yamlLibrary.get();
   let decodeCount = 0;
   let aliasCount = 0;
   const stack: { node: unknown; depth: number; aliased: boolean }[] = [
@@ -166,6 +161,8 @@ export function decodeYaml(text: string): DecodedYaml {
 }
 
 function decodeYamlDocument(text: string): DecodedYaml {
+  const { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit } =
+    yamlLibrary.get();
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { uniqueKeys: false, schema: 'core', lineCounter });
   const doc = Array.isArray(docs) ? docs[0] : undefined;

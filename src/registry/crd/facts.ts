@@ -7,7 +7,11 @@
  * pruning and defaulting, and validation in the real strategy's order
  * (schema, scale paths, embedded resources, list-type guarantees, then the
  * CEL rules unless a blocking error makes them meaningless). Printer
- * columns and scale paths are carried for the HTTP layer.
+ * columns and scale paths are carried for the HTTP layer. The rules are
+ * compiled at the first validation that runs them, not when the CRD is
+ * served (the registrar builds facts inside a synchronous informer
+ * callback, and the CEL library is loaded only by a write that needs it:
+ * `needsLibrary`).
  */
 
 import type { KubeObject } from '../../api/meta';
@@ -50,6 +54,8 @@ export interface CustomResourceFacts {
   /** Everything the custom resource strategy validates beyond object metadata. */
   /** `cel` false: the CustomResourceValidationExpressions gate is off and no rule runs. */
   validate(obj: KubeObject, old?: KubeObject, cel?: boolean): FieldError[];
+  /** Whether `validate` needs the CEL library (RE2 for a `pattern`, the engine for rules): load it first. */
+  needsLibrary(cel: boolean): boolean;
 }
 
 const blocking = new Set<FieldErrorType>([
@@ -109,14 +115,35 @@ export interface FactsInput {
   crdName: string;
   definitions: DefinitionSet;
   schema: SchemaNode;
-  rules: ReadonlyMap<SchemaNode, readonly CompiledRule[]>;
+  /** Compiles the schema's rules; called once, at the first validation that runs them. */
+  rules: () => ReadonlyMap<SchemaNode, readonly CompiledRule[]>;
   columns: readonly CrdColumn[];
   scale?: ScalePaths;
   terminating: boolean;
 }
 
+/** What in a schema needs the CEL library: rules anywhere, a `pattern` anywhere (value validations included). */
+function libraryUses(node: SchemaNode, found = { rules: false, patterns: false }): typeof found {
+  if (node.pattern !== undefined) found.patterns = true;
+  if ((node.validations ?? []).some((r) => r.rule.trim() !== '')) found.rules = true;
+  const children = [
+    ...Object.values(node.properties ?? {}),
+    ...(typeof node.additionalProperties === 'object' ? [node.additionalProperties] : []),
+    ...(node.items !== undefined ? [node.items] : []),
+    ...(node.allOf ?? []),
+    ...(node.anyOf ?? []),
+    ...(node.oneOf ?? []),
+    ...(node.not !== undefined ? [node.not] : []),
+  ];
+  for (const child of children) libraryUses(child, found);
+  return found;
+}
+
 export function customResourceFacts(input: FactsInput): CustomResourceFacts {
-  const { definitions, schema, rules } = input;
+  const { definitions, schema } = input;
+  const uses = libraryUses(schema);
+  let compiled: ReadonlyMap<SchemaNode, readonly CompiledRule[]> | undefined;
+  const rules = (): ReadonlyMap<SchemaNode, readonly CompiledRule[]> => (compiled ??= input.rules());
   const defaults = hasDefaults(schema);
   const prune = (obj: KubeObject): string[] => pruneValue(definitions, schema, obj, true);
   const normalize = (obj: KubeObject): void => {
@@ -144,7 +171,7 @@ export function customResourceFacts(input: FactsInput): CustomResourceFacts {
         ...validateEmbeddedResources(schema, obj),
         ...validateListSetsAndMaps(schema, obj),
       ];
-      if (rules.size === 0 || !cel) return errs;
+      if (!uses.rules || !cel || rules().size === 0) return errs;
       if (errs.some((e) => blocking.has(e.type)))
         return [
           ...errs,
@@ -155,7 +182,8 @@ export function customResourceFacts(input: FactsInput): CustomResourceFacts {
             'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
           ),
         ];
-      return [...errs, ...validateCelRules(rules, schema, obj, old)];
+      return [...errs, ...validateCelRules(rules(), schema, obj, old)];
     },
+    needsLibrary: (cel) => uses.patterns || (cel && uses.rules),
   };
 }

@@ -2,18 +2,20 @@
  * Schema `pattern`s with RE2 semantics (Go's regexp, as the real server
  * compiles them): matched through `re2js` in linear time, never through
  * JavaScript's backtracking engine, so a user's pattern cannot stall the
- * server. Compiled patterns are cached; CRDs reuse the same few.
+ * server. Compiled patterns are cached; CRDs reuse the same few. RE2 is part
+ * of the lazy CEL library: the CRD and custom resource strategies load it
+ * before validating a schema that has a pattern.
  */
 
-import { RE2JS } from 're2js';
+import { celLibrary, type RE2, type RE2JS } from '../../cel/index';
 
 const cache = new Map<string, RE2JS>();
 const CACHE_LIMIT = 1000;
 
-function compile(pattern: string): RE2JS {
+function compile(engine: RE2, pattern: string): RE2JS {
   let re = cache.get(pattern);
   if (re === undefined) {
-    re = RE2JS.compile(pattern);
+    re = engine.compile(pattern);
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
     cache.set(pattern, re);
   }
@@ -22,8 +24,10 @@ function compile(pattern: string): RE2JS {
 
 /** Go's `regexp.Compile` error text (`error parsing regexp: ...`), or undefined for a valid pattern. */
 export function patternError(pattern: string): string | undefined {
+  // Outside the `try`: a library used before it was loaded is our bug, not the pattern's error.
+  const engine = celLibrary.get().RE2JS;
   try {
-    compile(pattern);
+    compile(engine, pattern);
     return undefined;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
@@ -32,8 +36,9 @@ export function patternError(pattern: string): string | undefined {
 
 /** Unanchored match, as JSON Schema's `pattern` is defined. Invalid patterns never match. */
 export function matchesPattern(pattern: string, value: string): boolean {
+  const engine = celLibrary.get().RE2JS;
   try {
-    return compile(pattern).test(value);
+    return compile(engine, pattern).test(value);
   } catch {
     return false;
   }

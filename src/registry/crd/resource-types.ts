@@ -82,7 +82,7 @@ export class ResourceBuilder {
         crdName: name,
         definitions: this.definitions,
         schema,
-        rules: compileSchemaRules(this.profile, schema, '').compiled,
+        rules: () => compileSchemaRules(this.profile, schema, '').compiled,
         columns:
           (v.additionalPrinterColumns ?? []).length > 0 ? (v.additionalPrinterColumns ?? []) : [ageColumn],
         ...(scale !== undefined

@@ -42,6 +42,9 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
         // As on a kubeadm-made cluster (`--enable-bootstrap-token-auth`), so the bootstrap token flow works here too.
         authentication: { bootstrapTokens: true },
       });
+      // The page asks for the identities (one carries a client certificate from the cluster CA) right after the
+      // first response: a fresh store's CA is made beside the start, which mostly waits on IndexedDB.
+      server.prepareClusterCA();
       await server.ready;
       return server;
     })();

@@ -1,9 +1,11 @@
 /**
  * The strategy of custom resources: each is validated against its
  * version's schema and rules (the CRD's facts), and none can be created
- * while its CRD is terminating.
+ * while its CRD is terminating. Validation is asynchronous so that a
+ * schema with rules or patterns loads the CEL library first.
  */
 
+import { celLibrary } from '../../../cel/index';
 import { StatusError } from '../../../machinery/errors';
 import type { KindHooks, StrategyContext } from '../../rest/strategy';
 import type { ResourceType } from '../../resource-type';
@@ -31,8 +33,12 @@ export function customResourceHooks(rt: ResourceType): KindHooks {
         );
     },
     // With CustomResourceValidationExpressions off the real validator runs no CEL rule.
-    validate: (obj, ctx) => facts?.validate(obj, undefined, celEnabled(ctx)) ?? [],
-    validateUpdate: (obj, old, ctx) => facts?.validate(obj, old, celEnabled(ctx)) ?? [],
+    async validateAsync(obj, old, ctx) {
+      if (facts === undefined) return [];
+      const cel = celEnabled(ctx);
+      if (facts.needsLibrary(cel)) await celLibrary.load();
+      return facts.validate(obj, old, cel);
+    },
   };
   hooksByType.set(rt, hooks);
   return hooks;

@@ -2,13 +2,19 @@
 
 import type { KindRegistration } from '../../types';
 import { dropDisabledMatchConditions } from '../drop-match-conditions';
+import { withCelWhenNeeded } from '../needs-cel';
 import { validateWebhookConfiguration, validateWebhookConfigurationUpdate } from '../webhook-validation';
 
 export const mutatingWebhookConfiguration: KindRegistration = {
   hooks: {
     prepareForCreate: (obj, ctx) => dropDisabledMatchConditions(obj, undefined, ctx),
     prepareForUpdate: (obj, old, ctx) => dropDisabledMatchConditions(obj, old, ctx),
-    validate: (obj) => validateWebhookConfiguration(obj, true),
-    validateUpdate: (obj, old) => validateWebhookConfigurationUpdate(obj, old, true),
+    // Match conditions compile as CEL: the library is loaded first when there are any.
+    validateAsync: (obj, old) =>
+      withCelWhenNeeded(obj, () =>
+        old === undefined
+          ? validateWebhookConfiguration(obj, true)
+          : validateWebhookConfigurationUpdate(obj, old, true),
+      ),
   },
 };

@@ -2,13 +2,16 @@
  * The CRD kind's strategy. A CRD starts with an empty status whose
  * storedVersions hold its storage version; every later storage version is
  * appended (the real strategy's PrepareForCreate / PrepareForUpdate); it is
- * validated as the real server validates it; and its first DELETE adds the
- * cleanup finalizer instead of removing it.
+ * validated as the real server validates it (asynchronously, so that a
+ * schema with rules or patterns loads the CEL library first); and its first
+ * DELETE adds the cleanup finalizer instead of removing it.
  */
 
 import type { KubeObject } from '../../../../api/meta';
+import { celLibrary } from '../../../../cel/index';
 import type { KindHooks, StrategyContext } from '../../../rest/strategy';
 import { dropDisabledValidations } from '../../../crd/drop-validations';
+import { crdNeedsCelLibrary } from '../../../crd/needs-cel';
 import { asCrd } from '../../../crd/types';
 import { beginDeletion } from './deletion';
 import { validateCrdCreate, validateCrdUpdate } from '../../../crd/validate-crd';
@@ -38,11 +41,11 @@ export const crdHooks: KindHooks = {
     const stored = status.storedVersions ?? [];
     if (!stored.includes(storage)) obj.status = { ...status, storedVersions: [...stored, storage] };
   },
-  validate(obj, ctx) {
-    return validateCrdCreate(ctx.profile, ctx.definitions, asCrd(obj));
-  },
-  validateUpdate(obj, old, ctx) {
-    return validateCrdUpdate(ctx.profile, ctx.definitions, asCrd(obj), asCrd(old));
+  async validateAsync(obj, old, ctx) {
+    if (crdNeedsCelLibrary(ctx.profile, obj)) await celLibrary.load();
+    return old === undefined
+      ? validateCrdCreate(ctx.profile, ctx.definitions, asCrd(obj))
+      : validateCrdUpdate(ctx.profile, ctx.definitions, asCrd(obj), asCrd(old));
   },
   beginDelete: (obj, ctx) => beginDeletion(ctx.profile, obj, ctx.now),
 };

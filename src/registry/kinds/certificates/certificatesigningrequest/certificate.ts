@@ -6,7 +6,7 @@
  * text must never land in it.
  */
 
-import { X509Certificate } from '../../../../auth/pki/x509';
+import { x509 } from '../../../../auth/pki/x509';
 import { goQuote } from '../../../../machinery/go-format';
 import { goPemDecode, latin1 } from '../../../../auth/pki/go-pem';
 
@@ -35,6 +35,7 @@ function splitDer(der: Uint8Array): Uint8Array[] | undefined {
 }
 
 function parses(der: Uint8Array): boolean {
+  const { X509Certificate } = x509();
   try {
     new X509Certificate(new Uint8Array(der));
     return true;
@@ -43,7 +44,7 @@ function parses(der: Uint8Array): boolean {
   }
 }
 
-/** Undefined when `bytes` are empty or hold only well-formed CERTIFICATE blocks; otherwise Go's error text. */
+/** Undefined when `bytes` are empty or hold only well-formed CERTIFICATE blocks; otherwise Go's error text (the library must be loaded). */
 export function certificateError(bytes: Uint8Array): string | undefined {
   if (bytes.length === 0) return undefined;
   let rest = latin1(bytes);

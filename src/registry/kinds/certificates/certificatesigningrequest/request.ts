@@ -7,7 +7,7 @@
  */
 
 import { ownBytes } from '../../../../auth/pki/pem';
-import { Pkcs10CertificateRequest } from '../../../../auth/pki/x509';
+import { type Pkcs10CertificateRequest, x509 } from '../../../../auth/pki/x509';
 import { goPemDecode, latin1 } from '../../../../auth/pki/go-pem';
 
 const pemBlockTypeError = 'PEM block type must be CERTIFICATE REQUEST';
@@ -77,13 +77,14 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The parsed request of the first PEM block, or the error the real server would report. */
+/** The parsed request of the first PEM block, or the error the real server would report; the library must be loaded. */
 export function parseRequest(bytes: Uint8Array): Pkcs10CertificateRequest | string {
   const decoded = goPemDecode(latin1(bytes));
   if (decoded === undefined || decoded.block.type !== 'CERTIFICATE REQUEST') return pemBlockTypeError;
   const der = decoded.block.bytes;
   const envelope = derEnvelopeError(der);
   if (envelope !== undefined) return envelope;
+  const { Pkcs10CertificateRequest } = x509();
   try {
     return new Pkcs10CertificateRequest(ownBytes(der));
   } catch (e) {

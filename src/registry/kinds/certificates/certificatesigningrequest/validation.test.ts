@@ -6,7 +6,7 @@ import {
   PemConverter,
   Pkcs10CertificateRequestGenerator,
   X509CertificateGenerator,
-} from '../../../../auth/pki/x509';
+} from '../../../../auth/pki/x509.lazy';
 import { aggregateFieldErrors, type FieldError } from '../../../../machinery/field-errors';
 import { validateCertificateSigningRequest, knownUsages, type CsrWrite } from './validation';
 import { validateSignerName } from './signer-name';

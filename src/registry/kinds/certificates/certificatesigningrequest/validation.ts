@@ -16,6 +16,7 @@ import { latin1 } from '../../../../auth/pki/go-pem';
 import { goBytesValue } from './go-bytes';
 import { requestError } from './request';
 import { certificateError } from './certificate';
+import { x509Library } from '../../../../auth/pki/x509';
 import { quoted, validateSignerName } from './signer-name';
 import { conditionAllowances, conditionUpdateErrors, validateConditions } from './conditions';
 
@@ -161,6 +162,8 @@ export async function validateCertificateSigningRequest(
   write: CsrWrite,
   legacySigner: string,
 ): Promise<FieldError[]> {
+  // The request's and the certificate's checks parse X.509: the library is loaded by the first write of a request.
+  await x509Library.load();
   const spec = specOf(obj);
   const errors = await requestErrors(spec.request);
   errors.push(...usageErrors(strings(spec.usages), old));
