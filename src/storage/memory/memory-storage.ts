@@ -1,9 +1,10 @@
 /**
  * The in-memory backend: the same semantics as the IndexedDB backend without
  * persistence, for fast unit tests and for hosts that keep state only for the
- * life of the process. Current objects sit in a map beside a sorted array of
- * their keys (a collection is a slice of it); the change history is an array
- * in revision order plus a per-key index for reads at past revisions. Stored
+ * life of the process. Current objects sit in a map beside the sorted set of
+ * their keys (sorted-keys.ts; a collection is a range of it); the change
+ * history is an array in revision order plus a per-key index for reads at
+ * past revisions. Stored
  * values are never handed out: everything that goes in or out is a copy, as
  * IndexedDB would have stored it.
  */
@@ -22,13 +23,13 @@ import {
 import {
   assertRevision,
   checkReadable,
-  lowerBound,
   PageBuilder,
   prefixRange,
   revisionOf,
   snapshotOverlay,
 } from '../keys';
 import { cloneValue } from './clone';
+import { SortedKeys } from './sorted-keys';
 import { buildExport, exportRowCount, parseExport } from '../export-format';
 
 /** The database name a memory store's exports carry (the Dexie backend's carry its IndexedDB name). */
@@ -40,7 +41,7 @@ export function createMemoryStorage(): Storage {
 
 export class MemoryStorage implements Storage {
   /** Keys of the current objects, sorted. */
-  private keys: string[] = [];
+  private readonly keys = new SortedKeys();
   private readonly objects = new Map<string, StoredObject>();
   /** Retained change records; revisions are consecutive, so a record's index follows from its revision. */
   private changes: ChangeRecord[] = [];
@@ -96,11 +97,11 @@ export class MemoryStorage implements Storage {
     const overlay =
       revision < this.revision ? snapshotOverlay(this.changesAfter(revision), range) : undefined;
     const page = new PageBuilder(options, overlay);
-    const start = lowerBound(this.keys, range.lower, range.lowerOpen);
-    const end = range.upper === undefined ? this.keys.length : lowerBound(this.keys, range.upper);
+    const start = this.keys.rank(range.lower, range.lowerOpen);
+    const end = range.upper === undefined ? this.keys.size : this.keys.rank(range.upper);
     if (page.feed(this.rows(start, end))) page.finish();
     const countAfter = page.countAfter;
-    if (countAfter !== undefined) page.setLiveCountAfter(end - lowerBound(this.keys, countAfter, true));
+    if (countAfter !== undefined) page.setLiveCountAfter(end - this.keys.rank(countAfter, true));
     const result = page.result(revision);
     result.items = result.items.map(copy);
     return result;
@@ -109,8 +110,8 @@ export class MemoryStorage implements Storage {
   async count(prefix: string): Promise<number> {
     const range = prefixRange(prefix);
     if (!range) return 0;
-    const end = range.upper === undefined ? this.keys.length : lowerBound(this.keys, range.upper);
-    return end - lowerBound(this.keys, range.lower);
+    const end = range.upper === undefined ? this.keys.size : this.keys.rank(range.upper);
+    return end - this.keys.rank(range.lower);
   }
 
   async create(key: string, object: KubeObject): Promise<StoredObject> {
@@ -119,7 +120,7 @@ export class MemoryStorage implements Storage {
     if (existing) throw new StorageError('KeyExists', `${key} already exists`, copy(existing));
     const revision = this.revision + 1;
     const stored = { key, revision, object: stamp(input, revision) };
-    this.keys.splice(lowerBound(this.keys, key), 0, key);
+    this.keys.insert(key);
     this.objects.set(key, stored);
     this.commit({ revision, type: 'ADDED', key, object: stored.object });
     return copy(stored);
@@ -139,7 +140,7 @@ export class MemoryStorage implements Storage {
     const existing = this.current(key, expectedRevision);
     const revision = this.revision + 1;
     const last = stamp(cloneValue(existing.object), revision);
-    this.keys.splice(lowerBound(this.keys, key), 1);
+    this.keys.remove(key);
     this.objects.delete(key);
     this.commit({ revision, type: 'DELETED', key, object: last, previous: existing.object });
     return copy({ key, revision, object: last });
@@ -191,7 +192,7 @@ export class MemoryStorage implements Storage {
   }
 
   async clear(): Promise<void> {
-    this.keys = [];
+    this.keys.reset();
     this.objects.clear();
     this.changes = [];
     this.history.clear();
@@ -203,7 +204,7 @@ export class MemoryStorage implements Storage {
   async exportState(): Promise<Blob> {
     const text = buildExport({
       databaseName: exportName,
-      objects: this.keys.map((key) => this.objects.get(key) as StoredObject),
+      objects: this.keys.all().map((key) => this.objects.get(key) as StoredObject),
       changes: this.changes,
       revision: this.revision,
       compacted: this.compacted,
@@ -216,7 +217,7 @@ export class MemoryStorage implements Storage {
     const state = parseExport(await data.text());
     const totalRows = exportRowCount(state);
     options.onProgress?.({ completedRows: 0, totalRows });
-    this.keys = state.objects.map((stored) => stored.key).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.keys.reset(state.objects.map((stored) => stored.key).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     this.objects.clear();
     for (const stored of state.objects) this.objects.set(stored.key, stored);
     this.changes = state.changes;
@@ -286,7 +287,7 @@ export class MemoryStorage implements Storage {
   }
 
   private *rows(start: number, end: number): Generator<StoredObject> {
-    for (let i = start; i < end; i++) yield this.objects.get(this.keys[i] as string) as StoredObject;
+    for (const key of this.keys.range(start, end)) yield this.objects.get(key) as StoredObject;
   }
 }
 
