@@ -12,6 +12,7 @@
  */
 
 import { StatusError } from './errors';
+import { onceAsync } from './once-async';
 
 /** Loads the module built from `<name>.lazy.ts`; installed by a host that cannot `import()`. */
 export type LazyModuleLoader = (name: string) => Promise<unknown>;
@@ -25,36 +26,32 @@ export function setLazyModuleLoader(loader: LazyModuleLoader): void {
 
 export class LazyModule<T> {
   private value: T | undefined;
-  private loading: Promise<T> | undefined;
+  private readonly loadOnce: () => Promise<T>;
 
   constructor(
     /** The module's file name without `.lazy.ts`. */
     readonly name: string,
-    private readonly importer: () => Promise<T>,
-  ) {}
-
-  /** Loads the module once; a failed load is retried by the next call. */
-  load(): Promise<T> {
-    if (this.value !== undefined) return Promise.resolve(this.value);
-    if (this.loading === undefined) {
-      const loading = (
-        hostLoader !== undefined ? (hostLoader(this.name) as Promise<T>) : this.importer()
-      ).then(
+    importer: () => Promise<T>,
+  ) {
+    this.loadOnce = onceAsync(() =>
+      (hostLoader !== undefined ? (hostLoader(name) as Promise<T>) : importer()).then(
         (value) => (this.value = value),
         (error: unknown) => {
-          this.loading = undefined;
           // The request that needed it cannot be served now (offline before the worker cached the file):
           // a 503 the client may retry, not an internal error.
           throw new StatusError(
             503,
             'ServiceUnavailable',
-            `loading the ${this.name} library failed: ${error instanceof Error ? error.message : String(error)}`,
+            `loading the ${name} library failed: ${error instanceof Error ? error.message : String(error)}`,
           );
         },
-      );
-      this.loading = loading;
-    }
-    return this.loading;
+      ),
+    );
+  }
+
+  /** Loads the module once; a failed load is retried by the next call. */
+  load(): Promise<T> {
+    return this.value !== undefined ? Promise.resolve(this.value) : this.loadOnce();
   }
 
   get loaded(): boolean {

@@ -28,6 +28,7 @@ import { requestHeaderAuthenticator } from '../auth/authn/request-header';
 import { oidcAuthenticator } from '../auth/authn/oidc';
 import { tokenWebhookAuthenticator } from '../auth/authn/token-webhook';
 import { yamlLibrary } from '../machinery/decode/yaml-library';
+import { onceAsync } from '../machinery/once-async';
 import {
   createCertificateAuthority,
   exportCertificateAuthority,
@@ -193,31 +194,12 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   // waits until something needs it, so the server's first response does not.
   let knownCA: PersistedCertificateAuthority | undefined =
     state.clusterCA ?? (await o.storage.getSetting<PersistedCertificateAuthority>(clusterCASetting));
-  let persistedCA: Promise<PersistedCertificateAuthority> | undefined;
-  const loadPersistedCA = (): Promise<PersistedCertificateAuthority> => {
-    if (persistedCA === undefined) {
-      const loading = (
-        knownCA !== undefined ? Promise.resolve(knownCA) : loadClusterCA(o.storage, profile, state)
-      ).then((saved) => (knownCA = saved));
-      persistedCA = loading;
-      // A failed creation (the library could not be loaded) is tried again by the next caller.
-      loading.catch(() => {
-        if (persistedCA === loading) persistedCA = undefined;
-      });
-    }
-    return persistedCA;
-  };
-  let clusterCA: Promise<CertificateAuthority> | undefined;
-  const loadCA = (): Promise<CertificateAuthority> => {
-    if (clusterCA === undefined) {
-      const loading = loadPersistedCA().then(importCertificateAuthority);
-      clusterCA = loading;
-      loading.catch(() => {
-        if (clusterCA === loading) clusterCA = undefined;
-      });
-    }
-    return clusterCA;
-  };
+  // Each is done once and shared; a failure (the library could not be loaded) is tried again by the next caller.
+  const loadPersistedCA = onceAsync(async (): Promise<PersistedCertificateAuthority> => {
+    knownCA ??= await loadClusterCA(o.storage, profile, state);
+    return knownCA;
+  });
+  const loadCA = onceAsync(async () => importCertificateAuthority(await loadPersistedCA()));
   const caPEM = async (): Promise<string> => (await loadPersistedCA()).certificatePEM;
   // The first `--service-account-issuer` signs, as on the real server; the sandbox's own is the default.
   const signingIssuer = o.authentication?.serviceAccount?.issuers[0] ?? saIssuer;
