@@ -18,6 +18,9 @@ const layers = [
   'server',
   'client',
   'controllers',
+  'simulation',
+  'kubectl',
+  'lessons',
   'hosts',
   'ui',
 ];
@@ -36,6 +39,12 @@ const allowed = {
   audit: ['api', 'machinery', 'registry'],
   client: ['api', 'machinery'],
   controllers: ['api', 'machinery', 'client'],
+  // What a cluster adds around the server (scheduler, simulated nodes, clock): clients of the API like the controllers.
+  simulation: ['api', 'machinery', 'client'],
+  // kubectl over the client: shared by the Terminal view and `npm run kubectl`.
+  kubectl: ['api', 'machinery', 'client'],
+  // The course: lesson data and the engine that checks steps with CEL over what the client reads.
+  lessons: ['api', 'machinery', 'cel', 'client', 'kubectl'],
   server: [
     'api',
     'machinery',
@@ -49,9 +58,10 @@ const allowed = {
     'audit',
     'client',
     'controllers',
+    'simulation',
   ],
-  hosts: ['api', 'machinery', 'storage', 'server', 'client'],
-  ui: ['api', 'client', 'machinery'],
+  hosts: ['api', 'machinery', 'storage', 'server', 'client', 'kubectl'],
+  ui: ['api', 'client', 'machinery', 'kubectl', 'lessons'],
 };
 
 // Relative imports are matched as written, so a pattern can only say where an
