@@ -4,6 +4,7 @@
 // deletes of the sources, writes by server-side apply under its own field
 // manager, and turns the bootstrap policy's admin/edit/view into the real
 // server's chain (view feeds edit, edit feeds admin).
+import { SandboxClock } from '../machinery/clock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initFor, startTestHost, type TestHost } from '../../test/support/host';
 import type { ClusterRole, PolicyRule } from '../auth/policy/types';
@@ -33,7 +34,12 @@ beforeAll(async () => {
       return fetch(request.url, initFor(request.url, init));
     },
   });
-  controller = clusterRoleAggregationController({ client, profile, now: () => new Date() });
+  controller = clusterRoleAggregationController({
+    client,
+    profile,
+    now: () => new Date(),
+    clock: new SandboxClock(),
+  });
   controller.start();
 });
 afterAll(async () => {

@@ -4,6 +4,7 @@
 // written again while the token stays, that a Secret whose account is gone
 // (or is another account of that name) is deleted, and that a deleted
 // Secret leaves its account's `secrets` list.
+import { SandboxClock } from '../machinery/clock';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject, Status, WatchEvent } from '../api/meta';
 import type { ApiClient } from '../client/client';
@@ -136,7 +137,7 @@ describe('service-account tokens controller', () => {
       legacyToken: async (a, secret) => `token:${a.namespace}/${a.name}/${a.uid}/${secret}`,
     };
     controller = serviceAccountTokensController(
-      { client: api.client, profile, now: () => new Date() },
+      { client: api.client, profile, now: () => new Date(), clock: new SandboxClock() },
       issuer,
     );
     controller.start();

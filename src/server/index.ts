@@ -68,6 +68,7 @@ import {
 } from './sandbox-api';
 import { createClient } from '../client/client';
 import type { Controller, ControllerContext } from '../controllers/types';
+import { SandboxClock } from '../machinery/clock';
 import { namespaceController } from '../controllers/namespace-controller';
 import { garbageCollector } from '../controllers/garbage-collector';
 import { clusterRoleAggregationController } from '../controllers/clusterrole-aggregation';
@@ -133,6 +134,8 @@ export interface ApiServer {
   /** Resolves once the server can serve (initial namespaces exist). */
   readonly ready: Promise<void>;
   readonly profile: NamingProfile;
+  /** The server's clock (timestamps, expiries, schedules), which the sandbox may move forward. */
+  readonly clock: SandboxClock;
   /** Compacts the change history up to the current revision now (tests, workshops). */
   compact(): Promise<number>;
   /** Resolves when the in-server controllers have nothing queued (tests). */
@@ -175,7 +178,9 @@ const systemApiserver: UserInfo = {
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const profile = namingProfile(options.profile);
-  const now = options.now ?? (() => new Date());
+  // One clock for the whole server: timestamps, expiries, controllers' schedules; a learner may move it forward.
+  const clock = new SandboxClock(options.now ?? (() => new Date()));
+  const now = (): Date => clock.now();
   const metrics = new Metrics(
     options.showHiddenMetricsForVersion !== undefined
       ? { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion }
@@ -725,6 +730,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         }),
         profile,
         now,
+        clock,
       });
       // The apiextensions controllers are the API server's own: every replica runs them, as every kube-apiserver does.
       const apiserverControllers = [
@@ -796,6 +802,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   return {
     profile,
+    clock,
     ready,
     async fetch(request: Request, conn?: ConnectionInfo): Promise<Response> {
       await ready;

@@ -37,7 +37,24 @@ export async function startHarness(): Promise<Harness> {
       return new Date(Date.now() + this.shift);
     },
   };
-  return { api, client, profile, clock, context: () => ({ client, profile, now: () => clock.now() }) };
+  return {
+    api,
+    client,
+    profile,
+    clock,
+    context: () => ({
+      client,
+      profile,
+      now: () => clock.now(),
+      clock: {
+        now: () => clock.now(),
+        setTimer: (ms, fn) => {
+          const handle = setTimeout(fn, ms);
+          return () => clearTimeout(handle);
+        },
+      },
+    }),
+  };
 }
 
 /** A bootstrap token Secret `bootstrap-token-<id>` with `data` from `fields` (base64 as stored). */
