@@ -59,7 +59,7 @@ export function formatError(error: unknown): { text: string; code: number } {
     if ((details.kind ?? '') !== '' || (details.name ?? '') !== '')
       s = `The ${details.kind ?? ''} "${details.name ?? ''}" is invalid`;
     const causes = details.causes ?? [];
-    if (causes.length === 0) return { text: withNewline(s), code: 1 };
+    if (causes.length === 0) return { text: withNewline(`${s}: ${err.message}`), code: 1 };
     return { text: multilineError(`${s}: `, causes.map(causeText)), code: 1 };
   }
   if (err instanceof AggregateError) return { text: withNewline(err.errors.map(messageForError).join('\n')), code: 1 };

@@ -7,11 +7,12 @@
  * resource.
  */
 
-import { createClient, type ApiClient, type FetchFunction } from '../client';
+import { createClient, parseWarnings, type ApiClient, type FetchFunction } from '../client';
 import type { Discovery } from '../client';
 import { resolveConfig, type ResolvedConfig } from './config/kubeconfig';
 import type { FlagSet } from './flags/pflag';
 import type { KubectlIO, RequestRecord } from './io';
+import { KubectlError } from './errors';
 import { klogLine } from './klog';
 import { RestMapper } from './restmapper';
 
@@ -34,6 +35,7 @@ export class Factory {
   private discovered: Promise<Discovery> | undefined;
   private mapperPromise: Promise<RestMapper> | undefined;
   private apiClient: Promise<ApiClient> | undefined;
+  private readonly warned = new Set<string>();
   /** Every request of this command, in order. */
   readonly requests: RequestRecord[] = [];
 
@@ -123,7 +125,18 @@ export class Factory {
         if (body !== undefined && this.verbosity >= 8) this.log(8, 'request.go:1188', `Request Body: ${body}`);
       }
       const started = Date.now();
-      const response = await base(sent);
+      let response: Response;
+      try {
+        response = await base(sent);
+      } catch (error) {
+        if (init.signal?.aborted) throw error;
+        throw new ConnectionError(request.url, error);
+      }
+      for (const warning of parseWarnings(response.headers.get('warning'))) {
+        if (this.warned.has(warning)) continue;
+        this.warned.add(warning);
+        this.io.stderr(`Warning: ${warning}\n`);
+      }
       const durationMs = Date.now() - started;
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((v, k) => (responseHeaders[k] = v));
@@ -155,8 +168,21 @@ export class Factory {
   }
 }
 
+/** The server could not be reached (client-go's url.Error). */
+export class ConnectionError extends KubectlError {
+  constructor(url: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const host = URL.canParse(url) ? new URL(url).host : url;
+    super(
+      /refused/i.test(reason) || (cause as { code?: string } | undefined)?.code === 'ECONNREFUSED'
+        ? `The connection to the server ${host} was refused - did you specify the right host or port?`
+        : `Unable to connect to the server: ${reason}`,
+    );
+  }
+}
+
 /** No server in the kubeconfig or flags: kubectl falls back to localhost:8080 and fails to connect. */
-export class NoServerError extends Error {
+export class NoServerError extends KubectlError {
   constructor() {
     super('The connection to the server localhost:8080 was refused - did you specify the right host or port?');
   }

@@ -102,6 +102,7 @@ export async function runScenario(scenario: Scenario, runner: Runner): Promise<S
     copyFileSync(host.kubeconfigPath, kubeconfig);
     const outputs: StepOutput[] = [];
     for (const step of scenario.steps) {
+      if (process.env["KDIFF_DEBUG"]) console.error(`step: ${step.args.join(" ")}`);
       const out = await runner(step, { cwd, kubeconfig, home });
       outputs.push({
         args: step.args,
@@ -121,6 +122,7 @@ const replacements: [RegExp, string][] = [
   [/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uid>'],
   [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g, '<time>'],
   [/[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d [+-]\d{4}/g, '<time>'],
+  [/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}/g, '<time>'],
   [/("?resourceVersion"?:\s*)"\d+"/g, '$1"<rv>"'],
   [/(resourceVersion=)\d+/g, '$1<rv>'],
   [/(Resource Version:\s+)\d+/g, "$1<rv>"],

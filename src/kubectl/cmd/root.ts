@@ -1,13 +1,51 @@
 /**
- * The `kubectl` command and its subcommands, in the order `kubectl help`
- * lists them.
+ * The `kubectl` command and its subcommands.
  */
 
 import type { Command } from '../command';
+import { apiResourcesCommand } from './api-resources';
+import { apiVersionsCommand } from './api-versions';
+import { applyCommand } from './apply';
+import { authCommand } from './auth';
+import { certificateCommand } from './certificate';
+import { clusterInfoCommand } from './cluster-info';
+import { diffCommand } from './diff';
+import { explainCommand } from './explain';
+import { waitCommand } from './wait';
+import { configCommand } from './config';
+import { createCommand } from './create';
+import { deleteCommand } from './delete';
+import { describeCommand } from './describe';
 import { getCommand } from './get';
+import { annotateCommand, labelCommand } from './label-annotate';
+import { patchCommand } from './patch';
+import { replaceCommand } from './replace';
+import { scaleCommand } from './scale';
+import { versionCommand } from './version';
 
 export const rootCommand: Command = {
   name: 'kubectl',
   short: 'kubectl controls the Kubernetes cluster manager.',
-  subcommands: [getCommand],
+  subcommands: [
+    annotateCommand,
+    apiResourcesCommand,
+    apiVersionsCommand,
+    applyCommand,
+    authCommand,
+    certificateCommand,
+    clusterInfoCommand,
+    configCommand,
+    createCommand,
+    deleteCommand,
+    describeCommand,
+    diffCommand,
+    explainCommand,
+    getCommand,
+    labelCommand,
+    patchCommand,
+    replaceCommand,
+    scaleCommand,
+    versionCommand,
+    waitCommand,
+  ],
 };

@@ -140,20 +140,22 @@ export async function resolveConfig(
   flags: FlagSet,
   readFile: (path: string) => Promise<string | undefined>,
 ): Promise<ResolvedConfig> {
-  const contextName = flags.string('context') || config['current-context'];
+  const global = (name: string): string => (flags.shadowed.has(name) ? '' : flags.string(name));
+  const globalChanged = (name: string): boolean => !flags.shadowed.has(name) && flags.changed.has(name);
+  const contextName = global('context') || config['current-context'];
   const context = config.contexts.find((c) => c.name === contextName)?.context;
-  if (flags.changed.has('context') && context === undefined)
+  if (globalChanged('context') && context === undefined)
     throw new ConfigError(`context was not found for specified context: ${contextName}`);
-  const clusterName = flags.string('cluster') || context?.cluster || '';
-  const userName = flags.string('user') || context?.user || '';
+  const clusterName = global('cluster') || context?.cluster || '';
+  const userName = global('user') || context?.user || '';
   const cluster = config.clusters.find((c) => c.name === clusterName)?.cluster;
-  if (flags.changed.has('cluster') && cluster === undefined)
+  if (globalChanged('cluster') && cluster === undefined)
     throw new ConfigError(`cluster "${clusterName}" does not exist`);
   const user = config.users.find((u) => u.name === userName)?.user ?? {};
-  if (flags.changed.has('user') && !config.users.some((u) => u.name === userName))
+  if (globalChanged('user') && !config.users.some((u) => u.name === userName))
     throw new ConfigError(`auth info "${userName}" does not exist`);
   const c: KubeCluster = { ...(cluster ?? {}) };
-  const server = flags.string('server') || c.server || '';
+  const server = global('server') || c.server || '';
   const read = async (path: string | undefined, data: string | undefined): Promise<string | undefined> => {
     if (data !== undefined && data !== '') return decodeBase64Text(data);
     if (path === undefined || path === '') return undefined;
@@ -161,20 +163,20 @@ export async function resolveConfig(
     if (text === undefined) throw new ConfigError(`unable to read file ${path}`);
     return text;
   };
-  const caFlag = flags.string('certificate-authority');
-  const certFlag = flags.string('client-certificate');
-  const keyFlag = flags.string('client-key');
+  const caFlag = global('certificate-authority');
+  const certFlag = global('client-certificate');
+  const keyFlag = global('client-key');
   const insecure = flags.changed.has('insecure-skip-tls-verify')
     ? flags.bool('insecure-skip-tls-verify')
     : c['insecure-skip-tls-verify'] === true;
   const connection: Connection = { server, insecureSkipTlsVerify: insecure };
-  const tlsServerName = flags.string('tls-server-name') || c['tls-server-name'];
+  const tlsServerName = global('tls-server-name') || c['tls-server-name'];
   if (tlsServerName) connection.tlsServerName = tlsServerName;
   const ca = caFlag
     ? await read(caFlag, undefined)
     : await read(c['certificate-authority'], c['certificate-authority-data']);
   if (ca !== undefined && !insecure) connection.caPEM = ca;
-  const token = flags.string('token') || user.token || (await read(user.tokenFile, undefined))?.trim();
+  const token = global('token') || user.token || (await read(user.tokenFile, undefined))?.trim();
   const cert = certFlag
     ? await read(certFlag, undefined)
     : await read(user['client-certificate'], user['client-certificate-data']);
@@ -182,20 +184,20 @@ export async function resolveConfig(
   if (token) connection.token = token;
   if (cert !== undefined) connection.clientCertPEM = cert;
   if (key !== undefined) connection.clientKeyPEM = key;
-  const username = flags.string('username') || user.username;
-  const password = flags.string('password') || user.password;
+  const username = global('username') || user.username;
+  const password = global('password') || user.password;
   if (username) connection.username = username;
   if (password) connection.password = password;
-  const asUser = flags.string('as') || user.as || '';
-  const asGroups = flags.strings('as-group').length > 0 ? flags.strings('as-group') : (user['as-groups'] ?? []);
-  const asUid = flags.string('as-uid') || user['as-uid'] || '';
+  const asUser = global('as') || user.as || '';
+  const asGroups = !flags.shadowed.has('as-group') && flags.strings('as-group').length > 0 ? flags.strings('as-group') : (user['as-groups'] ?? []);
+  const asUid = global('as-uid') || user['as-uid'] || '';
   if (asUser !== '' || asGroups.length > 0 || asUid !== '')
     connection.impersonate = {
       groups: asGroups,
       ...(asUser !== '' ? { user: asUser } : {}),
       ...(asUid !== '' ? { uid: asUid } : {}),
     };
-  const namespaceFlag = flags.string('namespace');
+  const namespaceFlag = global('namespace');
   return {
     contextName,
     clusterName,

@@ -47,7 +47,11 @@ export class FlagSet {
     for (const spec of specs) this.add(spec);
   }
 
+  /** Global flags a command's own flag of the same name hides (`create rolebinding --user`). */
+  readonly shadowed = new Set<string>();
+
   add(spec: FlagSpec): void {
+    if (this.specs.has(spec.name)) this.shadowed.add(spec.name);
     this.specs.set(spec.name, spec);
     if (spec.shorthand !== undefined) this.shorthands.set(spec.shorthand, spec);
     this.values.set(spec.name, initial(spec));

@@ -92,14 +92,28 @@ function yamlValues(text: string, source: string): unknown[] {
   for (const doc of list) {
     const error = doc.errors[0];
     if (error !== undefined) {
-      const line = (error.linePos?.[0]?.line ?? 1) as number;
+      let line = (error.linePos?.[0]?.line ?? 1) as number;
+      const message = goYamlMessage(error.message);
+      // go-yaml names the line where an unclosed flow collection opened.
+      if (message.startsWith("did not find expected ','")) line = openFlowLine(text) ?? line;
       throw new KubectlError(
-        `error: error parsing ${source}: error converting YAML to JSON: yaml: line ${line}: ${goYamlMessage(error.message)}`,
+        `error: error parsing ${source}: error converting YAML to JSON: yaml: line ${line}: ${message}`,
       );
     }
     values.push(doc.toJS({ maxAliasCount: 1000 }));
   }
   return values;
+}
+
+function openFlowLine(text: string): number | undefined {
+  const stack: number[] = [];
+  text.split('\n').forEach((l, i) => {
+    for (const c of l.replace(/#.*$/, '')) {
+      if (c === '[' || c === '{') stack.push(i + 1);
+      else if ((c === ']' || c === '}') && stack.length > 0) stack.pop();
+    }
+  });
+  return stack[stack.length - 1];
 }
 
 function goYamlMessage(message: string): string {
