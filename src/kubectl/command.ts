@@ -91,7 +91,11 @@ function stripFlags(args: string[], specs: FlagSpec[]): string[] {
     if (s === '--') break;
     if (
       (s.startsWith('--') && !s.includes('=') && !noOpt(s.slice(2))) ||
-      (s.startsWith('-') && !s.startsWith('--') && !s.includes('=') && s.length === 2 && !shortNoOpt(s.slice(1)))
+      (s.startsWith('-') &&
+        !s.startsWith('--') &&
+        !s.includes('=') &&
+        s.length === 2 &&
+        !shortNoOpt(s.slice(1)))
     ) {
       if (rest.length <= 1) break;
       rest = rest.slice(1);
@@ -228,9 +232,15 @@ function helpText(cmd: Command, path: string): string {
   if (flags.length > 0) {
     lines.push('Options:');
     for (const f of flags)
-      lines.push(`    ${f.shorthand !== undefined ? `-${f.shorthand}, ` : ''}--${f.name}${f.default ? `='${f.default}'` : ''}:`);
+      lines.push(
+        `    ${f.shorthand !== undefined ? `-${f.shorthand}, ` : ''}--${f.name}${f.default ? `='${f.default}'` : ''}:`,
+      );
     lines.push(`        ${''}`);
   }
-  lines.push(`Usage:\n  ${path} [options]`, '', `Use "kubectl options" for a list of global command-line options (applies to all commands).`);
+  lines.push(
+    `Usage:\n  ${path} [options]`,
+    '',
+    `Use "kubectl options" for a list of global command-line options (applies to all commands).`,
+  );
   return lines.filter((l, i) => i > 0 || l !== '').join('\n') + '\n';
 }

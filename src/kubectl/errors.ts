@@ -37,7 +37,8 @@ export function standardErrorMessage(error: unknown): string | undefined {
   if (error instanceof ApiError) {
     const s = error.status;
     if (s.reason === 'Unauthorized') return `error: You must be logged in to the server (${s.message ?? ''})`;
-    if (s.reason !== undefined && (s.reason as string) !== '') return `Error from server (${s.reason}): ${s.message ?? ''}`;
+    if (s.reason !== undefined && (s.reason as string) !== '')
+      return `Error from server (${s.reason}): ${s.message ?? ''}`;
     return `Error from server: ${s.message ?? ''}`;
   }
   return undefined;
@@ -62,7 +63,8 @@ export function formatError(error: unknown): { text: string; code: number } {
     if (causes.length === 0) return { text: withNewline(`${s}: ${err.message}`), code: 1 };
     return { text: multilineError(`${s}: `, causes.map(causeText)), code: 1 };
   }
-  if (err instanceof AggregateError) return { text: withNewline(err.errors.map(messageForError).join('\n')), code: 1 };
+  if (err instanceof AggregateError)
+    return { text: withNewline(err.errors.map(messageForError).join('\n')), code: 1 };
   const standard = standardErrorMessage(err);
   if (standard !== undefined) return { text: withNewline(standard), code: 1 };
   let msg = err instanceof Error ? err.message : String(err);

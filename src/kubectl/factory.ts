@@ -122,7 +122,8 @@ export class Factory {
             `    ${canonicalHeader(k)}: ${k === 'authorization' ? v.replace(/ .*/, ' <masked>') : v}`,
           ),
         );
-        if (body !== undefined && this.verbosity >= 8) this.log(8, 'request.go:1188', `Request Body: ${body}`);
+        if (body !== undefined && this.verbosity >= 8)
+          this.log(8, 'request.go:1188', `Request Body: ${body}`);
       }
       const started = Date.now();
       let response: Response;
@@ -155,13 +156,23 @@ export class Factory {
       this.requests.push(record);
       this.io.onRequest?.(record);
       if (this.verbosity >= 7) {
-        this.log(7, 'round_trippers.go:574', `Response Status: ${response.status} ${record.statusText} in ${durationMs} milliseconds`);
+        this.log(
+          7,
+          'round_trippers.go:574',
+          `Response Status: ${response.status} ${record.statusText} in ${durationMs} milliseconds`,
+        );
         if (this.verbosity >= 8) {
           this.log(8, 'round_trippers.go:577', 'Response Headers:');
-          response.headers.forEach((v, k) => this.log(8, 'round_trippers.go:580', `    ${canonicalHeader(k)}: ${v}`));
+          response.headers.forEach((v, k) =>
+            this.log(8, 'round_trippers.go:580', `    ${canonicalHeader(k)}: ${v}`),
+          );
         }
       } else {
-        this.log(6, 'round_trippers.go:553', `${request.method} ${request.url} ${response.status} ${record.statusText} in ${durationMs} milliseconds`);
+        this.log(
+          6,
+          'round_trippers.go:553',
+          `${request.method} ${request.url} ${response.status} ${record.statusText} in ${durationMs} milliseconds`,
+        );
       }
       return response;
     };
@@ -184,7 +195,9 @@ export class ConnectionError extends KubectlError {
 /** No server in the kubeconfig or flags: kubectl falls back to localhost:8080 and fails to connect. */
 export class NoServerError extends KubectlError {
   constructor() {
-    super('The connection to the server localhost:8080 was refused - did you specify the right host or port?');
+    super(
+      'The connection to the server localhost:8080 was refused - did you specify the right host or port?',
+    );
   }
 }
 

@@ -60,6 +60,8 @@ export interface KubectlIO {
   onRequest?(record: RequestRecord): void;
   /** Opens an editor on text and resolves with the edited text, or undefined when cancelled (`edit`). */
   edit?(text: string, name: string): Promise<string | undefined>;
+  /** Opens the sandbox's Editor on an object's API path (`kubectl edit` in the browser). */
+  openEditor?(path: string): void;
   /** The process id shown in `-v` lines. */
   pid?: number;
 }

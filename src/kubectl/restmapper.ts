@@ -104,8 +104,7 @@ export class RestMapper {
   /** The mapping of an object's apiVersion and kind. */
   forKind(group: string, version: string, kind: string): Mapping | undefined {
     return (
-      this.mappings.find((m) => m.group === group && m.version === version && m.kind === kind) ??
-      undefined
+      this.mappings.find((m) => m.group === group && m.version === version && m.kind === kind) ?? undefined
     );
   }
 
@@ -132,7 +131,11 @@ export class RestMapper {
     return arg;
   }
 
-  private byResource(resource: string, group: string | undefined, version: string | undefined): Mapping | undefined {
+  private byResource(
+    resource: string,
+    group: string | undefined,
+    version: string | undefined,
+  ): Mapping | undefined {
     const r = resource.toLowerCase();
     const candidates = this.mappings.filter(
       (m) =>

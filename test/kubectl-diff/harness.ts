@@ -100,15 +100,16 @@ export async function runScenario(scenario: Scenario, runner: Runner): Promise<S
     }
     const kubeconfig = join(home, '.kube', 'config');
     copyFileSync(host.kubeconfigPath, kubeconfig);
+    const port = new URL(host.url).port;
     const outputs: StepOutput[] = [];
     for (const step of scenario.steps) {
-      if (process.env["KDIFF_DEBUG"]) console.error(`step: ${step.args.join(" ")}`);
+      if (process.env['KDIFF_DEBUG']) console.error(`step: ${step.args.join(' ')}`);
       const out = await runner(step, { cwd, kubeconfig, home });
       outputs.push({
         args: step.args,
         code: out.code,
-        stdout: normalise(out.stdout),
-        stderr: normalise(out.stderr),
+        stdout: normalise(out.stdout, port),
+        stderr: normalise(out.stderr, port),
       });
     }
     return outputs;
@@ -125,7 +126,7 @@ const replacements: [RegExp, string][] = [
   [/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ [+-]\d{4}/g, '<time>'],
   [/("?resourceVersion"?:\s*)"\d+"/g, '$1"<rv>"'],
   [/(resourceVersion=)\d+/g, '$1<rv>'],
-  [/(Resource Version:\s+)\d+/g, "$1<rv>"],
+  [/(Resource Version:\s+)\d+/g, '$1<rv>'],
   [/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>'],
   [/eyJ[\w-]+\.[\w-]+\.[\w-]+/g, '<jwt>'],
   [/\b10\.0\.0\.\d+\b/g, '<ip>'],
@@ -133,8 +134,9 @@ const replacements: [RegExp, string][] = [
   [/(?<=\s|^)(<invalid>|\d+(y|d|h|m|s)(\d+(d|h|m|s))?)(?=\s|$)/gm, '<age>'],
 ];
 
-export function normalise(text: string): string {
-  let out = text;
+export function normalise(text: string, port?: string): string {
+  // The host's port also shows as the `kubernetes` Service's target port.
+  let out = port === undefined ? text : text.replace(new RegExp(`\\b${port}\\b`, 'g'), '<port>');
   for (const [pattern, replacement] of replacements) out = out.replace(pattern, replacement);
   // Cells are separated by at least three spaces after the age placeholder; indentation stays.
   return out

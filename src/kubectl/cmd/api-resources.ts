@@ -31,7 +31,10 @@ export const apiResourcesCommand: Command = {
     if (sortBy !== '' && sortBy !== 'name' && sortBy !== 'kind')
       throw new KubectlError(`error: --sort-by accepts only name or kind`);
     const d = await ctx.f.discovery();
-    const seen = new Map<string, { group: string; groupVersion: string; resource: (typeof d.groupVersions)[number]['resources'][number] }>();
+    const seen = new Map<
+      string,
+      { group: string; groupVersion: string; resource: (typeof d.groupVersions)[number]['resources'][number] }
+    >();
     const order: string[] = [];
     const groups = [...new Set(d.groupVersions.map((gv) => gv.group))];
     for (const group of groups) {
@@ -53,7 +56,9 @@ export const apiResourcesCommand: Command = {
       .map((k) => seen.get(k)!)
       .filter((r) => (r.resource.verbs ?? []).length > 0)
       .filter((r) => !ctx.flags.changed.has('api-group') || r.group === apiGroup)
-      .filter((r) => !ctx.flags.changed.has('namespaced') || r.resource.namespaced === ctx.flags.bool('namespaced'))
+      .filter(
+        (r) => !ctx.flags.changed.has('namespaced') || r.resource.namespaced === ctx.flags.bool('namespaced'),
+      )
       .filter((r) => verbs.every((v) => (r.resource.verbs ?? []).includes(v)))
       .filter((r) => categories.every((c) => (r.resource.categories ?? []).includes(c)));
     const value = (r: (typeof rows)[number]) =>
@@ -74,7 +79,15 @@ export const apiResourcesCommand: Command = {
     }
     let text = '';
     if (!ctx.flags.bool('no-headers'))
-      text += ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', ...(output === 'wide' ? ['VERBS', 'CATEGORIES'] : [])].join('\t') + '\n';
+      text +=
+        [
+          'NAME',
+          'SHORTNAMES',
+          'APIVERSION',
+          'NAMESPACED',
+          'KIND',
+          ...(output === 'wide' ? ['VERBS', 'CATEGORIES'] : []),
+        ].join('\t') + '\n';
     for (const r of rows) {
       const cells = [
         r.resource.name,
@@ -83,7 +96,8 @@ export const apiResourcesCommand: Command = {
         String(r.resource.namespaced),
         r.resource.kind,
       ];
-      if (output === 'wide') cells.push((r.resource.verbs ?? []).join(','), (r.resource.categories ?? []).join(','));
+      if (output === 'wide')
+        cells.push((r.resource.verbs ?? []).join(','), (r.resource.categories ?? []).join(','));
       text += cells.join('\t') + '\n';
     }
     ctx.out(tabwrite(text));

@@ -16,7 +16,14 @@ import { filenameFlags, infosFromFiles, type Info } from '../resource/builder';
 import { lastAppliedAnnotation, setLastApplied } from './apply/last-applied';
 import { threeWayPatch } from './apply/three-way';
 import { upgradePatch } from './apply/csa-upgrade';
-import { checkOutput, dryRunStrategy, printResult, writeFlags, type DryRun, fieldValidation } from './mutation';
+import {
+  checkOutput,
+  dryRunStrategy,
+  printResult,
+  writeFlags,
+  type DryRun,
+  fieldValidation,
+} from './mutation';
 import { addSourceToError } from './source-error';
 
 /** Groups kubectl's own scheme knows, whose kinds get strategic merge patches. */
@@ -88,13 +95,17 @@ export const applyCommand: Command = {
   async run(ctx) {
     const filenames = ctx.flags.strings('filename');
     if (filenames.length === 0)
-      throw new KubectlError(`error: must specify one of -f and -k\nSee '${ctx.path} -h' for help and examples`);
+      throw new KubectlError(
+        `error: must specify one of -f and -k\nSee '${ctx.path} -h' for help and examples`,
+      );
     const serverSide = ctx.flags.bool('server-side');
     if (ctx.flags.bool('force-conflicts') && !serverSide)
       throw new KubectlError('error: --force-conflicts only works with --server-side');
     const dryRun = dryRunStrategy(ctx);
     if (serverSide && dryRun === 'client')
-      throw new KubectlError('error: --dry-run=client doesn\'t work with --server-side (did you mean --dry-run=server instead?)');
+      throw new KubectlError(
+        "error: --dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)",
+      );
     fieldValidation(ctx);
     await checkOutput(ctx);
     const { infos } = await infosFromFiles(ctx, filenames, ctx.flags.bool('recursive'));
@@ -143,7 +154,10 @@ async function applyServerSide(ctx: CommandContext, info: Info, dryRun: DryRun):
     if (dryRun === 'none') {
       const upgrade = upgradePatch(r.body, manager);
       if (upgrade !== undefined) {
-        await client.send('PATCH', path(info, info.name), { body: upgrade, contentType: 'application/json-patch+json' });
+        await client.send('PATCH', path(info, info.name), {
+          body: upgrade,
+          contentType: 'application/json-patch+json',
+        });
         await send();
       }
     }
@@ -159,13 +173,20 @@ async function applyClientSide(ctx: CommandContext, info: Info, dryRun: DryRun):
   const client = await ctx.f.client();
   const object: KubeObject = JSON.parse(JSON.stringify(info.object)) as KubeObject;
   if (info.mapping.namespaced) object.metadata = { ...object.metadata, namespace: info.namespace };
-  if (info.name === undefined) throw new KubectlError(`error: error when retrieving current configuration of:\n${infoString(info)}\nfrom server for: "${info.source}": resource name may not be empty`);
+  if (info.name === undefined)
+    throw new KubectlError(
+      `error: error when retrieving current configuration of:\n${infoString(info)}\nfrom server for: "${info.source}": resource name may not be empty`,
+    );
   let current: KubeObject | undefined;
   try {
     current = (await client.send<KubeObject>('GET', path(info, info.name))).body;
   } catch (error) {
     if (!(error instanceof ApiError && error.reason === 'NotFound'))
-      throw addSourceToError(`retrieving current configuration of:\n${infoString(info)}\nfrom server for:`, info.source ?? '', error);
+      throw addSourceToError(
+        `retrieving current configuration of:\n${infoString(info)}\nfrom server for:`,
+        info.source ?? '',
+        error,
+      );
   }
   const manager = ctx.flags.string('field-manager');
   const query: Record<string, string> = {};
@@ -190,7 +211,10 @@ async function applyClientSide(ctx: CommandContext, info: Info, dryRun: DryRun):
     );
   let original: unknown;
   try {
-    original = annotations[lastAppliedAnnotation] !== undefined ? JSON.parse(annotations[lastAppliedAnnotation]) : undefined;
+    original =
+      annotations[lastAppliedAnnotation] !== undefined
+        ? JSON.parse(annotations[lastAppliedAnnotation])
+        : undefined;
   } catch {
     original = undefined;
   }
@@ -200,11 +224,20 @@ async function applyClientSide(ctx: CommandContext, info: Info, dryRun: DryRun):
   const patchText = goJson(patch);
   const printObject = ctx.flags.string('output') !== '';
   if (patchText === '{}' && !printObject) return printResult(ctx, current, 'unchanged', dryRun);
-  const contentType: PatchContentType = strategic ? 'application/strategic-merge-patch+json' : 'application/merge-patch+json';
+  const contentType: PatchContentType = strategic
+    ? 'application/strategic-merge-patch+json'
+    : 'application/merge-patch+json';
   try {
-    const r = await client.send<KubeObject>('PATCH', withQuery(path(info, info.name), query), { body: patchText, contentType });
+    const r = await client.send<KubeObject>('PATCH', withQuery(path(info, info.name), query), {
+      body: patchText,
+      contentType,
+    });
     await printResult(ctx, r.body, patchText === '{}' ? 'unchanged' : 'configured', dryRun);
   } catch (error) {
-    throw addSourceToError(`applying patch:\n${patchText}\nto:\n${infoString(info)}\nfor:`, info.source ?? '', error);
+    throw addSourceToError(
+      `applying patch:\n${patchText}\nto:\n${infoString(info)}\nfor:`,
+      info.source ?? '',
+      error,
+    );
   }
 }

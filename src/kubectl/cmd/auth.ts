@@ -12,7 +12,24 @@ import { KubectlError, usageError } from '../errors';
 import { makePrinter } from '../printers/output';
 import { tabwrite } from '../printers/tabwriter';
 
-const knownVerbs = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', 'escalate', 'approve', 'sign', '*', 'proxy'];
+const knownVerbs = [
+  'get',
+  'list',
+  'watch',
+  'create',
+  'update',
+  'patch',
+  'delete',
+  'deletecollection',
+  'use',
+  'bind',
+  'impersonate',
+  'escalate',
+  'approve',
+  'sign',
+  '*',
+  'proxy',
+];
 const nonStandardResources = new Set(['users', 'groups', 'userextras', 'uids', 'signers']);
 
 const canI: Command = {
@@ -37,33 +54,56 @@ const canI: Command = {
         spec: { namespace },
         status: { resourceRules: null, nonResourceRules: null, incomplete: false },
       };
-      const r = await client.send<{ status?: { resourceRules?: Rule[]; nonResourceRules?: Rule[]; incomplete?: boolean; evaluationError?: string } }>(
-        'POST',
-        '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews',
-        { body: review },
-      );
+      const r = await client.send<{
+        status?: {
+          resourceRules?: Rule[];
+          nonResourceRules?: Rule[];
+          incomplete?: boolean;
+          evaluationError?: string;
+        };
+      }>('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { body: review });
       const status = r.body.status ?? {};
-      if (status.incomplete) ctx.err(`warning: the list may be incomplete: ${status.evaluationError ?? ''}\n`);
+      if (status.incomplete)
+        ctx.err(`warning: the list may be incomplete: ${status.evaluationError ?? ''}\n`);
       const rows: string[][] = [];
       for (const rule of status.resourceRules ?? []) {
         const groups = rule.apiGroups ?? [''];
         for (const res of rule.resources ?? [])
-          for (const g of groups) rows.push([g === '' ? res : `${res}.${g}`, '[]', `[${(rule.resourceNames ?? []).join(' ')}]`, `[${(rule.verbs ?? []).join(' ')}]`]);
+          for (const g of groups)
+            rows.push([
+              g === '' ? res : `${res}.${g}`,
+              '[]',
+              `[${(rule.resourceNames ?? []).join(' ')}]`,
+              `[${(rule.verbs ?? []).join(' ')}]`,
+            ]);
       }
       for (const rule of status.nonResourceRules ?? [])
-        for (const url of rule.nonResourceURLs ?? []) rows.push(['', `[${url}]`, '[]', `[${(rule.verbs ?? []).join(' ')}]`]);
-      rows.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : (a[1]! < b[1]! ? -1 : 1)));
+        for (const url of rule.nonResourceURLs ?? [])
+          rows.push(['', `[${url}]`, '[]', `[${(rule.verbs ?? []).join(' ')}]`]);
+      rows.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : a[1]! < b[1]! ? -1 : 1));
       let text = f.bool('no-headers') ? '' : 'Resources\tNon-Resource URLs\tResource Names\tVerbs\n';
       for (const row of rows) text += row.join('\t') + '\n';
       ctx.out(tabwrite(text, { minWidth: 0, padding: 2 }));
       return 0;
     }
-    if (ctx.args.length === 0) throw usageError(ctx.path, 'you must specify two arguments: verb resource or verb resource/resourceName.');
+    if (ctx.args.length === 0)
+      throw usageError(
+        ctx.path,
+        'you must specify two arguments: verb resource or verb resource/resourceName.',
+      );
     const verb = ctx.args[0] as string;
     if (!knownVerbs.includes(verb)) ctx.err(`Warning: verb '${verb}' is not a known verb\n`);
     const spec: Record<string, unknown> = {};
-    if (ctx.args.length === 1) throw usageError(ctx.path, 'you must specify two arguments: verb resource or verb resource/resourceName.');
-    if (ctx.args.length > 2) throw usageError(ctx.path, `too many arguments, expected: verb resource or verb resource/resourceName: ${JSON.stringify(ctx.args)}`);
+    if (ctx.args.length === 1)
+      throw usageError(
+        ctx.path,
+        'you must specify two arguments: verb resource or verb resource/resourceName.',
+      );
+    if (ctx.args.length > 2)
+      throw usageError(
+        ctx.path,
+        `too many arguments, expected: verb resource or verb resource/resourceName: ${JSON.stringify(ctx.args)}`,
+      );
     const target = ctx.args[1] as string;
     if (target.startsWith('/')) spec['nonResourceAttributes'] = { path: target, verb };
     else {
@@ -83,7 +123,11 @@ const canI: Command = {
           const res = dot < 0 ? resourceArg : resourceArg.slice(0, dot);
           const grp = dot < 0 ? '' : resourceArg.slice(dot + 1);
           if (!nonStandardResources.has(resourceArg))
-            ctx.err(grp === '' ? `Warning: the server doesn't have a resource type '${res}'\n` : `Warning: the server doesn't have a resource type '${res}' in group '${grp}'\n`);
+            ctx.err(
+              grp === ''
+                ? `Warning: the server doesn't have a resource type '${res}'\n`
+                : `Warning: the server doesn't have a resource type '${res}' in group '${grp}'\n`,
+            );
           resource = resourceArg;
         }
       }
@@ -96,12 +140,16 @@ const canI: Command = {
       if (name !== '') attrs['name'] = name;
       spec['resourceAttributes'] = attrs;
     }
-    const review = { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec, status: { allowed: false } };
-    const r = await client.send<{ status?: { allowed?: boolean; reason?: string; evaluationError?: string } }>(
-      'POST',
-      '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-      { body: review },
-    );
+    const review = {
+      kind: 'SelfSubjectAccessReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      metadata: { creationTimestamp: null },
+      spec,
+      status: { allowed: false },
+    };
+    const r = await client.send<{
+      status?: { allowed?: boolean; reason?: string; evaluationError?: string };
+    }>('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { body: review });
     const status = r.body.status ?? {};
     if (f.bool('quiet')) return status.allowed ? 0 : 1;
     if (status.allowed) ctx.out('yes\n');
@@ -134,13 +182,33 @@ const whoami: Command = {
   ],
   async run(ctx) {
     const client = await ctx.f.client();
-    let review: KubeObject & { status?: { userInfo?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> } } } | undefined;
+    let review:
+      | (KubeObject & {
+          status?: {
+            userInfo?: {
+              username?: string;
+              uid?: string;
+              groups?: string[];
+              extra?: Record<string, string[]>;
+            };
+          };
+        })
+      | undefined;
     for (const version of ['v1alpha1', 'v1beta1']) {
       try {
         review = (
-          await client.send<NonNullable<typeof review>>('POST', `/apis/authentication.k8s.io/${version}/selfsubjectreviews`, {
-            body: { kind: 'SelfSubjectReview', apiVersion: `authentication.k8s.io/${version}`, metadata: { creationTimestamp: null }, status: { userInfo: {} } },
-          })
+          await client.send<NonNullable<typeof review>>(
+            'POST',
+            `/apis/authentication.k8s.io/${version}/selfsubjectreviews`,
+            {
+              body: {
+                kind: 'SelfSubjectReview',
+                apiVersion: `authentication.k8s.io/${version}`,
+                metadata: { creationTimestamp: null },
+                status: { userInfo: {} },
+              },
+            },
+          )
         ).body;
         break;
       } catch (error) {
@@ -161,7 +229,8 @@ const whoami: Command = {
     if (ui.username) text += `Username\t${ui.username}\n`;
     if (ui.uid) text += `UID\t${ui.uid}\n`;
     if ((ui.groups ?? []).length > 0) text += `Groups\t[${(ui.groups ?? []).join(' ')}]\n`;
-    for (const k of Object.keys(ui.extra ?? {}).sort()) text += `Extra: ${k}\t[${(ui.extra?.[k] ?? []).join(' ')}]\n`;
+    for (const k of Object.keys(ui.extra ?? {}).sort())
+      text += `Extra: ${k}\t[${(ui.extra?.[k] ?? []).join(' ')}]\n`;
     ctx.out(tabwrite(text));
     return 0;
   },

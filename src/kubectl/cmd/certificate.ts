@@ -17,7 +17,8 @@ function modify(which: 'approve' | 'deny'): Command {
   const type = which === 'approve' ? 'Approved' : 'Denied';
   return {
     name: which,
-    short: which === 'approve' ? 'Approve a certificate signing request' : 'Deny a certificate signing request',
+    short:
+      which === 'approve' ? 'Approve a certificate signing request' : 'Deny a certificate signing request',
     flags: [
       ...filenameFlags,
       { name: 'force', type: 'bool', noOptDefVal: 'true' },
@@ -39,7 +40,10 @@ function modify(which: 'approve' | 'deny'): Command {
       if (errors.length > 0) throw new AggregateError(errors);
       const client = await ctx.f.client();
       const output = ctx.flags.string('output');
-      const printer = await makePrinter(output === '' ? 'name' : output, { io: ctx.io, operation: output === '' ? (which === 'approve' ? 'approved' : 'denied') : '' });
+      const printer = await makePrinter(output === '' ? 'name' : output, {
+        io: ctx.io,
+        operation: output === '' ? (which === 'approve' ? 'approved' : 'denied') : '',
+      });
       for (const { info, name, object } of objects) {
         if (info.mapping.group !== 'certificates.k8s.io')
           throw new KubectlError(
@@ -49,7 +53,9 @@ function modify(which: 'approve' | 'deny'): Command {
         const conditions = status.conditions ?? [];
         const opposite = which === 'approve' ? 'Denied' : 'Approved';
         if (conditions.some((c) => c.type === opposite) && !ctx.flags.bool('force'))
-          throw new KubectlError(`error: certificate signing request "${name}" is already ${opposite.toLowerCase()}`);
+          throw new KubectlError(
+            `error: certificate signing request "${name}" is already ${opposite.toLowerCase()}`,
+          );
         let result: KubeObject = object;
         if (!conditions.some((c) => c.type === type) || ctx.flags.bool('force')) {
           const updated = {
@@ -62,13 +68,23 @@ function modify(which: 'approve' | 'deny'): Command {
                   type,
                   status: 'True',
                   reason: which === 'approve' ? 'KubectlApprove' : 'KubectlDeny',
-                  message: which === 'approve' ? 'This CSR was approved by kubectl certificate approve.' : 'This CSR was denied by kubectl certificate deny.',
-                  lastUpdateTime: ctx.io.now().toISOString().replace(/\.\d+Z$/, 'Z'),
+                  message:
+                    which === 'approve'
+                      ? 'This CSR was approved by kubectl certificate approve.'
+                      : 'This CSR was denied by kubectl certificate deny.',
+                  lastUpdateTime: ctx.io
+                    .now()
+                    .toISOString()
+                    .replace(/\.\d+Z$/, 'Z'),
                 },
               ],
             },
           };
-          result = (await client.send<KubeObject>('PUT', withQuery(objectPath(info, name, 'approval'), {}), { body: updated })).body;
+          result = (
+            await client.send<KubeObject>('PUT', withQuery(objectPath(info, name, 'approval'), {}), {
+              body: updated,
+            })
+          ).body;
         }
         ctx.out(printer.print(result));
       }

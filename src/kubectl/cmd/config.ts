@@ -89,7 +89,8 @@ const setContext: Command = {
   async run(ctx) {
     const config = await load(ctx);
     const current = ctx.flags.bool('current');
-    if (current && ctx.args.length > 0) throw usageError(ctx.path, 'you cannot specify both a context name and --current');
+    if (current && ctx.args.length > 0)
+      throw usageError(ctx.path, 'you cannot specify both a context name and --current');
     const name = current ? config['current-context'] : ctx.args[0];
     if (name === undefined || name === '') {
       if (current) throw new KubectlError('error: no current context is set');
@@ -118,8 +119,13 @@ const deleteContext: Command = {
     if (name === undefined) throw usageError(ctx.path, 'Unexpected args: []');
     const config = await load(ctx);
     if (!config.contexts.some((c) => c.name === name))
-      throw new KubectlError(`error: cannot delete context ${name}, not in ${ctx.io.kubeconfig.describe(ctx.flags.string('kubeconfig'))}`);
-    if (config['current-context'] === name) ctx.err('warning: this removed your active context, use "kubectl config use-context" to select a different one\n');
+      throw new KubectlError(
+        `error: cannot delete context ${name}, not in ${ctx.io.kubeconfig.describe(ctx.flags.string('kubeconfig'))}`,
+      );
+    if (config['current-context'] === name)
+      ctx.err(
+        'warning: this removed your active context, use "kubectl config use-context" to select a different one\n',
+      );
     config.contexts = config.contexts.filter((c) => c.name !== name);
     await save(ctx, config);
     ctx.out(`deleted context ${name} from ${ctx.io.kubeconfig.describe(ctx.flags.string('kubeconfig'))}\n`);
@@ -132,11 +138,18 @@ const renameContext: Command = {
   short: 'Rename a context from the kubeconfig file',
   async run(ctx) {
     const [from, to] = ctx.args;
-    if (from === undefined || to === undefined) throw usageError(ctx.path, 'Unexpected args: ' + JSON.stringify(ctx.args));
+    if (from === undefined || to === undefined)
+      throw usageError(ctx.path, 'Unexpected args: ' + JSON.stringify(ctx.args));
     const config = await load(ctx);
     const entry = config.contexts.find((c) => c.name === from);
-    if (entry === undefined) throw new KubectlError(`error: cannot rename the context "${from}", it's not in ${ctx.io.kubeconfig.describe(ctx.flags.string('kubeconfig'))}`);
-    if (config.contexts.some((c) => c.name === to)) throw new KubectlError(`error: cannot rename the context "${from}", the context "${to}" already exists in ${ctx.io.kubeconfig.describe(ctx.flags.string('kubeconfig'))}`);
+    if (entry === undefined)
+      throw new KubectlError(
+        `error: cannot rename the context "${from}", it's not in ${ctx.io.kubeconfig.describe(ctx.flags.string('kubeconfig'))}`,
+      );
+    if (config.contexts.some((c) => c.name === to))
+      throw new KubectlError(
+        `error: cannot rename the context "${from}", the context "${to}" already exists in ${ctx.io.kubeconfig.describe(ctx.flags.string('kubeconfig'))}`,
+      );
     entry.name = to;
     if (config['current-context'] === from) config['current-context'] = to;
     await save(ctx, config);
@@ -165,10 +178,36 @@ const getUsers: Command = {
   },
 };
 
-const clusterKeys = ['server', 'tls-server-name', 'insecure-skip-tls-verify', 'certificate-authority', 'certificate-authority-data', 'proxy-url', 'disable-compression'];
-const userKeys = ['client-certificate', 'client-certificate-data', 'client-key', 'client-key-data', 'token', 'tokenFile', 'as', 'as-uid', 'as-groups', 'username', 'password', 'auth-provider', 'exec'];
+const clusterKeys = [
+  'server',
+  'tls-server-name',
+  'insecure-skip-tls-verify',
+  'certificate-authority',
+  'certificate-authority-data',
+  'proxy-url',
+  'disable-compression',
+];
+const userKeys = [
+  'client-certificate',
+  'client-certificate-data',
+  'client-key',
+  'client-key-data',
+  'token',
+  'tokenFile',
+  'as',
+  'as-uid',
+  'as-groups',
+  'username',
+  'password',
+  'auth-provider',
+  'exec',
+];
 
-function orderedPick(source: Record<string, unknown>, keys: string[], redact: boolean): Record<string, unknown> {
+function orderedPick(
+  source: Record<string, unknown>,
+  keys: string[],
+  redact: boolean,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) {
     const v = source[k];
@@ -202,7 +241,12 @@ const view: Command = {
     const current = ctx.flags.string('context') || config['current-context'];
     if (ctx.flags.bool('minify')) {
       const c = contexts.find((x) => x.name === current);
-      if (c === undefined) throw new KubectlError(current === '' ? 'error: current-context must exist in order to minify' : `error: cannot locate context ${current}`);
+      if (c === undefined)
+        throw new KubectlError(
+          current === ''
+            ? 'error: current-context must exist in order to minify'
+            : `error: cannot locate context ${current}`,
+        );
       contexts = [c];
       clusters = clusters.filter((x) => x.name === c.context.cluster);
       users = users.filter((x) => x.name === c.context.user);
@@ -211,16 +255,34 @@ const view: Command = {
       kind: 'Config',
       apiVersion: 'v1',
       preferences: config.preferences ?? {},
-      clusters: clusters.map((c) => ({ name: c.name, cluster: orderedPick(c.cluster as Record<string, unknown>, clusterKeys, redact) })),
-      users: users.map((u) => ({ name: u.name, user: orderedPick(u.user as Record<string, unknown>, userKeys, redact) })),
+      clusters: clusters.map((c) => ({
+        name: c.name,
+        cluster: orderedPick(c.cluster as Record<string, unknown>, clusterKeys, redact),
+      })),
+      users: users.map((u) => ({
+        name: u.name,
+        user: orderedPick(u.user as Record<string, unknown>, userKeys, redact),
+      })),
       contexts: contexts.map((c) => ({
         name: c.name,
-        context: { cluster: c.context.cluster, user: c.context.user, ...(c.context.namespace ? { namespace: c.context.namespace } : {}) },
+        context: {
+          cluster: c.context.cluster,
+          user: c.context.user,
+          ...(c.context.namespace ? { namespace: c.context.namespace } : {}),
+        },
       })),
       'current-context': ctx.flags.bool('minify') ? current : config['current-context'],
     };
     const output = ctx.flags.string('output');
-    if (output === 'yaml') ctx.out(toYaml({ ...doc, clusters: doc.clusters.length ? doc.clusters : null, users: doc.users.length ? doc.users : null, contexts: doc.contexts.length ? doc.contexts : null }));
+    if (output === 'yaml')
+      ctx.out(
+        toYaml({
+          ...doc,
+          clusters: doc.clusters.length ? doc.clusters : null,
+          users: doc.users.length ? doc.users : null,
+          contexts: doc.contexts.length ? doc.contexts : null,
+        }),
+      );
     else if (output === 'json') ctx.out(goJson(doc, { indent: '    ', sortKeys: false }) + '\n');
     else ctx.out((await makePrinter(output, { io: ctx.io })).print(doc as never));
     return 0;
@@ -230,5 +292,15 @@ const view: Command = {
 export const configCommand: Command = {
   name: 'config',
   short: 'Modify kubeconfig files',
-  subcommands: [currentContext, deleteContext, getClusters, getContexts, getUsers, renameContext, setContext, useContext, view],
+  subcommands: [
+    currentContext,
+    deleteContext,
+    getClusters,
+    getContexts,
+    getUsers,
+    renameContext,
+    setContext,
+    useContext,
+    view,
+  ],
 };

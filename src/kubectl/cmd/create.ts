@@ -24,7 +24,14 @@ import { addSourceToError } from './source-error';
 export const createCommand: Command = {
   name: 'create',
   short: 'Create a resource from a file or from stdin',
-  flags: [...writeFlags('kubectl-create'), ...filenameFlags, { name: 'edit', type: 'bool', noOptDefVal: 'true' }, { name: 'raw', type: 'string' }, { name: 'selector', shorthand: 'l', type: 'string' }, { name: 'windows-line-endings', type: 'bool', noOptDefVal: 'true' }],
+  flags: [
+    ...writeFlags('kubectl-create'),
+    ...filenameFlags,
+    { name: 'edit', type: 'bool', noOptDefVal: 'true' },
+    { name: 'raw', type: 'string' },
+    { name: 'selector', shorthand: 'l', type: 'string' },
+    { name: 'windows-line-endings', type: 'bool', noOptDefVal: 'true' },
+  ],
   subcommands: [
     createClusterRole,
     createClusterRoleBinding,
@@ -74,7 +81,9 @@ export const createCommand: Command = {
           resource: info.mapping.resource,
           ...(info.namespace !== '' ? { namespace: info.namespace } : {}),
         });
-        const created = await client.send<KubeObject>('POST', withQuery(path, writeQuery(ctx, dryRun)), { body: object });
+        const created = await client.send<KubeObject>('POST', withQuery(path, writeQuery(ctx, dryRun)), {
+          body: object,
+        });
         await printResult(ctx, created.body, 'created', dryRun);
       } catch (error) {
         errors.push(addSourceToError('creating', info.source ?? '', error));

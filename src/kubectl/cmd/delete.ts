@@ -51,7 +51,8 @@ export const deleteCommand: Command = {
     const dryRun = dryRunStrategy(ctx);
     let grace = f.int('grace-period');
     if (f.bool('now')) {
-      if (grace !== -1) throw new KubectlError('error: --now and --grace-period cannot be specified together');
+      if (grace !== -1)
+        throw new KubectlError('error: --now and --grace-period cannot be specified together');
       grace = 1;
     }
     if (f.bool('force') && grace < 0) grace = 0;
@@ -60,9 +61,17 @@ export const deleteCommand: Command = {
         'Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n',
       );
     const cascade = f.string('cascade');
-    const policy = { background: 'Background', true: 'Background', foreground: 'Foreground', orphan: 'Orphan', false: 'Orphan' }[cascade];
+    const policy = {
+      background: 'Background',
+      true: 'Background',
+      foreground: 'Foreground',
+      orphan: 'Orphan',
+      false: 'Orphan',
+    }[cascade];
     if (policy === undefined)
-      throw new KubectlError(`error: invalid cascade value (${cascade}). Must be "background", "foreground", or "orphan".`);
+      throw new KubectlError(
+        `error: invalid cascade value (${cascade}). Must be "background", "foreground", or "orphan".`,
+      );
     const built =
       filenames.length > 0
         ? await infosFromFiles(ctx, filenames, f.bool('recursive'))
@@ -85,19 +94,28 @@ export const deleteCommand: Command = {
     for (let info of infos) {
       const name = info.name as string;
       const kind = kindName(info.mapping);
-      const operation = (grace === 0 ? 'force deleted' : 'deleted') + (dryRun === 'client' ? ' (dry run)' : dryRun === 'server' ? ' (server dry run)' : '');
+      const operation =
+        (grace === 0 ? 'force deleted' : 'deleted') +
+        (dryRun === 'client' ? ' (dry run)' : dryRun === 'server' ? ' (server dry run)' : '');
       if (dryRun !== 'client') {
         const options: Record<string, unknown> = { kind: 'DeleteOptions', apiVersion: 'v1' };
         if (grace >= 0) options['gracePeriodSeconds'] = grace;
         options['propagationPolicy'] = policy;
         try {
-          const answer = await client.send<KubeObject>('DELETE', withQuery(objectPath(info, name), dryRun === 'server' ? { dryRun: 'All' } : {}), {
-            body: options,
-          });
-          const uid = answer.body?.metadata?.uid ?? (answer.body as { details?: { uid?: string } } | undefined)?.details?.uid;
+          const answer = await client.send<KubeObject>(
+            'DELETE',
+            withQuery(objectPath(info, name), dryRun === 'server' ? { dryRun: 'All' } : {}),
+            {
+              body: options,
+            },
+          );
+          const uid =
+            answer.body?.metadata?.uid ??
+            (answer.body as { details?: { uid?: string } } | undefined)?.details?.uid;
           if (uid !== undefined) info = { ...info, uid } as typeof info;
         } catch (error) {
-          if (f.bool('ignore-not-found') && error instanceof ApiError && error.reason === 'NotFound') continue;
+          if (f.bool('ignore-not-found') && error instanceof ApiError && error.reason === 'NotFound')
+            continue;
           errors.push(error);
           continue;
         }
@@ -137,7 +155,11 @@ export async function waitForDeletion(
         break;
       }
       if (Date.now() > deadline) {
-        errors.push(new KubectlError(`error: timed out waiting for the condition on ${info.mapping.resource}/${info.name}`));
+        errors.push(
+          new KubectlError(
+            `error: timed out waiting for the condition on ${info.mapping.resource}/${info.name}`,
+          ),
+        );
         return false;
       }
       if (ctx.io.signal?.aborted) return false;

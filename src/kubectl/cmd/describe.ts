@@ -33,9 +33,16 @@ export const describeCommand: Command = {
       );
     const allNamespaces = f.bool('all-namespaces');
     const built =
-      filenames.length > 0 ? await infosFromFiles(ctx, filenames, f.bool('recursive')) : await infosFromArgs(ctx, ctx.args, { allNamespaces });
+      filenames.length > 0
+        ? await infosFromFiles(ctx, filenames, f.bool('recursive'))
+        : await infosFromArgs(ctx, ctx.args, { allNamespaces });
     const client = await ctx.f.client();
-    const dctx = { client, now: ctx.io.now(), showEvents: f.bool('show-events'), chunkSize: f.int('chunk-size') };
+    const dctx = {
+      client,
+      now: ctx.io.now(),
+      showEvents: f.bool('show-events'),
+      chunkSize: f.int('chunk-size'),
+    };
     const errors: unknown[] = [];
     const targets: { info: Info; object: KubeObject }[] = [];
     for (const info of built.infos) {
@@ -46,17 +53,30 @@ export const describeCommand: Command = {
           continue;
         }
         const selector = f.string('selector');
-        const list = (await client.send<KubeList>('GET', withQuery(objectPath(info), selector ? { labelSelector: selector } : {}))).body;
+        const list = (
+          await client.send<KubeList>(
+            'GET',
+            withQuery(objectPath(info), selector ? { labelSelector: selector } : {}),
+          )
+        ).body;
         const kind = list.kind.replace(/List$/, '');
-        for (const item of list.items) targets.push({ info, object: { apiVersion: list.apiVersion, kind, ...item } });
+        for (const item of list.items)
+          targets.push({ info, object: { apiVersion: list.apiVersion, kind, ...item } });
       } catch (error) {
-        if (error instanceof ApiError && error.reason === 'NotFound' && info.name !== undefined && ctx.args.length === 2 && !ctx.args[1]?.includes('/')) {
+        if (
+          error instanceof ApiError &&
+          error.reason === 'NotFound' &&
+          info.name !== undefined &&
+          ctx.args.length === 2 &&
+          !ctx.args[1]?.includes('/')
+        ) {
           // DescribeMatchingResources: objects whose names start with the typed name.
           const list = (await client.send<KubeList>('GET', objectPath(info))).body;
           const kind = list.kind.replace(/List$/, '');
           const matching = list.items.filter((i) => (i.metadata?.name ?? '').startsWith(info.name as string));
           if (matching.length === 0) errors.push(error);
-          for (const item of matching) targets.push({ info, object: { apiVersion: list.apiVersion, kind, ...item } });
+          for (const item of matching)
+            targets.push({ info, object: { apiVersion: list.apiVersion, kind, ...item } });
           continue;
         }
         errors.push(error);
@@ -65,7 +85,11 @@ export const describeCommand: Command = {
     let first = true;
     for (const { info, object } of targets) {
       try {
-        const text = await describerFor(info.mapping)(dctx, info.mapping, object as KubeObject & Record<string, unknown>);
+        const text = await describerFor(info.mapping)(
+          dctx,
+          info.mapping,
+          object as KubeObject & Record<string, unknown>,
+        );
         ctx.out(first ? text : `\n\n${text}`);
         first = false;
       } catch (error) {

@@ -64,19 +64,38 @@ export const diffCommand: Command = {
       let merged: KubeObject;
       if (ctx.flags.bool('server-side')) {
         merged = (
-          await client.send<KubeObject>('PATCH', withQuery(objectPath(info, name), { dryRun: 'All', fieldManager: ctx.flags.changed.has('field-manager') ? ctx.flags.string('field-manager') : 'kubectl', force: ctx.flags.bool('force-conflicts') }), {
-            body: goJson(object),
-            contentType: 'application/apply-patch+yaml',
-          })
+          await client.send<KubeObject>(
+            'PATCH',
+            withQuery(objectPath(info, name), {
+              dryRun: 'All',
+              fieldManager: ctx.flags.changed.has('field-manager')
+                ? ctx.flags.string('field-manager')
+                : 'kubectl',
+              force: ctx.flags.bool('force-conflicts'),
+            }),
+            {
+              body: goJson(object),
+              contentType: 'application/apply-patch+yaml',
+            },
+          )
         ).body;
       } else if (live === undefined) {
         setLastApplied(object);
-        merged = (await client.send<KubeObject>('POST', withQuery(objectPath(info), { dryRun: 'All', fieldManager: ctx.flags.string('field-manager') }), { body: object })).body;
+        merged = (
+          await client.send<KubeObject>(
+            'POST',
+            withQuery(objectPath(info), { dryRun: 'All', fieldManager: ctx.flags.string('field-manager') }),
+            { body: object },
+          )
+        ).body;
       } else {
         const annotations = live.metadata?.annotations ?? {};
         let original: unknown;
         try {
-          original = annotations[lastAppliedAnnotation] !== undefined ? JSON.parse(annotations[lastAppliedAnnotation]) : undefined;
+          original =
+            annotations[lastAppliedAnnotation] !== undefined
+              ? JSON.parse(annotations[lastAppliedAnnotation])
+              : undefined;
         } catch {
           original = undefined;
         }
@@ -84,15 +103,27 @@ export const diffCommand: Command = {
         const strategic = isStrategic(info.mapping.group);
         const patch = threeWayPatch(original, object as Record<string, unknown>, live, strategic);
         merged = (
-          await client.send<KubeObject>('PATCH', withQuery(objectPath(info, name), { dryRun: 'All', fieldManager: ctx.flags.string('field-manager') }), {
-            body: goJson(patch),
-            contentType: strategic ? 'application/strategic-merge-patch+json' : 'application/merge-patch+json',
-          })
+          await client.send<KubeObject>(
+            'PATCH',
+            withQuery(objectPath(info, name), {
+              dryRun: 'All',
+              fieldManager: ctx.flags.string('field-manager'),
+            }),
+            {
+              body: goJson(patch),
+              contentType: strategic
+                ? 'application/strategic-merge-patch+json'
+                : 'application/merge-patch+json',
+            },
+          )
         ).body;
       }
       const show = ctx.flags.bool('show-managed-fields');
-      const text = (o: KubeObject | undefined) => (o === undefined ? '' : toYaml(show ? o : withoutManagedFields(o)));
-      const file = [info.mapping.group, info.mapping.version, info.mapping.kind, info.namespace, name].filter((p) => p !== '').join('.');
+      const text = (o: KubeObject | undefined) =>
+        o === undefined ? '' : toYaml(show ? o : withoutManagedFields(o));
+      const file = [info.mapping.group, info.mapping.version, info.mapping.kind, info.namespace, name]
+        .filter((p) => p !== '')
+        .join('.');
       const hunks = unifiedDiff(text(live), text(merged));
       if (hunks === '') continue;
       const stamp = goStamp(ctx.io.now());

@@ -28,19 +28,23 @@ interface Doc {
 function resolve(doc: Doc, schema: Schema | undefined): Schema | undefined {
   if (schema === undefined) return undefined;
   if (schema.$ref !== undefined) return doc.components?.schemas?.[schema.$ref.split('/').pop() as string];
-  if (schema.allOf !== undefined && schema.allOf.length === 1 && schema.properties === undefined) return resolve(doc, schema.allOf[0]);
+  if (schema.allOf !== undefined && schema.allOf.length === 1 && schema.properties === undefined)
+    return resolve(doc, schema.allOf[0]);
   return schema;
 }
 
 function typeName(doc: Doc, schema: Schema | undefined): string {
   if (schema === undefined) return 'Object';
   if (schema.items !== undefined) return `[]${typeName(doc, schema.items)}`;
-  if (typeof schema.additionalProperties === 'object') return `map[string]${typeName(doc, schema.additionalProperties)}`;
-  if (schema.allOf !== undefined && schema.allOf.length === 1 && schema.properties === undefined) return typeName(doc, schema.allOf[0]);
+  if (typeof schema.additionalProperties === 'object')
+    return `map[string]${typeName(doc, schema.additionalProperties)}`;
+  if (schema.allOf !== undefined && schema.allOf.length === 1 && schema.properties === undefined)
+    return typeName(doc, schema.allOf[0]);
   if (schema.$ref !== undefined) {
     const name = schema.$ref.split('/').pop() as string;
     const target = doc.components?.schemas?.[name];
-    if (target === undefined || target.type === undefined || target.type === 'object') return name.split('.').pop() as string;
+    if (target === undefined || target.type === undefined || target.type === 'object')
+      return name.split('.').pop() as string;
     return typeName(doc, target);
   }
   if (schema.type !== undefined) return schema.type;
@@ -73,7 +77,8 @@ function printFields(doc: Doc, schema: Schema, indent: string, recursive: boolea
     if (recursive) {
       const type = typeName(doc, field);
       const nested = fieldsOf(doc, field);
-      if (nested?.properties !== undefined && !seen.includes(type)) out += printFields(doc, nested, indent + '  ', true, [...seen, type]);
+      if (nested?.properties !== undefined && !seen.includes(type))
+        out += printFields(doc, nested, indent + '  ', true, [...seen, type]);
     } else {
       const desc = descriptionLines(resolveFieldDescription(doc, field), `${indent}  `);
       out += `${desc === '' ? `${indent}  <no description>` : desc}\n\n`;
@@ -96,19 +101,27 @@ export const explainCommand: Command = {
   ],
   async run(ctx) {
     if (ctx.args.length !== 1)
-      throw usageError(ctx.path, 'You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.\n');
+      throw usageError(
+        ctx.path,
+        'You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.\n',
+      );
     const [resourceArg, ...fields] = (ctx.args[0] as string).split('.');
     const mapper = await ctx.f.mapper();
     let m = mapper.mappingFor(resourceArg as string);
     const apiVersion = ctx.flags.string('api-version');
     if (apiVersion !== '') {
       const [g, v] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
-      const other = mapper.mappings.find((x) => x.group === g && x.version === v && x.resource === m.resource);
-      if (other === undefined) throw new KubectlError(`error: couldn't find resource for "${g}/${v}, Resource=${m.resource}"`);
+      const other = mapper.mappings.find(
+        (x) => x.group === g && x.version === v && x.resource === m.resource,
+      );
+      if (other === undefined)
+        throw new KubectlError(`error: couldn't find resource for "${g}/${v}, Resource=${m.resource}"`);
       m = other;
     }
     const client = await ctx.f.client();
-    const index = (await client.send<{ paths: Record<string, { serverRelativeURL: string }> }>('GET', '/openapi/v3')).body;
+    const index = (
+      await client.send<{ paths: Record<string, { serverRelativeURL: string }> }>('GET', '/openapi/v3')
+    ).body;
     const key = m.group === '' ? `api/${m.version}` : `apis/${m.group}/${m.version}`;
     const gvr = `${m.group}/${m.version}, Resource=${m.resource}`;
     const entry = index.paths[key];
@@ -116,9 +129,9 @@ export const explainCommand: Command = {
     const doc = (await client.send<Doc>('GET', entry.serverRelativeURL)).body;
     const schemas = doc.components?.schemas ?? {};
     const kindSchema = Object.values(schemas).find((s) =>
-      ((s['x-kubernetes-group-version-kind'] ?? []) as { group: string; version: string; kind: string }[]).some(
-        (gvk) => gvk.group === m.group && gvk.version === m.version && gvk.kind === m.kind,
-      ),
+      (
+        (s['x-kubernetes-group-version-kind'] ?? []) as { group: string; version: string; kind: string }[]
+      ).some((gvk) => gvk.group === m.group && gvk.version === m.version && gvk.kind === m.kind),
     );
     if (kindSchema === undefined) throw new KubectlError(`error: GVR (${gvr}) not found in OpenAPI schema`);
     let schema: Schema | undefined = kindSchema;
@@ -143,7 +156,9 @@ export const explainCommand: Command = {
     const container = fieldsOf(doc, schema);
     if (container?.properties !== undefined) {
       out += 'FIELDS:\n';
-      out += printFields(doc, container, '  ', ctx.flags.bool('recursive'), [typeName(doc, field ?? kindSchema)]);
+      out += printFields(doc, container, '  ', ctx.flags.bool('recursive'), [
+        typeName(doc, field ?? kindSchema),
+      ]);
     }
     ctx.out(out + '\n');
     return 0;

@@ -15,7 +15,13 @@ import { ApiError, resourcePath, withQuery, type Table, type QueryParams } from 
 import type { Command, CommandContext } from '../command';
 import { AggregateError, KubectlError } from '../errors';
 import { HumanPrinter } from '../printers/table';
-import { isHumanReadable, makePrinter, printFlags, relaxedJsonPath, withoutManagedFields } from '../printers/output';
+import {
+  isHumanReadable,
+  makePrinter,
+  printFlags,
+  relaxedJsonPath,
+  withoutManagedFields,
+} from '../printers/output';
 import { JsonPath } from '../printers/jsonpath';
 import { tabwrite } from '../printers/tabwriter';
 import { filenameFlags, infosFromArgs, infosFromFiles, type Info } from '../resource/builder';
@@ -66,7 +72,13 @@ async function runGet(ctx: CommandContext): Promise<number> {
   }
   const human = isHumanReadable(output);
   // Validate the printer before any request, as kubectl does.
-  const generic = human ? undefined : await makePrinter(output, { io: ctx.io, noHeaders: flags.bool('no-headers'), template: flags.string('template') });
+  const generic = human
+    ? undefined
+    : await makePrinter(output, {
+        io: ctx.io,
+        noHeaders: flags.bool('no-headers'),
+        template: flags.string('template'),
+      });
   const allNamespaces = flags.bool('all-namespaces');
   const built =
     filenames.length > 0
@@ -99,7 +111,8 @@ async function runGet(ctx: CommandContext): Promise<number> {
         for (const object of list) results.push({ info, object });
       }
     } catch (error) {
-      if (flags.bool('ignore-not-found') && error instanceof ApiError && error.reason === 'NotFound') continue;
+      if (flags.bool('ignore-not-found') && error instanceof ApiError && error.reason === 'NotFound')
+        continue;
       errors.push(error);
     }
   }
@@ -213,9 +226,13 @@ async function listAll(
       resource: info.mapping.resource,
       ...(info.namespace !== '' ? { namespace: info.namespace } : {}),
     });
-    const r = await client.send<KubeObject & { metadata?: { continue?: string } }>('GET', withQuery(path, query), {
-      accept,
-    });
+    const r = await client.send<KubeObject & { metadata?: { continue?: string } }>(
+      'GET',
+      withQuery(path, query),
+      {
+        accept,
+      },
+    );
     pages.push(r.body);
     const next = (r.body.metadata as { continue?: string } | undefined)?.continue;
     cont = next !== undefined && next !== '' ? next : undefined;
@@ -260,11 +277,19 @@ function sortHuman(
   sortBy: string,
 ): { info: Info; object: KubeObject | Table }[] {
   const jp = new JsonPath(relaxedJsonPath(sortBy), { allowMissingKeys: true });
-  return objects.map((entry) => {
-    if (!isTable(entry.object)) return entry;
-    const rows = [...entry.object.rows].sort((a, b) => compareValues(sortValue(a.object, jp), sortValue(b.object, jp)));
-    return { info: entry.info, object: { ...entry.object, rows } };
-  }).sort((a, b) => (isTable(a.object) || isTable(b.object) ? 0 : compareValues(sortValue(a.object, jp), sortValue(b.object, jp))));
+  return objects
+    .map((entry) => {
+      if (!isTable(entry.object)) return entry;
+      const rows = [...entry.object.rows].sort((a, b) =>
+        compareValues(sortValue(a.object, jp), sortValue(b.object, jp)),
+      );
+      return { info: entry.info, object: { ...entry.object, rows } };
+    })
+    .sort((a, b) =>
+      isTable(a.object) || isTable(b.object)
+        ? 0
+        : compareValues(sortValue(a.object, jp), sortValue(b.object, jp)),
+    );
 }
 
 /** `-w`/`--watch-only`: the list (unless watch-only), then every change as a row, until interrupted. */

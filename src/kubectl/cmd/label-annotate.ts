@@ -18,7 +18,10 @@ import { goJson } from '../printers/json';
 
 type Which = 'label' | 'annotate';
 
-export function splitResourcesAndPairs(args: string[], pairType: string): { resources: string[]; pairs: string[] } {
+export function splitResourcesAndPairs(
+  args: string[],
+  pairType: string,
+): { resources: string[]; pairs: string[] } {
   const resources: string[] = [];
   const pairs: string[] = [];
   let foundPair = false;
@@ -42,18 +45,29 @@ function parsePairs(pairs: string[], which: Which): { set: [string, string][]; r
       const key = p.slice(0, eq);
       const value = p.slice(eq + 1);
       if (which === 'label' && !/^(([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?)$/.test(value))
-        throw new KubectlError(`error: invalid label value: "${p}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`);
+        throw new KubectlError(
+          `error: invalid label value: "${p}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+        );
       set.push([key, value]);
     } else remove.push(p.slice(0, -1));
   }
   for (const r of remove)
     if (set.some(([k]) => k === r))
-      throw new KubectlError(`error: can not both modify and remove ${which === 'label' ? 'a label' : 'an annotation'} in the same command`);
+      throw new KubectlError(
+        `error: can not both modify and remove ${which === 'label' ? 'a label' : 'an annotation'} in the same command`,
+      );
   return { set, remove };
 }
 
 function mergePatch(before: unknown, after: unknown): unknown {
-  if (typeof before !== 'object' || before === null || Array.isArray(before) || typeof after !== 'object' || after === null || Array.isArray(after))
+  if (
+    typeof before !== 'object' ||
+    before === null ||
+    Array.isArray(before) ||
+    typeof after !== 'object' ||
+    after === null ||
+    Array.isArray(after)
+  )
     return after;
   const patch: Record<string, unknown> = {};
   const b = before as Record<string, unknown>;
@@ -72,7 +86,9 @@ export function labelAnnotateCommand(which: Which): Command {
     name: which,
     short: which === 'label' ? 'Update the labels on a resource' : 'Update the annotations on a resource',
     flags: [
-      ...writeFlags(which === 'label' ? 'kubectl-label' : 'kubectl-annotate').filter((fl) => fl.name !== 'validate' && fl.name !== 'save-config'),
+      ...writeFlags(which === 'label' ? 'kubectl-label' : 'kubectl-annotate').filter(
+        (fl) => fl.name !== 'validate' && fl.name !== 'save-config',
+      ),
       ...filenameFlags,
       { name: 'overwrite', type: 'bool', noOptDefVal: 'true' },
       { name: 'local', type: 'bool', noOptDefVal: 'true' },
@@ -94,18 +110,34 @@ async function run(ctx: CommandContext, which: Which, field: 'labels' | 'annotat
   const { resources, pairs } = splitResourcesAndPairs(ctx.args, which);
   const filenames = f.strings('filename');
   if (pairs.length === 0 && !f.bool('list'))
-    throw new KubectlError(`error: at least one ${which === 'label' ? 'label' : 'annotation'} update is required`);
+    throw new KubectlError(
+      `error: at least one ${which === 'label' ? 'label' : 'annotation'} update is required`,
+    );
   if (resources.length === 0 && filenames.length === 0)
-    throw usageError(ctx.path, 'one or more resources must be specified as <resource> <name> or <resource>/<name>');
+    throw usageError(
+      ctx.path,
+      'one or more resources must be specified as <resource> <name> or <resource>/<name>',
+    );
   const { set, remove } = parsePairs(pairs, which);
   const dryRun = dryRunStrategy(ctx);
   await checkOutput(ctx);
-  const built = filenames.length > 0 ? await infosFromFiles(ctx, filenames, f.bool('recursive')) : await infosFromArgs(ctx, resources, { allNamespaces: f.bool('all-namespaces') });
+  const built =
+    filenames.length > 0
+      ? await infosFromFiles(ctx, filenames, f.bool('recursive'))
+      : await infosFromArgs(ctx, resources, { allNamespaces: f.bool('all-namespaces') });
   const errors: unknown[] = [];
   const unnamed = built.infos.filter((i) => i.name === undefined);
-  if (unnamed.length > 0 && !f.bool('all') && f.string('selector') === '' && f.string('field-selector') === '')
+  if (
+    unnamed.length > 0 &&
+    !f.bool('all') &&
+    f.string('selector') === '' &&
+    f.string('field-selector') === ''
+  )
     throw new KubectlError('error: resource(s) were provided, but no name was specified');
-  const objects = await resolveObjects(ctx, built.infos, errors, { labelSelector: f.string('selector'), fieldSelector: f.string('field-selector') });
+  const objects = await resolveObjects(ctx, built.infos, errors, {
+    labelSelector: f.string('selector'),
+    fieldSelector: f.string('field-selector'),
+  });
   const client = await ctx.f.client();
   for (const { info, name, object } of objects) {
     const current = { ...((object.metadata?.[field] as Record<string, string> | undefined) ?? {}) };
@@ -119,11 +151,19 @@ async function run(ctx: CommandContext, which: Which, field: 'labels' | 'annotat
         if (which === 'label') {
           const clashes = set.filter(([k, v]) => current[k] !== undefined && current[k] !== v);
           if (clashes.length > 0)
-            throw new KubectlError(clashes.map(([k]) => `error: '${k}' already has a value (${current[k]}), and --overwrite is false`).join('\n'));
+            throw new KubectlError(
+              clashes
+                .map(([k]) => `error: '${k}' already has a value (${current[k]}), and --overwrite is false`)
+                .join('\n'),
+            );
         } else {
-          const clashes = set.filter(([k, v]) => k !== 'kubernetes.io/change-cause' && current[k] !== undefined && current[k] !== v);
+          const clashes = set.filter(
+            ([k, v]) => k !== 'kubernetes.io/change-cause' && current[k] !== undefined && current[k] !== v,
+          );
           if (clashes.length > 0)
-            throw new KubectlError(`error: --overwrite is false but found the following declared annotation(s): ${clashes.map(([k]) => `'${k}' already has a value (${current[k]})`).join('; ')}`);
+            throw new KubectlError(
+              `error: --overwrite is false but found the following declared annotation(s): ${clashes.map(([k]) => `'${k}' already has a value (${current[k]})`).join('; ')}`,
+            );
         }
       }
       const next = { ...current };
@@ -134,13 +174,15 @@ async function run(ctx: CommandContext, which: Which, field: 'labels' | 'annotat
       }
       const before: KubeObject = object;
       const after: KubeObject = { ...object, metadata: { ...object.metadata, [field]: next } };
-      if (f.string('resource-version') !== '') after.metadata = { ...after.metadata, resourceVersion: f.string('resource-version') };
+      if (f.string('resource-version') !== '')
+        after.metadata = { ...after.metadata, resourceVersion: f.string('resource-version') };
       const oldText = goJson(before);
       const newText = goJson(after);
       let message: string;
       if (which === 'label') {
         message = 'not labeled';
-        if (oldText !== newText) message = !f.bool('overwrite') && newText.length < oldText.length ? 'unlabeled' : 'labeled';
+        if (oldText !== newText)
+          message = !f.bool('overwrite') && newText.length < oldText.length ? 'unlabeled' : 'labeled';
       } else message = 'annotate';
       if (dryRun === 'client' || f.bool('local')) {
         await printResult(ctx, after, message, dryRun);

@@ -12,8 +12,18 @@ import { makePrinter, printFlags, withoutManagedFields } from '../printers/outpu
 
 export type DryRun = 'none' | 'client' | 'server';
 
-export const dryRunFlag = { name: 'dry-run', type: 'string' as const, default: 'none', noOptDefVal: 'unchanged' };
-export const validateFlag = { name: 'validate', type: 'string' as const, default: 'strict', noOptDefVal: 'strict' };
+export const dryRunFlag = {
+  name: 'dry-run',
+  type: 'string' as const,
+  default: 'none',
+  noOptDefVal: 'unchanged',
+};
+export const validateFlag = {
+  name: 'validate',
+  type: 'string' as const,
+  default: 'strict',
+  noOptDefVal: 'strict',
+};
 
 export function writeFlags(fieldManager: string) {
   return [
@@ -71,22 +81,33 @@ export async function printResult(
     ctx.out(printer.print(object));
     return;
   }
-  const printer = await makePrinter(output, { io: ctx.io, template: ctx.flags.has('template') ? ctx.flags.string('template') : '' });
-  const shown = ctx.flags.has('show-managed-fields') && ctx.flags.bool('show-managed-fields') ? object : withoutManagedFields(object);
+  const printer = await makePrinter(output, {
+    io: ctx.io,
+    template: ctx.flags.has('template') ? ctx.flags.string('template') : '',
+  });
+  const shown =
+    ctx.flags.has('show-managed-fields') && ctx.flags.bool('show-managed-fields')
+      ? object
+      : withoutManagedFields(object);
   ctx.out(printer.print(shown, typed));
 }
 
 /** Checks `-o` before any request, so a bad format fails first as kubectl's does. */
 export async function checkOutput(ctx: CommandContext): Promise<void> {
   const output = ctx.flags.has('output') ? ctx.flags.string('output') : '';
-  if (output !== '' && output !== 'wide') await makePrinter(output, { io: ctx.io, template: ctx.flags.has('template') ? ctx.flags.string('template') : '' });
+  if (output !== '' && output !== 'wide')
+    await makePrinter(output, {
+      io: ctx.io,
+      template: ctx.flags.has('template') ? ctx.flags.string('template') : '',
+    });
 }
 
 /** The query of a write: field manager, validation and dry run. */
 export function writeQuery(ctx: CommandContext, dryRun: DryRun, manager?: string): Record<string, string> {
   const q: Record<string, string> = {};
   if (dryRun === 'server') q['dryRun'] = 'All';
-  q['fieldManager'] = manager ?? (ctx.flags.has('field-manager') ? ctx.flags.string('field-manager') : 'kubectl');
+  q['fieldManager'] =
+    manager ?? (ctx.flags.has('field-manager') ? ctx.flags.string('field-manager') : 'kubectl');
   if (ctx.flags.has('validate')) q['fieldValidation'] = fieldValidation(ctx);
   return q;
 }

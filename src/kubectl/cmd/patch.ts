@@ -36,16 +36,26 @@ export const patchCommand: Command = {
     const f = ctx.flags;
     let patchText = f.string('patch');
     const patchFile = f.string('patch-file');
-    if (patchText !== '' && patchFile !== '') throw new KubectlError('error: cannot specify --patch and --patch-file together');
+    if (patchText !== '' && patchFile !== '')
+      throw new KubectlError('error: cannot specify --patch and --patch-file together');
     if (patchFile !== '') {
       const text = await ctx.io.files.read(patchFile);
-      if (text === undefined) throw new KubectlError(`error: unable to read patch file: open ${patchFile}: no such file or directory`);
+      if (text === undefined)
+        throw new KubectlError(
+          `error: unable to read patch file: open ${patchFile}: no such file or directory`,
+        );
       patchText = text;
     }
-    if (patchText === '') throw new KubectlError('error: must specify --patch or --patch-file containing the contents of the patch');
+    if (patchText === '')
+      throw new KubectlError(
+        'error: must specify --patch or --patch-file containing the contents of the patch',
+      );
     const type = f.string('type').toLowerCase();
     const contentType = types[type];
-    if (contentType === undefined) throw new KubectlError(`error: --type must be one of [json merge strategic], not "${f.string('type')}"`);
+    if (contentType === undefined)
+      throw new KubectlError(
+        `error: --type must be one of [json merge strategic], not "${f.string('type')}"`,
+      );
     const dryRun = dryRunStrategy(ctx);
     await checkOutput(ctx);
     const filenames = f.strings('filename');
@@ -59,7 +69,10 @@ export const patchCommand: Command = {
         throw new KubectlError(`error: unable to parse "${patchText}": ${(error as Error).message}`);
       }
     }
-    const built = filenames.length > 0 ? await infosFromFiles(ctx, filenames, f.bool('recursive')) : await infosFromArgs(ctx, ctx.args);
+    const built =
+      filenames.length > 0
+        ? await infosFromFiles(ctx, filenames, f.bool('recursive'))
+        : await infosFromArgs(ctx, ctx.args);
     const errors: unknown[] = [];
     const objects = await resolveObjects(ctx, built.infos, errors);
     const client = await ctx.f.client();
@@ -72,10 +85,14 @@ export const patchCommand: Command = {
       try {
         const query = writeQuery(ctx, dryRun, f.string('field-manager'));
         delete query['fieldValidation'];
-        const r = await client.send<KubeObject>('PATCH', withQuery(objectPath(info, name, subresource), query), {
-          body,
-          contentType,
-        });
+        const r = await client.send<KubeObject>(
+          'PATCH',
+          withQuery(objectPath(info, name, subresource), query),
+          {
+            body,
+            contentType,
+          },
+        );
         await printResult(ctx, r.body, deepEqual(object, r.body) ? 'patched (no change)' : 'patched', dryRun);
       } catch (error) {
         errors.push(error);

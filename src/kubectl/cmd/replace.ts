@@ -41,9 +41,17 @@ export const replaceCommand: Command = {
       const name = info.name ?? '';
       try {
         if (ctx.flags.bool('force')) {
-          await client.send('DELETE', objectPath(info, name), { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
-          ctx.out(`${info.mapping.kind.toLowerCase()}${info.mapping.group ? `.${info.mapping.group}` : ''} "${name}" deleted\n`);
-          const r = await client.send<KubeObject>('POST', withQuery(objectPath(info), writeQuery(ctx, dryRun)), { body: object });
+          await client.send('DELETE', objectPath(info, name), {
+            body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+          });
+          ctx.out(
+            `${info.mapping.kind.toLowerCase()}${info.mapping.group ? `.${info.mapping.group}` : ''} "${name}" deleted\n`,
+          );
+          const r = await client.send<KubeObject>(
+            'POST',
+            withQuery(objectPath(info), writeQuery(ctx, dryRun)),
+            { body: object },
+          );
           await printResult(ctx, r.body, 'replaced', dryRun);
           continue;
         }
@@ -55,7 +63,11 @@ export const replaceCommand: Command = {
           const current = (await client.send<KubeObject>('GET', objectPath(info, name))).body;
           object.metadata = { ...object.metadata, resourceVersion: current.metadata?.resourceVersion ?? '' };
         }
-        const r = await client.send<KubeObject>('PUT', withQuery(objectPath(info, name), writeQuery(ctx, dryRun)), { body: object });
+        const r = await client.send<KubeObject>(
+          'PUT',
+          withQuery(objectPath(info, name), writeQuery(ctx, dryRun)),
+          { body: object },
+        );
         await printResult(ctx, r.body, 'replaced', dryRun);
       } catch (error) {
         errors.push(addSourceToError('replacing', info.source ?? '', error));

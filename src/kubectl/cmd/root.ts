@@ -10,6 +10,7 @@ import { authCommand } from './auth';
 import { certificateCommand } from './certificate';
 import { clusterInfoCommand } from './cluster-info';
 import { diffCommand } from './diff';
+import { editCommand } from './edit';
 import { explainCommand } from './explain';
 import { waitCommand } from './wait';
 import { configCommand } from './config';
@@ -39,6 +40,7 @@ export const rootCommand: Command = {
     deleteCommand,
     describeCommand,
     diffCommand,
+    editCommand,
     explainCommand,
     getCommand,
     labelCommand,

@@ -13,5 +13,7 @@ export function addSourceToError(verb: string, source: string, error: unknown): 
       error.warnings,
       error.explanation,
     );
-  return new Error(`error when ${verb} "${source}": ${error instanceof Error ? error.message : String(error)}`);
+  return new Error(
+    `error when ${verb} "${source}": ${error instanceof Error ? error.message : String(error)}`,
+  );
 }

@@ -12,7 +12,17 @@ import { clientVersion } from '../factory';
 import { goJson } from '../printers/json';
 import { toYaml } from '../printers/yaml';
 
-const versionKeys = ['major', 'minor', 'gitVersion', 'gitCommit', 'gitTreeState', 'buildDate', 'goVersion', 'compiler', 'platform'] as const;
+const versionKeys = [
+  'major',
+  'minor',
+  'gitVersion',
+  'gitCommit',
+  'gitTreeState',
+  'buildDate',
+  'goVersion',
+  'compiler',
+  'platform',
+] as const;
 const goNames: Record<(typeof versionKeys)[number], string> = {
   major: 'Major',
   minor: 'Minor',
@@ -51,7 +61,9 @@ export const versionCommand: Command = {
       throw new KubectlError(`error: --output must be 'yaml' or 'json'`);
     const short = ctx.flags.bool('short');
     if (ctx.flags.changed.has('short'))
-      ctx.err('Flag --short has been deprecated, and will be removed in the future. The --short output will become the default.\n');
+      ctx.err(
+        'Flag --short has been deprecated, and will be removed in the future. The --short output will become the default.\n',
+      );
     const client = ordered(clientVersion);
     let server: VersionInfo | undefined;
     let serverError: unknown;

@@ -180,7 +180,9 @@ export async function resolveConfig(
   const cert = certFlag
     ? await read(certFlag, undefined)
     : await read(user['client-certificate'], user['client-certificate-data']);
-  const key = keyFlag ? await read(keyFlag, undefined) : await read(user['client-key'], user['client-key-data']);
+  const key = keyFlag
+    ? await read(keyFlag, undefined)
+    : await read(user['client-key'], user['client-key-data']);
   if (token) connection.token = token;
   if (cert !== undefined) connection.clientCertPEM = cert;
   if (key !== undefined) connection.clientKeyPEM = key;
@@ -189,7 +191,10 @@ export async function resolveConfig(
   if (username) connection.username = username;
   if (password) connection.password = password;
   const asUser = global('as') || user.as || '';
-  const asGroups = !flags.shadowed.has('as-group') && flags.strings('as-group').length > 0 ? flags.strings('as-group') : (user['as-groups'] ?? []);
+  const asGroups =
+    !flags.shadowed.has('as-group') && flags.strings('as-group').length > 0
+      ? flags.strings('as-group')
+      : (user['as-groups'] ?? []);
   const asUid = global('as-uid') || user['as-uid'] || '';
   if (asUser !== '' || asGroups.length > 0 || asUid !== '')
     connection.impersonate = {

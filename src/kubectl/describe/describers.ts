@@ -75,7 +75,13 @@ const generic: Describer = async (ctx, _mapping, obj) => {
   w.write(0, `Namespace:\t${obj.metadata?.namespace ?? ''}\n`);
   printLabelsMultiline(w, 'Labels', obj.metadata?.labels);
   printAnnotationsMultiline(w, 'Annotations', obj.metadata?.annotations);
-  printUnstructured(w, 0, obj, '', ['.metadata.name', '.metadata.namespace', '.metadata.labels', '.metadata.annotations', '.metadata.managedFields']);
+  printUnstructured(w, 0, obj, '', [
+    '.metadata.name',
+    '.metadata.namespace',
+    '.metadata.labels',
+    '.metadata.annotations',
+    '.metadata.managedFields',
+  ]);
   describeEvents(events, w, ctx.now);
   return w.result();
 };
@@ -95,7 +101,10 @@ const namespace: Describer = async (ctx, _m, obj) => {
     w.write(1, 'Type\tStatus\tLastTransitionTime\tReason\tMessage\n');
     w.write(1, '----\t------\t------------------\t------\t-------\n');
     for (const c of status.conditions ?? [])
-      w.write(1, `${c['type'] ?? ''}\t${c['status'] ?? ''}\t${rfc1123z(c['lastTransitionTime'])}\t${c['reason'] ?? ''}\t${c['message'] ?? ''}\n`);
+      w.write(
+        1,
+        `${c['type'] ?? ''}\t${c['status'] ?? ''}\t${rfc1123z(c['lastTransitionTime'])}\t${c['reason'] ?? ''}\t${c['message'] ?? ''}\n`,
+      );
   }
   w.write(0, '\n');
   describeQuotas(quotas, w);
@@ -110,10 +119,13 @@ function describeQuotas(quotas: Obj[], w: PrefixWriter): void {
     return;
   }
   w.write(0, 'Resource Quotas\n');
-  for (const q of [...quotas].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1))) {
+  for (const q of [...quotas].sort((a, b) =>
+    (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1,
+  )) {
     w.write(0, `  Name:\t${q.metadata?.name ?? ''}\n`);
     const spec = (q['spec'] ?? {}) as { scopes?: string[] };
-    if ((spec.scopes ?? []).length > 0) w.write(0, `  Scopes:\t${[...(spec.scopes ?? [])].sort().join(', ')}\n`);
+    if ((spec.scopes ?? []).length > 0)
+      w.write(0, `  Scopes:\t${[...(spec.scopes ?? [])].sort().join(', ')}\n`);
     w.write(0, '  Resource\tUsed\tHard\n');
     w.write(0, '  --------\t---\t---\n');
     const status = (q['status'] ?? {}) as { hard?: Record<string, string>; used?: Record<string, string> };
@@ -131,12 +143,21 @@ function describeLimitRanges(limits: Obj[], w: PrefixWriter): void {
   for (const l of limits) {
     w.write(0, ` Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n`);
     w.write(0, ` ----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n`);
-    const items = ((l['spec'] as { limits?: Record<string, unknown>[] } | undefined)?.limits ?? []);
+    const items = (l['spec'] as { limits?: Record<string, unknown>[] } | undefined)?.limits ?? [];
     for (const item of items) {
       const field = (k: string) => (item[k] ?? {}) as Record<string, string>;
-      const names = new Set([...Object.keys(field('max')), ...Object.keys(field('min')), ...Object.keys(field('default')), ...Object.keys(field('defaultRequest')), ...Object.keys(field('maxLimitRequestRatio'))]);
+      const names = new Set([
+        ...Object.keys(field('max')),
+        ...Object.keys(field('min')),
+        ...Object.keys(field('default')),
+        ...Object.keys(field('defaultRequest')),
+        ...Object.keys(field('maxLimitRequestRatio')),
+      ]);
       for (const r of [...names].sort())
-        w.write(0, ` ${String(item['type'] ?? '')}\t${r}\t${field('min')[r] ?? '-'}\t${field('max')[r] ?? '-'}\t${field('defaultRequest')[r] ?? '-'}\t${field('default')[r] ?? '-'}\t${field('maxLimitRequestRatio')[r] ?? '-'}\n`);
+        w.write(
+          0,
+          ` ${String(item['type'] ?? '')}\t${r}\t${field('min')[r] ?? '-'}\t${field('max')[r] ?? '-'}\t${field('defaultRequest')[r] ?? '-'}\t${field('default')[r] ?? '-'}\t${field('maxLimitRequestRatio')[r] ?? '-'}\n`,
+        );
     }
   }
 }
@@ -145,7 +166,9 @@ const serviceAccount: Describer = async (ctx, _m, obj) => {
   const ns = obj.metadata?.namespace ?? '';
   const secrets = await list(ctx, `/api/v1/namespaces/${encodeURIComponent(ns)}/secrets`);
   const tokens = secrets.filter(
-    (s) => s['type'] === 'kubernetes.io/service-account-token' && s.metadata?.annotations?.['kubernetes.io/service-account.name'] === obj.metadata?.name,
+    (s) =>
+      s['type'] === 'kubernetes.io/service-account-token' &&
+      s.metadata?.annotations?.['kubernetes.io/service-account.name'] === obj.metadata?.name,
   );
   const events = await searchEvents(ctx, obj);
   const w = new PrefixWriter();
@@ -168,7 +191,8 @@ const serviceAccount: Describer = async (ctx, _m, obj) => {
     }
     let prefix = header;
     for (const n of names) {
-      const missing = header !== 'Tokens:            ' && !existing.has(n) && header === 'Mountable secrets: ';
+      const missing =
+        header !== 'Tokens:            ' && !existing.has(n) && header === 'Mountable secrets: ';
       w.write(0, `${prefix}\t${n}${missing ? ' (not found)' : ''}\n`);
       prefix = '                   ';
     }
@@ -192,7 +216,8 @@ const configMap: Describer = async (ctx, _m, obj) => {
   }
   w.write(0, '\nBinaryData\n====\n');
   const binary = (obj['binaryData'] ?? {}) as Record<string, string>;
-  for (const k of Object.keys(binary).sort()) w.write(0, `${k}: ${Math.floor((binary[k] ?? '').replace(/=+$/, '').length * 3 / 4)} bytes\n`);
+  for (const k of Object.keys(binary).sort())
+    w.write(0, `${k}: ${Math.floor(((binary[k] ?? '').replace(/=+$/, '').length * 3) / 4)} bytes\n`);
   w.write(0, '\n');
   describeEvents(events, w, ctx.now);
   return w.result();
@@ -215,16 +240,27 @@ const secret: Describer = async (_ctx, _m, obj) => {
   const data = (obj['data'] ?? {}) as Record<string, string>;
   for (const k of Object.keys(data).sort()) {
     if (k === 'token' && obj['type'] === 'kubernetes.io/service-account-token')
-      w.write(0, `${k}:\t${new TextDecoder().decode(Uint8Array.from(atob(data[k] ?? ''), (c) => c.charCodeAt(0)))}\n`);
+      w.write(
+        0,
+        `${k}:\t${new TextDecoder().decode(Uint8Array.from(atob(data[k] ?? ''), (c) => c.charCodeAt(0)))}\n`,
+      );
     else w.write(0, `${k}:\t${base64Length(data[k] ?? '')} bytes\n`);
   }
   return w.result();
 };
 
-function selectorText(selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | undefined): string {
+function selectorText(
+  selector:
+    | {
+        matchLabels?: Record<string, string>;
+        matchExpressions?: { key: string; operator: string; values?: string[] }[];
+      }
+    | undefined,
+): string {
   if (selector === undefined) return '<none>';
   const parts: string[] = [];
-  for (const k of Object.keys(selector.matchLabels ?? {}).sort()) parts.push(`${k}=${selector.matchLabels?.[k]}`);
+  for (const k of Object.keys(selector.matchLabels ?? {}).sort())
+    parts.push(`${k}=${selector.matchLabels?.[k]}`);
   for (const e of selector.matchExpressions ?? []) {
     const values = [...(e.values ?? [])].sort().join(',');
     if (e.operator === 'In') parts.push(`${e.key} in (${values})`);
@@ -239,16 +275,25 @@ const deployment: Describer = async (ctx, _m, obj) => {
   const spec = (obj['spec'] ?? {}) as Record<string, unknown> & {
     replicas?: number;
     selector?: Parameters<typeof selectorText>[0];
-    strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: string | number; maxSurge?: string | number } };
+    strategy?: {
+      type?: string;
+      rollingUpdate?: { maxUnavailable?: string | number; maxSurge?: string | number };
+    };
     minReadySeconds?: number;
     template?: Record<string, unknown>;
   };
-  const status = (obj['status'] ?? {}) as Record<string, number | undefined> & { conditions?: Record<string, string>[] };
+  const status = (obj['status'] ?? {}) as Record<string, number | undefined> & {
+    conditions?: Record<string, string>[];
+  };
   const ns = obj.metadata?.namespace ?? '';
   const selector = selectorText(spec.selector);
-  const replicaSets = (await list(ctx, `/apis/apps/v1/namespaces/${encodeURIComponent(ns)}/replicasets`, selector ? { labelSelector: selector } : {})).filter((rs) =>
-    (rs.metadata?.ownerReferences ?? []).some((o) => o.uid === obj.metadata?.uid),
-  );
+  const replicaSets = (
+    await list(
+      ctx,
+      `/apis/apps/v1/namespaces/${encodeURIComponent(ns)}/replicasets`,
+      selector ? { labelSelector: selector } : {},
+    )
+  ).filter((rs) => (rs.metadata?.ownerReferences ?? []).some((o) => o.uid === obj.metadata?.uid));
   const events = await searchEvents(ctx, obj);
   const w = new PrefixWriter();
   w.write(0, `Name:\t${obj.metadata?.name ?? ''}\n`);
@@ -264,7 +309,10 @@ const deployment: Describer = async (ctx, _m, obj) => {
   w.write(0, `StrategyType:\t${spec.strategy?.type ?? ''}\n`);
   w.write(0, `MinReadySeconds:\t${spec.minReadySeconds ?? 0}\n`);
   if (spec.strategy?.rollingUpdate !== undefined)
-    w.write(0, `RollingUpdateStrategy:\t${spec.strategy.rollingUpdate.maxUnavailable ?? ''} max unavailable, ${spec.strategy.rollingUpdate.maxSurge ?? ''} max surge\n`);
+    w.write(
+      0,
+      `RollingUpdateStrategy:\t${spec.strategy.rollingUpdate.maxUnavailable ?? ''} max unavailable, ${spec.strategy.rollingUpdate.maxSurge ?? ''} max surge\n`,
+    );
   describePodTemplate(spec.template, w);
   if ((status.conditions ?? []).length > 0) {
     w.write(0, 'Conditions:\n  Type\tStatus\tReason\n');
@@ -272,29 +320,50 @@ const deployment: Describer = async (ctx, _m, obj) => {
     for (const c of status.conditions ?? []) w.write(1, `${c['type']} \t${c['status']}\t${c['reason']}\n`);
   }
   const templateHash = (rs: Obj) => rs.metadata?.labels?.['pod-template-hash'];
-  const newest = replicaSets.find((rs) => JSON.stringify(((rs['spec'] as Record<string, unknown>)?.['template'] as Record<string, unknown>)?.['spec']) === JSON.stringify(spec.template?.['spec']));
-  const old = replicaSets.filter((rs) => rs !== newest && ((rs['spec'] as { replicas?: number })?.replicas ?? 0) > 0);
+  const newest = replicaSets.find(
+    (rs) =>
+      JSON.stringify(
+        ((rs['spec'] as Record<string, unknown>)?.['template'] as Record<string, unknown>)?.['spec'],
+      ) === JSON.stringify(spec.template?.['spec']),
+  );
+  const old = replicaSets.filter(
+    (rs) => rs !== newest && ((rs['spec'] as { replicas?: number })?.replicas ?? 0) > 0,
+  );
   const rsText = (list: Obj[]) =>
     list.length === 0
       ? '<none>'
       : list
-          .map((rs) => `${rs.metadata?.name} (${(rs['status'] as { replicas?: number })?.replicas ?? 0}/${(rs['spec'] as { replicas?: number })?.replicas ?? 0} replicas created)`)
+          .map(
+            (rs) =>
+              `${rs.metadata?.name} (${(rs['status'] as { replicas?: number })?.replicas ?? 0}/${(rs['spec'] as { replicas?: number })?.replicas ?? 0} replicas created)`,
+          )
           .join(', ');
   void templateHash;
-  w.write(0, `OldReplicaSets:\t${rsText(old)}\n`);
-  w.write(0, `NewReplicaSet:\t${rsText(newest !== undefined ? [newest] : [])}\n`);
+  // kubectl v1.27 leaves both lines out when it could not read the replica sets; with none found it does too.
+  if (replicaSets.length > 0) {
+    w.write(0, `OldReplicaSets:\t${rsText(old)}\n`);
+    w.write(0, `NewReplicaSet:\t${rsText(newest !== undefined ? [newest] : [])}\n`);
+  }
   describeEvents(events, w, ctx.now);
   return w.result();
 };
 
 const replicaSet: Describer = async (ctx, _m, obj) => {
-  const spec = (obj['spec'] ?? {}) as { replicas?: number; selector?: Parameters<typeof selectorText>[0]; template?: Record<string, unknown> };
+  const spec = (obj['spec'] ?? {}) as {
+    replicas?: number;
+    selector?: Parameters<typeof selectorText>[0];
+    template?: Record<string, unknown>;
+  };
   const status = (obj['status'] ?? {}) as { replicas?: number; conditions?: Record<string, string>[] };
   const ns = obj.metadata?.namespace ?? '';
   const selector = selectorText(spec.selector);
-  const pods = (await list(ctx, `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`, selector ? { labelSelector: selector } : {})).filter((p) =>
-    (p.metadata?.ownerReferences ?? []).some((o) => o.uid === obj.metadata?.uid),
-  );
+  const pods = (
+    await list(
+      ctx,
+      `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`,
+      selector ? { labelSelector: selector } : {},
+    )
+  ).filter((p) => (p.metadata?.ownerReferences ?? []).some((o) => o.uid === obj.metadata?.uid));
   const phase = (p: Obj) => (p['status'] as { phase?: string } | undefined)?.phase;
   const events = await searchEvents(ctx, obj);
   const w = new PrefixWriter();
@@ -321,7 +390,10 @@ const replicaSet: Describer = async (ctx, _m, obj) => {
 };
 
 function formatEndpoints(endpoints: Obj | undefined, portName: string): string {
-  const subsets = ((endpoints?.['subsets'] ?? []) as { addresses?: { ip: string }[]; ports?: { name?: string; port: number }[] }[]);
+  const subsets = (endpoints?.['subsets'] ?? []) as {
+    addresses?: { ip: string }[];
+    ports?: { name?: string; port: number }[];
+  }[];
   const list: string[] = [];
   let count = 0;
   for (const ss of subsets) {
@@ -341,35 +413,56 @@ const service: Describer = async (ctx, _m, obj) => {
   const ns = obj.metadata?.namespace ?? '';
   let endpoints: Obj | undefined;
   try {
-    endpoints = (await ctx.client.send<Obj>('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}/endpoints/${encodeURIComponent(obj.metadata?.name ?? '')}`)).body;
+    endpoints = (
+      await ctx.client.send<Obj>(
+        'GET',
+        `/api/v1/namespaces/${encodeURIComponent(ns)}/endpoints/${encodeURIComponent(obj.metadata?.name ?? '')}`,
+      )
+    ).body;
   } catch {
     endpoints = undefined;
   }
   const events = await searchEvents(ctx, obj);
   const spec = (obj['spec'] ?? {}) as Record<string, unknown> & {
     selector?: Record<string, string>;
-    ports?: { name?: string; port: number; protocol?: string; targetPort?: number | string; nodePort?: number }[];
+    ports?: {
+      name?: string;
+      port: number;
+      protocol?: string;
+      targetPort?: number | string;
+      nodePort?: number;
+    }[];
     ipFamilies?: string[];
     clusterIPs?: string[];
     externalIPs?: string[];
   };
-  const status = (obj['status'] ?? {}) as { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] } };
+  const status = (obj['status'] ?? {}) as {
+    loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] };
+  };
   const w = new PrefixWriter();
   w.write(0, `Name:\t${obj.metadata?.name ?? ''}\n`);
   w.write(0, `Namespace:\t${ns}\n`);
   printLabelsMultiline(w, 'Labels', obj.metadata?.labels);
   printAnnotationsMultiline(w, 'Annotations', obj.metadata?.annotations);
-  w.write(0, `Selector:\t${formatLabels(spec.selector ?? {}).replace('<none>', '')}\n`);
+  w.write(0, `Selector:\t${formatLabels(spec.selector ?? {})}\n`);
   w.write(0, `Type:\t${String(spec['type'] ?? '')}\n`);
-  if (spec['ipFamilyPolicy'] !== undefined) w.write(0, `IP Family Policy:\t${String(spec['ipFamilyPolicy'])}\n`);
-  w.write(0, `IP Families:\t${(spec.ipFamilies ?? []).length > 0 ? (spec.ipFamilies ?? []).join(',') : '<none>'}\n`);
+  if (spec['ipFamilyPolicy'] !== undefined)
+    w.write(0, `IP Family Policy:\t${String(spec['ipFamilyPolicy'])}\n`);
+  w.write(
+    0,
+    `IP Families:\t${(spec.ipFamilies ?? []).length > 0 ? (spec.ipFamilies ?? []).join(',') : '<none>'}\n`,
+  );
   w.write(0, `IP:\t${String(spec['clusterIP'] ?? '')}\n`);
   w.write(0, `IPs:\t${(spec.clusterIPs ?? []).length > 0 ? (spec.clusterIPs ?? []).join(',') : '<none>'}\n`);
-  if ((spec.externalIPs ?? []).length > 0) w.write(0, `External IPs:\t${(spec.externalIPs ?? []).join(',')}\n`);
+  if ((spec.externalIPs ?? []).length > 0)
+    w.write(0, `External IPs:\t${(spec.externalIPs ?? []).join(',')}\n`);
   if (spec['loadBalancerIP']) w.write(0, `IP:\t${String(spec['loadBalancerIP'])}\n`);
   if (spec['loadBalancerClass']) w.write(0, `LoadBalancer Class:\t${String(spec['loadBalancerClass'])}\n`);
   if ((status.loadBalancer?.ingress ?? []).length > 0)
-    w.write(0, `LoadBalancer Ingress:\t${(status.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname).join(', ')}\n`);
+    w.write(
+      0,
+      `LoadBalancer Ingress:\t${(status.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname).join(', ')}\n`,
+    );
   if (spec['externalName']) w.write(0, `External Name:\t${String(spec['externalName'])}\n`);
   for (const p of spec.ports ?? []) {
     const name = p.name || '<unset>';
@@ -379,8 +472,10 @@ const service: Describer = async (ctx, _m, obj) => {
     w.write(0, `Endpoints:\t${formatEndpoints(endpoints, p.name ?? '')}\n`);
   }
   w.write(0, `Session Affinity:\t${String(spec['sessionAffinity'] ?? '')}\n`);
-  if (spec['externalTrafficPolicy']) w.write(0, `External Traffic Policy:\t${String(spec['externalTrafficPolicy'])}\n`);
-  if (spec['healthCheckNodePort']) w.write(0, `HealthCheck NodePort:\t${String(spec['healthCheckNodePort'])}\n`);
+  if (spec['externalTrafficPolicy'])
+    w.write(0, `External Traffic Policy:\t${String(spec['externalTrafficPolicy'])}\n`);
+  if (spec['healthCheckNodePort'])
+    w.write(0, `HealthCheck NodePort:\t${String(spec['healthCheckNodePort'])}\n`);
   describeEvents(events, w, ctx.now);
   return w.result();
 };
@@ -394,7 +489,13 @@ const node: Describer = async (ctx, _m, obj) => {
     allocatable?: Record<string, string>;
     nodeInfo?: Record<string, string>;
   };
-  const spec = (obj['spec'] ?? {}) as { podCIDR?: string; podCIDRs?: string[]; providerID?: string; unschedulable?: boolean; taints?: { key: string; value?: string; effect: string }[] };
+  const spec = (obj['spec'] ?? {}) as {
+    podCIDR?: string;
+    podCIDRs?: string[];
+    providerID?: string;
+    unschedulable?: boolean;
+    taints?: { key: string; value?: string; effect: string }[];
+  };
   const w = new PrefixWriter();
   w.write(0, `Name:\t${obj.metadata?.name ?? ''}\n`);
   const roles = Object.keys(obj.metadata?.labels ?? {})
@@ -407,14 +508,19 @@ const node: Describer = async (ctx, _m, obj) => {
   w.write(0, `CreationTimestamp:\t${rfc1123z(obj.metadata?.creationTimestamp)}\n`);
   const taints = spec.taints ?? [];
   w.write(0, `Taints:\t${taints.length === 0 ? '<none>' : ''}`);
-  taints.forEach((t, i) => w.write(0, `${i > 0 ? '\t' : ''}${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}\n`));
+  taints.forEach((t, i) =>
+    w.write(0, `${i > 0 ? '\t' : ''}${t.key}${t.value ? `=${t.value}` : ''}:${t.effect}\n`),
+  );
   if (taints.length === 0) w.write(0, '\n');
   w.write(0, `Unschedulable:\t${spec.unschedulable === true}\n`);
   if ((status.conditions ?? []).length > 0) {
     w.write(0, 'Conditions:\n  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage\n');
     w.write(0, '  ----\t------\t-----------------\t------------------\t------\t-------\n');
     for (const c of status.conditions ?? [])
-      w.write(1, `${c['type']} \t${c['status']} \t${rfc1123z(c['lastHeartbeatTime'])} \t${rfc1123z(c['lastTransitionTime'])} \t${c['reason'] ?? ''} \t${c['message'] ?? ''}\n`);
+      w.write(
+        1,
+        `${c['type']} \t${c['status']} \t${rfc1123z(c['lastHeartbeatTime'])} \t${rfc1123z(c['lastTransitionTime'])} \t${c['reason'] ?? ''} \t${c['message'] ?? ''}\n`,
+      );
   }
   w.write(0, 'Addresses:\n');
   for (const a of status.addresses ?? []) w.write(0, `  ${a.type}:\t${a.address}\n`);
@@ -443,12 +549,17 @@ const node: Describer = async (ctx, _m, obj) => {
   if (spec.podCIDR) w.write(0, `PodCIDR:\t${spec.podCIDR}\n`);
   if ((spec.podCIDRs ?? []).length > 0) w.write(0, `PodCIDRs:\t${(spec.podCIDRs ?? []).join(',')}\n`);
   if (spec.providerID) w.write(0, `ProviderID:\t${spec.providerID}\n`);
-  const pods = (await list(ctx, '/api/v1/pods', { fieldSelector: `spec.nodeName=${obj.metadata?.name ?? ''},status.phase!=Succeeded,status.phase!=Failed` }));
+  const pods = await list(ctx, '/api/v1/pods', {
+    fieldSelector: `spec.nodeName=${obj.metadata?.name ?? ''},status.phase!=Succeeded,status.phase!=Failed`,
+  });
   w.write(0, `Non-terminated Pods:\t(${pods.length} in total)\n`);
   w.write(0, '  Namespace\tName\t\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge\n');
   w.write(0, '  ---------\t----\t\t------------\t----------\t---------------\t-------------\t---\n');
   for (const p of pods)
-    w.write(0, `  ${p.metadata?.namespace ?? ''}\t${p.metadata?.name ?? ''}\t\t0 (0%)\t0 (0%)\t0 (0%)\t0 (0%)\t${(await import('../printers/age')).ageSince(p.metadata?.creationTimestamp, ctx.now)}\n`);
+    w.write(
+      0,
+      `  ${p.metadata?.namespace ?? ''}\t${p.metadata?.name ?? ''}\t\t0 (0%)\t0 (0%)\t0 (0%)\t0 (0%)\t${(await import('../printers/age')).ageSince(p.metadata?.creationTimestamp, ctx.now)}\n`,
+    );
   w.write(0, 'Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n');
   w.write(0, '  Resource\tRequests\tLimits\n');
   w.write(0, '  --------\t--------\t------\n');
@@ -459,7 +570,16 @@ const node: Describer = async (ctx, _m, obj) => {
   return w.result();
 };
 
-function rulesTable(w: PrefixWriter, rules: { apiGroups?: string[]; resources?: string[]; resourceNames?: string[]; nonResourceURLs?: string[]; verbs?: string[] }[]): void {
+function rulesTable(
+  w: PrefixWriter,
+  rules: {
+    apiGroups?: string[];
+    resources?: string[];
+    resourceNames?: string[];
+    nonResourceURLs?: string[];
+    verbs?: string[];
+  }[],
+): void {
   w.write(0, 'PolicyRule:\n');
   w.write(1, 'Resources\tNon-Resource URLs\tResource Names\tVerbs\n');
   w.write(1, '---------\t-----------------\t--------------\t-----\n');
@@ -503,7 +623,12 @@ const binding: Describer = async (_ctx, _m, obj) => {
 };
 
 const csr: Describer = async (ctx, _m, obj) => {
-  const spec = (obj['spec'] ?? {}) as { username?: string; signerName?: string; expirationSeconds?: number; request?: string };
+  const spec = (obj['spec'] ?? {}) as {
+    username?: string;
+    signerName?: string;
+    expirationSeconds?: number;
+    request?: string;
+  };
   const status = (obj['status'] ?? {}) as { conditions?: { type: string }[] };
   const events = await searchEvents(ctx, obj);
   const w = new PrefixWriter();
@@ -515,7 +640,11 @@ const csr: Describer = async (ctx, _m, obj) => {
   if (spec.signerName) w.write(0, `Signer:\t${spec.signerName}\n`);
   if (spec.expirationSeconds) w.write(0, `Requested Duration:\t${spec.expirationSeconds}s\n`);
   const conditions = status.conditions ?? [];
-  const state = conditions.some((c) => c.type === 'Denied') ? 'Denied' : conditions.some((c) => c.type === 'Approved') ? 'Approved' : 'Pending';
+  const state = conditions.some((c) => c.type === 'Denied')
+    ? 'Denied'
+    : conditions.some((c) => c.type === 'Approved')
+      ? 'Approved'
+      : 'Pending';
   const issued = (obj['status'] as { certificate?: string } | undefined)?.certificate ? ',Issued' : '';
   const failed = conditions.some((c) => c.type === 'Failed') ? ',Failed' : '';
   w.write(0, `Status:\t${state}${issued}${failed}\n`);

@@ -9,7 +9,14 @@
 import type { KubeObject } from '../../api/meta';
 import { ageSince } from '../printers/age';
 import type { DescribeContext } from './describers';
-import { describeEvents, PrefixWriter, printAnnotationsMultiline, printLabelsMultiline, rfc1123z, type EventLike } from './writer';
+import {
+  describeEvents,
+  PrefixWriter,
+  printAnnotationsMultiline,
+  printLabelsMultiline,
+  rfc1123z,
+  type EventLike,
+} from './writer';
 
 type Obj = KubeObject & Record<string, unknown>;
 type Rec = Record<string, unknown>;
@@ -21,7 +28,11 @@ interface Container {
   args?: string[];
   ports?: { containerPort: number; hostPort?: number; protocol?: string }[];
   env?: { name: string; value?: string; valueFrom?: Rec }[];
-  envFrom?: { configMapRef?: { name: string; optional?: boolean }; secretRef?: { name: string; optional?: boolean }; prefix?: string }[];
+  envFrom?: {
+    configMapRef?: { name: string; optional?: boolean };
+    secretRef?: { name: string; optional?: boolean };
+    prefix?: string;
+  }[];
   resources?: { limits?: Record<string, string>; requests?: Record<string, string> };
   volumeMounts?: { name: string; mountPath: string; readOnly?: boolean; subPath?: string }[];
   livenessProbe?: Rec;
@@ -42,7 +53,8 @@ interface ContainerStatus {
 function describeProbe(probe: Rec): string {
   const n = (k: string, d: number) => (typeof probe[k] === 'number' ? (probe[k] as number) : d);
   const attrs = `delay=${n('initialDelaySeconds', 0)}s timeout=${n('timeoutSeconds', 1)}s period=${n('periodSeconds', 10)}s #success=${n('successThreshold', 1)} #failure=${n('failureThreshold', 3)}`;
-  if (probe['exec'] !== undefined) return `exec [${(((probe['exec'] as Rec)['command'] ?? []) as string[]).join(' ')}] ${attrs}`;
+  if (probe['exec'] !== undefined)
+    return `exec [${(((probe['exec'] as Rec)['command'] ?? []) as string[]).join(' ')}] ${attrs}`;
   if (probe['httpGet'] !== undefined) {
     const h = probe['httpGet'] as Rec;
     const scheme = String(h['scheme'] ?? 'HTTP').toLowerCase();
@@ -52,7 +64,8 @@ function describeProbe(probe: Rec): string {
     const t = probe['tcpSocket'] as Rec;
     return `tcp-socket ${String(t['host'] ?? '')}:${String(t['port'] ?? '')} ${attrs}`;
   }
-  if (probe['grpc'] !== undefined) return `grpc <pod>:${String((probe['grpc'] as Rec)['port'])} ${String((probe['grpc'] as Rec)['service'] ?? '')} ${attrs}`;
+  if (probe['grpc'] !== undefined)
+    return `grpc <pod>:${String((probe['grpc'] as Rec)['port'])} ${String((probe['grpc'] as Rec)['service'] ?? '')} ${attrs}`;
   return `unknown ${attrs}`;
 }
 
@@ -77,7 +90,13 @@ function describeState(w: PrefixWriter, title: string, state: Rec | undefined): 
   } else w.write(2, `${title}:\tWaiting\n`);
 }
 
-export function describeContainers(w: PrefixWriter, label: string, containers: Container[], statuses: ContainerStatus[] | undefined, space: string): void {
+export function describeContainers(
+  w: PrefixWriter,
+  label: string,
+  containers: Container[],
+  statuses: ContainerStatus[] | undefined,
+  space: string,
+): void {
   w.write(0, `${space}${label}:${containers.length === 0 ? ' <none>' : ''}\n`);
   for (const c of containers) {
     const status = statuses?.find((s) => s.name === c.name);
@@ -126,7 +145,9 @@ export function describeContainers(w: PrefixWriter, label: string, containers: C
     w.write(2, `Environment:${(c.env ?? []).length === 0 ? '\t<none>' : ''}\n`);
     for (const e of c.env ?? []) {
       if (e.valueFrom === undefined) {
-        (e.value ?? '').split('\n').forEach((s, i) => w.write(3, i === 0 ? `${e.name}:\t${s}\n` : `\t${s}\n`));
+        (e.value ?? '')
+          .split('\n')
+          .forEach((s, i) => w.write(3, i === 0 ? `${e.name}:\t${s}\n` : `\t${s}\n`));
         continue;
       }
       const v = e.valueFrom;
@@ -138,10 +159,16 @@ export function describeContainers(w: PrefixWriter, label: string, containers: C
         w.write(3, `${e.name}:\t${String(f['resource'])}\n`);
       } else if (v['secretKeyRef'] !== undefined) {
         const f = v['secretKeyRef'] as Rec;
-        w.write(3, `${e.name}:\t<set to the key '${String(f['key'])}' in secret '${String(f['name'])}'>\tOptional: ${f['optional'] === true}\n`);
+        w.write(
+          3,
+          `${e.name}:\t<set to the key '${String(f['key'])}' in secret '${String(f['name'])}'>\tOptional: ${f['optional'] === true}\n`,
+        );
       } else if (v['configMapKeyRef'] !== undefined) {
         const f = v['configMapKeyRef'] as Rec;
-        w.write(3, `${e.name}:\t<set to the key '${String(f['key'])}' of config map '${String(f['name'])}'>\tOptional: ${f['optional'] === true}\n`);
+        w.write(
+          3,
+          `${e.name}:\t<set to the key '${String(f['key'])}' of config map '${String(f['name'])}'>\tOptional: ${f['optional'] === true}\n`,
+        );
       }
     }
     const mounts = [...(c.volumeMounts ?? [])].sort((a, b) => (a.mountPath < b.mountPath ? -1 : 1));
@@ -165,27 +192,54 @@ export function describeVolumes(w: PrefixWriter, volumes: Rec[], space: string):
     const source = (k: string) => v[k] as Rec | undefined;
     if (source('hostPath')) {
       const h = source('hostPath') as Rec;
-      w.write(2, `Type:\tHostPath (bare host directory volume)\n    Path:\t${String(h['path'])}\n    HostPathType:\t${String(h['type'] ?? '<none>')}\n`);
+      w.write(
+        2,
+        `Type:\tHostPath (bare host directory volume)\n    Path:\t${String(h['path'])}\n    HostPathType:\t${String(h['type'] ?? '<none>')}\n`,
+      );
     } else if (source('emptyDir')) {
       const e = source('emptyDir') as Rec;
-      w.write(2, `Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t${String(e['medium'] ?? '')}\n    SizeLimit:\t${String(e['sizeLimit'] ?? '<unset>')}\n`);
+      w.write(
+        2,
+        `Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)\n    Medium:\t${String(e['medium'] ?? '')}\n    SizeLimit:\t${String(e['sizeLimit'] ?? '<unset>')}\n`,
+      );
     } else if (source('secret')) {
       const s = source('secret') as Rec;
-      w.write(2, `Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t${String(s['secretName'] ?? '')}\n    Optional:\t${s['optional'] === true}\n`);
+      w.write(
+        2,
+        `Type:\tSecret (a volume populated by a Secret)\n    SecretName:\t${String(s['secretName'] ?? '')}\n    Optional:\t${s['optional'] === true}\n`,
+      );
     } else if (source('configMap')) {
       const c = source('configMap') as Rec;
-      w.write(2, `Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t${String(c['name'] ?? '')}\n    Optional:\t${c['optional'] === true}\n`);
+      w.write(
+        2,
+        `Type:\tConfigMap (a volume populated by a ConfigMap)\n    Name:\t${String(c['name'] ?? '')}\n    Optional:\t${c['optional'] === true}\n`,
+      );
     } else if (source('projected')) {
       w.write(2, 'Type:\tProjected (a volume that contains injected data from multiple sources)\n');
       for (const s of ((source('projected') as Rec)['sources'] ?? []) as Rec[]) {
-        if (s['secret']) w.write(2, `SecretName:\t${String((s['secret'] as Rec)['name'])}\n    SecretOptionalName:\t${(s['secret'] as Rec)['optional'] === undefined ? '<nil>' : String((s['secret'] as Rec)['optional'])}\n`);
+        if (s['secret'])
+          w.write(
+            2,
+            `SecretName:\t${String((s['secret'] as Rec)['name'])}\n    SecretOptionalName:\t${(s['secret'] as Rec)['optional'] === undefined ? '<nil>' : String((s['secret'] as Rec)['optional'])}\n`,
+          );
         else if (s['downwardAPI']) w.write(2, 'DownwardAPI:\ttrue\n');
-        else if (s['configMap']) w.write(2, `ConfigMapName:\t${String((s['configMap'] as Rec)['name'])}\n    ConfigMapOptional:\t${(s['configMap'] as Rec)['optional'] === undefined ? '<nil>' : String((s['configMap'] as Rec)['optional'])}\n`);
-        else if (s['serviceAccountToken']) w.write(2, `TokenExpirationSeconds:\t${String((s['serviceAccountToken'] as Rec)['expirationSeconds'] ?? 3600)}\n`);
+        else if (s['configMap'])
+          w.write(
+            2,
+            `ConfigMapName:\t${String((s['configMap'] as Rec)['name'])}\n    ConfigMapOptional:\t${(s['configMap'] as Rec)['optional'] === undefined ? '<nil>' : String((s['configMap'] as Rec)['optional'])}\n`,
+          );
+        else if (s['serviceAccountToken'])
+          w.write(
+            2,
+            `TokenExpirationSeconds:\t${String((s['serviceAccountToken'] as Rec)['expirationSeconds'] ?? 3600)}\n`,
+          );
       }
     } else if (source('persistentVolumeClaim')) {
       const p = source('persistentVolumeClaim') as Rec;
-      w.write(2, `Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t${String(p['claimName'])}\n    ReadOnly:\t${p['readOnly'] === true}\n`);
+      w.write(
+        2,
+        `Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)\n    ClaimName:\t${String(p['claimName'])}\n    ReadOnly:\t${p['readOnly'] === true}\n`,
+      );
     } else w.write(2, `<unknown>\n`);
   }
 }
@@ -197,19 +251,27 @@ export function describePodTemplate(template: Rec | undefined, w: PrefixWriter):
     w.write(1, '<unset>');
     return;
   }
-  const meta = (template['metadata'] ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
+  const meta = (template['metadata'] ?? {}) as {
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   const spec = (template['spec'] ?? {}) as Rec;
   printLabelsMultiline(w, '  Labels', meta.labels);
-  if (Object.keys(meta.annotations ?? {}).length > 0) printAnnotationsMultiline(w, '  Annotations', meta.annotations);
+  if (Object.keys(meta.annotations ?? {}).length > 0)
+    printAnnotationsMultiline(w, '  Annotations', meta.annotations);
   if (spec['serviceAccountName']) w.write(1, `Service Account:\t${String(spec['serviceAccountName'])}\n`);
-  if (((spec['initContainers'] ?? []) as Container[]).length > 0) describeContainers(w, 'Init Containers', spec['initContainers'] as Container[], undefined, '  ');
+  if (((spec['initContainers'] ?? []) as Container[]).length > 0)
+    describeContainers(w, 'Init Containers', spec['initContainers'] as Container[], undefined, '  ');
   describeContainers(w, 'Containers', (spec['containers'] ?? []) as Container[], undefined, '  ');
   describeVolumes(w, (spec['volumes'] ?? []) as Rec[], '  ');
   if (spec['priorityClassName']) w.write(1, `Priority Class Name:\t${String(spec['priorityClassName'])}\n`);
 }
 
 function qosClass(spec: Rec): string {
-  const containers = [...((spec['containers'] ?? []) as Container[]), ...((spec['initContainers'] ?? []) as Container[])];
+  const containers = [
+    ...((spec['containers'] ?? []) as Container[]),
+    ...((spec['initContainers'] ?? []) as Container[]),
+  ];
   let any = false;
   let guaranteed = true;
   for (const c of containers) {
@@ -263,8 +325,20 @@ export async function describePod(
   if (owner !== undefined) w.write(0, `Controlled By:\t${owner.kind}/${owner.name}\n`);
   if (status['nominatedNodeName']) w.write(0, `NominatedNodeName:\t${String(status['nominatedNodeName'])}\n`);
   if (((spec['initContainers'] ?? []) as Container[]).length > 0)
-    describeContainers(w, 'Init Containers', spec['initContainers'] as Container[], status['initContainerStatuses'] as ContainerStatus[], '');
-  describeContainers(w, 'Containers', (spec['containers'] ?? []) as Container[], status['containerStatuses'] as ContainerStatus[], '');
+    describeContainers(
+      w,
+      'Init Containers',
+      spec['initContainers'] as Container[],
+      status['initContainerStatuses'] as ContainerStatus[],
+      '',
+    );
+  describeContainers(
+    w,
+    'Containers',
+    (spec['containers'] ?? []) as Container[],
+    status['containerStatuses'] as ContainerStatus[],
+    '',
+  );
   const conditions = (status['conditions'] ?? []) as { type: string; status: string }[];
   if (conditions.length > 0) {
     w.write(0, 'Conditions:\n  Type\tStatus\n');
@@ -273,9 +347,15 @@ export async function describePod(
   describeVolumes(w, (spec['volumes'] ?? []) as Rec[], '');
   w.write(0, `QoS Class:\t${String(status['qosClass'] ?? qosClass(spec))}\n`);
   printLabelsMultiline(w, 'Node-Selectors', spec['nodeSelector'] as Record<string, string> | undefined);
-  const tolerations = [...((spec['tolerations'] ?? []) as { key?: string; value?: string; effect?: string; operator?: string; tolerationSeconds?: number }[])].sort((a, b) =>
-    (a.key ?? '') < (b.key ?? '') ? -1 : (a.key ?? '') > (b.key ?? '') ? 1 : 0,
-  );
+  const tolerations = [
+    ...((spec['tolerations'] ?? []) as {
+      key?: string;
+      value?: string;
+      effect?: string;
+      operator?: string;
+      tolerationSeconds?: number;
+    }[]),
+  ].sort((a, b) => ((a.key ?? '') < (b.key ?? '') ? -1 : (a.key ?? '') > (b.key ?? '') ? 1 : 0));
   w.write(0, 'Tolerations:\t');
   if (tolerations.length === 0) w.line('<none>');
   tolerations.forEach((t, i) => {

@@ -39,7 +39,12 @@ export class PrefixWriter {
   }
 }
 
-export function printLabelsMultiline(w: PrefixWriter, title: string, labels: Record<string, string> | undefined, initialIndent = ''): void {
+export function printLabelsMultiline(
+  w: PrefixWriter,
+  title: string,
+  labels: Record<string, string> | undefined,
+  initialIndent = '',
+): void {
   w.write(0, `${initialIndent}${title}:\t`);
   const keys = Object.keys(labels ?? {}).sort();
   if (keys.length === 0) {
@@ -55,7 +60,11 @@ export function printLabelsMultiline(w: PrefixWriter, title: string, labels: Rec
 const maxAnnotationLen = 140;
 const skippedAnnotations = new Set(['kubectl.kubernetes.io/last-applied-configuration']);
 
-export function printAnnotationsMultiline(w: PrefixWriter, title: string, annotations: Record<string, string> | undefined): void {
+export function printAnnotationsMultiline(
+  w: PrefixWriter,
+  title: string,
+  annotations: Record<string, string> | undefined,
+): void {
   w.write(0, `${title}:\t`);
   const keys = Object.keys(annotations ?? {})
     .filter((k) => !skippedAnnotations.has(k))
@@ -99,14 +108,18 @@ export function describeEvents(events: EventLike[] | undefined, w: PrefixWriter,
   }
   w.flush();
   const first = (e: EventLike) => e.eventTime ?? e.firstTimestamp ?? '';
-  const sorted = [...events].sort((a, b) => Date.parse(a.lastTimestamp ?? first(a)) - Date.parse(b.lastTimestamp ?? first(b)));
+  const sorted = [...events].sort(
+    (a, b) => Date.parse(a.lastTimestamp ?? first(a)) - Date.parse(b.lastTimestamp ?? first(b)),
+  );
   w.write(0, 'Events:\n  Type\tReason\tAge\tFrom\tMessage\n');
   w.write(1, '----\t------\t----\t----\t-------\n');
   for (const e of sorted) {
     const firstSince = ageSince(e.eventTime ?? e.firstTimestamp, now);
     let interval = firstSince;
-    if (e.series !== undefined) interval = `${ageSince(e.series.lastObservedTime, now)} (x${e.series.count ?? 0} over ${firstSince})`;
-    else if ((e.count ?? 0) > 1) interval = `${ageSince(e.lastTimestamp, now)} (x${e.count} over ${firstSince})`;
+    if (e.series !== undefined)
+      interval = `${ageSince(e.series.lastObservedTime, now)} (x${e.series.count ?? 0} over ${firstSince})`;
+    else if ((e.count ?? 0) > 1)
+      interval = `${ageSince(e.lastTimestamp, now)} (x${e.count} over ${firstSince})`;
     const source = e.source?.component || e.reportingComponent || '';
     w.write(1, `${e.type ?? ''}\t${e.reason ?? ''}\t${interval}\t${source}\t${(e.message ?? '').trim()}\n`);
   }
@@ -138,7 +151,9 @@ export function smartLabelFor(field: string): string {
   const acronyms = ['API', 'URL', 'UID', 'OSB', 'GUID'];
   return camelSplit(field)
     .filter((p) => p !== '_')
-    .map((p) => (acronyms.includes(p.toUpperCase()) ? p.toUpperCase() : p.charAt(0).toUpperCase() + p.slice(1)))
+    .map((p) =>
+      acronyms.includes(p.toUpperCase()) ? p.toUpperCase() : p.charAt(0).toUpperCase() + p.slice(1),
+    )
     .join(' ');
 }
 
@@ -149,7 +164,13 @@ function goValue(v: unknown): string {
 }
 
 /** The generic describer's walk of an object: sorted fields, nested maps and lists indented. */
-export function printUnstructured(w: PrefixWriter, level: number, content: Record<string, unknown>, prefix: string, skip: string[]): void {
+export function printUnstructured(
+  w: PrefixWriter,
+  level: number,
+  content: Record<string, unknown>,
+  prefix: string,
+  skip: string[],
+): void {
   for (const field of Object.keys(content).sort()) {
     const value = content[field];
     const expr = `${prefix}.${field}`;
@@ -170,7 +191,8 @@ export function printUnstructured(w: PrefixWriter, level: number, content: Recor
 
 /** Go's time.RFC1123Z layout: `Mon, 02 Jan 2006 15:04:05 -0700` (in UTC here). */
 export function rfc1123z(timestamp: string | null | undefined): string {
-  if (timestamp === undefined || timestamp === null || timestamp === '') return 'Mon, 01 Jan 0001 00:00:00 +0000';
+  if (timestamp === undefined || timestamp === null || timestamp === '')
+    return 'Mon, 01 Jan 0001 00:00:00 +0000';
   const d = new Date(timestamp);
   const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -9,14 +9,7 @@
  */
 
 export type FlagType =
-  | 'bool'
-  | 'string'
-  | 'int'
-  | 'int64'
-  | 'duration'
-  | 'stringArray'
-  | 'stringSlice'
-  | 'stringToString';
+  'bool' | 'string' | 'int' | 'int64' | 'duration' | 'stringArray' | 'stringSlice' | 'stringToString';
 
 export interface FlagSpec {
   name: string;
@@ -132,8 +125,7 @@ export class FlagSet {
 
   private parseLong(s: string, rest: string[]): string[] {
     const body = s.slice(2);
-    if (body.length === 0 || body[0] === '-' || body[0] === '=')
-      throw new FlagError(`bad flag syntax: ${s}`);
+    if (body.length === 0 || body[0] === '-' || body[0] === '=') throw new FlagError(`bad flag syntax: ${s}`);
     const eq = body.indexOf('=');
     const name = normaliseName(eq < 0 ? body : body.slice(0, eq));
     const spec = this.specs.get(name);

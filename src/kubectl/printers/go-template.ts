@@ -81,7 +81,13 @@ export function goTemplate(template: string, data: unknown): string {
       }
       if (a.startsWith('range ')) {
         const v = evalExpr(a.slice(6), dot, data);
-        const items = Array.isArray(v) ? v : v !== null && typeof v === 'object' ? Object.keys(v).sort().map((k) => (v as Record<string, unknown>)[k]) : [];
+        const items = Array.isArray(v)
+          ? v
+          : v !== null && typeof v === 'object'
+            ? Object.keys(v)
+                .sort()
+                .map((k) => (v as Record<string, unknown>)[k])
+            : [];
         const start = pos;
         if (items.length === 0 || !emit) run(dot, false);
         for (const item of emit ? items : []) {

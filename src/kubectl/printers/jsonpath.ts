@@ -236,7 +236,13 @@ class Parser {
     let text = this.consume();
     text = text.slice(0, -2);
     const m = /^([^!<>=]+)([!<>=]+)(.+?)$/.exec(text);
-    if (m === null) cur.nodes.push({ type: 'filter', left: parseAction(text), right: { type: 'list', nodes: [] }, op: 'exists' });
+    if (m === null)
+      cur.nodes.push({
+        type: 'filter',
+        left: parseAction(text),
+        right: { type: 'list', nodes: [] },
+        op: 'exists',
+      });
     else
       cur.nodes.push({
         type: 'filter',
@@ -283,7 +289,19 @@ function goRuneU(r: string): string {
 function unquote(value: string): string {
   const body = value.slice(1, -1);
   return body.replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/g, (_, e: string) => {
-    const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", a: '\x07', b: '\b', f: '\f', v: '\v', '0': '\0' };
+    const map: Record<string, string> = {
+      n: '\n',
+      t: '\t',
+      r: '\r',
+      '\\': '\\',
+      '"': '"',
+      "'": "'",
+      a: '\x07',
+      b: '\b',
+      f: '\f',
+      v: '\v',
+      '0': '\0',
+    };
     if (e.length > 1) return String.fromCharCode(parseInt(e.slice(1), 16));
     const m = map[e];
     if (m === undefined) throw new Error(`unquote string ${value} error invalid syntax`);
@@ -442,7 +460,8 @@ export class JsonPath {
           throw new Error(`array index out of bounds: index ${p0.value}, length ${len}`);
         if (p1.value > len || p1.value < 0)
           throw new Error(`array index out of bounds: index ${p1.value - 1}, length ${len}`);
-        if (p0.value > p1.value) throw new Error(`starting index ${p0.value} is greater than ending index ${p1.value}`);
+        if (p0.value > p1.value)
+          throw new Error(`starting index ${p0.value} is greater than ending index ${p1.value}`);
       } else return result;
       const slice = value.slice(p0.value, p1.value);
       let step = 1;
@@ -471,7 +490,8 @@ export class JsonPath {
   private evalFilter(input: unknown[], node: Node & { type: 'filter' }): unknown[] {
     const results: unknown[] = [];
     for (const value of input) {
-      if (!Array.isArray(value)) throw new Error(`${goJson(value)} is not array or slice and cannot be filtered`);
+      if (!Array.isArray(value))
+        throw new Error(`${goJson(value)} is not array or slice and cannot be filtered`);
       for (const item of value) {
         const lefts = this.walkQuiet([item], node.left);
         if (node.op === 'exists') {

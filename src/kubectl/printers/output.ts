@@ -46,7 +46,13 @@ export function isHumanReadable(output: string): boolean {
 /** The printer for `-o`, reading template files through `io` when the format names one. */
 export async function makePrinter(
   output: string,
-  options: { io: KubectlIO; noHeaders?: boolean; template?: string; operation?: string; dryRunSuffix?: string },
+  options: {
+    io: KubectlIO;
+    noHeaders?: boolean;
+    template?: string;
+    operation?: string;
+    dryRunSuffix?: string;
+  },
 ): Promise<Printer> {
   const eq = output.indexOf('=');
   const format = eq < 0 ? output : output.slice(0, eq);
@@ -67,7 +73,12 @@ export async function makePrinter(
       return {
         print: (o) =>
           listItems(o)
-            .map((item) => nameOf(item) + (options.operation ? ` ${options.operation}${options.dryRunSuffix ?? ''}` : '') + '\n')
+            .map(
+              (item) =>
+                nameOf(item) +
+                (options.operation ? ` ${options.operation}${options.dryRunSuffix ?? ''}` : '') +
+                '\n',
+            )
             .join(''),
       };
     case 'jsonpath':
@@ -85,14 +96,19 @@ export async function makePrinter(
           try {
             return jp.execute(o);
           } catch (error) {
-            throw new KubectlError(`error: error executing jsonpath ${JSON.stringify(arg)}: Error executing template: ${(error as Error).message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${arg}\n\tobject given to jsonpath engine was:\n\t\t${JSON.stringify(o)}\n\n`);
+            throw new KubectlError(
+              `error: error executing jsonpath ${JSON.stringify(arg)}: Error executing template: ${(error as Error).message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${arg}\n\tobject given to jsonpath engine was:\n\t\t${JSON.stringify(o)}\n\n`,
+            );
           }
         },
       };
     }
     case 'custom-columns':
     case 'custom-columns-file':
-      return customColumns(format === 'custom-columns-file' ? fileSpec(arg) : arg, options.noHeaders === true);
+      return customColumns(
+        format === 'custom-columns-file' ? fileSpec(arg) : arg,
+        options.noHeaders === true,
+      );
     case 'go-template':
     case 'go-template-file':
     case 'template':
@@ -115,12 +131,18 @@ function fileSpec(text: string): string {
 }
 
 function customColumns(spec: string, noHeaders: boolean): Printer {
-  if (spec === '') throw new KubectlError('error: custom-columns format specified but no custom columns given');
+  if (spec === '')
+    throw new KubectlError('error: custom-columns format specified but no custom columns given');
   const columns = spec.split(',').map((part) => {
     const colon = part.indexOf(':');
     if (colon < 0)
-      throw new KubectlError(`error: unexpected custom-columns spec: ${part}, expected <header>:<json-path-expr>`);
-    return { header: part.slice(0, colon), path: new JsonPath(relaxedJsonPath(part.slice(colon + 1)), { allowMissingKeys: true }) };
+      throw new KubectlError(
+        `error: unexpected custom-columns spec: ${part}, expected <header>:<json-path-expr>`,
+      );
+    return {
+      header: part.slice(0, colon),
+      path: new JsonPath(relaxedJsonPath(part.slice(colon + 1)), { allowMissingKeys: true }),
+    };
   });
   let printedHeaders = false;
   return {
@@ -158,7 +180,8 @@ export function relaxedJsonPath(expression: string): string {
 
 /** The items of a List, or the object itself. */
 export function listItems(o: KubeObject): KubeObject[] {
-  if (Array.isArray((o as { items?: unknown }).items) && (o.kind ?? '').endsWith('List')) return o.items as KubeObject[];
+  if (Array.isArray((o as { items?: unknown }).items) && (o.kind ?? '').endsWith('List'))
+    return o.items as KubeObject[];
   return [o];
 }
 

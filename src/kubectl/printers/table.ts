@@ -171,7 +171,12 @@ function cellText(cell: unknown): string {
 
 function escapeTerminal(text: string): string {
   // printers.WriteEscaped: control characters other than tab and newline are quoted.
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) => JSON.stringify(c).slice(1, -1));
+  let out = '';
+  for (const c of text) {
+    const code = c.charCodeAt(0);
+    out += (code < 0x20 && c !== '\t' && c !== '\n') || code === 0x7f ? JSON.stringify(c).slice(1, -1) : c;
+  }
+  return out;
 }
 
 /** fmt.Sprint of a JSON value: maps as map[k:v], lists as [a b]. */

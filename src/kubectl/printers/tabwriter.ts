@@ -41,7 +41,11 @@ export function tabwrite(text: string, options: TabWriterOptions = {}): string {
   format(0, 0, cells.length);
   const out = cells.map((row, l) =>
     row
-      .map((cell, c) => (c < row.length - 1 ? cell + ' '.repeat(Math.max(0, (widths[l] as number[])[c] as number) - runeCount(cell)) : cell))
+      .map((cell, c) =>
+        c < row.length - 1
+          ? cell + ' '.repeat(Math.max(0, (widths[l] as number[])[c] as number) - runeCount(cell))
+          : cell,
+      )
       .join(''),
   );
   return out.join('\n') + (trailingNewline ? '\n' : '');

@@ -41,7 +41,11 @@ export interface BuildResult {
 }
 
 /** Infos from the typed arguments (no files). */
-export async function infosFromArgs(ctx: CommandContext, args: string[], options: BuildOptions = {}): Promise<BuildResult> {
+export async function infosFromArgs(
+  ctx: CommandContext,
+  args: string[],
+  options: BuildOptions = {},
+): Promise<BuildResult> {
   const mapper = await ctx.f.mapper();
   const { namespace } = await ctx.f.namespace();
   const all = options.allNamespaces === true;
@@ -58,7 +62,8 @@ export async function infosFromArgs(ctx: CommandContext, args: string[], options
       const slash = arg.indexOf('/');
       const type = arg.slice(0, slash);
       const name = arg.slice(slash + 1);
-      if (name === '') throw new KubectlError(`error: arguments in resource/name form must have a single resource and name`);
+      if (name === '')
+        throw new KubectlError(`error: arguments in resource/name form must have a single resource and name`);
       const m = mapper.mappingFor(type);
       infos.push({ mapping: m, namespace: ns(m), name });
     }
@@ -73,7 +78,8 @@ export async function infosFromArgs(ctx: CommandContext, args: string[], options
       mappings.push(...category);
     else mappings.push(mapper.mappingFor(t));
   }
-  if (names.length === 0) return { infos: mappings.map((m) => ({ mapping: m, namespace: ns(m) })), singleItemImplied: false };
+  if (names.length === 0)
+    return { infos: mappings.map((m) => ({ mapping: m, namespace: ns(m) })), singleItemImplied: false };
   const infos: Info[] = [];
   for (const m of mappings) for (const name of names) infos.push({ mapping: m, namespace: ns(m), name });
   return { infos, singleItemImplied: mappings.length === 1 && names.length === 1 };
@@ -110,7 +116,10 @@ export async function infosFromFiles(
     if (name !== undefined && name !== '') info.name = name;
     infos.push(info);
   }
-  return { infos, singleItemImplied: filenames.length === 1 && infos.length === 1 && filenames[0] !== '-' && false };
+  return {
+    infos,
+    singleItemImplied: filenames.length === 1 && infos.length === 1 && filenames[0] !== '-' && false,
+  };
 }
 
 /** The flags every resource-taking command shares: -f, -R, -k (refused here). */
@@ -125,7 +134,11 @@ export function objectName(info: Info): string {
   return `${kindName(info.mapping)}/${info.name ?? info.object?.metadata?.name ?? ''}`;
 }
 
-export function requireArgsOrFiles(ctx: CommandContext, args: string[], filenames: string[], what: string): void {
-  if (args.length === 0 && filenames.length === 0)
-    throw usageError(ctx.path, what);
+export function requireArgsOrFiles(
+  ctx: CommandContext,
+  args: string[],
+  filenames: string[],
+  what: string,
+): void {
+  if (args.length === 0 && filenames.length === 0) throw usageError(ctx.path, what);
 }

@@ -19,14 +19,19 @@ export interface SourcedObject {
 
 const extensions = ['.json', '.yaml', '.yml'];
 
-export async function readSources(io: KubectlIO, filenames: string[], recursive: boolean): Promise<SourcedObject[]> {
+export async function readSources(
+  io: KubectlIO,
+  filenames: string[],
+  recursive: boolean,
+): Promise<SourcedObject[]> {
   const out: SourcedObject[] = [];
   for (const name of filenames) {
     if (name === '-') {
       out.push(...decodeStream(await io.stdin(), 'STDIN'));
       continue;
     }
-    if (/^https?:\/\//.test(name)) throw new KubectlError(`error: unable to read URL "${name}": URLs are not supported here`);
+    if (/^https?:\/\//.test(name))
+      throw new KubectlError(`error: unable to read URL "${name}": URLs are not supported here`);
     const listing = await io.files.list(name);
     if (listing !== undefined) {
       out.push(...(await readFolder(io, name, recursive)));
@@ -70,12 +75,18 @@ export function decodeStream(text: string, source: string): SourcedObject[] {
   for (const value of values) {
     if (value === null || value === undefined) continue;
     if (typeof value !== 'object' || Array.isArray(value))
-      throw new KubectlError(`error: error validating "${source}": error validating data: invalid object to validate; if you choose to ignore these errors, turn validation off with --validate=false`);
+      throw new KubectlError(
+        `error: error validating "${source}": error validating data: invalid object to validate; if you choose to ignore these errors, turn validation off with --validate=false`,
+      );
     const object = value as KubeObject & { items?: unknown[] };
     if (object.kind === undefined || object.kind === '')
-      throw new KubectlError(`error: unable to decode "${source}": Object 'Kind' is missing in '${JSON.stringify(value)}'`);
+      throw new KubectlError(
+        `error: unable to decode "${source}": Object 'Kind' is missing in '${JSON.stringify(value)}'`,
+      );
     if (object.apiVersion === undefined || object.apiVersion === '')
-      throw new KubectlError(`error: unable to decode "${source}": Object 'apiVersion' is missing in '${JSON.stringify(value)}'`);
+      throw new KubectlError(
+        `error: unable to decode "${source}": Object 'apiVersion' is missing in '${JSON.stringify(value)}'`,
+      );
     if (object.kind.endsWith('List') && Array.isArray(object.items)) {
       for (const item of object.items) out.push({ object: item as KubeObject, source });
       continue;

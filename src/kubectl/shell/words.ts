@@ -18,7 +18,7 @@ export function splitWords(line: string): string[] {
     const c = line[i] as string;
     if (c === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new ShellSyntaxError('unexpected EOF while looking for matching `\'\'');
+      if (end < 0) throw new ShellSyntaxError("unexpected EOF while looking for matching `''");
       word += line.slice(i + 1, end);
       inWord = true;
       i = end;

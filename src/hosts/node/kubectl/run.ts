@@ -9,7 +9,14 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { configFrom, emptyConfig, mergeConfigs, runKubectl, type KubeConfig, type KubectlIO } from '../../../kubectl';
+import {
+  configFrom,
+  emptyConfig,
+  mergeConfigs,
+  runKubectl,
+  type KubeConfig,
+  type KubectlIO,
+} from '../../../kubectl';
 import { nodeTransport } from './transport';
 
 export interface NodeKubectlOptions {
@@ -79,7 +86,9 @@ export function nodeKubectlIO(options: NodeKubectlOptions): KubectlIO {
             ? at(explicit)
             : (kubeconfigPaths(options.env, options.cwd).find((p) => existsSync(p)) ??
               (kubeconfigPaths(options.env, options.cwd)[0] as string));
-        const previous = existsSync(target) ? (parse(readFileSync(target, 'utf8')) as Record<string, unknown>) : {};
+        const previous = existsSync(target)
+          ? (parse(readFileSync(target, 'utf8')) as Record<string, unknown>)
+          : {};
         writeFileSync(
           target,
           stringify({

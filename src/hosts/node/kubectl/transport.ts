@@ -31,17 +31,23 @@ export function nodeTransport(connection: Connection): FetchFunction {
     if (body !== undefined) headers['content-length'] = String(body.length);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<Response>((resolve, reject) => {
-      const req = send(url, { method: request.method, headers, agent, signal: request.signal }, (res: IncomingMessage) => {
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value === undefined) continue;
-          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, v);
-        }
-        const status = res.statusCode ?? 502;
-        const empty = status === 204 || status === 205 || status === 304;
-        const stream = empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-        resolve(new Response(stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }));
-      });
+      const req = send(
+        url,
+        { method: request.method, headers, agent, signal: request.signal },
+        (res: IncomingMessage) => {
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value === undefined) continue;
+            for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, v);
+          }
+          const status = res.statusCode ?? 502;
+          const empty = status === 204 || status === 205 || status === 304;
+          const stream = empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+          resolve(
+            new Response(stream, { status, statusText: res.statusMessage ?? '', headers: responseHeaders }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -26,7 +26,10 @@ function union(a: Fields | undefined, b: Fields | undefined): Fields {
   const out: Fields = { ...(a ?? {}) };
   for (const [k, v] of Object.entries(b ?? {})) {
     const existing = out[k];
-    out[k] = typeof existing === 'object' && existing !== null && typeof v === 'object' && v !== null ? union(existing as Fields, v as Fields) : v;
+    out[k] =
+      typeof existing === 'object' && existing !== null && typeof v === 'object' && v !== null
+        ? union(existing as Fields, v as Fields)
+        : v;
   }
   return out;
 }
@@ -34,7 +37,9 @@ function union(a: Fields | undefined, b: Fields | undefined): Fields {
 /** The JSON patch that upgrades `object`'s managedFields for `ssaManager`, or undefined when nothing changes. */
 export function upgradePatch(object: KubeObject, ssaManager: string): unknown[] | undefined {
   const original = object.metadata?.managedFields ?? [];
-  const csaManagers = new Set(original.filter((e) => e.operation === 'Update' && ownsLastApplied(e)).map((e) => e.manager ?? ''));
+  const csaManagers = new Set(
+    original.filter((e) => e.operation === 'Update' && ownsLastApplied(e)).map((e) => e.manager ?? ''),
+  );
   let fields: ManagedFieldsEntry[] = original.map((e) => ({ ...e }));
   for (const csa of csaManagers) {
     const sub = (e: ManagedFieldsEntry) => e.subresource ?? '';
@@ -46,7 +51,9 @@ export function upgradePatch(object: KubeObject, ssaManager: string): unknown[] 
     }
     const target = fields[index] as ManagedFieldsEntry;
     let merged = target.fieldsV1 as Fields | undefined;
-    for (const e of fields) if (e.manager === csa && e.operation === 'Update' && sub(e) === '') merged = union(merged, e.fieldsV1 as Fields);
+    for (const e of fields)
+      if (e.manager === csa && e.operation === 'Update' && sub(e) === '')
+        merged = union(merged, e.fieldsV1 as Fields);
     fields[index] = { ...target, fieldsV1: merged as ManagedFieldsEntry['fieldsV1'] };
     fields = fields.filter((e) => !(e.manager === csa && e.operation === 'Update' && sub(e) === ''));
   }

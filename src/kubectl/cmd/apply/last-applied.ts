@@ -22,6 +22,9 @@ export function modifiedConfiguration(object: KubeObject): string {
 /** Sets the annotation on `object` (in place) and returns the serialised configuration. */
 export function setLastApplied(object: KubeObject): string {
   const config = modifiedConfiguration(object);
-  object.metadata = { ...object.metadata, annotations: { ...(object.metadata?.annotations ?? {}), [lastAppliedAnnotation]: config } };
+  object.metadata = {
+    ...object.metadata,
+    annotations: { ...(object.metadata?.annotations ?? {}), [lastAppliedAnnotation]: config },
+  };
   return config;
 }

@@ -19,7 +19,8 @@ function isObj(v: Json): v is Obj {
 
 export function deepEqual(a: Json, b: Json): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (isObj(a) && isObj(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
@@ -87,7 +88,10 @@ export function threeWayPatch(original: Json, modified: Obj, current: Json, stra
         }
         for (const oi of orig) {
           if (!isObj(oi)) continue;
-          if (!(m as Obj[]).some((x) => deepEqual(x[mk], oi[mk])) && (cur as Obj[]).some((x) => deepEqual(x[mk], oi[mk])))
+          if (
+            !(m as Obj[]).some((x) => deepEqual(x[mk], oi[mk])) &&
+            (cur as Obj[]).some((x) => deepEqual(x[mk], oi[mk]))
+          )
             items.push({ [mk]: oi[mk], $patch: 'delete' });
         }
         if (items.length > 0) {

@@ -38,7 +38,11 @@ export function typedPath(group: string, version: string, resource: string, name
   return namespace !== undefined ? `${base}/namespaces/${namespace}/${resource}` : `${base}/${resource}`;
 }
 
-export function meta(name: string, namespace: string | undefined, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function meta(
+  name: string,
+  namespace: string | undefined,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     name,
     ...(namespace !== undefined && namespace !== '' ? { namespace } : {}),
@@ -79,9 +83,13 @@ export function generator(spec: GeneratorSpec): Command {
       let created: KubeObject;
       try {
         created = (
-          await client.send<KubeObject>('POST', withQuery(generated.path, writeQuery(ctx, dryRun, ctx.flags.string('field-manager'))), {
-            body: generated.object,
-          })
+          await client.send<KubeObject>(
+            'POST',
+            withQuery(generated.path, writeQuery(ctx, dryRun, ctx.flags.string('field-manager'))),
+            {
+              body: generated.object,
+            },
+          )
         ).body;
       } catch (error) {
         if (generated.wrapError !== undefined)

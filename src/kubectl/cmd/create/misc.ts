@@ -30,7 +30,13 @@ export const createQuota = generator({
     if (hard.length > 0) spec['hard'] = sortedMap(hard);
     if (scopes !== '') spec['scopes'] = scopes.split(',');
     return {
-      object: { kind: 'ResourceQuota', apiVersion: 'v1', metadata: meta(name, enforce ? namespace : undefined), spec, status: {} },
+      object: {
+        kind: 'ResourceQuota',
+        apiVersion: 'v1',
+        metadata: meta(name, enforce ? namespace : undefined),
+        spec,
+        status: {},
+      },
       path: typedPath('', 'v1', 'resourcequotas', namespace),
     };
   },
@@ -67,10 +73,13 @@ function durationSeconds(text: string): number {
   const m = /^(\d+)(h|m|s)$/.exec(text);
   if (m === null) {
     const parts = [...text.matchAll(/(\d+)(h|m|s)/g)];
-    if (parts.length === 0) throw new KubectlError(`error: invalid argument "${text}" for "--duration" flag: time: invalid duration "${text}"`);
-    return parts.reduce((s, p) => s + Number(p[1]) * ({ h: 3600, m: 60, s: 1 }[p[2] as 'h' | 'm' | 's']), 0);
+    if (parts.length === 0)
+      throw new KubectlError(
+        `error: invalid argument "${text}" for "--duration" flag: time: invalid duration "${text}"`,
+      );
+    return parts.reduce((s, p) => s + Number(p[1]) * { h: 3600, m: 60, s: 1 }[p[2] as 'h' | 'm' | 's'], 0);
   }
-  return Number(m[1]) * ({ h: 3600, m: 60, s: 1 }[m[2] as 'h' | 'm' | 's']);
+  return Number(m[1]) * { h: 3600, m: 60, s: 1 }[m[2] as 'h' | 'm' | 's'];
 }
 
 export const createToken: Command = {
@@ -85,7 +94,8 @@ export const createToken: Command = {
     { name: 'bound-object-uid', type: 'string' },
   ],
   async run(ctx) {
-    if (ctx.args.length !== 1) throw usageError(ctx.path, `exactly one NAME is required, got ${ctx.args.length}`);
+    if (ctx.args.length !== 1)
+      throw usageError(ctx.path, `exactly one NAME is required, got ${ctx.args.length}`);
     const name = ctx.args[0] as string;
     const { namespace } = await ctx.f.namespace();
     const duration = ctx.flags.string('duration');

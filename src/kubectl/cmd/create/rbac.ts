@@ -11,7 +11,24 @@ import { KubectlError, usageError } from '../../errors';
 import { generator, meta, typedPath } from './generator';
 
 const rbacGroup = 'rbac.authorization.k8s.io';
-const validVerbs = ['*', 'get', 'delete', 'list', 'create', 'update', 'patch', 'watch', 'proxy', 'deletecollection', 'use', 'bind', 'escalate', 'impersonate', 'approve', 'sign'];
+const validVerbs = [
+  '*',
+  'get',
+  'delete',
+  'list',
+  'create',
+  'update',
+  'patch',
+  'watch',
+  'proxy',
+  'deletecollection',
+  'use',
+  'bind',
+  'escalate',
+  'impersonate',
+  'approve',
+  'sign',
+];
 
 async function rules(ctx: CommandContext, allowNonResource: boolean): Promise<Record<string, unknown>[]> {
   const verbs = ctx.flags.strings('verb');
@@ -19,7 +36,12 @@ async function rules(ctx: CommandContext, allowNonResource: boolean): Promise<Re
   const resources = ctx.flags.strings('resource');
   const nonResourceURLs = allowNonResource ? ctx.flags.strings('non-resource-url') : [];
   if (resources.length === 0 && nonResourceURLs.length === 0)
-    throw usageError(ctx.path, allowNonResource ? 'one of resource or nonResourceURL must be specified' : 'at least one resource must be specified');
+    throw usageError(
+      ctx.path,
+      allowNonResource
+        ? 'one of resource or nonResourceURL must be specified'
+        : 'at least one resource must be specified',
+    );
   for (const v of verbs) if (!validVerbs.includes(v)) throw new KubectlError(`error: invalid verb: '${v}'`);
   const mapper = await ctx.f.mapper();
   const byGroup = new Map<string, string[]>();
@@ -67,7 +89,12 @@ export const createRole = generator({
   flags: ruleFlags,
   async build(ctx, name, namespace, enforce) {
     return {
-      object: { kind: 'Role', apiVersion: `${rbacGroup}/v1`, metadata: meta(name, enforce ? namespace : undefined), rules: await rules(ctx, false) },
+      object: {
+        kind: 'Role',
+        apiVersion: `${rbacGroup}/v1`,
+        metadata: meta(name, enforce ? namespace : undefined),
+        rules: await rules(ctx, false),
+      },
       path: typedPath(rbacGroup, 'v1', 'roles', namespace),
     };
   },
@@ -76,7 +103,11 @@ export const createRole = generator({
 export const createClusterRole = generator({
   name: 'clusterrole',
   short: 'Create a cluster role',
-  flags: [...ruleFlags, { name: 'non-resource-url', type: 'stringSlice' }, { name: 'aggregation-rule', type: 'stringToString' }],
+  flags: [
+    ...ruleFlags,
+    { name: 'non-resource-url', type: 'stringSlice' },
+    { name: 'aggregation-rule', type: 'stringToString' },
+  ],
   async build(ctx, name) {
     const aggregation = ctx.flags.map('aggregation-rule');
     const aggregated = Object.keys(aggregation).length > 0;
@@ -97,7 +128,8 @@ export const createClusterRole = generator({
 function subjects(ctx: CommandContext): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const user of ctx.flags.strings('user')) out.push({ kind: 'User', apiGroup: rbacGroup, name: user });
-  for (const group of ctx.flags.strings('group')) out.push({ kind: 'Group', apiGroup: rbacGroup, name: group });
+  for (const group of ctx.flags.strings('group'))
+    out.push({ kind: 'Group', apiGroup: rbacGroup, name: group });
   for (const sa of ctx.flags.strings('serviceaccount')) {
     const parts = sa.split(':');
     if (parts.length !== 2 || parts[0] === '' || parts[1] === '')
@@ -121,14 +153,19 @@ export const createRoleBinding = generator({
   async build(ctx, name, namespace, enforce) {
     const role = ctx.flags.string('role');
     const clusterRole = ctx.flags.string('clusterrole');
-    if ((role === '') === (clusterRole === '')) throw new KubectlError('error: exactly one of clusterrole or role must be specified');
+    if ((role === '') === (clusterRole === ''))
+      throw new KubectlError('error: exactly one of clusterrole or role must be specified');
     return {
       object: {
         kind: 'RoleBinding',
         apiVersion: `${rbacGroup}/v1`,
         metadata: meta(name, enforce ? namespace : undefined),
         subjects: subjects(ctx),
-        roleRef: { apiGroup: rbacGroup, kind: role !== '' ? 'Role' : 'ClusterRole', name: role !== '' ? role : clusterRole },
+        roleRef: {
+          apiGroup: rbacGroup,
+          kind: role !== '' ? 'Role' : 'ClusterRole',
+          name: role !== '' ? role : clusterRole,
+        },
       },
       path: typedPath(rbacGroup, 'v1', 'rolebindings', namespace),
       wrapError: 'failed to create rolebinding',

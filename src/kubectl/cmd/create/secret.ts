@@ -47,9 +47,11 @@ const tls = generator({
   required: ['cert', 'key'],
   async build(ctx, name, namespace, enforce) {
     const cert = await ctx.io.files.read(ctx.flags.string('cert'));
-    if (cert === undefined) throw new KubectlError(`error: open ${ctx.flags.string('cert')}: no such file or directory`);
+    if (cert === undefined)
+      throw new KubectlError(`error: open ${ctx.flags.string('cert')}: no such file or directory`);
     const key = await ctx.io.files.read(ctx.flags.string('key'));
-    if (key === undefined) throw new KubectlError(`error: open ${ctx.flags.string('key')}: no such file or directory`);
+    if (key === undefined)
+      throw new KubectlError(`error: open ${ctx.flags.string('key')}: no such file or directory`);
     return {
       object: {
         kind: 'Secret',
@@ -81,7 +83,10 @@ const dockerRegistry = generator({
     const server = ctx.flags.string('docker-server');
     if (ctx.flags.strings('from-file').length === 0) {
       const missing = ['docker-username', 'docker-password'].filter((f) => !ctx.flags.changed.has(f));
-      if (missing.length > 0) throw new KubectlError(`error: missing required flag(s): ${missing.map((m) => `"--${m}"`).join(', ')}`);
+      if (missing.length > 0)
+        throw new KubectlError(
+          `error: missing required flag(s): ${missing.map((m) => `"--${m}"`).join(', ')}`,
+        );
     }
     const entry: Record<string, string> = { username: user, password };
     if (email !== '') entry['email'] = email;

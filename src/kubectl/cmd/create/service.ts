@@ -12,8 +12,10 @@ function ports(ctx: CommandContext, nodePort: number): Record<string, unknown>[]
   return ctx.flags.strings('tcp').map((spec) => {
     const [portText = '', targetText] = spec.split(':');
     const port = Number(portText);
-    if (!/^\d+$/.test(portText)) throw new KubectlError(`error: strconv.Atoi: parsing "${portText}": invalid syntax`);
-    const target = targetText === undefined ? port : /^\d+$/.test(targetText) ? Number(targetText) : targetText;
+    if (!/^\d+$/.test(portText))
+      throw new KubectlError(`error: strconv.Atoi: parsing "${portText}": invalid syntax`);
+    const target =
+      targetText === undefined ? port : /^\d+$/.test(targetText) ? Number(targetText) : targetText;
     const name = `${portText}-${targetText ?? portText}`;
     return { name, protocol: 'TCP', port, targetPort: target, ...(nodePort > 0 ? { nodePort } : {}) };
   });
@@ -22,7 +24,10 @@ function ports(ctx: CommandContext, nodePort: number): Record<string, unknown>[]
 function serviceGenerator(kind: 'clusterip' | 'nodeport' | 'loadbalancer' | 'externalname', type: string) {
   const flags =
     kind === 'externalname'
-      ? [{ name: 'external-name', type: 'string' as const }, { name: 'tcp', type: 'stringSlice' as const }]
+      ? [
+          { name: 'external-name', type: 'string' as const },
+          { name: 'tcp', type: 'stringSlice' as const },
+        ]
       : [
           { name: 'tcp', type: 'stringSlice' as const },
           ...(kind === 'clusterip' ? [{ name: 'clusterip', type: 'string' as const }] : []),

@@ -9,7 +9,11 @@ export const createServiceAccount = generator({
   flags: [],
   async build(_ctx, name, namespace, enforce) {
     return {
-      object: { kind: 'ServiceAccount', apiVersion: 'v1', metadata: meta(name, enforce ? namespace : undefined) },
+      object: {
+        kind: 'ServiceAccount',
+        apiVersion: 'v1',
+        metadata: meta(name, enforce ? namespace : undefined),
+      },
       path: typedPath('', 'v1', 'serviceaccounts', namespace),
     };
   },

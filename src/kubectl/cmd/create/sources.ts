@@ -12,12 +12,17 @@ const keyPattern = /^[-._a-zA-Z0-9]+$/;
 
 function checkKey(key: string): void {
   if (key.length > 253 || !keyPattern.test(key))
-    throw new KubectlError(`error: "${key}" is not a valid key name for a ConfigMap: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`);
+    throw new KubectlError(
+      `error: "${key}" is not a valid key name for a ConfigMap: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')`,
+    );
 }
 
 function add(data: Map<string, string>, key: string, value: string, kind: string): void {
   checkKey(key);
-  if (data.has(key)) throw new KubectlError(`error: cannot add key "${key}", another key by that name already exists in Data for ${kind}`);
+  if (data.has(key))
+    throw new KubectlError(
+      `error: cannot add key "${key}", another key by that name already exists in Data for ${kind}`,
+    );
   data.set(key, value);
 }
 
@@ -27,7 +32,10 @@ export async function readSourcesData(ctx: CommandContext, kindName: string): Pr
     const eq = literal.indexOf('=');
     if (eq <= 0) throw new KubectlError(`error: invalid literal source ${literal}, expected key=value`);
     let value = literal.slice(eq + 1);
-    if (value.length >= 2 && ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))))
+    if (
+      value.length >= 2 &&
+      ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'")))
+    )
       value = value.slice(1, -1);
     add(data, literal.slice(0, eq), value, kindName);
   }
@@ -51,7 +59,8 @@ export async function readSourcesData(ctx: CommandContext, kindName: string): Pr
   }
   for (const envFile of ctx.flags.strings('from-env-file')) {
     const text = await ctx.io.files.read(envFile);
-    if (text === undefined) throw new KubectlError(`error: error reading ${envFile}: no such file or directory`);
+    if (text === undefined)
+      throw new KubectlError(`error: error reading ${envFile}: no such file or directory`);
     for (const raw of text.split('\n')) {
       const line = raw.replace(/^\uFEFF/, '').trimStart();
       if (line === '' || line.startsWith('#')) continue;

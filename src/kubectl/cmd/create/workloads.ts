@@ -44,7 +44,10 @@ export const createDeployment = generator({
         n = `${n}-${i}`;
       }
       used.add(n);
-      return { name: n, image, ...(cmd !== undefined ? { command: cmd } : {}), resources: {} } as Record<string, unknown>;
+      return { name: n, image, ...(cmd !== undefined ? { command: cmd } : {}), resources: {} } as Record<
+        string,
+        unknown
+      >;
     });
     const port = ctx.flags.int('port');
     if (port >= 0 && containers.length > 0) {
@@ -92,7 +95,14 @@ export const createJob = generator({
           template: {
             metadata: { creationTimestamp: null },
             spec: {
-              containers: [{ name, image: ctx.flags.string('image'), ...(cmd !== undefined ? { command: cmd } : {}), resources: {} }],
+              containers: [
+                {
+                  name,
+                  image: ctx.flags.string('image'),
+                  ...(cmd !== undefined ? { command: cmd } : {}),
+                  resources: {},
+                },
+              ],
               restartPolicy: 'Never',
             },
           },
@@ -130,7 +140,14 @@ export const createCronJob = generator({
               template: {
                 metadata: { creationTimestamp: null },
                 spec: {
-                  containers: [{ name, image: ctx.flags.string('image'), ...(cmd !== undefined ? { command: cmd } : {}), resources: {} }],
+                  containers: [
+                    {
+                      name,
+                      image: ctx.flags.string('image'),
+                      ...(cmd !== undefined ? { command: cmd } : {}),
+                      resources: {},
+                    },
+                  ],
                   restartPolicy: restart,
                 },
               },

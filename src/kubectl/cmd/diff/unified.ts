@@ -13,7 +13,10 @@ export function unifiedDiff(a: string, b: string, context = 3): string {
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--)
     for (let j = m - 1; j >= 0; j--)
-      (lcs[i] as number[])[j] = x[i] === y[j] ? (lcs[i + 1] as number[])[j + 1]! + 1 : Math.max((lcs[i + 1] as number[])[j]!, (lcs[i] as number[])[j + 1]!);
+      (lcs[i] as number[])[j] =
+        x[i] === y[j]
+          ? (lcs[i + 1] as number[])[j + 1]! + 1
+          : Math.max((lcs[i + 1] as number[])[j]!, (lcs[i] as number[])[j + 1]!);
   type Op = { kind: ' ' | '-' | '+'; text: string; ai: number; bi: number };
   const ops: Op[] = [];
   let i = 0;
