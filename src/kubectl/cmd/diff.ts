@@ -16,7 +16,7 @@ import { toYaml } from '../printers/yaml';
 import { filenameFlags, infosFromFiles } from '../resource/builder';
 import { objectPath } from '../resource/visit';
 import { isStrategic } from './apply';
-import { lastAppliedAnnotation, setLastApplied } from './apply/last-applied';
+import { lastAppliedAnnotation, modifiedConfiguration } from './apply/last-applied';
 import { threeWayPatch } from './apply/three-way';
 import { unifiedDiff } from './diff/unified';
 
@@ -80,7 +80,6 @@ export const diffCommand: Command = {
           )
         ).body;
       } else if (live === undefined) {
-        setLastApplied(object);
         merged = (
           await client.send<KubeObject>(
             'POST',
@@ -99,9 +98,10 @@ export const diffCommand: Command = {
         } catch {
           original = undefined;
         }
-        setLastApplied(object);
+        // kubectl diff patches with the configuration as applied, without recording it (no annotation).
+        const modified = JSON.parse(modifiedConfiguration(object)) as Record<string, unknown>;
         const strategic = isStrategic(info.mapping.group);
-        const patch = threeWayPatch(original, object as Record<string, unknown>, live, strategic);
+        const patch = threeWayPatch(original, modified, live, strategic);
         merged = (
           await client.send<KubeObject>(
             'PATCH',

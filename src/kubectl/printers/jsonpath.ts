@@ -94,10 +94,11 @@ class Parser {
       }
       if (rest.startsWith('[?(')) return this.parseFilter(cur);
       if (rest.startsWith('..')) {
-        this.pos += 1;
+        this.pos += 2;
         this.consume();
         cur.nodes.push({ type: 'recursive' });
-        return this.parseField(cur);
+        if (/[\p{L}\p{Nd}_]/u.test(this.input[this.pos] ?? '')) return this.parseField(cur);
+        continue;
       }
       const r = this.next();
       if (r === eof || r === '\n' || r === '\r') throw new Error('unclosed action');
@@ -477,7 +478,7 @@ export class JsonPath {
   private evalRecursive(input: unknown[]): unknown[] {
     const result: unknown[] = [];
     for (const value of input) {
-      if (value === null || value === undefined) continue;
+      if (value === null || value === undefined || typeof value === 'string') continue;
       const kids = children(value);
       if (kids.length !== 0) {
         result.push(value);

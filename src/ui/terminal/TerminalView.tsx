@@ -288,12 +288,20 @@ export function TerminalView({ active }: ViewProps) {
       term.write(data);
     });
 
-    const resize = new ResizeObserver(() => {
-      try {
-        fit.fit();
-      } catch {
-        // Not laid out (hidden view).
-      }
+    // Fit only when the box really changed size: fitting resizes the terminal, which must not loop.
+    let lastSize = '';
+    const resize = new ResizeObserver((entries) => {
+      const box = entries[0]?.contentRect;
+      const size = box === undefined ? '' : `${Math.round(box.width)}x${Math.round(box.height)}`;
+      if (size === lastSize || size === '0x0') return;
+      lastSize = size;
+      requestAnimationFrame(() => {
+        try {
+          fit.fit();
+        } catch {
+          // Not laid out (hidden view).
+        }
+      });
     });
     resize.observe(container.current);
     return () => {
