@@ -28,16 +28,13 @@ function terminalText(page: Page) {
 /** Pastes text into the terminal, as a user pasting a command or a whole script. */
 async function paste(page: Page, text: string): Promise<void> {
   await page.getByTestId('terminal').locator('.xterm-helper-textarea').focus();
-  await page.evaluate((pasted) => {
-    const area = document.querySelector<HTMLTextAreaElement>(
-      '[data-testid="terminal"] .xterm-helper-textarea',
-    );
+  // A paste event with the text on the clipboard, as the browser fires it (the spec runs without DOM types).
+  await page.evaluate(`(() => {
+    const area = document.querySelector('[data-testid="terminal"] .xterm-helper-textarea');
     const data = new DataTransfer();
-    data.setData('text/plain', pasted);
-    area?.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-  }, text);
+    data.setData('text/plain', ${JSON.stringify(text)});
+    area.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  })()`);
 }
 
 async function run(page: Page, line: string): Promise<void> {

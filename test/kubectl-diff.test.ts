@@ -20,10 +20,7 @@ const recorded = JSON.parse(
 ) as Record<string, StepOutput[]>;
 
 /** Steps allowed to differ, by `scenario#index`, each with why. */
-const knownDifferences: Record<string, string> = {
-  'describe-and-certificates#12':
-    'kubectl decodes the PKCS#10 request for the Subject section of a CSR; this kubectl prints the request without decoding it (the generic describer runs in the orch profile, where only the key order of the request text could differ)',
-};
+const knownDifferences: Record<string, string> = {};
 
 const binary = findRealKubectl();
 if (binary === undefined)

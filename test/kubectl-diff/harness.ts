@@ -130,6 +130,7 @@ const replacements: [RegExp, string][] = [
   [/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>'],
   [/eyJ[\w-]+\.[\w-]+\.[\w-]+/g, '<jwt>'],
   [/\b10\.0\.0\.\d+\b/g, '<ip>'],
+  [/\b3[0-2]\d{3}\/TCP\b/g, '<nodeport>/TCP'],
   [/\/tmp\/(LIVE|MERGED)-\d+/g, '/tmp/$1-<n>'],
   [/(?<=\s|^)(<invalid>|\d+(y|d|h|m|s)(\d+(d|h|m|s))?)(?=\s|$)/gm, '<age>'],
 ];

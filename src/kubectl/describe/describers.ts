@@ -21,6 +21,7 @@ import {
   type EventLike,
 } from './writer';
 import { describePod, describePodTemplate } from './pod';
+import { csrSubject } from './csr-subject';
 
 export interface DescribeContext {
   client: ApiClient;
@@ -583,16 +584,20 @@ function rulesTable(
   w.write(0, 'PolicyRule:\n');
   w.write(1, 'Resources\tNon-Resource URLs\tResource Names\tVerbs\n');
   w.write(1, '---------\t-----------------\t--------------\t-----\n');
-  const rows: [string, string, string, string][] = [];
+  // Rules broken down to one group and resource each, sorted as kubectl sorts PolicyRule.String():
+  // by API group, then resource; non-resource rules last.
+  const keyed: { key: string; row: [string, string, string, string] }[] = [];
   for (const r of rules) {
     const verbs = `[${(r.verbs ?? []).join(' ')}]`;
     const names = `[${(r.resourceNames ?? []).join(' ')}]`;
     const urls = `[${(r.nonResourceURLs ?? []).join(' ')}]`;
-    if ((r.resources ?? []).length === 0) rows.push(['', urls, names, verbs]);
+    if ((r.resources ?? []).length === 0) keyed.push({ key: `N${urls}`, row: ['', urls, names, verbs] });
     for (const res of r.resources ?? [])
-      for (const g of r.apiGroups ?? ['']) rows.push([g === '' ? res : `${res}.${g}`, urls, names, verbs]);
+      for (const g of r.apiGroups ?? [''])
+        keyed.push({ key: `A"${g}"\u0000${res}`, row: [g === '' ? res : `${res}.${g}`, urls, names, verbs] });
   }
-  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const rows = keyed.map((k) => k.row);
   for (const row of rows) w.write(1, `${row.join('\t')}\n`);
 }
 
@@ -648,8 +653,59 @@ const csr: Describer = async (ctx, _m, obj) => {
   const issued = (obj['status'] as { certificate?: string } | undefined)?.certificate ? ',Issued' : '';
   const failed = conditions.some((c) => c.type === 'Failed') ? ',Failed' : '';
   w.write(0, `Status:\t${state}${issued}${failed}\n`);
-  w.write(0, 'Subject:\n');
-  w.write(0, '         \n');
+  const subject = csrSubject(Uint8Array.from(atob(spec.request ?? ''), (c) => c.charCodeAt(0)));
+  if (subject !== undefined) {
+    const list = (title: string, values: string[] | undefined) => {
+      if (values !== undefined && values.length > 0) w.write(0, `\t${title}:\t${values.join(', ')}\n`);
+    };
+    w.write(0, 'Subject:\n');
+    w.write(0, `\tCommon Name:\t${subject.commonName}\n`);
+    w.write(0, `\tSerial Number:\t${subject.serialNumber}\n`);
+    for (const t of [
+      'Organization',
+      'Organizational Unit',
+      'Country',
+      'Locality',
+      'Province',
+      'StreetAddress',
+      'PostalCode',
+    ])
+      list(t, subject.lists[t]);
+    if (subject.dnsNames.length + subject.emails.length + subject.ips.length + subject.uris.length > 0) {
+      w.write(0, 'Subject Alternative Names:\n');
+      list('DNS Names', subject.dnsNames);
+      list('Email Addresses', subject.emails);
+      list('IP Addresses', subject.ips);
+      list('URIs', subject.uris);
+    }
+  }
+  describeEvents(events, w, ctx.now);
+  return w.result();
+};
+
+const resourceQuota: Describer = async (_ctx, _m, obj) => {
+  const spec = (obj['spec'] ?? {}) as { scopes?: string[] };
+  const status = (obj['status'] ?? {}) as { hard?: Record<string, string>; used?: Record<string, string> };
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${obj.metadata?.name ?? ''}\n`);
+  w.write(0, `Namespace:\t${obj.metadata?.namespace ?? ''}\n`);
+  if ((spec.scopes ?? []).length > 0) w.write(0, `Scopes:\t${[...(spec.scopes ?? [])].sort().join(', ')}\n`);
+  w.write(0, 'Resource\tUsed\tHard\n');
+  w.write(0, '--------\t----\t----\n');
+  for (const r of Object.keys(status.hard ?? {}).sort())
+    w.write(0, `${r}\t${status.used?.[r] ?? '0'}\t${status.hard?.[r] ?? ''}\n`);
+  return w.result();
+};
+
+const priorityClass: Describer = async (ctx, _m, obj) => {
+  const events = await searchEvents(ctx, obj);
+  const w = new PrefixWriter();
+  w.write(0, `Name:\t${obj.metadata?.name ?? ''}\n`);
+  w.write(0, `Value:\t${String(obj['value'] ?? 0)}\n`);
+  w.write(0, `GlobalDefault:\t${obj['globalDefault'] === true}\n`);
+  w.write(0, `PreemptionPolicy:\t${String(obj['preemptionPolicy'] ?? '')}\n`);
+  w.write(0, `Description:\t${String(obj['description'] ?? '')}\n`);
+  printAnnotationsMultiline(w, 'Annotations', obj.metadata?.annotations);
   describeEvents(events, w, ctx.now);
   return w.result();
 };
@@ -664,6 +720,8 @@ const describers: Record<string, Describer> = {
   '/Pod': (ctx, _m, obj) => describePod(ctx, obj, searchEvents),
   '/Service': service,
   '/Node': node,
+  '/ResourceQuota': resourceQuota,
+  'scheduling.k8s.io/PriorityClass': priorityClass,
   'apps/Deployment': deployment,
   'apps/ReplicaSet': replicaSet,
   'rbac.authorization.k8s.io/Role': role,

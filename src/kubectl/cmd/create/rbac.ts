@@ -43,6 +43,14 @@ async function rules(ctx: CommandContext, allowNonResource: boolean): Promise<Re
         : 'at least one resource must be specified',
     );
   for (const v of verbs) if (!validVerbs.includes(v)) throw new KubectlError(`error: invalid verb: '${v}'`);
+  const nonResourceVerbs = ['*', 'get', 'post', 'put', 'delete', 'patch', 'head', 'options'];
+  for (const url of nonResourceURLs) {
+    if (!url.startsWith('/')) throw new KubectlError('error: nonResourceURL should start with /');
+  }
+  if (nonResourceURLs.length > 0)
+    for (const v of verbs)
+      if (!nonResourceVerbs.includes(v))
+        throw new KubectlError(`error: invalid verb: '${v}' for nonResourceURL`);
   const mapper = await ctx.f.mapper();
   const byGroup = new Map<string, string[]>();
   for (const r of resources) {
