@@ -131,6 +131,7 @@ const replacements: [RegExp, string][] = [
   [/eyJ[\w-]+\.[\w-]+\.[\w-]+/g, '<jwt>'],
   [/\b10\.0\.0\.\d+\b/g, '<ip>'],
   [/\b3[0-2]\d{3}\/TCP\b/g, '<nodeport>/TCP'],
+  [/-api-access-[a-z0-9]{5}\b/g, '-api-access-<suffix>'],
   [/\/tmp\/(LIVE|MERGED)-\d+/g, '/tmp/$1-<n>'],
   [/(?<=\s|^)(<invalid>|\d+(y|d|h|m|s)(\d+(d|h|m|s))?)(?=\s|$)/gm, '<age>'],
 ];

@@ -436,4 +436,28 @@ export const scenarios: Scenario[] = [
       k('delete ns demo --wait=false'),
     ],
   },
+  {
+    name: 'pods',
+    profile: 'orch',
+    steps: [
+      k('run web --image=nginx:1.25 --labels=app=web,tier=front --port=80 --env=MODE=demo'),
+      k('run once --image=busybox --restart=Never -- sleep 10'),
+      k('run dry --image=busybox --dry-run=client -o yaml -- echo hi'),
+      k('get pods'),
+      k('get pod web -o yaml'),
+      k(
+        'get pods -o custom-columns=NAME:.metadata.name,IMAGE:.spec.containers[*].image,RESTART:.spec.restartPolicy',
+      ),
+      k('get pods -l app=web -o name'),
+      k('describe pod web'),
+      k('describe pods'),
+      k('logs web'),
+      k('logs nope'),
+      k('exec web -- ls'),
+      k('label pod web env=dev'),
+      k('get pods --show-labels'),
+      k('delete pod once --wait=false'),
+      k('delete pod web --grace-period=0 --force'),
+    ],
+  },
 ];

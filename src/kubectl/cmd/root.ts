@@ -19,8 +19,10 @@ import { deleteCommand } from './delete';
 import { describeCommand } from './describe';
 import { getCommand } from './get';
 import { annotateCommand, labelCommand } from './label-annotate';
+import { execCommand, logsCommand } from './logs';
 import { patchCommand } from './patch';
 import { replaceCommand } from './replace';
+import { runCommand } from './run';
 import { scaleCommand } from './scale';
 import { versionCommand } from './version';
 
@@ -41,11 +43,14 @@ export const rootCommand: Command = {
     describeCommand,
     diffCommand,
     editCommand,
+    execCommand,
     explainCommand,
     getCommand,
     labelCommand,
+    logsCommand,
     patchCommand,
     replaceCommand,
+    runCommand,
     scaleCommand,
     versionCommand,
     waitCommand,
