@@ -1,0 +1,27 @@
+/**
+ * The controller manager's workload controllers, built together over one
+ * set of shared informers: each controller acts as its own service account
+ * (`system:serviceaccount:<system>:<name>`, bound to the real
+ * `system:controller:<name>` role), while the informers list and watch
+ * with the controller manager's credentials. The informer factory comes
+ * last in the list, so it starts once every controller has added its
+ * handlers.
+ */
+
+import type { ApiClient } from '../client/client';
+import { replicaSetController, replicationController } from './replica-set';
+import { SharedInformers } from './shared-informers';
+import type { Controller, ControllerContext } from './types';
+
+/** `contextFor(account)` gives the context of the controller that runs as service account `account`. */
+export function workloadControllers(
+  contextFor: (account: string) => ControllerContext,
+  informerClient: ApiClient,
+): Controller[] {
+  const informers = new SharedInformers(informerClient);
+  return [
+    replicaSetController(contextFor('replicaset-controller'), informers),
+    replicationController(contextFor('replication-controller'), informers),
+    informers,
+  ];
+}
