@@ -9,6 +9,7 @@
  */
 
 import type { ApiClient } from '../client/client';
+import { deploymentController } from './deployment/index';
 import { replicaSetController, replicationController } from './replica-set';
 import { SharedInformers } from './shared-informers';
 import type { Controller, ControllerContext } from './types';
@@ -20,6 +21,7 @@ export function workloadControllers(
 ): Controller[] {
   const informers = new SharedInformers(informerClient);
   return [
+    deploymentController(contextFor('deployment-controller'), informers),
     replicaSetController(contextFor('replicaset-controller'), informers),
     replicationController(contextFor('replication-controller'), informers),
     informers,
