@@ -9,9 +9,11 @@
  */
 
 import type { ApiClient } from '../client/client';
+import { daemonSetController } from './daemon-set';
 import { deploymentController } from './deployment/index';
 import { replicaSetController, replicationController } from './replica-set';
 import { SharedInformers } from './shared-informers';
+import { statefulSetController } from './stateful-set';
 import type { Controller, ControllerContext } from './types';
 
 /** `contextFor(account)` gives the context of the controller that runs as service account `account`. */
@@ -24,6 +26,8 @@ export function workloadControllers(
     deploymentController(contextFor('deployment-controller'), informers),
     replicaSetController(contextFor('replicaset-controller'), informers),
     replicationController(contextFor('replication-controller'), informers),
+    statefulSetController(contextFor('statefulset-controller'), informers),
+    daemonSetController(contextFor('daemon-set-controller'), informers),
     informers,
   ];
 }

@@ -82,6 +82,18 @@ function nodeObject(name: string, labels: Record<string, string>, taints: Obj[],
   };
 }
 
+/** The node a DaemonSet pins its pod to through a required node affinity on `metadata.name`. */
+function pinnedNode(spec: Obj): string | undefined {
+  const terms = (
+    (spec.affinity as Obj | undefined)?.nodeAffinity as
+      { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: Obj[] } } | undefined
+  )?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
+  for (const term of terms ?? [])
+    for (const f of (term.matchFields as Obj[] | undefined) ?? [])
+      if (f.key === 'metadata.name' && Array.isArray(f.values)) return String(f.values[0]);
+  return undefined;
+}
+
 let podIPs = 0;
 
 function runningStatus(pod: KubeObject, phase: string, ready: boolean, now: string): Obj {
@@ -179,7 +191,7 @@ export async function startKwok(baseUrl: string, options: KwokOptions = {}): Pro
         return;
       }
       if (nodeName === '') {
-        const node = nodes[next++ % nodes.length] ?? 'kwok-node-0';
+        const node = pinnedNode(spec) ?? nodes[next++ % nodes.length] ?? 'kwok-node-0';
         await client.create(
           { group: '', version: 'v1', resource: 'bindings', namespace: m.namespace ?? '' },
           {
