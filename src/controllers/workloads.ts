@@ -9,11 +9,14 @@
  */
 
 import type { ApiClient } from '../client/client';
+import { cronJobController } from './cron-job';
 import { daemonSetController } from './daemon-set';
 import { deploymentController } from './deployment/index';
+import { jobController } from './job';
 import { replicaSetController, replicationController } from './replica-set';
 import { SharedInformers } from './shared-informers';
 import { statefulSetController } from './stateful-set';
+import { ttlAfterFinishedController } from './ttl-after-finished';
 import type { Controller, ControllerContext } from './types';
 
 /** `contextFor(account)` gives the context of the controller that runs as service account `account`. */
@@ -28,6 +31,9 @@ export function workloadControllers(
     replicationController(contextFor('replication-controller'), informers),
     statefulSetController(contextFor('statefulset-controller'), informers),
     daemonSetController(contextFor('daemon-set-controller'), informers),
+    jobController(contextFor('job-controller'), informers),
+    cronJobController(contextFor('cronjob-controller'), informers),
+    ttlAfterFinishedController(contextFor('ttl-after-finished-controller'), informers),
     informers,
   ];
 }

@@ -16,6 +16,7 @@ import { node } from './core/node/index';
 import { service } from './core/service/index';
 import { endpoints } from './core/endpoints/index';
 import { job } from './batch/job/index';
+import { cronJob } from './batch/cronjob/index';
 import { deployment } from './apps/deployment/index';
 import { replicaSet } from './apps/replicaset/index';
 import { statefulSet } from './apps/statefulset/index';
@@ -52,6 +53,7 @@ const registrations: Record<string, KindRegistration> = {
   'core/Service': service,
   'core/Endpoints': endpoints,
   'batch/Job': job,
+  'batch/CronJob': cronJob,
   'apps/Deployment': deployment,
   'apps/ReplicaSet': replicaSet,
   'apps/StatefulSet': statefulSet,
