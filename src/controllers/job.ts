@@ -411,7 +411,7 @@ export function jobController(ctx: ControllerContext, informers: SharedInformers
       if (left > 0) return { active: count, requeueAfterMs: left };
     }
     let diff = Math.min(want - count, maxPodsPerSync);
-    let indexes: number[] = [];
+    const indexes: number[] = [];
     if (indexed && completions !== undefined) {
       const taken = new Set(keep.map(indexOf));
       for (let i = 0; i < completions && indexes.length < diff; i++)

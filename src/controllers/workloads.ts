@@ -12,6 +12,8 @@ import type { ApiClient } from '../client/client';
 import { cronJobController } from './cron-job';
 import { daemonSetController } from './daemon-set';
 import { deploymentController } from './deployment/index';
+import { endpointSliceController } from './endpoint-slice';
+import { endpointsController } from './endpoints';
 import { jobController } from './job';
 import { replicaSetController, replicationController } from './replica-set';
 import { SharedInformers } from './shared-informers';
@@ -34,6 +36,8 @@ export function workloadControllers(
     jobController(contextFor('job-controller'), informers),
     cronJobController(contextFor('cronjob-controller'), informers),
     ttlAfterFinishedController(contextFor('ttl-after-finished-controller'), informers),
+    endpointsController(contextFor('endpoint-controller'), informers),
+    endpointSliceController(contextFor('endpointslice-controller'), informers),
     informers,
   ];
 }

@@ -119,9 +119,6 @@ function parseField(text: string, bounds: Bounds): { set: Set<number>; star: boo
   return { set, star };
 }
 
-const all = (b: Bounds): Set<number> =>
-  new Set(Array.from({ length: b.max - b.min + 1 }, (_, i) => b.min + i));
-
 function fromFields(f: string[]): CronSchedule {
   const [minute, hour, dom, month, dow] = f.map((text, i) => parseField(text, fieldBounds[i] as Bounds));
   if (
