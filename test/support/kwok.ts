@@ -157,6 +157,9 @@ export async function startKwok(baseUrl: string, options: KwokOptions = {}): Pro
     } catch (e) {
       if (!(e instanceof ApiError && e.reason === 'AlreadyExists')) throw e;
     }
+    // The TaintNodesByCondition admission plugin taints a new node not-ready; its node lifecycle controller
+    // lifts the taint once the node reports Ready, which this does in its place.
+    await client.patch({ ...nodesRef, name }, { spec: { taints } }, 'application/merge-patch+json');
     if (!nodes.includes(name)) nodes.push(name);
   };
   for (const n of nodes) await addNode(n);
