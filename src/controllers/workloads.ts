@@ -12,9 +12,12 @@ import type { ApiClient } from '../client/client';
 import { cronJobController } from './cron-job';
 import { daemonSetController } from './daemon-set';
 import { deploymentController } from './deployment/index';
+import { disruptionController } from './disruption';
 import { endpointSliceController } from './endpoint-slice';
 import { endpointsController } from './endpoints';
+import { horizontalPodAutoscaler } from './horizontal-pod-autoscaler';
 import { jobController } from './job';
+import { persistentVolumeBinder } from './persistent-volume-binder';
 import { replicaSetController, replicationController } from './replica-set';
 import { SharedInformers } from './shared-informers';
 import { statefulSetController } from './stateful-set';
@@ -38,6 +41,9 @@ export function workloadControllers(
     ttlAfterFinishedController(contextFor('ttl-after-finished-controller'), informers),
     endpointsController(contextFor('endpoint-controller'), informers),
     endpointSliceController(contextFor('endpointslice-controller'), informers),
+    disruptionController(contextFor('disruption-controller'), informers),
+    persistentVolumeBinder(contextFor('persistent-volume-binder'), informers),
+    horizontalPodAutoscaler(contextFor('horizontal-pod-autoscaler'), informers),
     informers,
   ];
 }
