@@ -301,23 +301,21 @@ export function persistentVolumeBinder(ctx: ControllerContext, informers: Shared
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
-    if (
-      volume.status?.phase === 'Bound' ||
-      volume.status?.phase === 'Pending' ||
-      volume.status?.phase === 'Available'
-    ) {
-      if ((volume.spec?.persistentVolumeReclaimPolicy ?? 'Retain') === 'Delete') {
-        try {
-          await ctx.client.delete({ ...volumesRef, name });
-        } catch (e) {
-          if (!isNotFound(e)) throw e;
-        }
-        return;
-      }
+    // Released first (the pv-protection finalizer holds a Bound volume), then deleted if its policy says so.
+    if (volume.status?.phase !== 'Released' && volume.status?.phase !== 'Failed')
       await ctx.client.update(
         { ...volumesRef, name, subresource: 'status' },
         { ...volume, status: { phase: 'Released' } },
       );
+    if (
+      (volume.spec?.persistentVolumeReclaimPolicy ?? 'Retain') === 'Delete' &&
+      !volume.metadata?.deletionTimestamp
+    ) {
+      try {
+        await ctx.client.delete({ ...volumesRef, name });
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
     }
   };
 
