@@ -9,7 +9,11 @@ import { useCallback, useEffect, useState } from 'react';
 import type { KubeObject } from '../../api/meta';
 import type { DiscoveredGroupVersion } from '../../client/index';
 import { useClient } from '../client-context';
-import { ownerChain, type ChainLink, type OwnerChain as Chain } from './owner-chain';
+import { choiceParam } from '../lib/resource-choice';
+import { routeHref } from '../lib/route';
+import { ownerChain, type ChainLink, type HrefFor, type OwnerChain as Chain } from './owner-chain';
+
+const hrefFor: HrefFor = (choice, ns, name) => routeHref('explorer', { kind: choiceParam(choice), ns, name });
 
 interface Props {
   object: KubeObject;
@@ -50,7 +54,7 @@ export function OwnerChain({ object, groupVersions }: Props) {
   const uid = object.metadata?.uid;
   const resourceVersion = object.metadata?.resourceVersion;
   const read = useCallback(() => {
-    void ownerChain(client, groupVersions, object).then(setChain, () => setChain(undefined));
+    void ownerChain(client, groupVersions, object, hrefFor).then(setChain, () => setChain(undefined));
     // Read again when the object changes (its resourceVersion), not on every render.
   }, [client, groupVersions, uid, resourceVersion]);
   useEffect(read, [read]);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import type { ApiClient, DiscoveredGroupVersion } from '../../client/index';
-import { ownerChain } from './owner-chain';
+import { ownerChain, type HrefFor } from './owner-chain';
+
+const hrefFor: HrefFor = (choice, ns, name) =>
+  `#explorer?kind=${choice.resource.name}&ns=${ns ?? ''}&name=${name ?? ''}`;
 
 const resource = (name: string, kind: string) => ({ name, kind, namespaced: true, verbs: ['get', 'list'] });
 const groupVersions = [
@@ -63,11 +66,12 @@ function fakeClient(): ApiClient {
 
 describe('owner chain', () => {
   it('walks up from a pod to its ReplicaSet and Deployment', async () => {
-    const chain = await ownerChain(fakeClient(), groupVersions, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      ...pods[0],
-    });
+    const chain = await ownerChain(
+      fakeClient(),
+      groupVersions,
+      { apiVersion: 'v1', kind: 'Pod', ...pods[0] },
+      hrefFor,
+    );
     expect(chain.ancestors.map((a) => `${a.kind} ${a.name} ${a.summary}`)).toEqual([
       'Deployment web 2/2 ready',
       'ReplicaSet web-abc 1/2 ready',
@@ -77,7 +81,7 @@ describe('owner chain', () => {
   });
 
   it('walks down from a Deployment to its ReplicaSets and their pods, skipping pods of others', async () => {
-    const chain = await ownerChain(fakeClient(), groupVersions, deployment);
+    const chain = await ownerChain(fakeClient(), groupVersions, deployment, hrefFor);
     expect(chain.ancestors).toEqual([]);
     const [set] = chain.self.children;
     expect(set?.name).toBe('web-abc');

@@ -10,8 +10,14 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { ApiClient, DiscoveredGroupVersion } from '../../client/index';
-import { choiceForKind, choiceParam, type ResourceChoice } from '../lib/resource-choice';
-import { routeHref } from '../lib/route';
+import { choiceForKind, type ResourceChoice } from '../lib/resource-choice';
+
+/** The Explorer link of an object of a kind (the UI passes its router's; tests their own). */
+export type HrefFor = (
+  choice: ResourceChoice,
+  namespace: string | undefined,
+  name: string | undefined,
+) => string;
 
 export interface ChainLink {
   kind: string;
@@ -71,17 +77,19 @@ function summary(kind: string, obj: KubeObject): string {
   }
 }
 
-function link(choice: ResourceChoice | undefined, kind: string, obj: KubeObject): ChainLink {
+function link(
+  hrefFor: HrefFor,
+  choice: ResourceChoice | undefined,
+  kind: string,
+  obj: KubeObject,
+): ChainLink {
   const m = obj.metadata ?? {};
   return {
     kind,
     name: m.name ?? '',
     uid: m.uid ?? '',
     summary: summary(kind, obj),
-    href:
-      choice === undefined
-        ? undefined
-        : routeHref('explorer', { kind: choiceParam(choice), ns: m.namespace, name: m.name }),
+    href: choice === undefined ? undefined : hrefFor(choice, m.namespace, m.name),
     children: [],
   };
 }
@@ -91,6 +99,7 @@ function controllerRef(obj: KubeObject) {
 }
 
 async function descendants(
+  hrefFor: HrefFor,
   client: ApiClient,
   groupVersions: DiscoveredGroupVersion[],
   kind: string,
@@ -113,8 +122,8 @@ async function descendants(
       });
       for (const item of list.items) {
         if (controllerRef(item)?.uid !== uid) continue;
-        const l = link(choice, childKind, item);
-        l.children = await descendants(client, groupVersions, childKind, item, depth + 1);
+        const l = link(hrefFor, choice, childKind, item);
+        l.children = await descendants(hrefFor, client, groupVersions, childKind, item, depth + 1);
         out.push(l);
       }
     } catch {
@@ -129,10 +138,11 @@ export async function ownerChain(
   client: ApiClient,
   groupVersions: DiscoveredGroupVersion[],
   object: KubeObject,
+  hrefFor: HrefFor,
 ): Promise<OwnerChain> {
   const kind = object.kind ?? '';
-  const self = link(choiceForKind(groupVersions, object.apiVersion, kind), kind, object);
-  self.children = await descendants(client, groupVersions, kind, object, 0);
+  const self = link(hrefFor, choiceForKind(groupVersions, object.apiVersion, kind), kind, object);
+  self.children = await descendants(hrefFor, client, groupVersions, kind, object, 0);
   const ancestors: ChainLink[] = [];
   let current = object;
   for (let i = 0; i < 5; i++) {
@@ -161,7 +171,7 @@ export async function ownerChain(
         name: ref.name,
       });
       if (owner.metadata?.uid !== ref.uid) break;
-      ancestors.unshift(link(choice, ref.kind, owner));
+      ancestors.unshift(link(hrefFor, choice, ref.kind, owner));
       current = owner;
     } catch {
       // The owner is gone (the garbage collector will follow) or not readable: the chain stops here.
