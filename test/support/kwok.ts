@@ -23,6 +23,8 @@ export interface KwokOptions {
   ready?: boolean;
   /** Pods this returns true for are left alone: neither bound nor run. */
   holdBack?: (pod: KubeObject) => boolean;
+  /** The client to act with (default: the administrator of a host started by `startTestHost`). */
+  client?: ApiClient;
 }
 
 export interface Kwok {
@@ -142,7 +144,7 @@ function runningStatus(pod: KubeObject, phase: string, ready: boolean, now: stri
 }
 
 export async function startKwok(baseUrl: string, options: KwokOptions = {}): Promise<Kwok> {
-  const client = adminClient(baseUrl);
+  const client = options.client ?? adminClient(baseUrl);
   const nodes = [...(options.nodes ?? ['kwok-node-0'])];
   const stamp = () => `${new Date().toISOString().slice(0, 19)}Z`;
   const abort = new AbortController();
