@@ -111,7 +111,10 @@ export function autoscalingV1Spoke(profile: NamingProfile): Spoke {
       if (metrics.length === 0)
         metrics.push({
           type: 'Resource',
-          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: defaultCPUUtilization } },
+          resource: {
+            name: 'cpu',
+            target: { type: 'Utilization', averageUtilization: defaultCPUUtilization },
+          },
         });
       v2spec.metrics = metrics;
       const behavior = take(keys.behavior);
