@@ -64,6 +64,7 @@ describe('deployment controller', () => {
         d.status?.replicas === replicas &&
         condition(d, 'Progressing')?.reason === 'NewReplicaSetAvailable',
       `${name} rolled out with ${replicas} replicas`,
+      60_000,
     );
   const replicaSetsOf = async (uid: string): Promise<Json[]> =>
     ownedBy((await host.request('GET', rsPath)).body, uid);
@@ -140,9 +141,12 @@ describe('deployment controller', () => {
     async () => {
       const created = await k('create', 'deployment', 'cli', '--image=nginx:1.24', '--replicas=2');
       expect(created.stderr).toBe('');
+      // Each rollout is awaited over HTTP first, so kubectl's own wait does not race a loaded machine.
+      await rolledOut('cli', 2);
       const status = await k('rollout', 'status', 'deployment/cli', '--timeout=30s');
       expect(status.stdout).toContain('deployment "cli" successfully rolled out');
       expect((await k('set', 'image', 'deployment/cli', 'nginx=nginx:1.25')).code).toBe(0);
+      await rolledOut('cli', 2);
       const second = await k('rollout', 'status', 'deployment/cli', '--timeout=30s');
       expect(second.code, second.stderr).toBe(0);
       expect(second.stdout).toContain('deployment "cli" successfully rolled out');
@@ -154,7 +158,7 @@ describe('deployment controller', () => {
       expect(one.stdout).toContain('nginx:1.24');
       const undo = await k('rollout', 'undo', 'deployment/cli');
       expect(undo.stdout).toContain('deployment.apps/cli rolled back');
-      await k('rollout', 'status', 'deployment/cli', '--timeout=30s');
+      await rolledOut('cli', 2);
       const image = await k(
         'get',
         'deployment',
@@ -171,11 +175,13 @@ describe('deployment controller', () => {
       const sets = await k('get', 'rs', '-l', 'app=cli', '-o', 'jsonpath={.items[*].metadata.annotations}');
       expect(sets.stdout).toContain('"deployment.kubernetes.io/revision-history":"1"');
       expect((await k('scale', 'deployment/cli', '--replicas=4')).code).toBe(0);
+      await rolledOut('cli', 4);
       const scaled = await k('rollout', 'status', 'deployment/cli', '--timeout=30s');
       expect(scaled.code, scaled.stderr).toBe(0);
       const ready = await k('get', 'deployment', 'cli', '-o', 'jsonpath={.status.readyReplicas}');
       expect(ready.stdout).toBe('4');
     },
+    120_000,
   );
 
   it('scales old ReplicaSets to zero before starting new pods with Recreate', async () => {
