@@ -336,7 +336,8 @@ describe('managedFields of other writes', () => {
     // Without a resourceVersion: the Deployment controller may have written the status since the apply.
     const { resourceVersion: _since, ...metadata } = created.body.metadata;
     const r = await host.request('PUT', `${deployments}/st/status?fieldManager=controller`, {
-      body: { ...created.body, metadata, status: { observedGeneration: 1, replicas: 1 } },
+      // Values the controller never writes: an unchanged field would not be taken over.
+      body: { ...created.body, metadata, status: { observedGeneration: 5, replicas: 7 } },
     });
     expect(r.status).toBe(200);
     expect(entryOf(r, 'controller')).toMatchObject({
