@@ -48,7 +48,7 @@ const replicaSetKind: ReplicaKind = {
 };
 
 const replicationControllerKind: ReplicaKind = {
-  controllerName: 'replicationmanager',
+  controllerName: 'replicationcontroller',
   component: 'replication-controller',
   ref: { group: '', version: 'v1', resource: 'replicationcontrollers' },
   kind: { apiVersion: 'v1', kind: 'ReplicationController' },

@@ -24,26 +24,53 @@ import { statefulSetController } from './stateful-set';
 import { ttlAfterFinishedController } from './ttl-after-finished';
 import type { Controller, ControllerContext } from './types';
 
-/** `contextFor(account)` gives the context of the controller that runs as service account `account`. */
+/**
+ * Whether `--controllers` (`selection`) enables the controller `name`: named, or `*` without `-name`.
+ */
+export function controllerEnabled(selection: readonly string[], name: string): boolean {
+  if (selection.includes(name)) return true;
+  if (selection.includes(`-${name}`)) return false;
+  return selection.includes('*');
+}
+
+/**
+ * `contextFor(account)` gives the context of the controller that runs as service account `account`;
+ * `selection` is the controller manager's `--controllers` (default every controller).
+ */
 export function workloadControllers(
   contextFor: (account: string) => ControllerContext,
   informerClient: ApiClient,
+  selection: readonly string[] = ['*'],
 ): Controller[] {
   const informers = new SharedInformers(informerClient);
+  // By the controller manager's controller names; a controller is built only when enabled, since building one
+  // adds its handlers to the shared informers.
+  const all: [string, () => Controller][] = [
+    ['deployment', () => deploymentController(contextFor('deployment-controller'), informers)],
+    ['replicaset', () => replicaSetController(contextFor('replicaset-controller'), informers)],
+    ['replicationcontroller', () => replicationController(contextFor('replication-controller'), informers)],
+    ['statefulset', () => statefulSetController(contextFor('statefulset-controller'), informers)],
+    ['daemonset', () => daemonSetController(contextFor('daemon-set-controller'), informers)],
+    ['job', () => jobController(contextFor('job-controller'), informers)],
+    ['cronjob', () => cronJobController(contextFor('cronjob-controller'), informers)],
+    [
+      'ttl-after-finished',
+      () => ttlAfterFinishedController(contextFor('ttl-after-finished-controller'), informers),
+    ],
+    ['endpoint', () => endpointsController(contextFor('endpoint-controller'), informers)],
+    ['endpointslice', () => endpointSliceController(contextFor('endpointslice-controller'), informers)],
+    ['disruption', () => disruptionController(contextFor('disruption-controller'), informers)],
+    [
+      'persistentvolume-binder',
+      () => persistentVolumeBinder(contextFor('persistent-volume-binder'), informers),
+    ],
+    [
+      'horizontalpodautoscaling',
+      () => horizontalPodAutoscaler(contextFor('horizontal-pod-autoscaler'), informers),
+    ],
+  ];
   return [
-    deploymentController(contextFor('deployment-controller'), informers),
-    replicaSetController(contextFor('replicaset-controller'), informers),
-    replicationController(contextFor('replication-controller'), informers),
-    statefulSetController(contextFor('statefulset-controller'), informers),
-    daemonSetController(contextFor('daemon-set-controller'), informers),
-    jobController(contextFor('job-controller'), informers),
-    cronJobController(contextFor('cronjob-controller'), informers),
-    ttlAfterFinishedController(contextFor('ttl-after-finished-controller'), informers),
-    endpointsController(contextFor('endpoint-controller'), informers),
-    endpointSliceController(contextFor('endpointslice-controller'), informers),
-    disruptionController(contextFor('disruption-controller'), informers),
-    persistentVolumeBinder(contextFor('persistent-volume-binder'), informers),
-    horizontalPodAutoscaler(contextFor('horizontal-pod-autoscaler'), informers),
+    ...all.filter(([name]) => controllerEnabled(selection, name)).map(([, build]) => build()),
     informers,
   ];
 }

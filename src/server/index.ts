@@ -779,6 +779,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         ...workloadControllers(
           (account) => contextFor(serviceAccount(profile, account)),
           contextFor(identities.kubeControllerManager).client,
+          options.controllerSelection,
         ),
       ];
       const election = options.leaderElection;
