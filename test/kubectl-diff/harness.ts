@@ -132,6 +132,9 @@ const replacements: [RegExp, string][] = [
   [/\b10\.0\.0\.\d+\b/g, '<ip>'],
   [/\b3[0-2]\d{3}\/TCP\b/g, '<nodeport>/TCP'],
   [/-api-access-[a-z0-9]{5}\b/g, '-api-access-<suffix>'],
+  // Names a controller generated (a ReplicaSet's or Job's pods): five characters of the
+  // server's random alphabet, which has no vowels, after the owner's name.
+  [/(?<=[a-z0-9]-)[bcdfghjklmnpqrstvwxz2456789]{5}(?![\w-])/g, '<suffix>'],
   [/\/tmp\/(LIVE|MERGED)-\d+/g, '/tmp/$1-<n>'],
   [/(?<=\s|^)(<invalid>|\d+(y|d|h|m|s)(\d+(d|h|m|s))?)(?=\s|$)/gm, '<age>'],
 ];
