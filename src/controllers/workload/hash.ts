@@ -6,7 +6,7 @@
  * onto the safe alphabet (no vowels, no confusable digits). Upstream hashes
  * Go's printed form of the struct; this hashes the template's JSON with
  * sorted keys, so the same template always gets the same hash here, but
- * not the same as on a real cluster (decision 0040).
+ * not the same as on a real cluster (decision 0041).
  */
 
 const safeAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
