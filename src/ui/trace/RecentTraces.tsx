@@ -4,6 +4,7 @@
  * denied it, if any; filterable by text.
  */
 
+import { formatClock } from '../lib/age';
 import { useState } from 'react';
 import type { AdmissionTraceRecord } from '../../api/admission-trace';
 import { routeHref } from '../lib/route';
@@ -59,9 +60,14 @@ export function RecentTraces({ records, selected, live }: Props) {
                   href={routeHref('traces', { id: r.auditId })}
                   aria-current={r.auditId === selected ? 'true' : undefined}
                 >
-                  <span className="numeric muted">{new Date(r.received).toLocaleTimeString()}</span>
+                  <time className="numeric muted" dateTime={r.received}>
+                    {formatClock(Date.parse(r.received))}
+                  </time>
                   <span className={`method method-${r.method.toLowerCase()}`}>{r.method}</span>
-                  <span className="log-path">{r.path.replace(/\?.*$/, '')}</span>
+                  {/* A cut path keeps its whole text (query included) in the tooltip. */}
+                  <span className="log-path" title={r.path}>
+                    {r.path.replace(/\?.*$/, '')}
+                  </span>
                   <span
                     className={`status-code ${r.code === undefined ? '' : r.code < 400 ? 'ok' : 'failed'}`}
                   >

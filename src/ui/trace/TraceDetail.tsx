@@ -6,6 +6,7 @@
  * and every step's details.
  */
 
+import { formatClock } from '../lib/age';
 import { useEffect, useRef } from 'react';
 import type { AdmissionTraceRecord } from '../../api/admission-trace';
 import { CopyButton } from '../common/CopyButton';
@@ -54,7 +55,7 @@ export function TraceDetail({ record }: { record: AdmissionTraceRecord }) {
         <div>
           <dt>Received</dt>
           <dd>
-            <time dateTime={record.received}>{new Date(record.received).toLocaleTimeString()}</time>
+            <time dateTime={record.received}>{formatClock(Date.parse(record.received))}</time>
           </dd>
         </div>
         <div>
