@@ -1,10 +1,11 @@
 /**
  * Two YAML texts side by side with their differences marked
  * (`@codemirror/merge`): what is stored against what the server would
- * store. Unchanged stretches are collapsed.
+ * store. Unchanged stretches are collapsed; long lines wrap.
  */
 
 import { MergeView } from '@codemirror/merge';
+import { EditorView } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 import { readOnlyExtensions } from './cm-setup';
 
@@ -14,8 +15,9 @@ export function MergeDiff({ before, after, label }: { before: string; after: str
     if (host.current === null) return;
     const view = new MergeView({
       parent: host.current,
-      a: { doc: before, extensions: readOnlyExtensions() },
-      b: { doc: after, extensions: readOnlyExtensions() },
+      // Long lines (uids, timestamps, the changed value itself) wrap rather than run out of the pane.
+      a: { doc: before, extensions: [...readOnlyExtensions(), EditorView.lineWrapping] },
+      b: { doc: after, extensions: [...readOnlyExtensions(), EditorView.lineWrapping] },
       gutter: true,
       highlightChanges: true,
       collapseUnchanged: { margin: 3, minSize: 6 },
