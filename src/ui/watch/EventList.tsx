@@ -55,8 +55,10 @@ export function EventList({ lines, selected, onSelect }: Props) {
           {shown.map((line) => (
             <tr
               key={line.seq}
-              className={`event-${line.type.toLowerCase()}`}
+              className={`event-${line.type.toLowerCase()}${line.object !== undefined ? ' selectable' : ''}`}
               aria-selected={line.seq === selected ? true : undefined}
+              // The whole row opens the event for a pointer; the name's button stays the keyboard's way in.
+              onClick={line.object !== undefined ? () => onSelect(line.seq) : undefined}
             >
               <td className="numeric">{formatClock(line.at)}</td>
               <td>
@@ -69,7 +71,10 @@ export function EventList({ lines, selected, onSelect }: Props) {
                     type="button"
                     className="link-button"
                     title={line.text}
-                    onClick={() => onSelect(line.seq)}
+                    onClick={(event) => {
+                      event.stopPropagation();
+                      onSelect(line.seq);
+                    }}
                   >
                     {line.type === 'BOOKMARK' || line.type === 'ERROR'
                       ? (line.text ?? line.type.toLowerCase())
