@@ -34,7 +34,7 @@ export function requestLabelsOf(info: ResourceRequestInfo, contentType: string |
     scope:
       info.name !== ''
         ? 'resource'
-        : info.namespace !== '' && info.resource !== 'namespaces'
+        : info.namespaceInPath
           ? 'namespace'
           : 'cluster',
   };
