@@ -63,11 +63,8 @@ function read(node: JsonObject): { children: FieldSet | undefined; isMember: boo
     if (!isObject(value)) throw new FieldsV1Error(`expected an object at ${key}`);
     const sub = read(value);
     if (sub.isMember) (children ??= new FieldSet()).insertMember(pe);
-    if (sub.children !== undefined && !sub.children.empty()) {
-      const target = (children ??= new FieldSet()).descend(pe);
-      target.members.push(...sub.children.members);
-      target.children.push(...sub.children.children);
-    }
+    if (sub.children !== undefined && !sub.children.empty())
+      (children ??= new FieldSet()).adopt(pe, sub.children);
   }
   if (children === undefined) isMember = true;
   return { children, isMember };
