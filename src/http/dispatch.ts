@@ -65,6 +65,7 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
   if (rt.namespaced && named && !pathHasNamespace) throw pathNotFound();
 
   const req: ResolvedRequest = { info, rt, namespace: rt.namespaced ? info.namespace : '' };
+  ctx.routed = true;
   if (rt.deprecation !== undefined) {
     ctx.warnings.push(rt.deprecation.warning);
     server.metrics.deprecatedApiRequested({

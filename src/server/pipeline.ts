@@ -103,7 +103,8 @@ export async function handleRequest(
 
 function recordRequest(server: ServerContext, ctx: RequestContext, code: number, seconds: number): void {
   const info = ctx.info;
-  if (!info.isResourceRequest) return;
+  // Only routes the server serves are counted (their labels are bounded by what it serves), as the real one does.
+  if (!info.isResourceRequest || ctx.routed !== true) return;
   const labels = requestLabelsOf(info, ctx.request.headers.get('content-type'));
   server.metrics.recordRequest({ ...labels, dryRun: ctx.query.get('dryRun') === 'All', code }, seconds);
 }
