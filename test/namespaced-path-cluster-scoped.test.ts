@@ -319,7 +319,10 @@ it('every cluster-scoped resource under a namespace path: 403 when refused, else
     for (const p of probesOf(t))
       for (const id of identities) {
         const expected = (await allowed(id.user, t, p)) ? 404 : 403;
-        if (id.as === 'alice') expected === 404 ? routedAlice++ : refusedAlice++;
+        if (id.as === 'alice') {
+          if (expected === 404) routedAlice++;
+          else refusedAlice++;
+        }
         const got = await send(id.as, p);
         const want = expected === 404 ? 'NotFound' : 'Forbidden';
         if (got.status !== expected || got.reason !== want)
