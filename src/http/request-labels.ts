@@ -52,11 +52,6 @@ export function requestLabelsOf(info: ResourceRequestInfo, contentType: string |
     version: info.version,
     resource: info.resource,
     subresource: info.subresource,
-    scope:
-      info.name !== ''
-        ? 'resource'
-        : info.namespaceInPath
-          ? 'namespace'
-          : 'cluster',
+    scope: info.name !== '' ? 'resource' : info.namespaceInPath ? 'namespace' : 'cluster',
   };
 }
