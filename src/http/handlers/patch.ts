@@ -30,6 +30,7 @@ import { apply as applyConfiguration, objectTypeFor } from '../../fieldmanager/i
 import { applyFailure, ownershipOptions } from '../field-manager-options';
 import { decodeObjectBodyAsync, type DecodedBody } from '../body';
 import { optionsObject, requestScope } from '../scope';
+import { breathe } from '../../machinery/cooperative';
 
 /** An apply body: YAML (or JSON) holding one object, read as the real server reads it. */
 async function decodeApplyBody(text: string): Promise<{
@@ -140,7 +141,7 @@ export async function handlePatch(
   const outcome = await storage.update(
     scope,
     req.info.name,
-    (current) => {
+    async (current) => {
       const obj = applyPatch(
         type,
         { ...(current ?? {}), apiVersion: gvk.apiVersion, kind: gvk.kind },
@@ -150,9 +151,12 @@ export async function handlePatch(
       if (!ownKind) return obj;
       if (obj.apiVersion !== gvk.apiVersion || obj.kind !== gvk.kind)
         throw badRequest('the patch must not change apiVersion or kind');
+      // Each phase over a wide object lets other requests run before the next (machinery/cooperative.ts).
+      await breathe();
       // Built-in kinds decode into types that drop nulls; custom resources keep them (nullable fields).
       if (!req.rt.custom) dropNulls(obj);
       checkNameAndNamespace(req, obj);
+      await breathe();
       enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, {
         strictError: patchStrictError(),
       });
@@ -161,6 +165,7 @@ export async function handlePatch(
     { fieldManager: { manager: ownership.manager } },
   );
   if (!ownKind) return respondValue(ctx, 200, outcome.object);
+  await breathe();
   return respondObject(server, ctx, 200, req.rt, outcome.object);
 }
 
