@@ -121,9 +121,10 @@ export function dropNulls(value: unknown): void {
   }
   if (typeof value !== 'object' || value === null) return;
   const obj = value as Record<string, unknown>;
-  for (const k of Object.keys(obj)) {
-    if (obj[k] === null) delete obj[k];
-    else dropNulls(obj[k]);
+  for (const k in obj) {
+    const v = obj[k];
+    if (v === null) delete obj[k];
+    else if (typeof v === 'object') dropNulls(v);
   }
 }
 

@@ -9,7 +9,7 @@
 import type { KubeObject } from '../../api/meta';
 import { badRequest, StatusError } from '../../machinery/errors';
 import { dropNulls } from '../../machinery/json';
-import { applyMergePatch } from '../../fieldmanager/merge-patch';
+import { applyMergePatchInPlace } from '../../fieldmanager/merge-patch';
 import { applyJsonPatch, JsonPatchError } from '../../fieldmanager/json-patch';
 import { strategicMergePatch } from '../../fieldmanager/strategic-merge-patch';
 import type { DefinitionSet, SchemaNode } from '../../machinery/schema';
@@ -77,7 +77,8 @@ function applyPatch(
       if (schema?.root === undefined) throw badRequest(`patch type ${type} is not supported`);
       return strategicMergePatch(schema.defs, schema.root, current, patch) as KubeObject;
     case 'merge': {
-      const result = applyMergePatch(current, patch);
+      // `current` is the write's own copy of the stored object: merged into in place.
+      const result = applyMergePatchInPlace(current, patch);
       if (typeof result !== 'object' || result === null || Array.isArray(result))
         throw badRequest('merge patch must be a JSON object');
       return result as KubeObject;
