@@ -30,6 +30,7 @@ import type { Status } from '../api/meta';
 import type { RequestAudit } from './audit';
 import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
 import { acceptsYaml, yamlLibrary } from '../machinery/decode/yaml-library';
+import { sliceSpent } from '../machinery/cooperative';
 
 export interface PipelineDeps {
   server: ServerContext;
@@ -48,6 +49,8 @@ export async function handleRequest(
   conn?: ConnectionInfo,
 ): Promise<Response> {
   const started = performance.now();
+  // The turn that brought the request counts from here for long work's slices (machinery/cooperative.ts).
+  sliceSpent();
   // decode
   const url = new URL(request.url);
   const ctx: RequestContext = {
