@@ -42,6 +42,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   scale: async () => (await import('./scale')).runScaleBench(),
   wide: async () => (await import('./wide-objects')).runWideObjectsBench(),
   watchers: async () => (await import('./watchers')).runWatchersBench(),
+  metrics: async () => (await import('./metrics-size')).runMetricsSizeBench(),
 };
 
 async function main(): Promise<void> {
