@@ -148,7 +148,10 @@ export function answerClientError(error: ParserError, socket: Socket): void {
       return;
     }
     // Bytes after a complete request (a DELETE with an unframed body) are garbage for the next one;
-    // the request before them is being served, and its client must get its answer, not a 400.
+    // the request before them is being served, and its client must get its answer, not a 400. Once: Node
+    // may report the same socket again (every deadline check while a long answer is written), and each
+    // report would add listeners to the answer (MaxListenersExceededWarning under 1,000 watchers).
+    refused.add(socket);
     inFlight.once('finish', () => socket.destroySoon());
     inFlight.once('close', () => socket.destroySoon());
     return;
