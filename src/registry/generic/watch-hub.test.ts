@@ -14,18 +14,17 @@ import { WatchHub } from './watch-hub';
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' } });
 const key = (name: string) => `/core/configmaps/ns/${name}`;
 
-/** Holds the thread for `ms`, as a watch's socket write under load would. */
-function busy(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    // busy
-  }
+/** A turn that runs long after every `n` deliveries, as 1,000 socket writes would: no wall clock, no load. */
+function longEvery(n: number): () => boolean {
+  let calls = 0;
+  return () => ++calls % n === 0;
 }
 
 describe('WatchHub', () => {
   it('delivers every change to every watch, in commit order, and the first watches inside the commit', async () => {
     const storage = createMemoryStorage();
-    const hub = new WatchHub(storage);
+    // A turn that never runs long: the machine's load cannot move a delivery to the next turn.
+    const hub = new WatchHub(storage, () => false);
     const seen: string[][] = [[], [], []];
     seen.forEach((list, i) => hub.subscribe((c) => list.push(`${i}:${c.revision}`)));
     await storage.create(key('a'), cm('a'));
@@ -43,12 +42,11 @@ describe('WatchHub', () => {
 
   it('a long fan-out lets other tasks run before it reaches the last watch, and keeps the order', async () => {
     const storage = createMemoryStorage();
-    const hub = new WatchHub(storage);
+    const hub = new WatchHub(storage, longEvery(10));
     const order: string[] = [];
     let lastWatchGot = -1;
     for (let i = 0; i < 40; i++)
       hub.subscribe((c: ChangeRecord) => {
-        busy(2); // 40 watches × 2 ms: longer than a slice
         if (i === 39) lastWatchGot = c.revision;
       });
     hub.subscribe((c) => order.push(`late watch ${c.revision}`));
@@ -71,17 +69,19 @@ describe('WatchHub', () => {
 
   it('a watch removed during a long fan-out gets nothing more; one added during it starts at the next change', async () => {
     const storage = createMemoryStorage();
-    const hub = new WatchHub(storage);
+    const hub = new WatchHub(storage, longEvery(10));
     const removed: number[] = [];
     const added: number[] = [];
     let unsubscribe: () => void = () => undefined;
-    for (let i = 0; i < 30; i++) hub.subscribe(() => busy(2));
+    let firstDone = 0;
+    for (let i = 0; i < 30; i++) hub.subscribe(() => void (i === 29 && firstDone++));
     unsubscribe = hub.subscribe((c) => removed.push(c.revision));
     await storage.create(key('a'), cm('a'));
     // The fan-out of change 1 pauses before reaching the last watch: remove it, add another meanwhile.
     unsubscribe();
     hub.subscribe((c) => added.push(c.revision));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Change 1 reaches the watches after the removed one, then change 2 comes.
+    while (firstDone === 0) await new Promise((resolve) => setTimeout(resolve, 1));
     await storage.create(key('b'), cm('b'));
     while (!added.includes(2)) await new Promise((resolve) => setTimeout(resolve, 1));
     expect(removed).toEqual([]);

@@ -23,7 +23,11 @@ export class WatchHub {
   private delivering = false;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly storage: Storage) {}
+  /** `spent` says when the turn has run long enough to go on in the next one (tests pass their own clock). */
+  constructor(
+    private readonly storage: Storage,
+    private readonly spent: () => boolean = sliceSpent,
+  ) {}
 
   /** Adds a watch's listener; returns the call that removes it (deliveries stop at once). */
   subscribe(listener: CommitListener): () => void {
@@ -61,7 +65,7 @@ export class WatchHub {
           } catch (error) {
             console.error('watch delivery failed', error);
           }
-          if (sliceSpent()) await nextTurn();
+          if (this.spent()) await nextTurn();
         }
       }
     } finally {
