@@ -40,6 +40,9 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   protobuf: async () => (await import('./protobuf')).runProtobufBench(),
   profile: async () => (await import('./profile-worker')).runProfileBench(),
   scale: async () => (await import('./scale')).runScaleBench(),
+  wide: async () => (await import('./wide-objects')).runWideObjectsBench(),
+  watchers: async () => (await import('./watchers')).runWatchersBench(),
+  metrics: async () => (await import('./metrics-size')).runMetricsSizeBench(),
 };
 
 async function main(): Promise<void> {

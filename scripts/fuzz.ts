@@ -2,10 +2,11 @@
  * `npm run fuzz -- --n 100000 --seed S [--storage memory|dexie]
  * [--profile orch|kubernetes] [--future-versions]`: the long run of the
  * HTTP fuzzer (test/fuzz) against an in-process Node host. Prints the
- * counts — requests, answers by status, 4xx by reason, 5xx by message with
- * a sample request each — and every invariant that failed, with the index
- * of the request (rerun with the same seed to reproduce it). Exits 1 when
- * anything failed.
+ * counts — requests, answers by status, 4xx by reason, the 5xx classes the
+ * real server answers too (test/fuzz/expected-5xx.ts) apart from unexpected
+ * 5xx by message, with a sample request each — and every invariant that
+ * failed, with the index of the request (rerun with the same seed to
+ * reproduce it). Exits 1 when anything failed.
  */
 
 import { startNodeHost } from '../src/hosts/node/host';
@@ -74,7 +75,11 @@ async function main(): Promise<void> {
     process.stdout.write(`requests: ${report.requests} in ${Math.round((Date.now() - started) / 1000)} s\n`);
     process.stdout.write(`by status:\n${table(report.byStatus)}\n`);
     process.stdout.write(`4xx by reason:\n${table(report.byReason)}\n`);
-    process.stdout.write(`5xx (not 504 for a future resourceVersion): ${fivexx}\n`);
+    const expected = Object.values(report.expectedServerErrors).reduce((sum, e) => sum + e.count, 0);
+    process.stdout.write(`expected 5xx (the real server answers them too; decision 0013): ${expected}\n`);
+    for (const [name, e] of Object.entries(report.expectedServerErrors))
+      process.stdout.write(`  ${e.count} × ${name}\n      e.g. ${e.sample.slice(0, 300)}\n`);
+    process.stdout.write(`unexpected 5xx (not 504 for a future resourceVersion): ${fivexx}\n`);
     for (const [message, e] of Object.entries(report.serverErrors))
       process.stdout.write(`  ${e.count} × ${message}\n      e.g. ${e.sample}\n`);
     process.stdout.write(`invariant failures: ${report.failures.length}\n`);

@@ -13,8 +13,10 @@ export async function* readWatchEvents(response: Response): AsyncGenerator<Watch
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      // Only the new text can hold a newline: a long event arriving in many chunks is scanned once.
+      let newline = value.indexOf('\n');
+      if (newline >= 0) newline += buffered.length;
       buffered += value;
-      let newline = buffered.indexOf('\n');
       while (newline >= 0) {
         const line = buffered.slice(0, newline).trim();
         buffered = buffered.slice(newline + 1);

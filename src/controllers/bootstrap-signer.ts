@@ -117,10 +117,14 @@ export function bootstrapSigner(ctx: ControllerContext, options: BootstrapSigner
   const onConfigMap = (obj: KubeObject): void => {
     if (obj.metadata?.name === clusterInfoName) enqueue();
   };
-  const configMaps = new Informer(ctx.client, configMapsRef, {
-    add: onConfigMap,
-    update: (_old, obj) => onConfigMap(obj),
-  });
+  // cluster-info only, by field selector as the real signer's informer: another ConfigMap there (a wide one)
+  // is never sent to and parsed by this watch.
+  const configMaps = new Informer(
+    ctx.client,
+    configMapsRef,
+    { add: onConfigMap, update: (_old, obj) => onConfigMap(obj) },
+    { query: { fieldSelector: `metadata.name=${clusterInfoName}` } },
+  );
   // Only bootstrap token Secrets matter (the real signer's informer filters by type too).
   const tokenType = bootstrapTokenSecretType(profile);
   const onSecret = (...objs: KubeObject[]): void => {

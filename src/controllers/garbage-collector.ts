@@ -272,7 +272,9 @@ export function garbageCollector(ctx: ControllerContext): Controller {
             delete: (o) => remove(o),
             relisted: recheckUnknownOwners(gv.group, r.kind),
           },
-          { retain: tracked },
+          // Metadata only, as the real graph builder's metadata informers: the graph reads owner references,
+          // finalizers and uids, never a ConfigMap's data.
+          { retain: tracked, metadataOnly: ctx.profile.metaGroup },
         );
         informers.set(ik, informer);
         informer.start();

@@ -8,11 +8,11 @@
  * API client.
  */
 
-import type { KubeObject, WatchEvent } from '../api/meta';
+import type { KubeList, KubeObject, WatchEvent } from '../api/meta';
 import type { ApiClient } from '../client/client';
 import { ApiError } from '../client/errors';
 import { listWatch, type BackoffPolicy } from '../client/list-watch';
-import type { QueryParams, ResourceRef } from '../client/paths';
+import { resourcePath, withQuery, type QueryParams, type ResourceRef } from '../client/paths';
 
 export interface InformerHandlers {
   add?(obj: KubeObject): void;
@@ -33,6 +33,12 @@ export interface InformerOptions {
    * large collection holds those, not the collection.
    */
   retain?: (obj: KubeObject) => boolean;
+  /**
+   * Metadata only (client-go's metadata informer), given the meta group (`meta.k8s.io` or the profile's):
+   * the list and the watch ask for PartialObjectMetadata, so a controller that reads only metadata is not
+   * sent whole objects (a ConfigMap of 100,000 keys).
+   */
+  metadataOnly?: string;
 }
 
 /** client-go's pager default. */
@@ -65,6 +71,9 @@ export class Informer {
       ref: this.ref,
       ...(this.options.query !== undefined ? { query: this.options.query } : {}),
       signal: this.abort.signal,
+      ...(this.options.metadataOnly !== undefined
+        ? { accept: `application/json;as=PartialObjectMetadata;g=${this.options.metadataOnly};v=v1` }
+        : {}),
       list: () => this.relist(),
       handlers: {
         onList: () => this.markSynced(),
@@ -94,7 +103,7 @@ export class Informer {
     do {
       let list;
       try {
-        list = await this.client.list(this.ref, {
+        list = await this.list({
           ...this.options.query,
           limit: pageSize,
           ...(token !== undefined ? { continue: token } : {}),
@@ -103,7 +112,7 @@ export class Informer {
         if (!(token !== undefined && e instanceof ApiError && e.code === 410)) throw e;
         // The whole list again, at a newer revision: what the earlier pages showed may be gone by now.
         seen.clear();
-        list = await this.client.list(this.ref, this.options.query);
+        list = await this.list(this.options.query);
       }
       for (const item of list.items) {
         const key = objectKey(item);
@@ -127,6 +136,14 @@ export class Informer {
     }
     this.handlers.relisted?.();
     return resourceVersion;
+  }
+
+  private async list(query: QueryParams | undefined): Promise<KubeList> {
+    const group = this.options.metadataOnly;
+    if (group === undefined) return this.client.list(this.ref, query);
+    const accept = `application/json;as=PartialObjectMetadataList;g=${group};v=v1`;
+    const path = withQuery(resourcePath({ ...this.ref, name: undefined }), query);
+    return (await this.client.send<KubeList>('GET', path, { accept })).body;
   }
 
   private apply(event: WatchEvent & { object: KubeObject }): void {

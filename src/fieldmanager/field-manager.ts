@@ -23,8 +23,9 @@ import { fieldsFromLastApplied, lastAppliedManager, syncLastApplied } from './la
 import {
   cloneManaged,
   decodeManagedFields,
+  decodeManagedFieldsWork,
   emptyManaged,
-  encodeManagedFields,
+  encodeManagedFieldsWork,
   managerIdentifier,
   parseIdentifier,
   timeSeconds,
@@ -37,6 +38,7 @@ import { goShape, normalizeAsGo } from './typed/go-shape';
 import { TypedError } from './typed/types';
 import { typedErrorsMessage, validateTyped } from './typed/validate';
 import { Conflicts, Updater, type Managers } from './updater';
+import { runNow, sliceSpent, type Work } from '../machinery/cooperative';
 
 /** Update entries beyond this many are merged, oldest first, into one per apiVersion. */
 const maxUpdateManagers = 10;
@@ -90,16 +92,17 @@ function engine(type: ObjectType, subresource: string, objects: (KubeObject | un
   return { updater: new Updater({ types, root, ignored, shape }), shape, empty };
 }
 
+/** The object without its managedFields: a new top level and metadata, sharing everything else (read-only). */
 function withoutManagedFields(obj: KubeObject): KubeObject {
-  const out = deepClone(obj);
-  if (out.metadata !== undefined && out.metadata !== null) delete out.metadata.managedFields;
-  return out;
+  if (obj.metadata === undefined || obj.metadata === null) return { ...obj };
+  const { managedFields: _managed, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
 }
 
-function decodeOrEmpty(entries: readonly ManagedFieldsEntry[] | undefined): Managed {
+function* decodeOrEmpty(entries: readonly ManagedFieldsEntry[] | undefined): Work<Managed> {
   if (entries === undefined || entries === null) return emptyManaged();
   try {
-    return decodeManagedFields(entries);
+    return yield* decodeManagedFieldsWork(entries);
   } catch {
     return emptyManaged();
   }
@@ -164,8 +167,12 @@ function capUpdateManagers(m: Managed): void {
 }
 
 function finish(obj: KubeObject, m: Managed): KubeObject {
+  return runNow(finishWork(obj, m));
+}
+
+function* finishWork(obj: KubeObject, m: Managed): Work<KubeObject> {
   for (const id of [...m.times.keys()]) if (!m.fields.has(id)) m.times.delete(id);
-  const entries = encodeManagedFields(m);
+  const entries = yield* encodeManagedFieldsWork(m);
   const meta = obj.metadata ?? (obj.metadata = {});
   if (entries === undefined) delete meta.managedFields;
   else meta.managedFields = entries;
@@ -173,7 +180,7 @@ function finish(obj: KubeObject, m: Managed): KubeObject {
 }
 
 /** Records an update in `m`: computed under `current-operation`, then joined to `manager`'s Update entry (timestamped only if it took fields). */
-function recordUpdate(
+function* recordUpdate(
   e: Engine,
   m: Managed,
   live: KubeObject,
@@ -182,8 +189,8 @@ function recordUpdate(
   apiVersion: string,
   subresource: string,
   now: Date,
-): void {
-  const managers = e.updater.updateOp(
+): Work<void> {
+  const managers = yield* e.updater.updateOpWork(
     live as JsonValue,
     next as JsonValue,
     apiVersion,
@@ -210,12 +217,8 @@ function recordUpdate(
   m.fields = managers;
 }
 
-/**
- * Non-apply writes (create, update, merge/JSON/strategic patch): the manager
- * takes ownership of every field it set or changed, away from others
- * (updates never conflict). Returns `next` with its managedFields.
- */
-export function updateManagedFields(a: {
+/** What a non-apply write's field ownership is computed from. */
+export interface UpdateArgs {
   type: ObjectType;
   live: KubeObject | undefined;
   next: KubeObject;
@@ -223,30 +226,44 @@ export function updateManagedFields(a: {
   apiVersion: string;
   subresource: string;
   now: Date;
-}): KubeObject {
+}
+
+/**
+ * Non-apply writes (create, update, merge/JSON/strategic patch): the manager
+ * takes ownership of every field it set or changed, away from others
+ * (updates never conflict). Returns `next` with its managedFields.
+ */
+export function updateManagedFields(a: UpdateArgs): KubeObject {
+  return runNow(updateManagedFieldsWork(a));
+}
+
+/** `updateManagedFields` as work that pauses between its steps and inside wide objects (machinery/cooperative.ts). */
+export function* updateManagedFieldsWork(a: UpdateArgs): Work<KubeObject> {
   const liveEntries = a.live?.metadata?.managedFields;
   const requested = a.next.metadata?.managedFields as unknown;
   let m: Managed;
-  if (a.subresource !== '') m = decodeOrEmpty(liveEntries);
+  if (a.subresource !== '') m = yield* decodeOrEmpty(liveEntries);
   else if (isReset(requested)) m = emptyManaged();
   else {
     const fromRequest = Array.isArray(requested)
-      ? decodeOrEmpty(requested as ManagedFieldsEntry[])
+      ? yield* decodeOrEmpty(requested as ManagedFieldsEntry[])
       : emptyManaged();
-    m = fromRequest.fields.size > 0 ? fromRequest : decodeOrEmpty(liveEntries);
+    m = fromRequest.fields.size > 0 ? fromRequest : yield* decodeOrEmpty(liveEntries);
   }
+  if (sliceSpent()) yield;
   const next = withoutManagedFields(a.next);
   const e = engine(a.type, a.subresource, [a.live, next]);
   const live = a.live === undefined ? e.empty : withoutManagedFields(a.live);
   try {
-    recordUpdate(e, m, live, next, a.manager, a.apiVersion, a.subresource, a.now);
+    yield* recordUpdate(e, m, live, next, a.manager, a.apiVersion, a.subresource, a.now);
   } catch (err) {
     // The real server drops managedFields of an object it cannot track (e.g. duplicate list keys).
     if (err instanceof TypedError) return next;
     throw err;
   }
   capUpdateManagers(m);
-  return finish(next, m);
+  if (sliceSpent()) yield;
+  return yield* finishWork(next, m);
 }
 
 function gvkText(apiVersion: unknown, kind: unknown): string {
@@ -321,7 +338,8 @@ export function apply(a: ApplyArgs): KubeObject {
   });
   const config = deepClone(a.config);
   const e = engine(a.type, a.subresource, [a.live, config]);
-  const live = a.live === undefined ? ({} as KubeObject) : withoutManagedFields(a.live);
+  // A copy: the merged object is built from it, then normalized in place.
+  const live = a.live === undefined ? ({} as KubeObject) : withoutManagedFields(deepClone(a.live));
   const types = resolverFor(a.type.definitions);
   const root = types.root(a.type.root);
 
@@ -330,7 +348,9 @@ export function apply(a: ApplyArgs): KubeObject {
     if (m.fields.size === 0) {
       // The fields an object had before anyone applied to it belong to "before-first-apply".
       try {
-        recordUpdate(e, m, e.empty, live, beforeFirstApplyManager, a.apiVersion, a.subresource, a.now);
+        runNow(
+          recordUpdate(e, m, e.empty, live, beforeFirstApplyManager, a.apiVersion, a.subresource, a.now),
+        );
       } catch (err) {
         if (err instanceof TypedError)
           throw new FieldManagerError(

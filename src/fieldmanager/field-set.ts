@@ -33,10 +33,33 @@ const self = (pe: PathElement): PathElement => pe;
 const childPE = (c: Child): PathElement => c.pe;
 
 export class FieldSet {
-  /** Sorted, unique. */
-  readonly members: PathElement[] = [];
+  private memberList: PathElement[] = [];
+  private childList: Child[] = [];
+  /** Whether an insertion out of order left a list to be sorted (and deduplicated) before its next read. */
+  private membersUnsorted = false;
+  private childrenUnsorted = false;
+
+  /**
+   * Sorted, unique. Insertions append and the list is sorted once when next read: a wide object's
+   * fields arrive in its own key order, and keeping the list sorted on each insertion moved half of
+   * it per field (quadratic in the number of fields).
+   */
+  get members(): PathElement[] {
+    if (this.membersUnsorted) {
+      this.memberList = sortedUnique(this.memberList, self);
+      this.membersUnsorted = false;
+    }
+    return this.memberList;
+  }
+
   /** Sorted by element, unique; may be empty sets only transiently (operations drop them). */
-  readonly children: Child[] = [];
+  get children(): Child[] {
+    if (this.childrenUnsorted) {
+      this.childList = sortedUniqueChildren(this.childList);
+      this.childrenUnsorted = false;
+    }
+    return this.childList;
+  }
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -58,17 +81,46 @@ export class FieldSet {
   }
 
   insertMember(pe: PathElement): void {
-    const { index, found } = search(this.members, pe, self);
-    if (!found) this.members.splice(index, 0, pe);
+    const list = this.memberList;
+    const last = list[list.length - 1];
+    const order = last === undefined ? -1 : comparePE(last, pe);
+    if (order === 0) return;
+    list.push(pe);
+    if (order > 0) this.membersUnsorted = true;
   }
 
   /** The child set for `pe`, created when absent. */
   descend(pe: PathElement): FieldSet {
-    const { index, found } = search(this.children, pe, childPE);
-    if (found) return (this.children[index] as Child).set;
+    const list = this.childList;
+    const last = list[list.length - 1];
+    const order = last === undefined ? -1 : comparePE(last.pe, pe);
+    if (order === 0) return (last as Child).set;
+    if (order > 0) {
+      // Out of order: an existing child is found by search (which sorts first), a new one appended unsorted.
+      const existing = this.child(pe);
+      if (existing !== undefined) return existing;
+      this.childrenUnsorted = true;
+    }
     const set = new FieldSet();
-    this.children.splice(index, 0, { pe, set });
+    this.childList.push({ pe, set });
     return set;
+  }
+
+  /** Puts `set` under `pe` (merged with what is there already). */
+  adopt(pe: PathElement, set: FieldSet): void {
+    const existing = this.child(pe);
+    if (existing === undefined) {
+      const list = this.childList;
+      const last = list[list.length - 1];
+      if (last !== undefined && comparePE(last.pe, pe) > 0) this.childrenUnsorted = true;
+      list.push({ pe, set });
+      return;
+    }
+    const merged = existing.union(set);
+    existing.memberList = merged.members;
+    existing.childList = merged.children;
+    existing.membersUnsorted = false;
+    existing.childrenUnsorted = false;
   }
 
   hasMember(pe: PathElement): boolean {
@@ -127,7 +179,8 @@ export class FieldSet {
         j++;
       }
     }
-    out.children.push(...this.children.slice(i), ...other.children.slice(j));
+    for (; i < this.children.length; i++) out.children.push(this.children[i] as Child);
+    for (; j < other.children.length; j++) out.children.push(other.children[j] as Child);
     return out;
   }
 
@@ -200,6 +253,29 @@ export class FieldSet {
     this.iterate((p) => out.push(p));
     return out;
   }
+}
+
+/** The items sorted by element, the first of equal ones kept. */
+function sortedUnique<T>(items: T[], key: (item: T) => PathElement): T[] {
+  const sorted = items.slice().sort((a, b) => comparePE(key(a), key(b)));
+  const out: T[] = [];
+  for (const item of sorted) {
+    const last = out[out.length - 1];
+    if (last === undefined || comparePE(key(last), key(item)) !== 0) out.push(item);
+  }
+  return out;
+}
+
+/** Children sorted by element; children inserted twice for one element (out of order) are merged. */
+function sortedUniqueChildren(items: Child[]): Child[] {
+  const sorted = items.slice().sort((a, b) => comparePE(a.pe, b.pe));
+  const out: Child[] = [];
+  for (const item of sorted) {
+    const last = out[out.length - 1];
+    if (last !== undefined && comparePE(last.pe, item.pe) === 0) last.set = last.set.union(item.set);
+    else out.push({ pe: item.pe, set: item.set });
+  }
+  return out;
 }
 
 function mergeSorted<T>(

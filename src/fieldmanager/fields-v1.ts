@@ -8,9 +8,10 @@
 
 import type { JsonObject, JsonValue } from '../api/meta';
 import { FieldSet } from './field-set';
+import { pauseDue, runNow, type Work } from '../machinery/cooperative';
 import { comparePE, deserializePE, serializePE, type PathElement } from './path';
 
-function emit(set: FieldSet, includeSelf: boolean): JsonObject {
+function* emit(set: FieldSet, includeSelf: boolean): Work<JsonObject> {
   const out: JsonObject = {};
   if (includeSelf && (set.members.length > 0 || set.children.length > 0)) out['.'] = {};
   let mi = 0;
@@ -26,15 +27,21 @@ function emit(set: FieldSet, includeSelf: boolean): JsonObject {
       mi++;
     } else {
       const child = c as { pe: PathElement; set: FieldSet };
-      out[serializePE(child.pe)] = emit(child.set, order === 0);
+      out[serializePE(child.pe)] = yield* emit(child.set, order === 0);
       if (order === 0) mi++;
       ci++;
     }
+    if (pauseDue()) yield;
   }
   return out;
 }
 
 export function setToFieldsV1(set: FieldSet): JsonObject {
+  return runNow(emit(set, false));
+}
+
+/** `setToFieldsV1` as work that may pause (machinery/cooperative.ts). */
+export function setToFieldsV1Work(set: FieldSet): Work<JsonObject> {
   return emit(set, false);
 }
 
@@ -45,10 +52,11 @@ function isObject(v: JsonValue | undefined): v is JsonObject {
 }
 
 /** Reads one node: its children, and whether the node itself is a member (a leaf `{}`, or `"."`). */
-function read(node: JsonObject): { children: FieldSet | undefined; isMember: boolean } {
+function* read(node: JsonObject): Work<{ children: FieldSet | undefined; isMember: boolean }> {
   let children: FieldSet | undefined;
   let isMember = false;
-  for (const [key, value] of Object.entries(node)) {
+  for (const key in node) {
+    const value = node[key];
     if (key === '.') {
       isMember = true;
       continue;
@@ -61,13 +69,11 @@ function read(node: JsonObject): { children: FieldSet | undefined; isMember: boo
     }
     if (pe === undefined) continue; // a kind of element a later version may know: dropped, as the real server does
     if (!isObject(value)) throw new FieldsV1Error(`expected an object at ${key}`);
-    const sub = read(value);
+    const sub = yield* read(value);
     if (sub.isMember) (children ??= new FieldSet()).insertMember(pe);
-    if (sub.children !== undefined && !sub.children.empty()) {
-      const target = (children ??= new FieldSet()).descend(pe);
-      target.members.push(...sub.children.members);
-      target.children.push(...sub.children.children);
-    }
+    if (sub.children !== undefined && !sub.children.empty())
+      (children ??= new FieldSet()).adopt(pe, sub.children);
+    if (pauseDue()) yield;
   }
   if (children === undefined) isMember = true;
   return { children, isMember };
@@ -75,7 +81,12 @@ function read(node: JsonObject): { children: FieldSet | undefined; isMember: boo
 
 /** Decodes FieldsV1; malformed input throws FieldsV1Error. */
 export function fieldsV1ToSet(fields: JsonValue | undefined): FieldSet {
+  return runNow(fieldsV1ToSetWork(fields));
+}
+
+/** `fieldsV1ToSet` as work that may pause (machinery/cooperative.ts). */
+export function* fieldsV1ToSetWork(fields: JsonValue | undefined): Work<FieldSet> {
   if (fields === undefined || fields === null) return new FieldSet();
   if (!isObject(fields)) throw new FieldsV1Error('FieldsV1 must be an object');
-  return read(fields).children ?? new FieldSet();
+  return (yield* read(fields)).children ?? new FieldSet();
 }

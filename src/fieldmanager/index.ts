@@ -10,6 +10,7 @@ export { objectTypeFor } from './object-type';
 export {
   apply,
   updateManagedFields,
+  updateManagedFieldsWork,
   ignoreManagedFieldsTimestamps,
   FieldManagerError,
   type ApplyArgs,

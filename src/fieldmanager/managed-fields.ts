@@ -9,7 +9,8 @@
 
 import type { JsonObject, ManagedFieldsEntry } from '../api/meta';
 import type { FieldSet } from './field-set';
-import { FieldsV1Error, fieldsV1ToSet, setToFieldsV1 } from './fields-v1';
+import { FieldsV1Error, fieldsV1ToSetWork, setToFieldsV1Work } from './fields-v1';
+import { runNow, type Work } from '../machinery/cooperative';
 import { compareStrings, goJson } from './path';
 
 export interface VersionedSet {
@@ -58,8 +59,14 @@ export class ManagedFieldsError extends Error {}
 
 /** Decodes entries as the real server does; an invalid entry makes the whole list undecodable. */
 export function decodeManagedFields(entries: readonly ManagedFieldsEntry[]): Managed {
+  return runNow(decodeManagedFieldsWork(entries));
+}
+
+/** `decodeManagedFields` as work that may pause inside a wide entry (machinery/cooperative.ts). */
+export function* decodeManagedFieldsWork(entries: readonly ManagedFieldsEntry[]): Work<Managed> {
   const m = emptyManaged();
-  entries.forEach((e, i) => {
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as ManagedFieldsEntry;
     if (e.operation !== 'Apply' && e.operation !== 'Update')
       throw new ManagedFieldsError('operation must be `Apply` or `Update`');
     if ((e.apiVersion ?? '') === '') throw new ManagedFieldsError('apiVersion must not be empty');
@@ -72,14 +79,14 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[]): Man
     const id = managerIdentifier(e);
     let set: FieldSet;
     try {
-      set = fieldsV1ToSet(e.fieldsV1);
+      set = yield* fieldsV1ToSetWork(e.fieldsV1);
     } catch (err) {
       if (err instanceof FieldsV1Error) throw new ManagedFieldsError(`error decoding set: ${err.message}`);
       throw err;
     }
     m.fields.set(id, { set, apiVersion: e.apiVersion ?? '', applied: e.operation === 'Apply' });
     m.times.set(id, e.time ?? undefined);
-  });
+  }
   return m;
 }
 
@@ -91,6 +98,11 @@ export function timeSeconds(t: string | undefined): number {
 
 /** The entries, sorted as the real server sorts them; undefined when nobody owns anything. */
 export function encodeManagedFields(m: Managed): ManagedFieldsEntry[] | undefined {
+  return runNow(encodeManagedFieldsWork(m));
+}
+
+/** `encodeManagedFields` as work that may pause inside a wide set (machinery/cooperative.ts). */
+export function* encodeManagedFieldsWork(m: Managed): Work<ManagedFieldsEntry[] | undefined> {
   if (m.fields.size === 0) return undefined;
   const entries: ManagedFieldsEntry[] = [];
   for (const [id, vs] of m.fields) {
@@ -103,7 +115,7 @@ export function encodeManagedFields(m: Managed): ManagedFieldsEntry[] | undefine
     const time = m.times.get(id);
     if (time !== undefined) e.time = time;
     e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = setToFieldsV1(vs.set) as JsonObject;
+    e.fieldsV1 = (yield* setToFieldsV1Work(vs.set)) as JsonObject;
     if ((ident.subresource ?? '') !== '') e.subresource = ident.subresource;
     entries.push(e);
   }

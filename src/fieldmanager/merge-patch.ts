@@ -18,3 +18,18 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
   }
   return result;
 }
+
+/**
+ * `applyMergePatch` into a target the caller owns (a fresh copy of the stored object): objects are changed
+ * in place rather than copied level by level, so a one-key patch of a wide map costs one key, not the map.
+ */
+export function applyMergePatchInPlace(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const result: Record<string, unknown> = isObject(target) ? target : {};
+  for (const key in patch) {
+    const value = patch[key];
+    if (value === null) delete result[key];
+    else result[key] = applyMergePatchInPlace(result[key], value);
+  }
+  return result;
+}

@@ -13,7 +13,8 @@ import type { JsonValue } from '../api/meta';
 import { deepEqual } from '../machinery/json';
 import { FieldSet } from './field-set';
 import type { VersionedSet } from './managed-fields';
-import { compareValues, excludeFields, type Comparison } from './typed/compare';
+import { compareWork, excludeFields, type Comparison } from './typed/compare';
+import { runNow, sliceSpent, type Work } from '../machinery/cooperative';
 import { mergeValues } from './typed/merge';
 import { removeFields } from './typed/remove';
 import { ensureNamedFieldsAreMembers, reconcileWithSchema } from './typed/schema-sets';
@@ -41,11 +42,15 @@ export interface UpdaterOptions {
 export class Updater {
   constructor(private readonly o: UpdaterOptions) {}
 
-  private compare(oldObj: JsonValue, newObj: JsonValue): Comparison {
-    return excludeFields(
-      compareValues(this.o.types, this.o.shape(oldObj), this.o.shape(newObj), this.o.root),
-      this.o.ignored,
-    );
+  /** The comparison of the shaped objects; pauses between its steps and inside wide objects. */
+  private *compare(oldObj: JsonValue, newObj: JsonValue): Work<Comparison> {
+    const oldShaped = this.o.shape(oldObj);
+    if (sliceSpent()) yield;
+    const newShaped = this.o.shape(newObj);
+    if (sliceSpent()) yield;
+    const c = yield* compareWork(this.o.types, oldShaped, newShaped, this.o.root);
+    if (sliceSpent()) yield;
+    return excludeFields(c, this.o.ignored);
   }
 
   private reconcile(managers: Managers): Managers {
@@ -57,20 +62,21 @@ export class Updater {
     return out;
   }
 
-  private update(
+  private *update(
     oldObj: JsonValue,
     newObj: JsonValue,
     managers: Managers,
     workflow: string,
     force: boolean,
-  ): Comparison {
-    const c = this.compare(oldObj, newObj);
+  ): Work<Comparison> {
+    const c = yield* this.compare(oldObj, newObj);
     const changed = c.modified.union(c.added);
     const conflicts = new Map<string, FieldSet>();
     for (const [id, vs] of managers) {
       if (id === workflow) continue;
       const conflict = vs.set.intersection(changed);
       if (!conflict.empty()) conflicts.set(id, conflict);
+      if (sliceSpent()) yield;
     }
     if (!force && conflicts.size > 0) throw new Conflicts(conflicts);
     for (const [id, conflict] of conflicts) {
@@ -93,10 +99,26 @@ export class Updater {
     managersIn: Managers,
     manager: string,
   ): Managers {
+    return runNow(this.updateOpWork(live, next, version, managersIn, manager));
+  }
+
+  /** `updateOp` as work that may pause (machinery/cooperative.ts). */
+  *updateOpWork(
+    live: JsonValue,
+    next: JsonValue,
+    version: string,
+    managersIn: Managers,
+    manager: string,
+  ): Work<Managers> {
     const managers = this.reconcile(managersIn);
-    const c = this.update(live, next, managers, manager, true);
+    if (sliceSpent()) yield;
+    const c = yield* this.update(live, next, managers, manager, true);
     const prev = managers.get(manager)?.set ?? new FieldSet();
-    let set = prev.union(c.modified).union(c.added).difference(c.removed);
+    let set = prev.union(c.modified);
+    if (sliceSpent()) yield;
+    set = set.union(c.added);
+    if (sliceSpent()) yield;
+    set = set.difference(c.removed);
     if (this.o.ignored !== undefined) set = set.recursiveDifference(this.o.ignored);
     if (set.empty()) managers.delete(manager);
     else managers.set(manager, { set, apiVersion: version, applied: false });
@@ -124,7 +146,7 @@ export class Updater {
     // Pruning can empty a container the configuration names as empty (`{}`), which would come back on the
     // next apply; merging the configuration once more keeps it, so that apply is idempotent.
     merged = mergeValues(this.o.types, merged, config, this.o.root) ?? merged;
-    this.update(live, merged, managers, manager, force);
+    runNow(this.update(live, merged, managers, manager, force));
     return { object: deepEqual(live, merged) ? undefined : merged, managers };
   }
 

@@ -7,9 +7,9 @@
  */
 
 import type { KubeObject } from '../api/meta';
-import { badRequest, requestEntityTooLarge } from '../machinery/errors';
+import { badRequest, requestEntityTooLarge, type StatusError } from '../machinery/errors';
 import { isPlainObject } from '../machinery/json';
-import { decodeJson, JsonSyntaxError } from '../machinery/decode/json';
+import { decodeJson, decodeJsonSliced, JsonSyntaxError } from '../machinery/decode/json';
 import { decodeYaml, yamlDuplicatesError, YamlSyntaxError } from '../machinery/decode/yaml';
 import { yamlLibrary } from '../machinery/decode/yaml-library';
 import type { BodyFormat } from './negotiate';
@@ -74,17 +74,20 @@ export function summarizeBody(text: string, max = 30): string {
  * object merges into the earlier one. With `kind`, unreadable bodies answer
  * as the real server does when it cannot tell what the body is.
  */
+function unreadableBody(text: string, expect: { kind?: string }, why: string): StatusError {
+  return badRequest(
+    expect.kind === undefined
+      ? why
+      : `the object provided is unrecognized (must be of type ${expect.kind}): ${why} (${summarizeBody(text)})`,
+  );
+}
+
 export function decodeObjectBody(
   text: string,
   format: BodyFormat,
   expect: { kind?: string; typed?: boolean } = {},
 ): DecodedBody {
-  const unreadable = (why: string) =>
-    badRequest(
-      expect.kind === undefined
-        ? why
-        : `the object provided is unrecognized (must be of type ${expect.kind}): ${why} (${summarizeBody(text)})`,
-    );
+  const unreadable = (why: string) => unreadableBody(text, expect, why);
   if (format === 'json') {
     try {
       const decoded = decodeJson(text, { mergeDuplicates: expect.typed === true });
@@ -138,6 +141,17 @@ export async function decodeObjectBodyAsync(
   format: BodyFormat,
   expect: { kind?: string; typed?: boolean } = {},
 ): Promise<DecodedBody> {
+  if (format === 'json') {
+    // A long body is scanned in slices, letting other requests run meanwhile.
+    try {
+      const decoded = await decodeJsonSliced(text, { mergeDuplicates: expect.typed === true });
+      return { value: decoded.value, findings: { typed: decoded.duplicates } };
+    } catch (e) {
+      if (e instanceof JsonSyntaxError)
+        throw unreadableBody(text, expect, `couldn't get version/kind; json parse error: ${e.message}`);
+      throw e;
+    }
+  }
   if (format === 'yaml' && !yamlLibrary.loaded) {
     const json = plainJsonBody(text);
     if (json !== undefined) return json;

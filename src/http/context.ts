@@ -37,6 +37,12 @@ export interface RequestContext {
   pretty: boolean;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /**
+   * Set once routing found the storage of a served resource (or subresource): only such requests are
+   * counted in the request metrics, as the real server instruments its installed routes only — so
+   * neither a made-up path nor a refusal before routing (401, 403) adds label values.
+   */
+  routed?: boolean;
 }
 
 /** `?pretty=<bool>` as strconv.ParseBool reads it (unparsable is false); without a value, a curl or browser user agent. */

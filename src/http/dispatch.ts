@@ -52,7 +52,9 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
   const rt = server.catalog.lookup(info.group, info.version, info.resource);
   if (rt === undefined) throw pathNotFound();
   const storages = server.rest.storages(rt);
-  const pathHasNamespace = info.parts.length > 0 && info.resource !== 'namespaces' && info.namespace !== '';
+  // A cluster-scoped resource has no route under `namespaces/<ns>/` (not even Namespaces themselves): 404,
+  // after authorization as on the real server (its authorizer sees the namespace the path names).
+  const pathHasNamespace = info.namespaceInPath;
   if (pathHasNamespace && !rt.namespaced) throw pathNotFound();
   const storage: RestStorage | undefined =
     info.subresource === '' ? storages.main : storages.subresources.get(info.subresource);
@@ -63,6 +65,7 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
   if (rt.namespaced && named && !pathHasNamespace) throw pathNotFound();
 
   const req: ResolvedRequest = { info, rt, namespace: rt.namespaced ? info.namespace : '' };
+  ctx.routed = true;
   if (rt.deprecation !== undefined) {
     ctx.warnings.push(rt.deprecation.warning);
     server.metrics.deprecatedApiRequested({

@@ -35,6 +35,13 @@ export interface ResourceRequestInfo {
   version: string;
   /** Namespace from the path ('' when none). For `namespaces/<name>` it is the name itself, as in the real server. */
   namespace: string;
+  /**
+   * Whether the path addressed a resource inside a namespace (`namespaces/<ns>/<resource>…`): the
+   * `namespaces/<ns>/` infix was consumed. False for `namespaces/<name>[/status|/finalize]`, where the
+   * namespace is the object itself. Only namespaced resources have routes under the infix; a
+   * cluster-scoped one (namespaces included: `namespaces/own/namespaces/victim`) has none there.
+   */
+  namespaceInPath: boolean;
   resource: string;
   name: string;
   subresource: string;
@@ -117,10 +124,14 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
   }
 
   let namespace = '';
+  let namespaceInPath = false;
   if (parts[0] === 'namespaces') {
     if (parts.length > 1) {
       namespace = parts[1] ?? '';
-      if (parts.length > 2 && !namespaceSubresources.has(parts[2] ?? '')) parts = parts.slice(2);
+      if (parts.length > 2 && !namespaceSubresources.has(parts[2] ?? '')) {
+        parts = parts.slice(2);
+        namespaceInPath = true;
+      }
     }
   }
 
@@ -140,6 +151,7 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
     group,
     version,
     namespace,
+    namespaceInPath,
     resource,
     name,
     subresource,

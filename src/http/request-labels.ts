@@ -3,7 +3,10 @@
  * request's info: the verb as its CleanVerb spells it (`LIST`, `WATCH`,
  * `APPLY`, `POST`, …) and the scope (`cluster`, `namespace`, `resource`),
  * shared by `apiserver_request_total`, the duration histogram and the
- * long-running gauge.
+ * long-running gauge. Every label has a bounded set of values: verbs come
+ * from the real server's fixed list (anything else is `other`), and only
+ * requests routed to a resource the server serves are labelled at all (see
+ * `pipeline.ts`), so a made-up path never becomes a label value.
  */
 
 import type { ResourceRequestInfo } from './request-info';
@@ -21,8 +24,26 @@ export function cleanVerb(verb: string, contentType: string | null): string {
     delete: 'DELETE',
     deletecollection: 'DELETE',
   };
-  return byVerb[verb] ?? verb.toUpperCase();
+  return byVerb[verb] ?? (validVerbs.has(verb.toUpperCase()) ? verb.toUpperCase() : 'other');
 }
+
+/** The real server's `validRequestMethods`: the only verb label values besides `other`. */
+const validVerbs = new Set([
+  'APPLY',
+  'CONNECT',
+  'CREATE',
+  'DELETE',
+  'DELETECOLLECTION',
+  'GET',
+  'LIST',
+  'PATCH',
+  'POST',
+  'PROXY',
+  'PUT',
+  'UPDATE',
+  'WATCH',
+  'WATCHLIST',
+]);
 
 export function requestLabelsOf(info: ResourceRequestInfo, contentType: string | null): LongRunningLabels {
   return {
@@ -31,11 +52,6 @@ export function requestLabelsOf(info: ResourceRequestInfo, contentType: string |
     version: info.version,
     resource: info.resource,
     subresource: info.subresource,
-    scope:
-      info.name !== ''
-        ? 'resource'
-        : info.namespace !== '' && info.resource !== 'namespaces'
-          ? 'namespace'
-          : 'cluster',
+    scope: info.name !== '' ? 'resource' : info.namespaceInPath ? 'namespace' : 'cluster',
   };
 }

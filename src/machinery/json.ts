@@ -1,8 +1,12 @@
 /**
  * JSON value helpers the server uses on every request: structural equality,
  * deep copies, and removal of null-valued fields (the real server drops them
- * when it decodes into its types).
+ * when it decodes into its types). Copies and comparisons of large values
+ * also come in a sliced form (`deepCloneSliced`), which lets other requests
+ * run while a wide object is copied (machinery/cooperative.ts).
  */
+
+import { pauseDue, runSliced, type Work } from './cooperative';
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -52,6 +56,63 @@ function copyJson(value: unknown): unknown {
   return out;
 }
 
+/**
+ * Whether a JSON value has at most `limit` members (object fields and list items, counted through every
+ * level): a bounded look, so that deciding whether a value is worth slicing costs little either way.
+ */
+export function jsonSizeAtMost(value: unknown, limit: number): boolean {
+  let left = limit;
+  const visit = (v: unknown): boolean => {
+    if (typeof v !== 'object' || v === null) return true;
+    if (Array.isArray(v)) {
+      left -= v.length;
+      if (left < 0) return false;
+      for (const item of v) if (!visit(item)) return false;
+      return true;
+    }
+    const o = v as Record<string, unknown>;
+    for (const k in o) {
+      if (--left < 0) return false;
+      if (!visit(o[k])) return false;
+    }
+    return true;
+  };
+  return visit(value);
+}
+
+/** Values up to this many members are copied at once; larger ones in slices. */
+export const slicedAbove = 4096;
+
+function* copyJsonWork(value: unknown): Work<unknown> {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      out[i] = typeof v === 'object' && v !== null ? yield* copyJsonWork(v) : v;
+      if (pauseDue()) yield;
+    }
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  const obj = value as Record<string, unknown>;
+  for (const key in obj) {
+    const v = obj[key];
+    if (v === undefined) continue;
+    out[key] = typeof v === 'object' && v !== null ? yield* copyJsonWork(v) : v;
+    if (pauseDue()) yield;
+  }
+  return out;
+}
+
+/** `deepClone`, letting other requests run while a large value is copied. */
+export async function deepCloneSliced<T>(value: T): Promise<T> {
+  if (jsonSizeAtMost(value, slicedAbove)) return deepClone(value);
+  return (await runSliced(copyJsonWork(value))) as T;
+}
+
 /** Removes fields whose value is null, recursively (list items are kept). */
 export function dropNulls(value: unknown): void {
   if (Array.isArray(value)) {
@@ -60,9 +121,10 @@ export function dropNulls(value: unknown): void {
   }
   if (typeof value !== 'object' || value === null) return;
   const obj = value as Record<string, unknown>;
-  for (const k of Object.keys(obj)) {
-    if (obj[k] === null) delete obj[k];
-    else dropNulls(obj[k]);
+  for (const k in obj) {
+    const v = obj[k];
+    if (v === null) delete obj[k];
+    else if (typeof v === 'object') dropNulls(v);
   }
 }
 

@@ -57,6 +57,7 @@ import { createOpenApiService } from '../http/openapi/service';
 import { serverVersion } from '../http/nonresource';
 import { Compactor, defaultCompactionIntervalMs } from './compaction';
 import { WatchCaches } from '../registry/watch-cache/watch-caches';
+import { WatchHub } from '../registry/generic/watch-hub';
 import { collectionPrefix } from '../registry/keys';
 import { CRD_RESOURCE, crdGroup } from '../machinery/crd';
 import {
@@ -212,6 +213,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     collectionPrefix({ group: crdGroup(profile), resource: CRD_RESOURCE }),
     now,
   );
+  // One subscription to the store delivers every commit to every open watch, in slices when there are many.
+  const watchHub = new WatchHub(storage);
   const controllers: Controller[] = [];
   // Set with `--leader-elect`: the controller manager's controllers run only while this replica holds its Lease.
   let elector: LeaderElector | undefined;
@@ -293,6 +296,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     now,
     tooLargeResourceVersionWaitMs: 3000,
     watchCaches,
+    watchHub,
   };
   const saTokens = options.serviceAccountTokens ?? {};
   const serviceAccountTokens: ServiceAccountTokenService = {
@@ -839,6 +843,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       crdRegistrar.stop();
       stopMasterWatch?.();
       watchCaches.stop();
+      watchHub.stop();
       stopServiceFollow?.();
       objectCounter.stop();
       informers.stop();

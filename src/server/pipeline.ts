@@ -30,6 +30,7 @@ import type { Status } from '../api/meta';
 import type { RequestAudit } from './audit';
 import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
 import { acceptsYaml, yamlLibrary } from '../machinery/decode/yaml-library';
+import { sliceSpent } from '../machinery/cooperative';
 
 export interface PipelineDeps {
   server: ServerContext;
@@ -48,6 +49,8 @@ export async function handleRequest(
   conn?: ConnectionInfo,
 ): Promise<Response> {
   const started = performance.now();
+  // The turn that brought the request counts from here for long work's slices (machinery/cooperative.ts).
+  sliceSpent();
   // decode
   const url = new URL(request.url);
   const ctx: RequestContext = {
@@ -103,7 +106,8 @@ export async function handleRequest(
 
 function recordRequest(server: ServerContext, ctx: RequestContext, code: number, seconds: number): void {
   const info = ctx.info;
-  if (!info.isResourceRequest) return;
+  // Only routes the server serves are counted (their labels are bounded by what it serves), as the real one does.
+  if (!info.isResourceRequest || ctx.routed !== true) return;
   const labels = requestLabelsOf(info, ctx.request.headers.get('content-type'));
   server.metrics.recordRequest({ ...labels, dryRun: ctx.query.get('dryRun') === 'All', code }, seconds);
 }

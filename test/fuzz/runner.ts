@@ -3,7 +3,8 @@
  * CRD with CEL, then sends seeded random requests (see `requests`) to a
  * running host and checks after each one that
  *   - the answer is never a 5xx, except 504 for a resourceVersion the
- *     server has not reached;
+ *     server has not reached and the classes the real server answers 5xx
+ *     too (expected-5xx.ts), which are counted apart;
  *   - every error body is a Status (JSON, or protobuf when that was asked);
  *   - a request that failed, or a dry run, changed nothing (the storage
  *     revision is the same before and after, controllers idle);
@@ -18,6 +19,7 @@ import { namingProfile, type ProfileName } from '../../src/machinery/naming';
 import type { ChangeRecord } from '../../src/storage/types';
 import { rawRequest, type RawResponse } from './raw-http';
 import { fuzzGroup, fuzzNamespace, requestArb, seedCrd, seedObjects, type FuzzRequest } from './requests';
+import { expectedServerError } from './expected-5xx';
 
 /** What the fuzzer needs of a host. */
 export interface FuzzHost {
@@ -54,8 +56,10 @@ export interface FuzzReport {
   byStatus: Record<string, number>;
   /** 4xx answers by Status reason. */
   byReason: Record<string, number>;
-  /** 5xx answers by message, with one request that produced each. */
+  /** Unexpected 5xx answers by message, with one request that produced each. */
   serverErrors: Record<string, { count: number; sample: string }>;
+  /** 5xx answers the real server gives too (expected-5xx.ts), by class, with one request each. */
+  expectedServerErrors: Record<string, { count: number; sample: string }>;
   failures: FuzzFailure[];
 }
 
@@ -216,7 +220,14 @@ export class Fuzzer {
   }
 
   async run(options: FuzzOptions): Promise<FuzzReport> {
-    const report: FuzzReport = { requests: 0, byStatus: {}, byReason: {}, serverErrors: {}, failures: [] };
+    const report: FuzzReport = {
+      requests: 0,
+      byStatus: {},
+      byReason: {},
+      serverErrors: {},
+      expectedServerErrors: {},
+      failures: [],
+    };
     const every = options.consistencyEvery ?? 50;
     const arb = requestArb({ profile: this.profile, futureVersions: options.futureVersions });
     const batch = 100;
@@ -269,8 +280,15 @@ export class Fuzzer {
     if (r.status >= 500) {
       const causes = ((status?.details as Json | undefined)?.causes ?? []) as Json[];
       const tooLargeRv = r.status === 504 && causes.some((c) => c.reason === 'ResourceVersionTooLarge');
-      if (!tooLargeRv) {
-        const key = `${r.status} ${String(status?.message ?? r.text.slice(0, 120))}`;
+      const message = String(status?.message ?? r.text.slice(0, 120));
+      const expected = expectedServerError(r.status, message, describeRequest(request));
+      if (expected !== undefined) {
+        const seen = report.expectedServerErrors[expected.name];
+        if (seen === undefined)
+          report.expectedServerErrors[expected.name] = { count: 1, sample: describeRequest(request) };
+        else seen.count++;
+      } else if (!tooLargeRv) {
+        const key = `${r.status} ${message}`;
         const seen = report.serverErrors[key];
         if (seen === undefined) report.serverErrors[key] = { count: 1, sample: describeRequest(request) };
         else seen.count++;

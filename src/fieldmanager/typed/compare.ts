@@ -9,6 +9,7 @@
 
 import type { JsonValue } from '../../api/meta';
 import { deepEqual } from '../../machinery/json';
+import { pauseDue, runNow, type Work } from '../../machinery/cooperative';
 import { FieldSet } from '../field-set';
 import { fieldPE, pathString, peString, serializePE, type PathElement } from '../path';
 import {
@@ -51,8 +52,18 @@ export function compareValues(
   rhs: JsonValue | undefined,
   ref: TypeRef,
 ): Comparison {
+  return runNow(compareWork(types, lhs, rhs, ref));
+}
+
+/** `compareValues` as work that may pause between the fields of a wide object (machinery/cooperative.ts). */
+export function* compareWork(
+  types: TypeResolver,
+  lhs: JsonValue | undefined,
+  rhs: JsonValue | undefined,
+  ref: TypeRef,
+): Work<Comparison> {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  node(types, c, lhs, rhs, ref, []);
+  yield* node(types, c, lhs, rhs, ref, []);
   return c;
 }
 
@@ -65,23 +76,23 @@ interface Walker {
   inLeaf: boolean;
 }
 
-function node(
+function* node(
   types: TypeResolver,
   c: Comparison,
   lhs: JsonValue | undefined,
   rhs: JsonValue | undefined,
   ref: TypeRef,
   path: PathElement[],
-): void {
+): Work<void> {
   const atom = types.atom(ref);
   const al = deduceAtom(atom, lhs);
   const ar = deduceAtom(atom, rhs);
   const w: Walker = { types, c, lhs, rhs, path, inLeaf: false };
-  if (rhs === undefined) handle(w, al);
-  else if (lhs === undefined || sameAtom(al, ar)) handle(w, ar);
+  if (rhs === undefined) yield* handle(w, al);
+  else if (lhs === undefined || sameAtom(al, ar)) yield* handle(w, ar);
   else {
-    handle({ ...w }, al);
-    handle(w, ar);
+    yield* handle({ ...w }, al);
+    yield* handle(w, ar);
   }
   if (!w.inLeaf) {
     if (lhs === undefined) c.added.insert(path);
@@ -89,16 +100,16 @@ function node(
   }
 }
 
-function handle(w: Walker, atom: Atom): void {
+function* handle(w: Walker, atom: Atom): Work<void> {
   switch (atomKind(atom)) {
     case 'scalar':
       leaf(w);
       return;
     case 'list':
-      list(w, atom.list as ListAtom);
+      yield* list(w, atom.list as ListAtom);
       return;
     case 'map':
-      map(w, atom.map as MapAtom);
+      yield* map(w, atom.map as MapAtom);
       return;
     default:
       return;
@@ -113,7 +124,7 @@ function leaf(w: Walker): void {
   else if (!deepEqual(w.lhs, w.rhs)) w.c.modified.insert(w.path);
 }
 
-function list(w: Walker, t: ListAtom): void {
+function* list(w: Walker, t: ListAtom): Work<void> {
   const l = asList(w.lhs);
   const r = asList(w.rhs);
   if (t.atomic || ((l === undefined || l.length === 0) && (r === undefined || r.length === 0))) {
@@ -140,21 +151,24 @@ function list(w: Walker, t: ListAtom): void {
   };
   index(l, 'l');
   index(r, 'r');
-  for (const { pe, l: lv, r: rv } of items.values()) node(w.types, w.c, lv, rv, t.element, [...w.path, pe]);
+  for (const { pe, l: lv, r: rv } of items.values()) {
+    yield* node(w.types, w.c, lv, rv, t.element, [...w.path, pe]);
+    if (pauseDue()) yield;
+  }
 }
 
-function map(w: Walker, t: MapAtom): void {
+function* map(w: Walker, t: MapAtom): Work<void> {
   const l = asMap(w.lhs);
   const r = asMap(w.rhs);
-  const lEmpty = l === undefined || Object.keys(l).length === 0;
-  const rEmpty = r === undefined || Object.keys(r).length === 0;
+  const lEmpty = l === undefined || isEmpty(l);
+  const rEmpty = r === undefined || isEmpty(r);
   if (t.atomic || (lEmpty && rEmpty)) {
     leaf(w);
     return;
   }
-  const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
-  for (const key of keys) {
-    node(
+  // Every key of either side once: the left's, then the right's the left does not have.
+  const visit = function* (key: string): Work<void> {
+    yield* node(
       w.types,
       w.c,
       l !== undefined && Object.hasOwn(l, key) ? l[key] : undefined,
@@ -162,5 +176,21 @@ function map(w: Walker, t: MapAtom): void {
       w.types.fieldType(t, key) ?? 'deduced',
       [...w.path, fieldPE(key)],
     );
-  }
+  };
+  if (l !== undefined)
+    for (const key of Object.keys(l)) {
+      yield* visit(key);
+      if (pauseDue()) yield;
+    }
+  if (r !== undefined)
+    for (const key of Object.keys(r)) {
+      if (l !== undefined && Object.hasOwn(l, key)) continue;
+      yield* visit(key);
+      if (pauseDue()) yield;
+    }
+}
+
+function isEmpty(o: Record<string, unknown>): boolean {
+  for (const _ in o) return false;
+  return true;
 }

@@ -30,12 +30,19 @@ function resolveSchema(defs: DefinitionSet, ref: SchemaNode | undefined): Schema
   return r;
 }
 
-/** A copy of `value` with the fields a Go struct always has filled in. */
+/**
+ * `value` as the Go struct holds it, with the fields a Go struct always has filled in: a copy where
+ * anything is filled in; a list or map of scalars is the value itself (nothing in it changes), which
+ * keeps a wide map (a ConfigMap's 100,000 keys) from being copied on every write. Read-only: the
+ * result may share parts with `value`.
+ */
 export function goShape(defs: DefinitionSet, value: JsonValue, ref: SchemaNode | undefined): JsonValue {
   const node = resolveSchema(defs, ref);
   if (node === undefined) return value;
   if (Array.isArray(value))
-    return node.items === undefined ? value : value.map((v) => goShape(defs, v, node.items));
+    return node.items === undefined || isScalar(defs, node.items)
+      ? value
+      : value.map((v) => goShape(defs, v, node.items));
   if (!isPlainObject(value)) return value;
   const obj = value as Record<string, JsonValue>;
   if (node.properties !== undefined) {
@@ -56,11 +63,27 @@ export function goShape(defs: DefinitionSet, value: JsonValue, ref: SchemaNode |
   }
   if (isPlainObject(node.additionalProperties)) {
     const element = node.additionalProperties as SchemaNode;
+    if (isScalar(defs, element)) return value;
     const out: Record<string, JsonValue> = {};
     for (const [key, v] of Object.entries(obj)) out[key] = goShape(defs, v, element);
     return out;
   }
   return value;
+}
+
+const scalarTypes = new Set(['string', 'integer', 'number', 'boolean']);
+
+/** A schema whose values goShape leaves as they are: a plain string, number or boolean. */
+function isScalar(defs: DefinitionSet, ref: SchemaNode): boolean {
+  const r = resolveSchema(defs, ref);
+  return (
+    r !== undefined &&
+    r.properties === undefined &&
+    r.additionalProperties === undefined &&
+    r.items === undefined &&
+    r.type !== undefined &&
+    scalarTypes.has(r.type)
+  );
 }
 
 /** An empty list or map in an `omitempty` field: the Go struct marshals it as absent. */

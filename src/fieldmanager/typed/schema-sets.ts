@@ -72,7 +72,7 @@ function visit(
 /** `set` plus every declared struct field that leads to one of its members. */
 export function ensureNamedFieldsAreMembers(types: TypeResolver, set: FieldSet, ref: TypeRef): FieldSet {
   const out = new FieldSet();
-  out.members.push(...set.members);
+  for (const m of set.members) out.members.push(m);
   const atom = types.atom(ref);
   for (const c of set.children) {
     let childType: TypeRef | undefined;

@@ -20,7 +20,7 @@ import { hostname as machineName } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, type HttpBindings, type Http2Bindings } from '@hono/node-server';
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
 import {
   createApiServer,
@@ -41,7 +41,20 @@ import { auditLogSinks } from './audit-log';
 import { nodeExternalFetch } from './external-fetch';
 import { httpsWebhookTransport } from './webhook-https';
 import { connectionOf } from './tls';
-import { answerClientError, maxHeaderBytes, rewriteIncomingTarget, statusBody } from './raw-target';
+import {
+  answerClientError,
+  answeredByTheHost,
+  maxHeaderBytes,
+  rewriteIncomingTarget,
+  statusBody,
+} from './raw-target';
+import {
+  applyConnectionTimeouts,
+  realServerTimeouts,
+  timeoutServerOptions,
+  type ConnectionTimeouts,
+} from './connection-timeouts';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createBenchFloor } from './bench-floor';
 import { yamlLibrary } from '../../machinery/decode/yaml-library';
 
@@ -100,6 +113,8 @@ export interface NodeHostOptions {
   showHiddenMetricsForVersion?: string;
   /** Benches only: answer requests carrying `x-bench-floor: 1` with a trivial handler (see bench-floor.ts). */
   benchFloor?: boolean;
+  /** Idle, header and request deadlines (default the real server's; tests shorten them). */
+  connectionTimeouts?: Partial<ConnectionTimeouts>;
 }
 
 /** A mode `--authorization-mode` may name that the core implements. */
@@ -273,10 +288,17 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
 
   const floor = options.benchFloor === true ? createBenchFloor() : undefined;
   const listener = getRequestListener(
-    (request: Request, env: { incoming: { socket: IncomingMessage['socket'] } }) =>
+    (request: Request, env: HttpBindings | Http2Bindings) =>
       floor?.matches(request) === true
         ? floor.fetch(request)
-        : api.fetch(request, connectionOf(env.incoming)).then(bytesBodyForRawHeaders),
+        : api
+            .fetch(request, connectionOf(env.incoming as IncomingMessage))
+            // The host answered a request whose body failed to arrive (raw-target.ts): the server's answer is dropped.
+            .then((r) =>
+              answeredByTheHost(env.outgoing as ServerResponse)
+                ? RESPONSE_ALREADY_SENT
+                : bytesBodyForRawHeaders(r),
+            ),
     {
       hostname: bind,
       // The adapter could not build a Request (a Host header it refuses): 400 as a Status, like every other error.
@@ -308,12 +330,17 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     rewriteIncomingTarget(incoming);
     void listener(incoming, outgoing);
   };
+  const timeouts: ConnectionTimeouts = { ...realServerTimeouts, ...options.connectionTimeouts };
   const server =
     tls === undefined
-      ? createHttpServer({ maxHeaderSize: maxHeaderBytes, noDelay: true }, handle)
+      ? createHttpServer(
+          { maxHeaderSize: maxHeaderBytes, noDelay: true, ...timeoutServerOptions(timeouts) },
+          handle,
+        )
       : createHttpsServer(
           {
             maxHeaderSize: maxHeaderBytes,
+            ...timeoutServerOptions(timeouts),
             // No Nagle delay on small writes (a watch event is one); Node's default, said out loud.
             noDelay: true,
             cert: tls.certPEM,
@@ -326,6 +353,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
           },
           handle,
         );
+  applyConnectionTimeouts(server, timeouts);
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,11 +4,13 @@
  * does not (it removes `.`/`..` segments, `%2e` spellings included, reads
  * `\` as `/` and cuts at `#`). Before the adapter builds its `Request`, the
  * raw target is rewritten so that the URL it builds decodes to what the
- * client sent; and what Node's own HTTP parser refuses before the server
- * sees it is answered with a Status body, as every other error is.
+ * client sent; and what Node's own HTTP parser refuses — before the server
+ * sees the request, or in the body of a request already being served (a
+ * malformed chunk, a body that did not arrive in time) — is answered with a
+ * Status body, as every other error is, and the connection closed.
  */
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { escapeDotSegments } from '../../machinery/decode/request-target';
 
@@ -38,8 +40,14 @@ export function statusBody(code: number, reason: string, message: string): strin
   return `${JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code })}\n`;
 }
 
-/** A complete HTTP/1.1 response carrying a Status; the connection closes after it. */
-export function rawStatusResponse(code: number, statusText: string, reason: string, message: string): string {
+/** A complete HTTP/1.1 response carrying a Status (no body for HEAD); the connection closes after it. */
+export function rawStatusResponse(
+  code: number,
+  statusText: string,
+  reason: string,
+  message: string,
+  head = false,
+): string {
   const body = statusBody(code, reason, message);
   return (
     `HTTP/1.1 ${code} ${statusText}\r\n` +
@@ -47,26 +55,103 @@ export function rawStatusResponse(code: number, statusText: string, reason: stri
     'Cache-Control: no-cache, private\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Connection: close\r\n\r\n' +
-    body
+    (head ? '' : body)
   );
 }
 
 interface ParserError extends Error {
   code?: string;
   reason?: string;
+  /** The bytes the parser stopped at (Node sets it on parse errors). */
+  rawPacket?: Buffer;
+}
+
+/** The Status a parser refusal is answered with. */
+function refusalOf(error: ParserError): {
+  code: number;
+  statusText: string;
+  reason: string;
+  message: string;
+} {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        code: 431,
+        statusText: 'Request Header Fields Too Large',
+        reason: 'RequestHeaderFieldsTooLarge',
+        message: `Request Header Fields Too Large: request line and headers exceed ${maxHeaderBytes} bytes`,
+      };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return {
+        code: 413,
+        statusText: 'Payload Too Large',
+        reason: 'RequestEntityTooLarge',
+        message: 'Request entity too large: chunk extensions too large',
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return {
+        code: 408,
+        statusText: 'Request Timeout',
+        reason: 'Timeout',
+        message: 'the request was not received in time',
+      };
+    default:
+      return {
+        code: 400,
+        statusText: 'Bad Request',
+        reason: 'BadRequest',
+        message: `malformed HTTP request: ${error.reason ?? error.message}`,
+      };
+  }
+}
+
+/** Responses the host answered itself (a refused body): the server's own answer, when it comes, is dropped. */
+const answeredByHost = new WeakSet<ServerResponse>();
+
+/** Whether the host already answered this response (see `answerClientError`). */
+export function answeredByTheHost(outgoing: ServerResponse): boolean {
+  return answeredByHost.has(outgoing);
+}
+
+/** Sockets whose refusal was already answered: the parser reports every later byte as an error again. */
+const refused = new WeakSet<Socket>();
+
+/**
+ * Keeps reading what the client is still sending (closing with unread bytes resets the connection, and
+ * the client would lose the answer) until the answer is written, then closes; a client that never stops is
+ * cut off after a few seconds.
+ */
+function drainThenClose(socket: Socket): void {
+  socket.on('data', () => undefined);
+  socket.resume();
+  setTimeout(() => socket.destroy(), 5000).unref();
 }
 
 /**
  * The `clientError` listener: Node's HTTP parser refused the request (a raw
  * non-ASCII byte or a control character in the target, a malformed header,
- * request line and headers over the limit). Answered as 400 (431 for the
- * size) with a Status body instead of Node's empty one.
+ * request line and headers over the limit, a malformed chunk of a body being
+ * read, a request that did not arrive within the time allowed). Answered
+ * with a Status (431 for the size, 408 for the time, else 400) instead of
+ * Node's empty one, without a body for a HEAD request, and the connection
+ * closed. A request whose body failed is answered in place of the server,
+ * whose handler is aborted.
  */
 export function answerClientError(error: ParserError, socket: Socket): void {
-  const inFlight = (socket as Socket & { _httpMessage?: NodeJS.EventEmitter | null })._httpMessage;
+  if (refused.has(socket)) return;
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (inFlight !== undefined && inFlight !== null) {
+    const incoming = inFlight.req as IncomingMessage | undefined;
+    if (incoming !== undefined && !incoming.complete) {
+      refused.add(socket);
+      answerInFlight(error, socket, inFlight, incoming);
+      return;
+    }
     // Bytes after a complete request (a DELETE with an unframed body) are garbage for the next one;
-    // the request before them is being served, and its client must get its answer, not a 400.
+    // the request before them is being served, and its client must get its answer, not a 400. Once: Node
+    // may report the same socket again (every deadline check while a long answer is written), and each
+    // report would add listeners to the answer (MaxListenersExceededWarning under 1,000 watchers).
+    refused.add(socket);
     inFlight.once('finish', () => socket.destroySoon());
     inFlight.once('close', () => socket.destroySoon());
     return;
@@ -75,27 +160,31 @@ export function answerClientError(error: ParserError, socket: Socket): void {
     socket.destroy();
     return;
   }
-  let response: string;
-  if (error.code === 'HPE_HEADER_OVERFLOW')
-    response = rawStatusResponse(
-      431,
-      'Request Header Fields Too Large',
-      'RequestHeaderFieldsTooLarge',
-      `Request Header Fields Too Large: request line and headers exceed ${maxHeaderBytes} bytes`,
-    );
-  else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
-    response = rawStatusResponse(408, 'Request Timeout', 'Timeout', 'the request was not received in time');
-  else
-    response = rawStatusResponse(
-      400,
-      'Bad Request',
-      'BadRequest',
-      `malformed HTTP request: ${error.reason ?? error.message}`,
-    );
-  // Keep reading what the client is still sending: closing with unread bytes resets the connection, and the
-  // client would lose the answer. A client that never stops is cut off after a few seconds.
-  socket.on('data', () => undefined);
-  socket.resume();
-  setTimeout(() => socket.destroy(), 5000).unref();
-  socket.end(response);
+  refused.add(socket);
+  const r = refusalOf(error);
+  const head = (error.rawPacket?.subarray(0, 5).toString('latin1') ?? '') === 'HEAD ';
+  drainThenClose(socket);
+  socket.end(rawStatusResponse(r.code, r.statusText, r.reason, r.message, head));
+}
+
+/**
+ * The body of a request being served failed to arrive whole: the host answers in the server's place, on
+ * the socket itself (the response object would close the socket as soon as the answer is written, and a
+ * client still sending would then get a reset instead of the answer). The handler's read of the body fails
+ * when the connection closes, and its own answer is dropped (see `answeredByTheHost`).
+ */
+function answerInFlight(
+  error: ParserError,
+  socket: Socket,
+  outgoing: ServerResponse,
+  incoming: IncomingMessage,
+): void {
+  answeredByHost.add(outgoing);
+  if (outgoing.headersSent || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const r = refusalOf(error);
+  drainThenClose(socket);
+  socket.end(rawStatusResponse(r.code, r.statusText, r.reason, r.message, incoming.method === 'HEAD'));
 }

@@ -21,6 +21,7 @@ import { respondObject } from '../encode';
 import { respondValue } from '../respond';
 import { ownershipOptions } from '../field-manager-options';
 import { optionsObject, requestScope } from '../scope';
+import { breathe } from '../../machinery/cooperative';
 
 export async function handleCreate(
   server: ServerContext,
@@ -39,17 +40,23 @@ export async function handleCreate(
       : kind.group === ''
         ? kind.version
         : `${kind.group}/${kind.version}`;
-  const decoded = await decodeObjectBodyAsync(await readBodyText(ctx.request), format, {
+  const text = await readBodyText(ctx.request);
+  // Each phase over a wide body lets other requests run before the next (machinery/cooperative.ts).
+  await breathe();
+  const decoded = await decodeObjectBodyAsync(text, format, {
     kind: kind?.kind ?? req.rt.kind,
     typed: !req.rt.custom,
   });
+  await breathe();
   const obj = asObjectOfType(decoded.value, { apiVersion, kind: kind?.kind ?? req.rt.kind });
   // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
   if (!req.rt.custom) dropNulls(obj);
+  await breathe();
   if (kind === undefined)
     enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
       strictError: undecodable(req.rt),
     });
+  await breathe();
   ctx.warnings.keep();
   const meta = obj.metadata ?? (obj.metadata = {});
   if (req.rt.namespaced) {
@@ -71,6 +78,7 @@ export async function handleCreate(
   else if ('create' in storage && storage.create !== undefined)
     created = await storage.create(scope, obj, options);
   else throw badRequest('create is not supported');
+  await breathe();
   // Storages of other kinds (reviews, evictions) answer with their own object or a Status.
   if (kind !== undefined || created.kind === 'Status') return respondValue(ctx, 201, created);
   return respondObject(server, ctx, 201, req.rt, created);

@@ -9,7 +9,7 @@
 import type { KubeObject } from '../../api/meta';
 import { badRequest, StatusError } from '../../machinery/errors';
 import { dropNulls } from '../../machinery/json';
-import { applyMergePatch } from '../../fieldmanager/merge-patch';
+import { applyMergePatchInPlace } from '../../fieldmanager/merge-patch';
 import { applyJsonPatch, JsonPatchError } from '../../fieldmanager/json-patch';
 import { strategicMergePatch } from '../../fieldmanager/strategic-merge-patch';
 import type { DefinitionSet, SchemaNode } from '../../machinery/schema';
@@ -30,6 +30,7 @@ import { apply as applyConfiguration, objectTypeFor } from '../../fieldmanager/i
 import { applyFailure, ownershipOptions } from '../field-manager-options';
 import { decodeObjectBodyAsync, type DecodedBody } from '../body';
 import { optionsObject, requestScope } from '../scope';
+import { breathe } from '../../machinery/cooperative';
 
 /** An apply body: YAML (or JSON) holding one object, read as the real server reads it. */
 async function decodeApplyBody(text: string): Promise<{
@@ -76,7 +77,8 @@ function applyPatch(
       if (schema?.root === undefined) throw badRequest(`patch type ${type} is not supported`);
       return strategicMergePatch(schema.defs, schema.root, current, patch) as KubeObject;
     case 'merge': {
-      const result = applyMergePatch(current, patch);
+      // `current` is the write's own copy of the stored object: merged into in place.
+      const result = applyMergePatchInPlace(current, patch);
       if (typeof result !== 'object' || result === null || Array.isArray(result))
         throw badRequest('merge patch must be a JSON object');
       return result as KubeObject;
@@ -140,7 +142,7 @@ export async function handlePatch(
   const outcome = await storage.update(
     scope,
     req.info.name,
-    (current) => {
+    async (current) => {
       const obj = applyPatch(
         type,
         { ...(current ?? {}), apiVersion: gvk.apiVersion, kind: gvk.kind },
@@ -150,9 +152,12 @@ export async function handlePatch(
       if (!ownKind) return obj;
       if (obj.apiVersion !== gvk.apiVersion || obj.kind !== gvk.kind)
         throw badRequest('the patch must not change apiVersion or kind');
+      // Each phase over a wide object lets other requests run before the next (machinery/cooperative.ts).
+      await breathe();
       // Built-in kinds decode into types that drop nulls; custom resources keep them (nullable fields).
       if (!req.rt.custom) dropNulls(obj);
       checkNameAndNamespace(req, obj);
+      await breathe();
       enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, {
         strictError: patchStrictError(),
       });
@@ -161,6 +166,7 @@ export async function handlePatch(
     { fieldManager: { manager: ownership.manager } },
   );
   if (!ownKind) return respondValue(ctx, 200, outcome.object);
+  await breathe();
   return respondObject(server, ctx, 200, req.rt, outcome.object);
 }
 

@@ -7,7 +7,8 @@
 
 import type { KubeObject } from '../../api/meta';
 import { badRequest } from '../../machinery/errors';
-import { deepClone, dropNulls } from '../../machinery/json';
+import { deepCloneSliced, dropNulls } from '../../machinery/json';
+import { breathe } from '../../machinery/cooperative';
 import type { RestStorage, Updater } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
@@ -58,17 +59,23 @@ export async function handleUpdate(
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), true);
   const sub = req.info.subresource;
   const gvk = storageApiVersion(req, storage);
-  const decoded = await decodeObjectBodyAsync(await readBodyText(ctx.request), format, {
+  const text = await readBodyText(ctx.request);
+  // Each phase over a wide body lets other requests run before the next (machinery/cooperative.ts).
+  await breathe();
+  const decoded = await decodeObjectBodyAsync(text, format, {
     kind: gvk.kind,
     typed: !req.rt.custom,
   });
+  await breathe();
   const obj = asObjectOfType(decoded.value, gvk);
   if (storage.objectKind === undefined) {
     // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
     if (!req.rt.custom) dropNulls(obj);
+    await breathe();
     enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
       strictError: undecodable(req.rt),
     });
+    await breathe();
   }
   ctx.warnings.keep();
   checkNameAndNamespace(req, obj);
@@ -76,10 +83,12 @@ export async function handleUpdate(
     dryRun,
     options: optionsObject(server.profile, 'UpdateOptions', ctx.query),
   });
-  const outcome = await storage.update(scope, req.info.name, () => deepClone(obj), {
+  // Each attempt starts from its own copy of the body (a retry after a conflict must not see the last one's changes).
+  const outcome = await storage.update(scope, req.info.name, () => deepCloneSliced(obj), {
     createWhenMissing: sub === '' && req.rt.behavior.allowCreateOnUpdate,
     fieldManager: { manager: ownership.manager },
   });
   if (storage.objectKind !== undefined) return respondValue(ctx, 200, outcome.object);
+  await breathe();
   return respondObject(server, ctx, outcome.created ? 201 : 200, req.rt, outcome.object);
 }

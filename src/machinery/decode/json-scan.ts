@@ -7,6 +7,8 @@
  * `JSON.parse` runs after it and owns syntax errors.
  */
 
+import { pauseDue, runNow, type Work } from '../cooperative';
+
 /** One path step: an object key or an array index. */
 export type PathSegment = string | number;
 
@@ -126,6 +128,11 @@ function sameKey(
  * parse explain why.
  */
 export function scanDuplicateKeys(text: string): DuplicateKey[] {
+  return runNow(scanDuplicateKeysWork(text));
+}
+
+/** `scanDuplicateKeys` as work that may pause between values of a long text (machinery/cooperative.ts). */
+export function* scanDuplicateKeysWork(text: string): Work<DuplicateKey[]> {
   const n = text.length;
   const duplicates: DuplicateKey[] = [];
   const keys = new KeyTable();
@@ -221,6 +228,7 @@ export function scanDuplicateKeys(text: string): DuplicateKey[] {
   // Each turn of the loop reads one value (opening a container, or stepping over a scalar),
   // then closes what ends after it and moves to the next key or element.
   for (;;) {
+    if (pauseDue()) yield;
     let c = text.charCodeAt(i);
     while (c <= SPACE && i < n) c = text.charCodeAt(++i);
     if (i >= n) throw new ScanError('unexpected end');

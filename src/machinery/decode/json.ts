@@ -7,7 +7,8 @@
  * same struct. Malformed input throws a `JsonSyntaxError` in Go's words.
  */
 
-import { scanDuplicateKeys, valueEnd, type PathSegment } from './json-scan';
+import { scanDuplicateKeys, scanDuplicateKeysWork, valueEnd, type PathSegment } from './json-scan';
+import { breathe, runSliced } from '../cooperative';
 import { findSyntaxError, lineColumn, quoteChar } from './json-syntax';
 
 export type { PathSegment } from './json-scan';
@@ -89,6 +90,34 @@ export function tooDeepAt(text: string, max = maxNestingDepth): number {
 }
 
 export function decodeJson(text: string, options: JsonDecodeOptions = {}): DecodedJson {
+  return finishDecode(
+    text,
+    options,
+    scanOrNone(text, () => scanDuplicateKeys(text)),
+  );
+}
+
+/** Texts longer than this are scanned in slices (`decodeJsonSliced`). */
+const slicedTextLength = 64 * 1024;
+
+/**
+ * `decodeJson` for a request body: a long text is scanned for duplicates in slices, letting other requests run
+ * between them (machinery/cooperative.ts); the parse itself is one step.
+ */
+export async function decodeJsonSliced(text: string, options: JsonDecodeOptions = {}): Promise<DecodedJson> {
+  if (text.length <= slicedTextLength) return decodeJson(text, options);
+  checkDepth(text);
+  let found: ReturnType<typeof scanDuplicateKeys> = [];
+  try {
+    found = await runSliced(scanDuplicateKeysWork(text));
+  } catch {
+    // Not JSON as far as the scanner can tell: JSON.parse (or the syntax finder) says why.
+  }
+  await breathe();
+  return finishDecode(text, options, found);
+}
+
+function checkDepth(text: string): void {
   const deep = tooDeepAt(text);
   if (deep >= 0) {
     const { line, column } = lineColumn(text, deep);
@@ -99,12 +128,27 @@ export function decodeJson(text: string, options: JsonDecodeOptions = {}): Decod
       column,
     );
   }
-  let found: ReturnType<typeof scanDuplicateKeys> = [];
+}
+
+/** The duplicates the scan finds, after the depth check; none when the scanner cannot read the text. */
+function scanOrNone(
+  text: string,
+  scan: () => ReturnType<typeof scanDuplicateKeys>,
+): ReturnType<typeof scanDuplicateKeys> {
+  checkDepth(text);
   try {
-    found = scanDuplicateKeys(text);
+    return scan();
   } catch {
     // Not JSON as far as the scanner can tell: JSON.parse (or the syntax finder) says why.
+    return [];
   }
+}
+
+function finishDecode(
+  text: string,
+  options: JsonDecodeOptions,
+  found: ReturnType<typeof scanDuplicateKeys>,
+): DecodedJson {
   let value: unknown;
   try {
     value = JSON.parse(text) as unknown;

@@ -5,7 +5,9 @@
  */
 
 export {
+  Composer,
   LineCounter,
+  Parser,
   isAlias,
   isMap,
   isPair,

@@ -161,12 +161,17 @@ export function decodeYaml(text: string): DecodedYaml {
 }
 
 function decodeYamlDocument(text: string): DecodedYaml {
-  const { LineCounter, isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, visit } =
-    yamlLibrary.get();
+  const { Composer, LineCounter, Parser, isAlias, isMap, isPair, isScalar, isSeq, visit } = yamlLibrary.get();
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { uniqueKeys: false, schema: 'core', lineCounter });
-  const doc = Array.isArray(docs) ? docs[0] : undefined;
-  if (doc === undefined) return { value: null, duplicates: [] };
+  // Only the first document is read, as go-yaml reads it: the stream is composed lazily and left after it
+  // (a body of 100,000 documents costs one).
+  const composer = new Composer({ uniqueKeys: false, schema: 'core' });
+  const parser = new Parser(lineCounter.addNewLine);
+  const documents = composer.compose(parser.parse(text));
+  const first = documents.next();
+  void documents.return(undefined);
+  if (first.done === true) return { value: null, duplicates: [] };
+  const doc = first.value;
   const error = doc.errors[0];
   // The library reports its own stack overflow as a document error.
   if (doc.errors.some((e) => e.message.includes('Maximum call stack size exceeded')))

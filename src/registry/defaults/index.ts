@@ -89,6 +89,19 @@ function walk(
     for (const [key, child] of Object.entries(resolved.properties))
       if (value[key] !== undefined) walk(defs, child, value[key], ctx);
   } else if (typeof resolved.additionalProperties === 'object') {
-    for (const v of Object.values(value)) walk(defs, resolved.additionalProperties, v, ctx);
+    const element = resolved.additionalProperties;
+    // A map of scalars (labels, a ConfigMap's data) holds nothing to default: no walk over its keys.
+    const e = element.ref === undefined ? resolveSchema(defs, element) : undefined;
+    if (
+      e !== undefined &&
+      e.properties === undefined &&
+      e.items === undefined &&
+      e.additionalProperties === undefined &&
+      e.type !== undefined &&
+      e.type !== 'object' &&
+      e.type !== 'array'
+    )
+      return;
+    for (const k in value) walk(defs, element, value[k], ctx);
   }
 }

@@ -20,13 +20,18 @@ import {
   StatusError,
 } from '../../machinery/errors';
 import { randomSuffix } from '../../machinery/ids';
-import { deepClone, deepEqual, dropNulls, isPlainObject } from '../../machinery/json';
+import { breathe, runSliced } from '../../machinery/cooperative';
+import { deepClone, deepCloneSliced, deepEqual, dropNulls, isPlainObject } from '../../machinery/json';
 import type { DefinitionSet } from '../../machinery/schema';
 import type { NamingProfile } from '../../machinery/naming';
 import type { Storage } from '../../storage/types';
 import type { AdmissionChain } from '../../admission/chain';
 import type { AdmissionAttributes, AdmissionOperation } from '../../admission/types';
-import { ignoreManagedFieldsTimestamps, objectTypeFor, updateManagedFields } from '../../fieldmanager/index';
+import {
+  ignoreManagedFieldsTimestamps,
+  objectTypeFor,
+  updateManagedFieldsWork,
+} from '../../fieldmanager/index';
 import type {
   DeleteOptions,
   DeleteResult,
@@ -49,6 +54,7 @@ import { planDelete, shouldRemoveAfterUpdate } from '../deletion';
 import { groupResource, type ResourceType } from '../resource-type';
 import { isRevisionMismatch, ObjectStore } from './object-store';
 import { openWatch } from './watch';
+import type { WatchHub } from './watch-hub';
 import type { WatchCaches } from '../watch-cache/watch-caches';
 import { ContinueExpiredError, waitForRevision } from './revisions';
 
@@ -64,6 +70,8 @@ export interface StoreDeps {
   tooLargeResourceVersionWaitMs: number;
   /** The watch caches that serve watches from a past resourceVersion; without them the store's history does. */
   watchCaches?: WatchCaches;
+  /** The fan-out of commits to watches; without it each watch listens to the store itself. */
+  watchHub?: WatchHub;
 }
 
 /** A write of the store: which object, and how the store should treat it. */
@@ -191,6 +199,7 @@ export class GenericStore implements RestStorage {
       sink,
       {
         ...(this.deps.watchCaches !== undefined ? { caches: this.deps.watchCaches } : {}),
+        ...(this.deps.watchHub !== undefined ? { hub: this.deps.watchHub } : {}),
         tooLargeResourceVersionWaitMs: this.deps.tooLargeResourceVersionWaitMs,
         ...(scope.signal !== undefined ? { signal: scope.signal } : {}),
       },
@@ -200,11 +209,14 @@ export class GenericStore implements RestStorage {
   // ---- writes ----
 
   async create(scope: RequestScope, object: KubeObject, options: WriteOptions): Promise<KubeObject> {
+    // Only a generated name is retried (a taken one draws another): then each attempt starts from a copy.
+    const pristine = (object.metadata?.generateName ?? '') !== '' ? deepClone(object) : undefined;
+    let attempts = 0;
     const result = await this.write(scope, {
       verb: 'create',
       name: '',
       namespace: this.namespaceOf(scope),
-      desired: () => deepClone(object),
+      desired: () => (attempts++ === 0 || pristine === undefined ? object : deepClone(pristine)),
       createWhenMissing: true,
       ...(options.fieldManager !== undefined ? { fieldManager: options.fieldManager } : {}),
     });
@@ -279,7 +291,10 @@ export class GenericStore implements RestStorage {
       const now = deps.now();
       const sctx = this.strategyContext(scope, now);
 
-      let obj = await w.desired(current === undefined ? undefined : deepClone(current.object));
+      // Between phases, a write over a wide object lets other requests run (machinery/cooperative.ts).
+      await breathe();
+      let obj = await w.desired(current === undefined ? undefined : await deepCloneSliced(current.object));
+      await breathe();
       // defaulting: the real server defaults while decoding the body into the kind's type, so before
       // field ownership and admission see the object
       if (!rt.custom && rt.definition !== undefined)
@@ -293,6 +308,7 @@ export class GenericStore implements RestStorage {
       // their metadata is a typed ObjectMeta as every kind's, where a null is the field's zero value
       rt.crd?.normalize(obj);
       if (rt.custom && isPlainObject(obj.metadata)) dropNulls(obj.metadata);
+      await breathe();
       if (!creating) {
         const rv = obj.metadata?.resourceVersion;
         if (rv !== undefined && rv !== '' && rv !== String(current.revision))
@@ -301,19 +317,23 @@ export class GenericStore implements RestStorage {
 
       // field ownership: the writer takes what it set or changed (apply recorded it while merging)
       if (w.fieldManager !== undefined && w.fieldManager.recorded !== true) {
-        obj = updateManagedFields({
-          type: objectTypeFor(rt, deps.definitions),
-          live: current?.object,
-          next: obj,
-          manager: w.fieldManager.manager,
-          apiVersion: rt.apiVersion,
-          subresource: scope.subresource,
-          now,
-        });
+        obj = await runSliced(
+          updateManagedFieldsWork({
+            type: objectTypeFor(rt, deps.definitions),
+            live: current?.object,
+            next: obj,
+            manager: w.fieldManager.manager,
+            apiVersion: rt.apiVersion,
+            subresource: scope.subresource,
+            now,
+          }),
+        );
+        await breathe();
       }
 
       const operation = creating ? 'CREATE' : 'UPDATE';
       obj = (await admission.mutate(this.attributes(scope, operation, w.name, obj, current?.object))) ?? obj;
+      await breathe();
 
       let errors;
       let warnings: string[];
@@ -327,19 +347,24 @@ export class GenericStore implements RestStorage {
       let txn = strategy.beginWrite?.(obj, current?.object, sctx);
       let stored = false;
       try {
+        await breathe();
         if (creating) {
           errors = await strategy.validate(obj, sctx);
+          await breathe();
           warnings = errors.length === 0 ? strategy.warningsOnCreate(obj, sctx) : [];
         } else {
           errors = await strategy.validateUpdate(obj, current.object, sctx);
+          await breathe();
           warnings = errors.length === 0 ? strategy.warningsOnUpdate(obj, current.object, sctx) : [];
         }
         if (errors.length > 0)
           throw invalid({ group: rt.group, kind: rt.kind }, obj.metadata?.name ?? w.name, errors);
         for (const text of warnings) scope.warnings.add(text);
+        await breathe();
 
         await admission.validate(this.attributes(scope, operation, w.name, obj, current?.object));
         obj = strategy.canonicalize(obj);
+        await breathe();
 
         // persist
         if (creating) {
@@ -373,7 +398,9 @@ export class GenericStore implements RestStorage {
         }
         if (obj.metadata !== undefined) obj.metadata.resourceVersion = String(current.revision);
         if (w.fieldManager !== undefined) obj = ignoreManagedFieldsTimestamps(obj, current.object);
+        await breathe();
         if (deepEqual(obj, current.object)) return { object: current.object, created: false };
+        await breathe();
         if (scope.dryRun) return { object: obj, created: false };
         try {
           if (shouldRemoveAfterUpdate(rt, obj, current.object)) {

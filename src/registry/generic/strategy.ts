@@ -10,12 +10,13 @@
 import type { KubeObject, ObjectMeta } from '../../api/meta';
 import type { FieldError } from '../../machinery/field-errors';
 import { newUid, rfc3339Seconds } from '../../machinery/ids';
-import { deepEqual, deepClone } from '../../machinery/json';
+import { deepEqual, deepClone, jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import type { KindHooks, Strategy, StrategyContext } from '../rest/strategy';
 import type { ResourceType } from '../resource-type';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validation/object-meta';
 import { checkAgainstSchema } from '../validation/schema-check';
 import { validateFinalizersOnTerminating } from '../deletion';
+import { breathe } from '../../machinery/cooperative';
 import { canonicalOrder } from '../canonical';
 import { goZeroValue } from '../../machinery/go-zero';
 import type { DefinitionSet } from '../../machinery/schema';
@@ -110,14 +111,12 @@ export function mainStrategy(rt: ResourceType, hooks: KindHooks | undefined): St
       hooks?.prepareForCreate?.(obj, ctx);
     },
     validate: (obj, ctx) =>
-      withAsyncErrors(
-        [
-          ...validateObjectMetaCreate(rt, obj),
-          ...schemaErrors(rt, obj, ctx),
-          ...(hooks?.validate?.(obj, ctx) ?? []),
-        ],
-        hooks?.validateAsync?.(obj, undefined, ctx),
-      ),
+      inPhases(obj, [
+        () => validateObjectMetaCreate(rt, obj),
+        () => schemaErrors(rt, obj, ctx),
+        () => hooks?.validate?.(obj, ctx) ?? [],
+        () => hooks?.validateAsync?.(obj, undefined, ctx) ?? [],
+      ]),
     warningsOnCreate: (obj, ctx) => hooks?.warningsOnCreate?.(obj, ctx) ?? [],
     prepareForUpdate(obj, old, ctx) {
       // The main resource never changes status when the kind has a status subresource.
@@ -143,23 +142,47 @@ function updateErrors(
   old: KubeObject,
   ctx: StrategyContext,
 ): FieldError[] | Promise<FieldError[]> {
-  return withAsyncErrors(
-    [
-      ...validateObjectMetaUpdate(rt, obj, old),
-      ...validateFinalizersOnTerminating(obj, old),
-      ...schemaErrors(rt, obj, ctx),
-      ...(hooks?.validateUpdate?.(obj, old, ctx) ?? hooks?.validate?.(obj, ctx) ?? []),
-    ],
-    hooks?.validateAsync?.(obj, old, ctx),
-  );
+  return inPhases(obj, [
+    () => validateObjectMetaUpdate(rt, obj, old),
+    () => validateFinalizersOnTerminating(obj, old),
+    () => schemaErrors(rt, obj, ctx),
+    () => hooks?.validateUpdate?.(obj, old, ctx) ?? hooks?.validate?.(obj, ctx) ?? [],
+    () => hooks?.validateAsync?.(obj, old, ctx) ?? [],
+  ]);
 }
 
-/** The synchronous errors, followed by the kind's asynchronous ones when it has any. */
-function withAsyncErrors(
-  errors: FieldError[],
-  later: Promise<FieldError[]> | undefined,
+/**
+ * The errors of each check, in order. A small object is checked at once (synchronously unless a check is
+ * asynchronous); a large one lets other requests run between the checks (machinery/cooperative.ts).
+ */
+function inPhases(
+  obj: KubeObject,
+  checks: (() => FieldError[] | Promise<FieldError[]>)[],
 ): FieldError[] | Promise<FieldError[]> {
-  return later === undefined ? errors : later.then((more) => [...errors, ...more]);
+  if (jsonSizeAtMost(obj, slicedAbove)) {
+    const errors: FieldError[] = [];
+    for (let i = 0; i < checks.length; i++) {
+      const found = (checks[i] as () => FieldError[] | Promise<FieldError[]>)();
+      if (found instanceof Promise) {
+        // The asynchronous check (always last) and what follows it.
+        return (async () => {
+          errors.push(...(await found));
+          for (const check of checks.slice(i + 1)) errors.push(...(await check()));
+          return errors;
+        })();
+      }
+      errors.push(...found);
+    }
+    return errors;
+  }
+  return (async () => {
+    const errors: FieldError[] = [];
+    for (const check of checks) {
+      await breathe();
+      errors.push(...(await check()));
+    }
+    return errors;
+  })();
 }
 
 /** Metadata a subresource write may not change: what only the main resource changes. */

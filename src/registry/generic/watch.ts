@@ -18,10 +18,13 @@ import type { ResourceType } from '../resource-type';
 import { filterChange, type WatchFilter } from './watch-filter';
 import type { WatchCaches } from '../watch-cache/watch-caches';
 import { waitForRevision } from './revisions';
+import type { WatchHub } from './watch-hub';
 
 /** What a watch reads besides the store: the watch caches, and how long to wait for a revision not reached yet. */
 export interface WatchSources {
   caches?: WatchCaches;
+  /** The server's fan-out of commits to watches; without it (unit tests) each watch listens to the store. */
+  hub?: WatchHub;
   tooLargeResourceVersionWaitMs: number;
   signal?: AbortSignal;
 }
@@ -56,11 +59,12 @@ export function openWatch(
       sink.emit(event.type, event.object);
   };
 
-  const unsubscribe = storage.onCommit((change) => {
+  const listener = (change: ChangeRecord): void => {
     if (stopped) return;
     if (live) deliver(change);
     else pending.push(change);
-  });
+  };
+  const unsubscribe = sources.hub?.subscribe(listener) ?? storage.onCommit(listener);
 
   const stop = (): void => {
     stopped = true;

@@ -11,11 +11,13 @@ const configKeyRe = /^[-._a-zA-Z0-9]+$/;
 
 export function validateConfigKeys(obj: KubeObject, fields: readonly string[]): FieldError[] {
   const errs: FieldError[] = [];
-  const seen = new Set<string>();
+  // The maps read so far: a key is a duplicate when an earlier map has it (no set of every key: a ConfigMap
+  // may hold 100,000 of them).
+  const earlier: Record<string, unknown>[] = [];
   for (const field of fields) {
     const data = obj[field];
     if (typeof data !== 'object' || data === null || Array.isArray(data)) continue;
-    for (const key of Object.keys(data)) {
+    for (const key in data) {
       if (key.length > 253)
         errs.push(fieldError.invalid(`${field}[${key}]`, key, 'must be no more than 253 characters'));
       if (!configKeyRe.test(key))
@@ -26,10 +28,10 @@ export function validateConfigKeys(obj: KubeObject, fields: readonly string[]): 
             "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
           ),
         );
-      if (seen.has(key))
+      if (earlier.some((m) => Object.hasOwn(m, key)))
         errs.push(fieldError.invalid(`${field}[${key}]`, key, 'duplicate of key present in data'));
-      seen.add(key);
     }
+    earlier.push(data as Record<string, unknown>);
   }
   return errs;
 }

@@ -115,10 +115,11 @@ function check(defs: DefinitionSet, raw: SchemaNode, value: unknown, ctx: Contex
     if (typeof value !== 'string') throw mismatch(undefined, jsonKind(value), 'string');
     return;
   }
-  const type = goType(defs, raw);
+  // Go's name of the type is only spelled out for a mismatch (a wide map checks many values).
+  const type = (): string => goType(defs, raw);
   switch (node.type) {
     case 'string':
-      if (typeof value !== 'string') throw mismatch(ctx, jsonKind(value), type);
+      if (typeof value !== 'string') throw mismatch(ctx, jsonKind(value), type());
       // A `[]byte` field is base64 in JSON; Go's decoder fails on the text itself, without a field path.
       if (node.format === 'byte') {
         const decoded = decodeGoBase64(value);
@@ -126,20 +127,20 @@ function check(defs: DefinitionSet, raw: SchemaNode, value: unknown, ctx: Contex
       }
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') throw mismatch(ctx, jsonKind(value), type);
+      if (typeof value !== 'boolean') throw mismatch(ctx, jsonKind(value), type());
       return;
     case 'integer': {
-      if (typeof value !== 'number') throw mismatch(ctx, jsonKind(value), type);
+      if (typeof value !== 'number') throw mismatch(ctx, jsonKind(value), type());
       const range = node.format === 'int32' ? int32Range : int64Range;
       if (!Number.isInteger(value) || value >= range || value < -range)
-        throw mismatch(ctx, `number ${String(value)}`, type);
+        throw mismatch(ctx, `number ${String(value)}`, type());
       return;
     }
     case 'number':
-      if (typeof value !== 'number') throw mismatch(ctx, jsonKind(value), type);
+      if (typeof value !== 'number') throw mismatch(ctx, jsonKind(value), type());
       return;
     case 'array': {
-      if (!Array.isArray(value)) throw mismatch(ctx, jsonKind(value), type);
+      if (!Array.isArray(value)) throw mismatch(ctx, jsonKind(value), type());
       const items = node.items;
       if (items !== undefined) for (const item of value) check(defs, items, item, ctx);
       return;
@@ -149,13 +150,24 @@ function check(defs: DefinitionSet, raw: SchemaNode, value: unknown, ctx: Contex
   }
   if (node.type !== 'object' && node.properties === undefined && node.additionalProperties === undefined)
     return;
-  if (typeof value !== 'object' || Array.isArray(value)) throw mismatch(ctx, jsonKind(value), type);
+  if (typeof value !== 'object' || Array.isArray(value)) throw mismatch(ctx, jsonKind(value), type());
   const obj = value as Record<string, unknown>;
   const ap = node.additionalProperties;
   if (node.properties === undefined) {
     // A map: its values are decoded in the same struct-field context.
-    if (ap !== undefined && ap !== true && ap !== false)
-      for (const v of Object.values(obj)) check(defs, ap, v, ctx);
+    if (ap !== undefined && ap !== true && ap !== false) {
+      // A map of plain strings (labels, a ConfigMap's data) needs no more than a look at each value's type.
+      const element = resolveSchema(defs, ap);
+      if (ap.ref === undefined && element?.type === 'string' && element.format === undefined) {
+        for (const k in obj) {
+          const v = obj[k];
+          if (v !== null && v !== undefined && typeof v !== 'string')
+            throw mismatch(ctx, jsonKind(v), goType(defs, ap));
+        }
+        return;
+      }
+      for (const k in obj) check(defs, ap, obj[k], ctx);
+    }
     return;
   }
   const struct = ref !== undefined ? structName(ref) : (ctx?.struct ?? '');

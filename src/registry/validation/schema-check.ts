@@ -121,6 +121,19 @@ function walk(
       if (obj[req] === undefined || obj[req] === null)
         out.errors.push(fieldError.required(join(path, req), ''));
     }
+    const element = node.additionalProperties;
+    // A map of plain strings (labels, a ConfigMap's data): a look at each value's type, no walk per key.
+    if (props === undefined && element !== undefined && element !== true && element !== false) {
+      const r = element.ref === undefined ? resolveSchema(defs, element) : undefined;
+      if (r?.type === 'string' && r.intOrString !== true) {
+        for (const key in obj) {
+          const v = obj[key];
+          if (v !== null && v !== undefined && typeof v !== 'string')
+            typeError(out, join(path, key), typeOf(v), 'string');
+        }
+        return;
+      }
+    }
     for (const key of Object.keys(obj)) {
       const child = props?.[key];
       const childPath = join(path, key);

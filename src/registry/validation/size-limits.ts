@@ -17,10 +17,22 @@ export const maxSecretSize = 1024 * 1024;
 /** `NoteLengthLimit` of events.k8s.io Events. */
 export const eventNoteLengthLimit = 1024;
 
-const utf8 = new TextEncoder();
-
+/** UTF-8 length without encoding: one byte per ASCII unit, more above; a lone surrogate is U+FFFD (3). */
 function utf8Length(value: string): number {
-  return utf8.encode(value).length;
+  let n = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length) {
+      const d = value.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 2; // a pair: 4 bytes for 2 units
+        i++;
+      } else n += 2;
+    } else n += 2;
+  }
+  return n;
 }
 
 /** Bytes a base64 string decodes to (the server holds `[]byte`; the wire holds base64). */
@@ -32,9 +44,23 @@ function base64DecodedLength(value: string): number {
   return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
 }
 
-function stringEntries(value: unknown): [string, string][] {
-  if (!isPlainObject(value)) return [];
-  return Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string');
+/** The string values of a map, without building its entries (a ConfigMap may hold 100,000 keys). */
+function* stringEntries(value: unknown): Generator<[string, string]> {
+  if (!isPlainObject(value)) return;
+  const map = value as Record<string, unknown>;
+  for (const k in map) {
+    const v = map[k];
+    if (typeof v === 'string') yield [k, v];
+  }
+}
+
+function* stringValues(value: unknown): Generator<string> {
+  if (!isPlainObject(value)) return;
+  const map = value as Record<string, unknown>;
+  for (const k in map) {
+    const v = map[k];
+    if (typeof v === 'string') yield v;
+  }
 }
 
 /**
@@ -44,8 +70,8 @@ function stringEntries(value: unknown): [string, string][] {
  */
 export function validateConfigMapSize(obj: KubeObject): FieldError[] {
   let total = 0;
-  for (const [, v] of stringEntries(obj.data)) total += utf8Length(v);
-  for (const [, v] of stringEntries(obj.binaryData)) total += base64DecodedLength(v);
+  for (const v of stringValues(obj.data)) total += utf8Length(v);
+  for (const v of stringValues(obj.binaryData)) total += base64DecodedLength(v);
   return total > maxSecretSize ? [fieldError.tooLong('[]', maxSecretSize)] : [];
 }
 

@@ -6,7 +6,9 @@
  * history is an array in revision order plus a per-key index for reads at
  * past revisions. Stored
  * values are never handed out: everything that goes in or out is a copy, as
- * IndexedDB would have stored it.
+ * IndexedDB would have stored it. Copies of large objects are made in slices
+ * (other requests run meanwhile), before a write's atomic part: the checks
+ * and the commit run without a pause, so writes stay in revision order.
  */
 
 import type { KubeObject } from '../../api/meta';
@@ -28,7 +30,8 @@ import {
   revisionOf,
   snapshotOverlay,
 } from '../keys';
-import { cloneValue } from './clone';
+import { cloneValue, cloneValueSliced } from './clone';
+import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import { SortedKeys } from './sorted-keys';
 import { buildExport, exportRowCount, parseExport } from '../export-format';
 
@@ -65,7 +68,8 @@ export class MemoryStorage implements Storage {
 
   async get(key: string): Promise<StoredObject | undefined> {
     const stored = this.objects.get(key);
-    return stored && copy(stored);
+    if (stored === undefined) return undefined;
+    return jsonSizeAtMost(stored.object, slicedAbove) ? copy(stored) : copySliced(stored);
   }
 
   async getAt(key: string, revision: number): Promise<StoredObject | undefined> {
@@ -114,26 +118,94 @@ export class MemoryStorage implements Storage {
     return end - this.keys.rank(range.lower);
   }
 
-  async create(key: string, object: KubeObject): Promise<StoredObject> {
-    const input = cloneInput(object);
+  create(key: string, object: KubeObject): Promise<StoredObject> {
+    // A small object is copied and committed at once, within the call, as before; a large one is copied in
+    // slices first (stored, for the listeners, for the caller), then committed without a pause.
+    if (jsonSizeAtMost(object, slicedAbove)) {
+      try {
+        return Promise.resolve(this.commitCreate(key, cloneInput(object)));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return (async () => {
+      const input = await cloneInputSliced(object);
+      const forListeners = this.listeners.size > 0 ? await cloneValueSliced(input) : undefined;
+      const forCaller = await cloneValueSliced(input);
+      return this.commitCreate(key, input, forListeners, forCaller);
+    })();
+  }
+
+  private commitCreate(
+    key: string,
+    input: KubeObject,
+    forListeners?: KubeObject,
+    forCaller?: KubeObject,
+  ): StoredObject {
     const existing = this.objects.get(key);
     if (existing) throw new StorageError('KeyExists', `${key} already exists`, copy(existing));
     const revision = this.revision + 1;
     const stored = { key, revision, object: stamp(input, revision) };
     this.keys.insert(key);
     this.objects.set(key, stored);
-    this.commit({ revision, type: 'ADDED', key, object: stored.object });
-    return copy(stored);
+    const change: ChangeRecord = { revision, type: 'ADDED', key, object: stored.object };
+    this.commit(change, forListeners && { ...change, object: stamp(forListeners, revision) });
+    return forCaller !== undefined ? { key, revision, object: stamp(forCaller, revision) } : copy(stored);
   }
 
-  async update(key: string, object: KubeObject, expectedRevision: number): Promise<StoredObject> {
-    const input = cloneInput(object);
+  update(key: string, object: KubeObject, expectedRevision: number): Promise<StoredObject> {
+    if (jsonSizeAtMost(object, slicedAbove)) {
+      try {
+        return Promise.resolve(this.commitUpdate(key, cloneInput(object), expectedRevision));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return (async () => {
+      const input = await cloneInputSliced(object);
+      // The listeners' copy of the object replaced, taken now: if it is replaced meanwhile, the revision check fails.
+      const seen = this.objects.get(key);
+      const listening = this.listeners.size > 0;
+      const forListeners = listening ? await cloneValueSliced(input) : undefined;
+      const previous = listening && seen !== undefined ? await cloneValueSliced(seen.object) : undefined;
+      const forCaller = await cloneValueSliced(input);
+      return this.commitUpdate(key, input, expectedRevision, {
+        forCaller,
+        ...(forListeners !== undefined && previous !== undefined ? { forListeners, previous, seen } : {}),
+      });
+    })();
+  }
+
+  private commitUpdate(
+    key: string,
+    input: KubeObject,
+    expectedRevision: number,
+    copies: {
+      forCaller?: KubeObject;
+      forListeners?: KubeObject;
+      previous?: KubeObject;
+      seen?: StoredObject;
+    } = {},
+  ): StoredObject {
     const existing = this.current(key, expectedRevision);
     const revision = this.revision + 1;
     const stored = { key, revision, object: stamp(input, revision) };
     this.objects.set(key, stored);
-    this.commit({ revision, type: 'MODIFIED', key, object: stored.object, previous: existing.object });
-    return copy(stored);
+    const change: ChangeRecord = {
+      revision,
+      type: 'MODIFIED',
+      key,
+      object: stored.object,
+      previous: existing.object,
+    };
+    const { forCaller, forListeners, previous, seen } = copies;
+    this.commit(
+      change,
+      forListeners !== undefined && previous !== undefined && seen === existing
+        ? { ...change, object: stamp(forListeners, revision), previous }
+        : undefined,
+    );
+    return forCaller !== undefined ? { key, revision, object: stamp(forCaller, revision) } : copy(stored);
   }
 
   async delete(key: string, expectedRevision?: number): Promise<StoredObject> {
@@ -250,14 +322,15 @@ export class MemoryStorage implements Storage {
     return existing;
   }
 
-  private commit(change: ChangeRecord): void {
+  /** Records a change and delivers a copy of it (`delivered`, when the caller made it already) to the listeners. */
+  private commit(change: ChangeRecord, delivered?: ChangeRecord): void {
     this.revision = change.revision;
     this.changes.push(change);
     const changes = this.history.get(change.key);
     if (changes) changes.push(change);
     else this.history.set(change.key, [change]);
     if (this.listeners.size === 0) return;
-    this.undelivered.push(cloneValue(change));
+    this.undelivered.push(delivered ?? cloneValue(change));
     if (this.delivering) return;
     this.delivering = true;
     try {
@@ -293,6 +366,20 @@ export class MemoryStorage implements Storage {
 
 function copy(stored: StoredObject): StoredObject {
   return { key: stored.key, revision: stored.revision, object: cloneValue(stored.object) };
+}
+
+async function copySliced(stored: StoredObject): Promise<StoredObject> {
+  return { key: stored.key, revision: stored.revision, object: await cloneValueSliced(stored.object) };
+}
+
+/** `cloneInput`, in slices when the value is large. */
+async function cloneInputSliced<T>(value: T): Promise<T> {
+  try {
+    return await cloneValueSliced(value);
+  } catch (error) {
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new StorageError('Internal', `storage failed: ${message}`);
+  }
 }
 
 /** A copy of a value to store; values that IndexedDB could not store fail the same way here. */

@@ -1,0 +1,92 @@
+/**
+ * Cooperative time slicing: one JavaScript thread serves every client, so a
+ * request whose work is large (a ConfigMap of 100,000 keys) must let the
+ * others run while it works, as the real server's goroutines do. Long work
+ * checks, at its natural steps, whether the current turn of the event loop
+ * has run longer than a slice; when it has, it waits for the next turn
+ * (a macrotask), in which the host reads sockets and other requests and
+ * timers run. Small requests never reach a slice's length and never wait.
+ *
+ * Two forms: `breathe()` between the phases of a request (an `await`), and
+ * `Work<T>` — a generator that yields where it may pause — for a single
+ * pass over a wide object (a copy, a comparison), driven either to the end
+ * at once (`runNow`) or in slices (`runSliced`). `pauseDue()` is the cheap
+ * test a generator calls in its loops.
+ *
+ * The turn's start is taken as the first check made in it (a timer armed
+ * then marks the next turn), so time a turn spent before any check is not
+ * counted; the checks are frequent enough on every long path for that to
+ * matter little.
+ */
+
+/** How long one turn may run before long work lets others go (ms). */
+export const sliceMs = 10;
+
+let turnStart = 0;
+let turnMarked = false;
+
+/** Marks the start of the current turn at the first check made in it. */
+function markTurn(): void {
+  if (turnMarked) return;
+  turnMarked = true;
+  turnStart = performance.now();
+  setTimeout(() => {
+    turnMarked = false;
+  }, 0);
+}
+
+/** Whether the current turn has run past its slice. */
+export function sliceSpent(): boolean {
+  markTurn();
+  return performance.now() - turnStart >= sliceMs;
+}
+
+/** Waits for the next turn of the event loop: sockets, timers and other requests run in between. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      turnMarked = true;
+      turnStart = performance.now();
+      setTimeout(() => {
+        turnMarked = false;
+      }, 0);
+      resolve();
+    }, 0),
+  );
+}
+
+/** Between the phases of long work: waits for the next turn when this one has run past its slice. */
+export async function breathe(): Promise<void> {
+  if (sliceSpent()) await nextTurn();
+}
+
+/** A pass that may pause: a generator that yields (nothing) where it may be suspended, and returns its result. */
+export type Work<T> = Generator<void, T, void>;
+
+let steps = 0;
+
+/**
+ * For loops inside `Work`: true every so many steps once the turn's slice is spent (the clock is read
+ * once per 256 steps), meaning "yield now".
+ */
+export function pauseDue(): boolean {
+  if ((++steps & 255) !== 0) return false;
+  return sliceSpent();
+}
+
+/** Runs the work to its end at once (small inputs, synchronous callers). */
+export function runNow<T>(work: Work<T>): T {
+  for (;;) {
+    const r = work.next();
+    if (r.done === true) return r.value;
+  }
+}
+
+/** Runs the work, waiting for the next turn wherever it pauses. */
+export async function runSliced<T>(work: Work<T>): Promise<T> {
+  for (;;) {
+    const r = work.next();
+    if (r.done === true) return r.value;
+    await nextTurn();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The fan-out of commits to watches: every watch gets every change, in
+ * commit order; a short fan-out happens inside the commit; a long one lets
+ * a task scheduled at the commit run before it reaches the last watch; a
+ * watch removed meanwhile gets nothing more, and one added while a change
+ * is being delivered does not get that change (its start read holds it).
+ */
+
+import { describe, expect, it } from 'vitest';
+import { createMemoryStorage } from '../../storage/memory/memory-storage';
+import type { ChangeRecord } from '../../storage/types';
+import { WatchHub } from './watch-hub';
+
+const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' } });
+const key = (name: string) => `/core/configmaps/ns/${name}`;
+
+/** A turn that runs long after every `n` deliveries, as 1,000 socket writes would: no wall clock, no load. */
+function longEvery(n: number): () => boolean {
+  let calls = 0;
+  return () => ++calls % n === 0;
+}
+
+describe('WatchHub', () => {
+  it('delivers every change to every watch, in commit order, and the first watches inside the commit', async () => {
+    const storage = createMemoryStorage();
+    // A turn that never runs long: the machine's load cannot move a delivery to the next turn.
+    const hub = new WatchHub(storage, () => false);
+    const seen: string[][] = [[], [], []];
+    seen.forEach((list, i) => hub.subscribe((c) => list.push(`${i}:${c.revision}`)));
+    await storage.create(key('a'), cm('a'));
+    // Delivered within the commit: nothing else ran in between.
+    expect(seen.map((l) => l.length)).toEqual([1, 1, 1]);
+    await storage.create(key('b'), cm('b'));
+    await storage.delete(key('a'));
+    expect(seen).toEqual([
+      ['0:1', '0:2', '0:3'],
+      ['1:1', '1:2', '1:3'],
+      ['2:1', '2:2', '2:3'],
+    ]);
+    hub.stop();
+  });
+
+  it('a long fan-out lets other tasks run before it reaches the last watch, and keeps the order', async () => {
+    const storage = createMemoryStorage();
+    const hub = new WatchHub(storage, longEvery(10));
+    const order: string[] = [];
+    let lastWatchGot = -1;
+    for (let i = 0; i < 40; i++)
+      hub.subscribe((c: ChangeRecord) => {
+        if (i === 39) lastWatchGot = c.revision;
+      });
+    hub.subscribe((c) => order.push(`late watch ${c.revision}`));
+    const other = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        order.push(`task (last watch had ${lastWatchGot})`);
+        resolve();
+      }, 0),
+    );
+    await storage.create(key('a'), cm('a'));
+    await storage.create(key('b'), cm('b'));
+    await other;
+    // The task ran while the first change was still on its way to the last watches.
+    expect(order[0]).toBe('task (last watch had -1)');
+    while (!order.includes('late watch 2')) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(order.filter((o) => o.startsWith('late'))).toEqual(['late watch 1', 'late watch 2']);
+    expect(lastWatchGot).toBe(2);
+    hub.stop();
+  });
+
+  it('a watch removed during a long fan-out gets nothing more; one added during it starts at the next change', async () => {
+    const storage = createMemoryStorage();
+    const hub = new WatchHub(storage, longEvery(10));
+    const removed: number[] = [];
+    const added: number[] = [];
+    let unsubscribe: () => void = () => undefined;
+    let firstDone = 0;
+    for (let i = 0; i < 30; i++) hub.subscribe(() => void (i === 29 && firstDone++));
+    unsubscribe = hub.subscribe((c) => removed.push(c.revision));
+    await storage.create(key('a'), cm('a'));
+    // The fan-out of change 1 pauses before reaching the last watch: remove it, add another meanwhile.
+    unsubscribe();
+    hub.subscribe((c) => added.push(c.revision));
+    // Change 1 reaches the watches after the removed one, then change 2 comes.
+    while (firstDone === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await storage.create(key('b'), cm('b'));
+    while (!added.includes(2)) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(removed).toEqual([]);
+    expect(added).toEqual([2]);
+    hub.stop();
+  });
+});

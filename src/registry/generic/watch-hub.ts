@@ -1,0 +1,75 @@
+/**
+ * The fan-out of commits to open watches: one subscription to the store
+ * for all of them, delivering each change to every watch in commit order.
+ * A change reaches the first watches at once, inside the commit, as a
+ * store listener would; when the fan-out runs long (a thousand watches,
+ * each a socket write), it lets other requests run between watches
+ * (machinery/cooperative.ts) and goes on in the next turn, so a busy
+ * resource does not hold the event loop for every watch of it. Each event
+ * is encoded once per content type whatever the number of watches
+ * (http/watch/shared-frames.ts).
+ *
+ * A watch that subscribes while a change is being delivered does not get
+ * that change from here: it was committed before the watch read its start
+ * (a list, the watch cache or the history), which holds it.
+ */
+
+import { nextTurn, sliceSpent } from '../../machinery/cooperative';
+import type { ChangeRecord, CommitListener, Storage } from '../../storage/types';
+
+export class WatchHub {
+  private readonly watches = new Set<CommitListener>();
+  private readonly queue: ChangeRecord[] = [];
+  private delivering = false;
+  private unsubscribe: (() => void) | undefined;
+
+  /** `spent` says when the turn has run long enough to go on in the next one (tests pass their own clock). */
+  constructor(
+    private readonly storage: Storage,
+    private readonly spent: () => boolean = sliceSpent,
+  ) {}
+
+  /** Adds a watch's listener; returns the call that removes it (deliveries stop at once). */
+  subscribe(listener: CommitListener): () => void {
+    // Wrapped, so that the same function subscribed twice means two deliveries and two unsubscribes.
+    const entry: CommitListener = (change) => listener(change);
+    this.watches.add(entry);
+    this.unsubscribe ??= this.storage.onCommit((change) => this.arrive(change));
+    return () => {
+      this.watches.delete(entry);
+    };
+  }
+
+  /** Stops listening to the store (server shutdown). */
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.watches.clear();
+    this.queue.length = 0;
+  }
+
+  private arrive(change: ChangeRecord): void {
+    this.queue.push(change);
+    if (!this.delivering) void this.deliver();
+  }
+
+  private async deliver(): Promise<void> {
+    this.delivering = true;
+    try {
+      for (let change = this.queue.shift(); change !== undefined; change = this.queue.shift()) {
+        for (const watch of [...this.watches]) {
+          // Stopped meanwhile (its client went away during an earlier pause).
+          if (!this.watches.has(watch)) continue;
+          try {
+            watch(change);
+          } catch (error) {
+            console.error('watch delivery failed', error);
+          }
+          if (this.spent()) await nextTurn();
+        }
+      }
+    } finally {
+      this.delivering = false;
+    }
+  }
+}
