@@ -21,7 +21,7 @@ import type { ServerContext } from '../server-context';
 import { readBodyText } from '../body';
 import { negotiatePatch, type PatchType } from '../negotiate';
 import { parseDryRun } from '../options';
-import { respondObject } from '../encode';
+import { refuseUnencodableObjectAnswer, respondObject } from '../encode';
 import { respondValue } from '../respond';
 import { checkNameAndNamespace, storageApiVersion } from './update';
 import { enforceFieldValidation, parseFieldValidation } from '../field-validation';
@@ -117,6 +117,7 @@ export async function handlePatch(
 ): Promise<Response> {
   // Strategic merge patch needs the Go types' patch markers: built-in kinds only (custom resources get 415).
   const type = negotiatePatch(ctx.request.headers.get('content-type'), !req.rt.custom);
+  refuseUnencodableObjectAnswer(ctx, req.rt);
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const text = await readBodyText(ctx.request);
