@@ -23,6 +23,7 @@ import { TraceStore } from '../admission/trace-store';
 import { createServerAudit } from './audit';
 import { handleAuditApi, isAuditApiPath } from './sandbox-audit-api';
 import { handleTraceApi, isTraceApiPath } from './sandbox-trace-api';
+import { handleLessonApi, isLessonApiPath } from './sandbox-lessons-api';
 import { unreachableTransport } from '../admission/webhook-transport';
 import { backendStore, sandboxTransport } from '../admission/backends/index';
 import { handleWebhookBackendApi, isWebhookBackendApiPath } from './sandbox-webhook-api';
@@ -406,7 +407,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
                   async () => need().identities(await sandboxServiceAccountUid()),
                   ctx,
                 )
-              : handleSandbox(sandbox, storage, ctx),
+              : isLessonApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+                ? handleLessonApi(storage, ctx)
+                : handleSandbox(sandbox, storage, ctx),
   };
 
   const sandbox: SandboxControl = {
