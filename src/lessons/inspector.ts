@@ -95,9 +95,16 @@ export class ClientWatchInspector implements WatchInspector {
   }
 
   private async run(request: WatchRequest, client: ApiClient, signal: AbortSignal): Promise<void> {
-    let version = request.listFirst === true ? await this.relist(request, client, signal) : request.query?.['resourceVersion'];
+    let version =
+      request.listFirst === true
+        ? await this.relist(request, client, signal)
+        : request.query?.['resourceVersion'];
     for (;;) {
-      const query = { ...request.query, ...(version !== undefined ? { resourceVersion: version } : {}), watch: 'true' };
+      const query = {
+        ...request.query,
+        ...(version !== undefined ? { resourceVersion: version } : {}),
+        watch: 'true',
+      };
       this.add({ type: 'REQUEST', text: `GET ${withQuery(request.path, query)}` });
       const gone = await this.watchOnce(request.path, query, client, signal);
       if (!gone || request.relistOnGone !== true || signal.aborted) return;
@@ -127,7 +134,11 @@ export class ClientWatchInspector implements WatchInspector {
       for await (const event of readWatchEvents(response)) {
         if (event.type === 'ERROR') {
           const code = isStatus(event.object) ? event.object.code : undefined;
-          this.add({ type: 'ERROR', object: event.object as JsonValue, ...(code !== undefined ? { code } : {}) });
+          this.add({
+            type: 'ERROR',
+            object: event.object as JsonValue,
+            ...(code !== undefined ? { code } : {}),
+          });
           if (code === 410) return true;
           continue;
         }
@@ -158,7 +169,6 @@ export class ClientWatchInspector implements WatchInspector {
 
 function selectors(query: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const key of ['labelSelector', 'fieldSelector'])
-    if (query?.[key] !== undefined) out[key] = query[key];
+  for (const key of ['labelSelector', 'fieldSelector']) if (query?.[key] !== undefined) out[key] = query[key];
   return out;
 }

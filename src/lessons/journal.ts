@@ -77,10 +77,10 @@ export function recordingFetch(journal: RequestJournal, inner: FetchFunction): F
         at,
         method: request.method,
         url: request.url,
-        requestHeaders: [...request.headers],
+        requestHeaders: pairs(request.headers),
         ...(sent !== undefined ? { requestBody: sent } : {}),
         status: response.status,
-        responseHeaders: [...response.headers],
+        responseHeaders: pairs(response.headers),
         ...(text !== undefined ? { responseBody: text } : {}),
         streamed,
       }),
@@ -122,7 +122,7 @@ export function journalEntry(exchange: RawExchange): Omit<JournalEntry, 'id'> {
     at: exchange.at,
     method: exchange.method.toUpperCase(),
     path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
+    query: searchRecord(url.searchParams),
     requestHeaders: Object.fromEntries(exchange.requestHeaders.map(([k, v]) => [k.toLowerCase(), v])),
     ...(body !== undefined ? { body } : {}),
     status: exchange.status ?? 0,
@@ -145,4 +145,24 @@ function parsed(text: string): JsonValue {
 function isStreamed(request: Request): boolean {
   const watch = new URL(request.url, 'http://sandbox.invalid').searchParams.get('watch');
   return watch === '1' || watch === 'true' || watch === '';
+}
+
+/** A `Headers` as `[name, value]` pairs (the core's libraries have no iterable Headers). */
+export function pairs(headers: Headers): [string, string][] {
+  const out: [string, string][] = [];
+  headers.forEach((value, name) => out.push([name, value]));
+  return out;
+}
+
+/** A `Headers` as a record with lower-case names. */
+export function headerRecord(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => (out[name.toLowerCase()] = value));
+  return out;
+}
+
+function searchRecord(params: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  params.forEach((value, name) => (out[name] = value));
+  return out;
 }

@@ -38,7 +38,9 @@ export function formatProblem(source: string, problem: LessonProblem): string {
 /** The lesson in `text`, or a `LessonFileError` naming every problem with its position. */
 export async function readLessonFile(text: string, source: string): Promise<LessonDocument> {
   if (new TextEncoder().encode(text).length > MAX_LESSON_BYTES)
-    throw new LessonFileError(source, [{ pointer: '', message: `a lesson file may have at most ${MAX_LESSON_BYTES} bytes` }]);
+    throw new LessonFileError(source, [
+      { pointer: '', message: `a lesson file may have at most ${MAX_LESSON_BYTES} bytes` },
+    ]);
   const yaml = await yamlLibrary.load();
   const lineCounter = new yaml.LineCounter();
   const documents = yaml.parseAllDocuments(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -64,7 +66,10 @@ export async function readLessonFile(text: string, source: string): Promise<Less
   if (problems.length > 0)
     throw new LessonFileError(
       source,
-      problems.map((p) => ({ ...p, ...locate(document.contents, p, position, yaml.isMap, yaml.isSeq, yaml.isPair, yaml.isScalar) })),
+      problems.map((p) => ({
+        ...p,
+        ...locate(document.contents, p, position, yaml.isMap, yaml.isSeq, yaml.isPair, yaml.isScalar),
+      })),
     );
   return value as LessonDocument;
 }
@@ -94,7 +99,13 @@ function locate(
         (p) => isPair(p) && isScalar(p.key) && String((p.key as { value: unknown }).value) === segment,
       );
       // An unknown field is reported at its key; anything else at its value.
-      next = (pair === undefined ? undefined : problem.message.startsWith('unknown field') && segment === segments.at(-1) ? pair.key : pair.value) as YamlNode | undefined;
+      next = (
+        pair === undefined
+          ? undefined
+          : problem.message.startsWith('unknown field') && segment === segments.at(-1)
+            ? pair.key
+            : pair.value
+      ) as YamlNode | undefined;
     } else if (isSeq(node)) {
       next = (node as unknown as { items: YamlNode[] }).items[Number(segment)];
     }

@@ -39,7 +39,10 @@ function rewriterFor(profile: NamingProfile): Rewrite {
   ];
   const suffix = escape(from.groupSuffix);
   // `apps.orch.io/v1`, `rbac.authorization.orch.io/v1beta1`: a group and version.
-  const groupVersion = new RegExp(`(\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.)${suffix}(?=/v\\d+(?:(?:alpha|beta)\\d+)?\\b)`, 'g');
+  const groupVersion = new RegExp(
+    `(\\b[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.)${suffix}(?=/v\\d+(?:(?:alpha|beta)\\d+)?\\b)`,
+    'g',
+  );
   // `orch.io/name`, `node.orch.io/not-ready`: a label, annotation, finalizer or signer domain prefix.
   const prefix = new RegExp(`\\b${suffix}/`, 'g');
   // `rbac.authorization.orch.io`, `meta.orch.io`: a group on its own.

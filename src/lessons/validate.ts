@@ -125,7 +125,8 @@ function structureProblems(lesson: LessonDocument): LessonProblem[] {
 export function placeholders(value: unknown): string[] {
   const names: string[] = [];
   const walk = (v: unknown): void => {
-    if (typeof v === 'string') for (const m of v.matchAll(/\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g)) names.push(m[1]!);
+    if (typeof v === 'string')
+      for (const m of v.matchAll(/\$\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g)) names.push(m[1]!);
     else if (Array.isArray(v)) v.forEach(walk);
     else if (isRecord(v)) Object.values(v).forEach(walk);
   };
