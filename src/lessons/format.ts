@@ -114,7 +114,7 @@ export interface LessonCheck {
 /**
  * What a check reads, and the CEL variables it binds:
  * - `object`: one object (`object`, null when it does not exist);
- * - `list`: a collection (`items`, and `list` for its metadata);
+ * - `list`: a collection's items (`items`);
  * - `http`: a GET of any path (`response`: `status`, `headers`, `body`);
  * - `requests`: the requests the app sent since the lesson started (`requests`);
  * - `trace`: the admission trace of the learner's last write (`trace`, null before any);
@@ -192,7 +192,7 @@ export interface WatchRequest {
 /** The variables each read binds, for compiling its check. */
 export function variablesOf(read: CheckRead): string[] {
   if ('object' in read) return ['object'];
-  if ('list' in read) return ['items', 'list'];
+  if ('list' in read) return ['items'];
   if ('http' in read) return ['response'];
   if ('requests' in read) return ['requests'];
   if ('trace' in read) return ['trace'];

@@ -26,8 +26,12 @@ export interface JournalEntry {
   body?: JsonValue;
   /** 0 until the answer came (or when none came). */
   status: number;
-  /** The Status reason of an error answer (`Conflict`, `Forbidden`, `AlreadyExists`, …). */
-  reason?: string;
+  /** The `kind` of a JSON answer (`Table`, `Status`, `ConfigMap`, …); empty otherwise. */
+  kind: string;
+  /** The Status reason of an error answer (`Conflict`, `Forbidden`, `AlreadyExists`, …); empty otherwise. */
+  reason: string;
+  /** The Status message of an error answer; empty otherwise. */
+  message: string;
   responseHeaders: Record<string, string>;
   warnings: string[];
   /** The answer's body, parsed when it was JSON (not kept for watches and other streams). */
@@ -110,14 +114,10 @@ export function journalEntry(exchange: RawExchange): Omit<JournalEntry, 'id'> {
   );
   const response = exchange.responseBody === undefined ? undefined : parsed(exchange.responseBody);
   const body = exchange.requestBody === undefined ? undefined : parsed(exchange.requestBody);
-  const reason =
-    typeof response === 'object' &&
-    response !== null &&
-    !Array.isArray(response) &&
-    response['kind'] === 'Status' &&
-    typeof response['reason'] === 'string'
-      ? response['reason']
-      : undefined;
+  const record =
+    typeof response === 'object' && response !== null && !Array.isArray(response) ? response : undefined;
+  const text = (v: JsonValue | undefined): string => (typeof v === 'string' ? v : '');
+  const status = record?.['kind'] === 'Status';
   return {
     at: exchange.at,
     method: exchange.method.toUpperCase(),
@@ -126,7 +126,9 @@ export function journalEntry(exchange: RawExchange): Omit<JournalEntry, 'id'> {
     requestHeaders: Object.fromEntries(exchange.requestHeaders.map(([k, v]) => [k.toLowerCase(), v])),
     ...(body !== undefined ? { body } : {}),
     status: exchange.status ?? 0,
-    ...(reason !== undefined ? { reason } : {}),
+    kind: text(record?.['kind']),
+    reason: status ? text(record?.['reason']) : '',
+    message: status ? text(record?.['message']) : '',
     responseHeaders,
     warnings: parseWarnings(responseHeaders['warning'] ?? null),
     ...(response !== undefined ? { response } : {}),

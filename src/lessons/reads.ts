@@ -133,15 +133,11 @@ export function objectResult(read: ObjectReference, cache: CollectionCache): Rea
 /** A cache's state as the variables of a list read. */
 export function listResult(read: CollectionReference, cache: CollectionCache): ReadResult | undefined {
   const { items, error, synced } = cache.state();
-  if (error !== undefined)
-    return { values: { items: [], list: null }, problem: readProblem(error, describe(read)) };
+  if (error !== undefined) return { values: { items: [] }, problem: readProblem(error, describe(read)) };
   if (!synced) return undefined;
   const sorted = items.sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
   return {
-    values: {
-      items: sorted.map((i) => withKind(i, read.apiVersion)) as JsonValue,
-      list: { apiVersion: read.apiVersion, metadata: {}, items: sorted as JsonValue },
-    },
+    values: { items: sorted.map((i) => withKind(i, read.apiVersion)) as JsonValue },
   };
 }
 

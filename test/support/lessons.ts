@@ -140,6 +140,7 @@ export async function completeLesson(
       await until(run, () => run.state().steps[index]?.done === true, `step ${step.id} done by the learner`);
     }
     expect(run.state().done).toBe(true);
+    await run.settled();
     const saved = await server.host.progress.all();
     expect(Object.keys(saved[lesson.id]?.steps ?? {}).sort()).toEqual(lesson.steps.map((s) => s.id).sort());
   } finally {
