@@ -10,6 +10,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useClient } from '../client-context';
 import { useDiscovery } from '../app/DiscoveryContext';
 import type { ViewProps } from '../app/view-props';
+import { CourseCard } from './CourseCard';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { useLiveNames } from '../hooks/useLiveNames';
 import { useNow } from '../hooks/useNow';
@@ -141,6 +142,7 @@ export function ExplorerView({ params, active }: ViewProps) {
             Refresh
           </button>
         </div>
+        <CourseCard />
         <BulkDeleteBar
           count={selected.size}
           names={selectedRows().map((row) => row.object.metadata?.name ?? row.key)}
