@@ -4,10 +4,28 @@
  */
 
 import type { LessonDocument } from '../format';
+import { apply } from './apply';
 import { apiShape } from './api-shape';
+import { deletion } from './deletion';
+import { paging } from './paging';
+import { patches } from './patches';
+import { validation } from './validation';
+import { watch } from './watch';
 import { conflicts } from './conflicts';
 import { formats } from './formats';
 import { objectsLabels } from './objects-labels';
 import { welcome } from './welcome';
 
-export const builtinLessons: readonly LessonDocument[] = [welcome, apiShape, objectsLabels, formats, conflicts];
+export const builtinLessons: readonly LessonDocument[] = [
+  welcome,
+  apiShape,
+  objectsLabels,
+  formats,
+  conflicts,
+  patches,
+  validation,
+  apply,
+  watch,
+  paging,
+  deletion,
+];
