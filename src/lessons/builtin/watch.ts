@@ -40,7 +40,7 @@ export const watch: LessonDocument = {
         check(
           'The inspector watches ConfigMaps in learn-watch',
           { watch: {} },
-          `events.exists(e, e.type == 'REQUEST' && e.text.contains('/namespaces/${ns}/configmaps'))`,
+          `events.exists(e, e.type == 'REQUEST' && e.text.startsWith('GET /api/v1/namespaces/${ns}/configmaps'))`,
         ),
       ],
       showMe: [
