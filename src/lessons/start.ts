@@ -52,11 +52,26 @@ function namespaceObject(lesson: LessonDocument, name: string): KubeObject {
 /** The objects Start writes, each with its path. */
 async function startObjects(lesson: LessonDocument, client: ApiClient): Promise<PlannedObject[]> {
   const namespaces = lesson.start?.namespaces ?? [];
-  const out: PlannedObject[] = namespaces.map((name) => ({
-    object: namespaceObject(lesson, name),
-    ref: { group: '', version: 'v1', resource: 'namespaces', name },
-  }));
-  const objects = lesson.start?.objects ?? [];
+  const all = lesson.start?.objects ?? [];
+  // A Namespace among the objects that is also a lesson namespace adds its labels and annotations to it.
+  const isOwnNamespace = (o: KubeObject) =>
+    o.apiVersion === 'v1' && o.kind === 'Namespace' && namespaces.includes(o.metadata?.name ?? '');
+  const out: PlannedObject[] = namespaces.map((name) => {
+    const own = namespaceObject(lesson, name);
+    const extra = all.find((o) => isOwnNamespace(o) && o.metadata?.name === name)?.metadata;
+    return {
+      object: {
+        ...own,
+        metadata: {
+          ...own.metadata,
+          labels: { ...extra?.labels, ...own.metadata?.labels },
+          ...(extra?.annotations !== undefined ? { annotations: extra.annotations } : {}),
+        },
+      },
+      ref: { group: '', version: 'v1', resource: 'namespaces', name },
+    };
+  });
+  const objects = all.filter((o) => !isOwnNamespace(o));
   if (objects.length === 0) return out;
   const served = (await client.discovery()).groupVersions;
   for (const object of objects) out.push({ object, ref: refOf(object, served, namespaces[0]) });
@@ -146,6 +161,15 @@ export async function runStart(
       // Created meanwhile (another tab started the lesson too): what is there stays.
       if (!(error instanceof ApiError && error.code === 409)) throw error;
     }
+    // A new namespace's `default` ServiceAccount comes from a controller a moment later; pods need it.
+    if (ref.resource === 'namespaces')
+      await waitExists(client, {
+        group: '',
+        version: 'v1',
+        resource: 'serviceaccounts',
+        namespace: ref.name,
+        name: 'default',
+      });
   }
   for (const { object, ref, resourceVersion } of plan.replace) {
     const body = withNamespace(object, ref);
@@ -233,6 +257,36 @@ export async function waitGone(client: ApiClient, ref: ResourceRef & { name: str
     }
   } finally {
     clearTimeout(timer);
+    abort.abort();
+  }
+}
+
+/** Resolves once the object exists, following a watch on its collection rather than polling. */
+export async function waitExists(client: ApiClient, ref: ResourceRef & { name: string }): Promise<void> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), goneTimeoutMs);
+  const { name: _name, ...collection } = ref;
+  try {
+    for (;;) {
+      const list = await client.list(collection, { fieldSelector: `metadata.name=${ref.name}` });
+      if (list.items.length > 0) return;
+      try {
+        for await (const event of client.watch(
+          collection,
+          { fieldSelector: `metadata.name=${ref.name}`, resourceVersion: list.metadata.resourceVersion },
+          abort.signal,
+        ))
+          if (event.type === 'ADDED' || event.type === 'MODIFIED') return;
+      } catch (error) {
+        if (abort.signal.aborted)
+          throw new Error(`${resourcePath(ref)} did not appear in ${goneTimeoutMs / 1000} s`);
+        if (!(error instanceof ApiError)) throw error;
+      }
+      if (abort.signal.aborted) throw new Error(`${resourcePath(ref)} did not appear`);
+    }
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
   }
 }
 

@@ -4,7 +4,14 @@
  */
 
 import type { LessonDocument } from '../format';
+import { admission } from './admission';
 import { apply } from './apply';
+import { authentication } from './authentication';
+import { crds } from './crds';
+import { health } from './health';
+import { rbacLesson } from './rbac';
+import { serviceAccounts } from './service-accounts';
+import { versions } from './versions';
 import { apiShape } from './api-shape';
 import { deletion } from './deletion';
 import { paging } from './paging';
@@ -28,4 +35,11 @@ export const builtinLessons: readonly LessonDocument[] = [
   watch,
   paging,
   deletion,
+  crds,
+  versions,
+  authentication,
+  rbacLesson,
+  serviceAccounts,
+  admission,
+  health,
 ];
