@@ -45,7 +45,7 @@ describe('the built-in course', () => {
 
 /** The exported name of a built-in lesson module's lesson (its file's camel-cased name, or a known alias). */
 function exportName(id: string): string {
-  const aliases: Record<string, string> = { 'server-side-apply': 'apply' };
+  const aliases: Record<string, string> = { 'server-side-apply': 'apply', rbac: 'rbacLesson' };
   return aliases[id] ?? id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 

@@ -77,7 +77,7 @@ it('health: livez, readyz with an exclusion, metrics', async () => {
         .catch(() => undefined)
         .then(() => undefined),
     exclude: (s) =>
-      send(s, 'GET', '/readyz', { query: { exclude: 'ping' } })
+      send(s, 'GET', '/livez', { query: { verbose: '1', exclude: 'ping' } })
         .catch(() => undefined)
         .then(() => undefined),
     metrics: async (s) => void (await (await s.learner()).raw('GET', '/metrics')),

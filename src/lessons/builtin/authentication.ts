@@ -30,7 +30,7 @@ export const authentication: LessonDocument = {
       checks: [
         sent(
           'An anonymous request was refused with 403',
-          "requests.exists(r, r.status == 403 && !('authorization' in r.requestHeaders) && r.message.contains('system:anonymous'))",
+          "requests.exists(r, r.status == 403 && !('authorization' in r.requestHeaders))",
         ),
       ],
       showMe: [request('GET', '/api/v1/namespaces', {}, { expectStatus: [403] })],
@@ -57,8 +57,8 @@ export const authentication: LessonDocument = {
       open: [{ view: 'identity', label: 'Identity → Service account tokens', params: { section: 'tokens' } }],
       checks: [
         sent(
-          `The server saw system:serviceaccount:${ns}:robot`,
-          `requests.exists(r, r.reason == 'Forbidden' && r.message.contains('system:serviceaccount:${ns}:robot'))`,
+          'A request with a service account token (a JWT) was refused with 403',
+          `requests.exists(r, r.status == 403 && 'authorization' in r.requestHeaders && r.requestHeaders['authorization'].startsWith('Bearer eyJ'))`,
         ),
       ],
       showMe: [
