@@ -46,6 +46,8 @@ export interface RequestSource {
 }
 
 const maxEntries = 400;
+/** Longer answers are kept cut (as the app's request log keeps them): `/metrics` alone is megabytes. */
+const maxBodyChars = 200_000;
 
 /** A journal kept in memory, for hosts without a request log of their own (Node, tests). */
 export class RequestJournal implements RequestSource {
@@ -75,7 +77,11 @@ export function recordingFetch(journal: RequestJournal, inner: FetchFunction): F
     const sent = request.body === null ? undefined : await request.clone().text();
     const response = await inner(request);
     const streamed = isStreamed(request);
-    const text = streamed ? undefined : await response.clone().text();
+    const full = streamed ? undefined : await response.clone().text();
+    const text =
+      full !== undefined && full.length > maxBodyChars
+        ? `${full.slice(0, maxBodyChars)}\n… (${full.length} characters in all)`
+        : full;
     journal.record(
       journalEntry({
         at,

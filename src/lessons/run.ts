@@ -211,21 +211,31 @@ export class LessonRun {
     return this.observer;
   }
 
-  /** Evaluates now, or once more after the evaluation in progress. */
+  /**
+   * Evaluates now, or once more after the evaluation in progress. The loop clears `evaluating` in the same
+   * turn as it sees no request for another pass, so a change arriving as a pass ends is never lost.
+   */
   private schedule(): void {
     if (!this.active) return;
-    if (this.evaluating !== undefined) {
-      this.again = true;
-      return;
-    }
-    this.evaluating = (async () => {
-      do {
+    this.again = true;
+    if (this.evaluating === undefined) this.evaluating = this.evaluateWhileAsked();
+  }
+
+  private async evaluateWhileAsked(): Promise<void> {
+    // Yield first, so `evaluating` is assigned before the loop can end.
+    await Promise.resolve();
+    try {
+      while (this.again && this.active) {
         this.again = false;
-        await this.evaluate();
-      } while (this.again && this.active);
-    })()
-      .catch((error: unknown) => console.error('lesson check failed', error))
-      .finally(() => (this.evaluating = undefined));
+        try {
+          await this.evaluate();
+        } catch (error) {
+          console.error('lesson check failed', error);
+        }
+      }
+    } finally {
+      this.evaluating = undefined;
+    }
   }
 
   /** Resolves once no evaluation is running (tests wait on it after a change). */
