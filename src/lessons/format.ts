@@ -153,9 +153,10 @@ export interface AccessQuestion {
 
 /**
  * One thing "Show me" does:
- * - `request`: one HTTP request (as the step's identity unless `as` says otherwise); `expectStatus` lists the
- *   statuses that count as the step going as planned (default: any 2xx); `capture` names CEL expressions over
- *   `response` whose values later actions use as `${name}`;
+ * - `request`: one HTTP request (as the step's identity unless `as` says otherwise, or, with `withCertificate`,
+ *   as whoever that client certificate names); `expectStatus` lists the statuses that count as the step going as
+ *   planned (default: any 2xx); `capture` names CEL expressions over `response` whose values later actions use
+ *   as `${name}`;
  * - `watch`: opens the Watch inspector on a collection path with its query, and waits for `waitFor` (a CEL
  *   expression over `events`) when given.
  */
@@ -163,6 +164,12 @@ export type ShowMeAction =
   | {
       request: HttpRequest;
       as?: IdentityName;
+      /**
+       * Sent without the identity's credentials, authenticated by this client certificate instead: PEM texts
+       * (the certificate may also be base64 of its PEM, as a CertificateSigningRequest's `status.certificate`
+       * holds it; `${name}` allowed), the way the Identity view's "use as identity" sends.
+       */
+      withCertificate?: { certificate: string; key: string };
       expectStatus?: number[];
       capture?: Record<string, string>;
     }

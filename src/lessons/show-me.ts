@@ -11,7 +11,9 @@
 
 import type { JsonValue } from '../api/meta';
 import { compileDynamicExpression, evaluateDynamic, isCompileError } from '../cel/index';
-import { errorFromResponse, withQuery, type ApiError } from '../client/index';
+import { errorFromResponse, withQuery, type ApiClient, type ApiError } from '../client/index';
+import { clientProofHeaders, credentialFromPEM, signRequest } from '../client/proof-of-possession';
+import { decodeBase64Text } from '../machinery/base64-text';
 import type { HttpRequest, LessonStep, ShowMeAction } from './format';
 import type { LessonHost } from './host';
 import type { InspectorEvent } from './inspector';
@@ -44,6 +46,15 @@ export async function showMe(step: LessonStep, identity: string, host: LessonHos
   const values: Record<string, string> = {};
   for (const action of step.showMe) {
     const as = action.as ?? identity;
+    if ('request' in action && action.withCertificate !== undefined) {
+      const certificate = substitute(action.withCertificate, values);
+      const raw = await certificateRaw(host, certificate.certificate, certificate.key);
+      const { response, entry } = await send(raw, substitute(action.request, values), 'its certificate');
+      sent.push(entry);
+      const failed = await outcome(action, response, values);
+      if (failed !== undefined) return { sent, error: failed };
+      continue;
+    }
     const client = await host.clientFor(as, true);
     if ('watch' in action) {
       const request = substitute(action.watch, values);
@@ -62,21 +73,61 @@ export async function showMe(step: LessonStep, identity: string, host: LessonHos
       }
       continue;
     }
-    const request = substitute(action.request, values);
-    const { response, entry } = await send(client, request, as);
+    const { response, entry } = await send(client.raw, substitute(action.request, values), as);
     sent.push(entry);
-    const expected = action.expectStatus ?? [];
-    const ok = expected.length === 0 ? response.ok : expected.includes(response.status);
-    const text = await response.clone().text();
-    if (!ok) return { sent, error: await errorFromResponse(response) };
-    const captureError = capture(action, response, text, values);
-    if (captureError !== undefined) return { sent, error: captureError };
+    const failed = await outcome(action, response, values);
+    if (failed !== undefined) return { sent, error: failed };
   }
   return { sent };
 }
 
+/** The error that stops "Show me" after an answer (a status the step did not expect, a failed capture), if any. */
+async function outcome(
+  action: Extract<ShowMeAction, { request: unknown }>,
+  response: Response,
+  values: Record<string, string>,
+): Promise<ApiError | Error | undefined> {
+  const expected = action.expectStatus ?? [];
+  const ok = expected.length === 0 ? response.ok : expected.includes(response.status);
+  const text = await response.clone().text();
+  if (!ok) return errorFromResponse(response);
+  return capture(action, response, text, values);
+}
+
+/**
+ * Sends without credentials through the learner's log, each request signed with the certificate's key (the
+ * proof of possession the sandbox takes in place of a TLS client certificate), so the server authenticates it
+ * as the certificate's subject.
+ */
+async function certificateRaw(
+  host: LessonHost,
+  certificatePEM: string,
+  keyPEM: string,
+): Promise<ApiClient['raw']> {
+  // A `[]byte` field such as a CSR's status.certificate is JSON base64 of the PEM: either form is taken.
+  const pem = certificatePEM.includes('-----BEGIN')
+    ? certificatePEM
+    : decodeBase64Text(certificatePEM.trim());
+  const credential = await credentialFromPEM(pem, keyPEM);
+  const anonymous = await host.clientFor('anonymous', true);
+  const raw: ApiClient['raw'] = async (method, path, init = {}) => {
+    // The proof covers method, path and query, a timestamp and the body's digest, all sent as they are here.
+    const signed = await signRequest(
+      new Request(new URL(path, 'http://sandbox.invalid'), {
+        method,
+        ...(init.body !== undefined ? { body: init.body } : {}),
+      }),
+      credential,
+    );
+    const proof: Record<string, string> = {};
+    for (const name of Object.values(clientProofHeaders)) proof[name] = signed.headers.get(name) ?? '';
+    return anonymous.raw(method, path, { ...init, headers: { ...init.headers, ...proof } });
+  };
+  return raw;
+}
+
 async function send(
-  client: Awaited<ReturnType<LessonHost['clientFor']>>,
+  raw: ApiClient['raw'],
   request: HttpRequest,
   as: string,
 ): Promise<{ response: Response; entry: SentRequest }> {
@@ -88,7 +139,7 @@ async function send(
   }
   if (request.accept !== undefined) headers['accept'] = request.accept;
   const path = withQuery(request.path, request.query);
-  const response = await client.raw(request.method, path, {
+  const response = await raw(request.method, path, {
     ...(body !== undefined ? { body } : {}),
     headers,
   });

@@ -115,6 +115,11 @@ function structureProblems(lesson: LessonDocument): LessonProblem[] {
             pointer: `/steps/${i}/showMe/${j}`,
             message: `\${${name}} is not captured by an earlier action of this step`,
           });
+      if ('request' in action && action.as !== undefined && action.withCertificate !== undefined)
+        problems.push({
+          pointer: `/steps/${i}/showMe/${j}/withCertificate`,
+          message: 'a request is sent either "as" an identity or "withCertificate", not both',
+        });
       if ('request' in action) for (const name of Object.keys(action.capture ?? {})) captured.add(name);
     });
   });

@@ -107,6 +107,13 @@ export async function completeLesson(
   server: LessonServer,
   lesson: LessonDocument,
   learnerSteps: LearnerSteps,
+  options: {
+    /**
+     * Runs after Reset, before the learner's way: sandbox settings a step turns on stay on after a Reset
+     * (it never turns settings off), so a test turns them off here for the learner to turn on again.
+     */
+    beforeLearner?: (server: LessonServer) => Promise<void>;
+  } = {},
 ): Promise<void> {
   expect(Object.keys(learnerSteps).sort(), 'one learner way per step').toEqual(
     lesson.steps.map((s) => s.id).sort(),
@@ -131,6 +138,7 @@ export async function completeLesson(
     expect(run.state().started).toBe(false);
     expect(run.state().steps.every((s) => !s.done)).toBe(true);
     server.host.inspector.stop();
+    await options.beforeLearner?.(server);
     await run.start(await run.plan());
     for (const [index, step] of lesson.steps.entries()) {
       expect(run.state().steps[index]?.done, `step ${step.id} is not done before the learner acts`).toBe(

@@ -1,4 +1,4 @@
-/** Lesson 16: built-in admission — PodSecurity, LimitRanger, ResourceQuota — and the trace of a write. */
+/** Lesson 20: built-in admission — PodSecurity, LimitRanger, ResourceQuota — and the trace of a write. */
 
 import type { LessonDocument } from '../format';
 import { check, request, sent } from './common';

@@ -1,4 +1,4 @@
-/** Lesson 14: authentication — anonymous, bad tokens, who the server sees, service-account tokens. */
+/** Lesson 15: authentication — anonymous, bad tokens, who the server sees, service-account tokens. */
 
 import type { LessonDocument } from '../format';
 import { consoleLink, request, sent } from './common';

@@ -30,8 +30,14 @@ export function request(
   return { request: { method, path, ...extra }, ...options };
 }
 
-export function consoleLink(method: string, path: string, label = `Console: ${method} ${path}`): ViewLink {
-  return { view: 'console', label, params: { method, path } };
+/** The Console with a request ready; `more` adds its `body`, `contentType` or `headers` (`Name: value` lines). */
+export function consoleLink(
+  method: string,
+  path: string,
+  label = `Console: ${method} ${path}`,
+  more: { body?: string; contentType?: string; headers?: string } = {},
+): ViewLink {
+  return { view: 'console', label, params: { method, path, ...more } };
 }
 
 export function editorLink(text: string, label = 'Editor with the object'): ViewLink {

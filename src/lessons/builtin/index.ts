@@ -18,6 +18,10 @@ import { paging } from './paging';
 import { patches } from './patches';
 import { validation } from './validation';
 import { watch } from './watch';
+import { celRules } from './cel-rules';
+import { certificates } from './certificates';
+import { bootstrapTokens } from './bootstrap-tokens';
+import { webhooks } from './webhooks';
 import { conflicts } from './conflicts';
 import { formats } from './formats';
 import { objectsLabels } from './objects-labels';
@@ -35,11 +39,15 @@ export const builtinLessons: readonly LessonDocument[] = [
   watch,
   paging,
   deletion,
-  crds,
   versions,
+  crds,
+  celRules,
   authentication,
   rbacLesson,
   serviceAccounts,
+  certificates,
+  bootstrapTokens,
   admission,
+  webhooks,
   health,
 ];

@@ -1,4 +1,4 @@
-/** Lesson 15: RBAC — roles, bindings, aggregation, escalation prevention — and impersonation. */
+/** Lesson 16: RBAC — roles, bindings, aggregation, escalation prevention — and impersonation. */
 
 import type { LessonDocument } from '../format';
 import { check, consoleLink, request, sent } from './common';

@@ -1,4 +1,4 @@
-/** Lesson 18: service accounts, TokenRequest, TokenReview and the legacy token Secret. */
+/** Lesson 17: service accounts, TokenRequest, TokenReview and the legacy token Secret. */
 
 import type { LessonDocument } from '../format';
 import { check, request, sent } from './common';
