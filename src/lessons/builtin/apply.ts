@@ -41,7 +41,12 @@ export const apply: LessonDocument = {
         {
           view: 'console',
           label: 'Console: the apply PATCH',
-          params: { method: 'PATCH', path: `${cmPath}?fieldManager=alice-tool` },
+          params: {
+            method: 'PATCH',
+            path: `${cmPath}?fieldManager=alice-tool`,
+            contentType: applyYaml,
+            body: cm({ owner: 'alice', color: 'red' }),
+          },
         },
       ],
       checks: [

@@ -29,7 +29,13 @@ export const formats: LessonDocument = {
       id: 'table',
       title: 'Ask for a Table',
       text: `In the Console, send \`GET ${path}\` with the header \`Accept: ${table}\`. The answer has \`columnDefinitions\` and \`rows\` instead of \`items\`.`,
-      open: [{ view: 'console', label: 'Console with the list', params: { method: 'GET', path } }],
+      open: [
+        {
+          view: 'console',
+          label: 'Console with the list',
+          params: { method: 'GET', path, headers: `Accept: ${table}` },
+        },
+      ],
       checks: [sent('A Table was served', "requests.exists(r, r.status == 200 && r.kind == 'Table')")],
       showMe: [request('GET', path, { accept: table })],
     },
@@ -37,7 +43,13 @@ export const formats: LessonDocument = {
       id: 'protobuf',
       title: 'Ask for Protobuf',
       text: 'Send the same GET with `Accept: application/vnd.orch.protobuf`. The body is binary: four magic bytes `k8s\\0` and then the encoded object. (Custom resources have no Protobuf form.)',
-      open: [{ view: 'console', label: 'Console with the list', params: { method: 'GET', path } }],
+      open: [
+        {
+          view: 'console',
+          label: 'Console with the list',
+          params: { method: 'GET', path, headers: `Accept: ${'application/vnd.orch.protobuf'}` },
+        },
+      ],
       checks: [
         sent(
           'A Protobuf answer was served',
@@ -50,7 +62,13 @@ export const formats: LessonDocument = {
       id: 'not-acceptable',
       title: 'Ask for what it cannot serve',
       text: 'Send a GET with `Accept: text/csv`. Nothing fits, so the answer is 406 Not Acceptable.',
-      open: [{ view: 'console', label: 'Console with the list', params: { method: 'GET', path } }],
+      open: [
+        {
+          view: 'console',
+          label: 'Console with the list',
+          params: { method: 'GET', path, headers: `Accept: ${'text/csv'}` },
+        },
+      ],
       checks: [sent('A request was answered 406 Not Acceptable', 'requests.exists(r, r.status == 406)')],
       showMe: [request('GET', path, { accept: 'text/csv' }, { expectStatus: [406] })],
     },

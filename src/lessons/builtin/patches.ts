@@ -44,7 +44,18 @@ export const patches: LessonDocument = {
       id: 'merge',
       title: 'A JSON merge patch',
       text: `Send \`PATCH ${cmPath}\` with \`Content-Type: application/merge-patch+json\` that sets \`size\` to \`large\` and removes \`color\` (a \`null\` value removes a key).`,
-      open: [{ view: 'console', label: 'Console with the PATCH', params: { method: 'PATCH', path: cmPath } }],
+      open: [
+        {
+          view: 'console',
+          label: 'Console with the PATCH',
+          params: {
+            method: 'PATCH',
+            path: cmPath,
+            contentType: jsonMerge,
+            body: '{"data": {"size": "large", "color": null}}',
+          },
+        },
+      ],
       hints: ['Body: `{"data": {"size": "large", "color": null}}`.'],
       checks: [
         objectCheck(
@@ -65,7 +76,18 @@ export const patches: LessonDocument = {
       id: 'json-patch',
       title: 'A JSON patch with a test',
       text: 'Add `mode: dark` with a JSON patch, guarded so it only applies while `size` is still `large`: `[{"op": "test", "path": "/data/size", "value": "large"}, {"op": "add", "path": "/data/mode", "value": "dark"}]`.',
-      open: [{ view: 'console', label: 'Console with the PATCH', params: { method: 'PATCH', path: cmPath } }],
+      open: [
+        {
+          view: 'console',
+          label: 'Console with the PATCH',
+          params: {
+            method: 'PATCH',
+            path: cmPath,
+            contentType: jsonPatch,
+            body: '[{"op": "test", "path": "/data/size", "value": "large"}, {"op": "add", "path": "/data/mode", "value": "dark"}]',
+          },
+        },
+      ],
       checks: [
         objectCheck(
           'settings has mode: dark',
@@ -92,7 +114,16 @@ export const patches: LessonDocument = {
       title: 'A strategic merge patch on a list',
       text: `Add a second port to the Service \`web\` without repeating the first: \`PATCH ${svcPath}\` with \`Content-Type: application/strategic-merge-patch+json\` and only the new port in \`spec.ports\`. The ports merge by their \`port\` number.`,
       open: [
-        { view: 'console', label: 'Console with the PATCH', params: { method: 'PATCH', path: svcPath } },
+        {
+          view: 'console',
+          label: 'Console with the PATCH',
+          params: {
+            method: 'PATCH',
+            path: svcPath,
+            contentType: strategicMerge,
+            body: '{"spec": {"ports": [{"name": "https", "port": 443}]}}',
+          },
+        },
       ],
       hints: ['Body: `{"spec": {"ports": [{"name": "https", "port": 443}]}}`.'],
       checks: [
@@ -118,7 +149,16 @@ export const patches: LessonDocument = {
       title: 'The same list, merge patched',
       text: 'Now send one port in `spec.ports` as a JSON merge patch: the list is replaced whole, so the Service is left with that one port.',
       open: [
-        { view: 'console', label: 'Console with the PATCH', params: { method: 'PATCH', path: svcPath } },
+        {
+          view: 'console',
+          label: 'Console with the PATCH',
+          params: {
+            method: 'PATCH',
+            path: svcPath,
+            contentType: jsonMerge,
+            body: '{"spec": {"ports": [{"name": "https", "port": 443}]}}',
+          },
+        },
       ],
       checks: [
         check(

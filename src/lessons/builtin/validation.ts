@@ -28,7 +28,17 @@ export const validation: LessonDocument = {
       id: 'warn',
       title: 'An unknown field, with a warning',
       text: 'Create a ConfigMap with a field ConfigMaps do not have, such as `colour: red` at the top level. It is created, the field is dropped, and the answer carries a `Warning` header naming it (the Console shows it).',
-      open: [{ view: 'console', label: 'Console: POST a ConfigMap', params: { method: 'POST', path: cms } }],
+      open: [
+        {
+          view: 'console',
+          label: 'Console: POST a ConfigMap',
+          params: {
+            method: 'POST',
+            path: cms,
+            body: '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "warned"}, "colour": "red"}',
+          },
+        },
+      ],
       checks: [
         sent(
           'A create succeeded with a Warning',
@@ -49,7 +59,11 @@ export const validation: LessonDocument = {
         {
           view: 'console',
           label: 'Console: POST strictly',
-          params: { method: 'POST', path: `${cms}?fieldValidation=Strict` },
+          params: {
+            method: 'POST',
+            path: `${cms}?fieldValidation=Strict`,
+            body: '{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "strict"}, "colour": "red"}',
+          },
         },
       ],
       checks: [
@@ -78,7 +92,11 @@ export const validation: LessonDocument = {
         {
           view: 'console',
           label: 'Console: dry-run POST',
-          params: { method: 'POST', path: `${services}?dryRun=All` },
+          params: {
+            method: 'POST',
+            path: `${services}?dryRun=All`,
+            body: '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "preview"}, "spec": {"ports": [{"port": 80}]}}',
+          },
         },
       ],
       hints: [
@@ -108,7 +126,15 @@ export const validation: LessonDocument = {
       title: 'Store it and find the defaults',
       text: 'Now create `preview` for real, sending only its ports. Read it back: `spec.type` is `ClusterIP` and `spec.sessionAffinity` is `None` though you sent neither.',
       open: [
-        { view: 'console', label: 'Console: POST the Service', params: { method: 'POST', path: services } },
+        {
+          view: 'console',
+          label: 'Console: POST the Service',
+          params: {
+            method: 'POST',
+            path: services,
+            body: '{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "preview"}, "spec": {"ports": [{"port": 80}]}}',
+          },
+        },
       ],
       checks: [
         check(
