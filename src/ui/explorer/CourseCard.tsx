@@ -8,6 +8,7 @@
 import { useState } from 'react';
 import { preferences } from '../lib/preferences';
 import { routeHref } from '../lib/route';
+import './course-card.css';
 
 export function CourseCard() {
   const [dismissed, setDismissed] = useState(() => preferences.courseCardDismissed());

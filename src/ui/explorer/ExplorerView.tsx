@@ -8,9 +8,9 @@
 
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useClient } from '../client-context';
+import { CourseCard } from './CourseCard';
 import { useDiscovery } from '../app/DiscoveryContext';
 import type { ViewProps } from '../app/view-props';
-import { CourseCard } from './CourseCard';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { useLiveNames } from '../hooks/useLiveNames';
 import { useNow } from '../hooks/useNow';

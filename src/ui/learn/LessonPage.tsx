@@ -10,7 +10,7 @@ import type { LessonDocument } from '../../lessons/format';
 import type { LessonHost } from '../../lessons/host';
 import { needsConfirmation, type StartPlan } from '../../lessons/start';
 import { ErrorNotice } from '../common/ErrorNotice';
-import { specLinkText, specSections, type SpecSectionId } from '../lib/explanations';
+import { allSpecSections, anySpecLinkText, type AnySpecSectionId } from '../lib/spec-sections';
 import { routeHref } from '../lib/route';
 import { LessonText } from './LessonText';
 import { StepCard } from './StepCard';
@@ -96,7 +96,7 @@ export function LessonPage({
             <p className="lesson-spec">
               {section.spec.map((id) => (
                 <a key={id} href={routeHref('spec', { section: id })}>
-                  {id in specSections ? specLinkText(id as SpecSectionId) : `Spec: ${id}`}
+                  {id in allSpecSections ? anySpecLinkText(id as AnySpecSectionId) : `Spec: ${id}`}
                 </a>
               ))}
             </p>
