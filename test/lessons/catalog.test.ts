@@ -13,7 +13,7 @@ import { LessonFileError, readLessonFile } from '../../src/lessons/load';
 import { localize } from '../../src/lessons/localize';
 import { lessonProblems } from '../../src/lessons/validate';
 import { namingProfile } from '../../src/machinery/naming';
-import { specSections } from '../../src/ui/lib/explanations';
+import { allSpecSections } from '../../src/ui/lib/spec-sections';
 
 describe('the built-in course', () => {
   it('has at least 18 lessons with unique ids', () => {
@@ -27,7 +27,7 @@ describe('the built-in course', () => {
       expect(await lessonProblems(lesson)).toEqual([]);
       for (const section of lesson.sections)
         for (const id of section.spec ?? [])
-          expect(Object.keys(specSections), `spec section ${id}`).toContain(id);
+          expect(Object.keys(allSpecSections), `spec section ${id}`).toContain(id);
     },
   );
 
