@@ -72,6 +72,7 @@ export function evaluateDynamic(
   budget: number = PER_CALL_LIMIT,
 ): EvalResult {
   const vars: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) vars[name] = value === undefined ? null : dynamic(value);
+  for (const [name, value] of Object.entries(values))
+    vars[name] = value === undefined ? null : dynamic(value);
   return evaluateExpression(compiled, vars, budget);
 }
