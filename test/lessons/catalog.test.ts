@@ -128,6 +128,20 @@ describe('reading an instructor’s file', () => {
       'lesson.yaml:17:9: steps[0].showMe[0]: ${rv} is not captured by an earlier action of this step',
     ]);
   });
+
+  it('refuses a request sent both as an identity and with a certificate, and one whose certificate lacks its key', async () => {
+    const withCertificate = (extra: string) =>
+      good.replace(
+        '      - request: { method: GET, path: /api }',
+        `      - request: { method: GET, path: /api }\n        withCertificate: { certificate: x${extra} }`,
+      );
+    expect(await problemsOf(withCertificate(', key: y }\n        as: alice'))).toEqual([
+      'lesson.yaml:18:26: steps[0].showMe[0].withCertificate: a request is sent either "as" an identity or "withCertificate", not both',
+    ]);
+    expect(await problemsOf(withCertificate(''))).toEqual([
+      'lesson.yaml:18:26: steps[0].showMe[0].withCertificate: missing required field "key"',
+    ]);
+  });
 });
 
 describe('profiles', () => {
