@@ -17,6 +17,7 @@ export type ViewName =
   | 'traces'
   | 'webhooks'
   | 'server'
+  | 'terminal'
   | 'spec';
 
 /** The views; `tab: false` ones (the spec section list, reached from error explanations) have no header tab. */
@@ -32,6 +33,7 @@ export const views: { name: ViewName; label: string; tab?: false }[] = [
   { name: 'traces', label: 'Traces' },
   { name: 'webhooks', label: 'Webhooks' },
   { name: 'server', label: 'Server' },
+  { name: 'terminal', label: 'Terminal' },
   { name: 'spec', label: 'Spec sections', tab: false },
 ];
 
