@@ -11,6 +11,7 @@
 
 import { expect } from 'vitest';
 import { createClient, type ApiClient } from '../../src/client/index';
+import { runKubectl, splitWords, type KubeConfig } from '../../src/kubectl/index';
 import { ClientWatchInspector } from '../../src/lessons/inspector';
 import { RequestJournal, recordingFetch } from '../../src/lessons/journal';
 import type { LessonDocument } from '../../src/lessons/format';
@@ -28,6 +29,12 @@ export interface LessonServer {
   host: LessonHost & { inspector: ClientWatchInspector };
   /** A client recorded in the learner's request log, as `identity`. */
   learner(identity?: string): Promise<ApiClient>;
+  /**
+   * Runs a command line (`kubectl …`, as a lesson's Terminal link types it) with the app's kubectl, as
+   * `identity`, recorded in the learner's request log as the Terminal's requests are; resolves with its output,
+   * and fails on a non-zero exit.
+   */
+  kubectl(line: string, identity?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -72,6 +79,31 @@ export async function startLessonServer(profile: ProfileName = 'orch'): Promise<
     api,
     host,
     learner: (identity = 'admin') => clientFor(identity, true),
+    async kubectl(line, identity = 'admin') {
+      const [head, ...args] = splitWords(line);
+      if (head !== 'kubectl') throw new Error(`not a kubectl command: ${line}`);
+      const token = identities.find((i) => i.name === identity)?.token;
+      const config: KubeConfig = {
+        clusters: [{ name: 'sandbox', cluster: { server: origin } }],
+        users: [{ name: identity, user: token === undefined ? {} : { token } }],
+        contexts: [{ name: identity, context: { cluster: 'sandbox', user: identity, namespace: 'default' } }],
+        'current-context': identity,
+      };
+      let out = '';
+      let err = '';
+      const code = await runKubectl(args, {
+        stdout: (text) => void (out += text),
+        stderr: (text) => void (err += text),
+        stdin: async () => '',
+        files: { read: async () => undefined, list: async () => undefined },
+        kubeconfig: { load: async () => config, save: async () => undefined, describe: () => 'the test' },
+        transport: () => recordingFetch(journal, (request) => api.fetch(request)),
+        env: () => undefined,
+        now: () => new Date(),
+      });
+      if (code !== 0) throw new Error(`${line} exited ${code}: ${err}${out}`);
+      return out;
+    },
     async close() {
       inspector.stop();
       await api.close();

@@ -7,6 +7,7 @@ import type { LessonDocument } from '../format';
 import { admission } from './admission';
 import { apply } from './apply';
 import { authentication } from './authentication';
+import { controllers } from './controllers';
 import { crds } from './crds';
 import { health } from './health';
 import { rbacLesson } from './rbac';
@@ -39,6 +40,7 @@ export const builtinLessons: readonly LessonDocument[] = [
   watch,
   paging,
   deletion,
+  controllers,
   versions,
   crds,
   celRules,

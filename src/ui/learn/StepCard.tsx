@@ -13,7 +13,7 @@ import { stepIdentity, type LessonRun, type StepView } from '../../lessons/run';
 import type { ShowMeResult } from '../../lessons/show-me';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { useActingAs } from '../identity/IdentityContext';
-import { routeHref, views, type ViewName } from '../lib/route';
+import { routeHref, type ViewName } from '../lib/route';
 import { LessonText } from './LessonText';
 
 const checkMark = { pass: '✓', fail: '○', waiting: '…', error: '!' } as const;
@@ -89,7 +89,6 @@ export function StepCard({
           {step.open.map((link, i) => (
             <a key={i} href={hrefOf(link)}>
               {link.label}
-              {link.view === 'terminal' ? ' (Terminal)' : ''}
             </a>
           ))}
         </p>
@@ -156,10 +155,8 @@ export function StepCard({
   );
 }
 
+/** Every view a lesson may link to is one of the app's routes (the format's names are a subset). */
 function hrefOf(link: ViewLink): string {
-  if (link.view === 'terminal' || !views.some((v) => v.name === link.view)) {
-    const search = new URLSearchParams(link.params ?? {}).toString();
-    return `#/${link.view}${search === '' ? '' : `?${search}`}`;
-  }
-  return routeHref(link.view as ViewName, link.params ?? {});
+  const view: ViewName = link.view;
+  return routeHref(view, link.params ?? {});
 }
