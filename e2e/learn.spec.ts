@@ -5,7 +5,10 @@
  * webhooks with ValidatingAdmissionPolicy, whose alpha API the lesson turns
  * on in the browser's own server — and their progress survives a reload;
  * `#/learn` and a lesson page work offline; a malformed instructor lesson is
- * refused with its position and adds nothing.
+ * refused with its position and adds nothing. The controllers lesson's
+ * first step is done in the Terminal: its link types the command at the
+ * prompt without running it, Enter runs it, and the step's check passes;
+ * the Deployment controller in the service worker does the rest.
  */
 
 import { expect, test, type Page } from '@playwright/test';
@@ -15,21 +18,24 @@ import { openSandbox, waitForController, waitForOfflineShell } from './support/s
 test.describe.configure({ timeout: 60_000 });
 
 /** Opens a lesson page, starts the lesson (confirming a change of sandbox settings if asked) and does every step by "Show me". */
-async function completeByShowMe(page: Page, id: string): Promise<void> {
-  await openSandbox(page, `/#/learn/${id}`);
+async function completeByShowMe(page: Page, id: string, from = 0): Promise<void> {
   const lesson = page.locator('article.lesson');
-  await expect(lesson).toHaveAttribute('data-lesson-state', 'pending');
-  await page.getByRole('button', { name: 'Start lesson' }).click();
   const steps = lesson.locator('[data-step-state]');
   const count = builtinLessons.find((l) => l.id === id)?.steps.length ?? 0;
-  await expect(steps).toHaveCount(count);
-  // Started: the first step is the current one.
-  await expect(steps.first()).toHaveAttribute('aria-current', 'step');
-  for (let i = 0; i < count; i++) {
+  if (from === 0) {
+    await openSandbox(page, `/#/learn/${id}`);
+    await expect(lesson).toHaveAttribute('data-lesson-state', 'pending');
+    await page.getByRole('button', { name: 'Start lesson' }).click();
+    await expect(steps).toHaveCount(count);
+    // Started: the first step is the current one.
+    await expect(steps.first()).toHaveAttribute('aria-current', 'step');
+  }
+  for (let i = from; i < count; i++) {
     const step = steps.nth(i);
-    await expect(step).toHaveAttribute('data-step-state', 'pending');
+    // Not asserted pending first: a step may be done by what the one before set off (the signer issues a
+    // certificate right after its approval); test/lessons asserts every step is pending before its Show me.
     await step.getByRole('button', { name: 'Show me' }).click();
-    await expect(step.getByLabel('What Show me sent')).toBeVisible();
+    await expect(step.getByLabel('What Show me sent')).toBeVisible({ timeout: 20_000 });
     await expect(step.getByRole('alert')).toHaveCount(0);
     await expect(step).toHaveAttribute('data-step-state', 'done', { timeout: 20_000 });
   }
@@ -71,6 +77,38 @@ test('two lessons completed by Show me, and their progress survives a reload', a
       page.locator('[data-lesson-progress]').filter({ has: page.locator(`a[href="#/learn/${id}"]`) }),
     ).toHaveAttribute('data-lesson-progress', 'done');
   await expect(page.getByText(`2 of ${builtinLessons.length} lessons done.`)).toBeVisible();
+});
+
+test('a step done in the Terminal: the link types the command, Enter runs it; then controllers by Show me', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openSandbox(page, '/#/learn/controllers');
+  const lesson = page.locator('article.lesson');
+  await page.getByRole('button', { name: 'Start lesson' }).click();
+  const first = lesson.locator('[data-step-state]').first();
+  await expect(first).toHaveAttribute('aria-current', 'step');
+  const command = 'kubectl create deployment web --image=nginx:1.25 --replicas=2 -n learn-controllers';
+  const link = first.getByRole('link', { name: `Terminal: ${command}` });
+  expect(await link.getAttribute('href')).toBe(`#/terminal?${new URLSearchParams({ command }).toString()}`);
+  await link.click();
+  const terminal = page.getByTestId('terminal').locator('.xterm-accessibility-tree');
+  await expect(terminal).toContainText(`$ ${command}`);
+  // Typed, not run: nothing sent yet.
+  await expect(page.getByText('Run a kubectl command to see what it sends.')).toBeVisible();
+  await page.getByTestId('terminal').locator('.xterm-helper-textarea').focus();
+  await page.keyboard.press('Enter');
+  await expect(terminal).toContainText('deployment.apps/web created');
+  await page.goBack();
+  await expect(first).toHaveAttribute('data-step-state', 'done', { timeout: 20_000 });
+  await completeByShowMe(page, 'controllers', 1);
+});
+
+// The issue's bar: every lesson completes through its own Show me in Chromium (the three above are done there).
+test('every other built-in lesson completes by its own Show me steps', async ({ page }) => {
+  const others = builtinLessons.filter((l) => !['welcome', 'webhooks', 'controllers'].includes(l.id));
+  test.setTimeout(others.length * 45_000);
+  for (const lesson of others) await test.step(lesson.id, () => completeByShowMe(page, lesson.id));
 });
 
 test('#/learn and a lesson page work offline', async ({ page, context }) => {

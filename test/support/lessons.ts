@@ -31,10 +31,10 @@ export interface LessonServer {
   learner(identity?: string): Promise<ApiClient>;
   /**
    * Runs a command line (`kubectl …`, as a lesson's Terminal link types it) with the app's kubectl, as
-   * `identity`, recorded in the learner's request log as the Terminal's requests are; resolves with its output,
-   * and fails on a non-zero exit.
+   * `as` (default admin), recorded in the learner's request log as the Terminal's requests are; resolves with its
+   * output, and fails on a non-zero exit unless `allowFailure` (a step may ask for a refusal).
    */
-  kubectl(line: string, identity?: string): Promise<string>;
+  kubectl(line: string, options?: { as?: string; allowFailure?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -79,7 +79,7 @@ export async function startLessonServer(profile: ProfileName = 'orch'): Promise<
     api,
     host,
     learner: (identity = 'admin') => clientFor(identity, true),
-    async kubectl(line, identity = 'admin') {
+    async kubectl(line, { as: identity = 'admin', allowFailure = false } = {}) {
       const [head, ...args] = splitWords(line);
       if (head !== 'kubectl') throw new Error(`not a kubectl command: ${line}`);
       const token = identities.find((i) => i.name === identity)?.token;
@@ -101,8 +101,8 @@ export async function startLessonServer(profile: ProfileName = 'orch'): Promise<
         env: () => undefined,
         now: () => new Date(),
       });
-      if (code !== 0) throw new Error(`${line} exited ${code}: ${err}${out}`);
-      return out;
+      if (code !== 0 && !allowFailure) throw new Error(`${line} exited ${code}: ${err}${out}`);
+      return out + err;
     },
     async close() {
       inspector.stop();
@@ -186,4 +186,48 @@ export async function completeLesson(
   } finally {
     run.stop();
   }
+}
+
+/** The command a step's first Terminal link types, if it has one. */
+export function terminalCommand(step: LessonDocument['steps'][number]): string | undefined {
+  return step.open?.find((link) => link.view === 'terminal')?.params?.['command'];
+}
+
+/**
+ * Starts the lesson and completes each step by typing its Terminal link's command (with the app's kubectl, as
+ * the Terminal runs it) where it has one, by "Show me" elsewhere; then resets it. Resolves with the steps a
+ * command completed.
+ */
+export async function completeByTerminal(server: LessonServer, lesson: LessonDocument): Promise<string[]> {
+  const run = new LessonRun(lesson, server.host);
+  await run.load();
+  run.activate();
+  const typed: string[] = [];
+  try {
+    await run.start(await run.plan());
+    for (const [index, step] of lesson.steps.entries()) {
+      const command = terminalCommand(step);
+      if (command !== undefined) {
+        // As the step's identity (the step offers to switch to it); a refusal may be what the step asks for.
+        await server.kubectl(command, {
+          as: step.identity ?? lesson.start?.identity ?? 'admin',
+          allowFailure: true,
+        });
+        typed.push(step.id);
+      } else {
+        const result = await run.showMe(step.id);
+        expect(result.error, `Show me of ${step.id}: ${String(result.error?.message)}`).toBeUndefined();
+      }
+      await until(
+        run,
+        () => run.state().steps[index]?.done === true,
+        `step ${step.id} done by ${command ?? 'Show me'}`,
+      );
+    }
+    await run.reset();
+  } finally {
+    server.host.inspector.stop();
+    run.stop();
+  }
+  return typed;
 }

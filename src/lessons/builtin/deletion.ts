@@ -1,7 +1,7 @@
 /** Lesson 11: deletion — finalizers, owner references and garbage collection, the namespace cascade. */
 
 import type { LessonDocument } from '../format';
-import { check, configMap, jsonMerge, request } from './common';
+import { check, configMap, jsonMerge, request, terminalLink } from './common';
 
 const ns = 'learn-deletion';
 const scratch = 'learn-deletion-scratch';
@@ -39,6 +39,7 @@ export const deletion: LessonDocument = {
       title: 'A delete that waits',
       text: 'Delete `guarded`. It is still there: it has a `deletionTimestamp` now and waits for its finalizer `learn.example.com/keep`.',
       open: [
+        terminalLink('kubectl delete configmap guarded -n learn-deletion --wait=false'),
         {
           view: 'explorer',
           label: 'Explorer on learn-deletion',
@@ -58,7 +59,12 @@ export const deletion: LessonDocument = {
       id: 'finalize',
       title: 'Finish the work',
       text: 'Remove the finalizer (edit `metadata.finalizers` away, or patch it to `null`). With the list empty, the object goes.',
-      open: [{ view: 'editor', label: 'Editor with guarded', params: { path: `${cms}/guarded` } }],
+      open: [
+        terminalLink(
+          'kubectl patch configmap guarded -n learn-deletion --type=merge -p \'{"metadata":{"finalizers":null}}\'',
+        ),
+        { view: 'editor', label: 'Editor with guarded', params: { path: `${cms}/guarded` } },
+      ],
       checks: [check('guarded is gone', { object: configMap(ns, 'guarded') }, 'object == null')],
       showMe: [
         request('PATCH', `${cms}/guarded`, {
@@ -96,6 +102,7 @@ export const deletion: LessonDocument = {
       id: 'collect',
       title: 'The owner goes, and so does its dependent',
       text: 'Delete `parent`. The garbage collector deletes `child` after it.',
+      open: [terminalLink('kubectl delete configmap parent -n learn-deletion')],
       checks: [
         check('parent is gone', { object: configMap(ns, 'parent') }, 'object == null'),
         check('child was collected', { object: configMap(ns, 'child') }, 'object == null'),
@@ -106,6 +113,7 @@ export const deletion: LessonDocument = {
       id: 'namespace',
       title: 'A namespace and its contents',
       text: `Delete the namespace \`${scratch}\`. It terminates while its ConfigMap \`inside\` is deleted, then goes.`,
+      open: [terminalLink('kubectl delete namespace learn-deletion-scratch')],
       checks: [
         check(
           `${scratch} is gone`,

@@ -1,7 +1,7 @@
 /** Lesson 3: names, generated names, labels and label selectors. */
 
 import type { LessonDocument } from '../format';
-import { configMap, consoleLink, jsonMerge, objectCheck, request, sent } from './common';
+import { configMap, consoleLink, jsonMerge, objectCheck, request, sent, terminalLink } from './common';
 
 const ns = 'learn-labels';
 
@@ -68,6 +68,7 @@ export const objectsLabels: LessonDocument = {
       title: 'Label an object',
       text: 'Give `blue-1` the label `tier: web` (edit it in the Editor, or send a patch of `metadata.labels`).',
       open: [
+        terminalLink('kubectl label configmap blue-1 tier=web -n learn-labels'),
         {
           view: 'editor',
           label: 'Editor with blue-1',
@@ -92,7 +93,10 @@ export const objectsLabels: LessonDocument = {
       id: 'select',
       title: 'Select by label',
       text: 'List only the red ConfigMaps: `GET /api/v1/namespaces/learn-labels/configmaps?labelSelector=color=red`. Try `color in (red,blue)` or `!size` too.',
-      open: [consoleLink('GET', `/api/v1/namespaces/${ns}/configmaps?labelSelector=color%3Dred`)],
+      open: [
+        terminalLink("kubectl get configmaps -n learn-labels -l 'color in (red,blue),!size'"),
+        consoleLink('GET', `/api/v1/namespaces/${ns}/configmaps?labelSelector=color%3Dred`),
+      ],
       checks: [
         sent(
           'A list with a label selector on color was answered',
@@ -108,6 +112,7 @@ export const objectsLabels: LessonDocument = {
       title: 'A name the server refuses',
       text: 'Try to create a ConfigMap named `Hello` (a capital letter). The server answers 422 Invalid and its Status names the field and the rule; the app adds where the offending character is.',
       open: [
+        terminalLink('kubectl create configmap under_score -n learn-labels'),
         {
           view: 'editor',
           label: 'Editor with the bad name',

@@ -1,7 +1,7 @@
 /** Lesson 10: paged lists and continue tokens. */
 
 import type { LessonDocument } from '../format';
-import { consoleLink, request, sent } from './common';
+import { consoleLink, request, sent, terminalLink } from './common';
 
 const ns = 'learn-paging';
 const collection = `/api/v1/namespaces/${ns}/configmaps`;
@@ -68,6 +68,7 @@ export const paging: LessonDocument = {
       id: 'last-page',
       title: 'To the end',
       text: 'Follow the tokens until a page comes back whose `continue` is empty: that was the last one.',
+      open: [terminalLink('kubectl get configmaps -n learn-paging --chunk-size=3')],
       checks: [
         sent(
           'A last page (no more continue) was read with a token',

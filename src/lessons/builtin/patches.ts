@@ -1,7 +1,17 @@
 /** Lesson 6: the three patch types (JSON merge, JSON patch, strategic merge). */
 
 import type { LessonDocument } from '../format';
-import { check, configMap, jsonMerge, jsonPatch, objectCheck, request, sent, strategicMerge } from './common';
+import {
+  check,
+  configMap,
+  jsonMerge,
+  jsonPatch,
+  objectCheck,
+  request,
+  sent,
+  strategicMerge,
+  terminalLink,
+} from './common';
 
 const ns = 'learn-patches';
 const cmPath = `/api/v1/namespaces/${ns}/configmaps/settings`;
@@ -45,6 +55,9 @@ export const patches: LessonDocument = {
       title: 'A JSON merge patch',
       text: `Send \`PATCH ${cmPath}\` with \`Content-Type: application/merge-patch+json\` that sets \`size\` to \`large\` and removes \`color\` (a \`null\` value removes a key).`,
       open: [
+        terminalLink(
+          'kubectl patch configmap settings -n learn-patches --type=merge -p \'{"data":{"size":"large","color":null}}\'',
+        ),
         {
           view: 'console',
           label: 'Console with the PATCH',
@@ -114,6 +127,9 @@ export const patches: LessonDocument = {
       title: 'A strategic merge patch on a list',
       text: `Add a second port to the Service \`web\` without repeating the first: \`PATCH ${svcPath}\` with \`Content-Type: application/strategic-merge-patch+json\` and only the new port in \`spec.ports\`. The ports merge by their \`port\` number.`,
       open: [
+        terminalLink(
+          'kubectl patch service web -n learn-patches -p \'{"spec":{"ports":[{"name":"https","port":443}]}}\'',
+        ),
         {
           view: 'console',
           label: 'Console with the PATCH',

@@ -1,7 +1,7 @@
 /** Lesson 16: RBAC — roles, bindings, aggregation, escalation prevention — and impersonation. */
 
 import type { LessonDocument } from '../format';
-import { check, consoleLink, request, sent } from './common';
+import { check, consoleLink, request, sent, terminalLink } from './common';
 
 const ns = 'learn-rbac';
 const rbac = 'rbac.authorization.orch.io';
@@ -51,7 +51,10 @@ export const rbacLesson: LessonDocument = {
       title: 'alice may not',
       text: `As alice, list ConfigMaps in \`${ns}\`: 403, and the app explains which rule is missing.`,
       identity: 'alice',
-      open: [consoleLink('GET', `/api/v1/namespaces/${ns}/configmaps`)],
+      open: [
+        terminalLink('kubectl get configmaps -n learn-rbac'),
+        consoleLink('GET', `/api/v1/namespaces/${ns}/configmaps`),
+      ],
       checks: [
         sent(
           'alice was refused with 403',
@@ -157,6 +160,7 @@ export const rbacLesson: LessonDocument = {
       title: 'Act as someone else',
       text: `As admin, list ConfigMaps in \`${ns}\` with the header \`Impersonate-User: alice\`: the server authorizes the request as alice. (The identity switcher has an “impersonate” field too.)`,
       identity: 'admin',
+      open: [terminalLink('kubectl get configmaps -n learn-rbac --as=alice')],
       checks: [
         sent(
           'A request impersonated alice',

@@ -1,7 +1,7 @@
 /** Lesson 17: service accounts, TokenRequest, TokenReview and the legacy token Secret. */
 
 import type { LessonDocument } from '../format';
-import { check, request, sent } from './common';
+import { check, request, sent, terminalLink } from './common';
 
 const ns = 'learn-sa';
 const sa = `/api/v1/namespaces/${ns}/serviceaccounts`;
@@ -27,6 +27,7 @@ export const serviceAccounts: LessonDocument = {
       title: 'Create a ServiceAccount',
       text: `Create a ServiceAccount \`builder\` in \`${ns}\`.`,
       open: [
+        terminalLink('kubectl create serviceaccount builder -n learn-sa'),
         {
           view: 'editor',
           label: 'Editor with a ServiceAccount',

@@ -1,7 +1,7 @@
 /** Lesson 7: field validation (Warn, Strict), defaulting and dry run. */
 
 import type { LessonDocument } from '../format';
-import { check, request, sent } from './common';
+import { check, request, sent, terminalLink } from './common';
 
 const ns = 'learn-validation';
 const cms = `/api/v1/namespaces/${ns}/configmaps`;
@@ -89,6 +89,9 @@ export const validation: LessonDocument = {
       title: 'Preview a write',
       text: 'Create a Service named `preview` with `?dryRun=All`. The answer shows the defaults the server filled in (`type`, `sessionAffinity`, a `clusterIP`) — and `preview` does not exist afterwards. The Editor’s Create… does exactly this before it asks you to confirm.',
       open: [
+        terminalLink(
+          'kubectl create service clusterip preview --tcp=80 -n learn-validation --dry-run=server -o yaml',
+        ),
         {
           view: 'console',
           label: 'Console: dry-run POST',

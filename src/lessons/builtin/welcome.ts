@@ -1,6 +1,7 @@
 /** Lesson 1: the sandbox itself — a first object created, changed and deleted, and where to see what was sent. */
 
 import type { LessonDocument } from '../format';
+import { terminalLink } from './common';
 
 export const welcome: LessonDocument = {
   apiVersion: 'sandbox.orch.io/v1',
@@ -23,6 +24,7 @@ export const welcome: LessonDocument = {
       title: 'Create a ConfigMap',
       text: 'Create a ConfigMap named `hello` in the namespace `learn-welcome` whose data holds `answer: "42"`. The Editor link below opens with the object ready: press **Create…**, look at the preview, then confirm.',
       open: [
+        terminalLink('kubectl create configmap hello --from-literal=answer=42 -n learn-welcome'),
         {
           view: 'editor',
           label: 'Editor with the ConfigMap',
@@ -68,6 +70,7 @@ export const welcome: LessonDocument = {
       title: 'Change it',
       text: 'Change `answer` to `"43"`. In the Explorer open `hello` and choose **Edit in editor**, or load it in the Editor below; press **Update…** and confirm. The server answers with the stored object and a new `resourceVersion`.',
       open: [
+        terminalLink('kubectl patch configmap hello -n learn-welcome -p \'{"data":{"answer":"43"}}\''),
         {
           view: 'editor',
           label: 'Editor with hello',
@@ -99,6 +102,7 @@ export const welcome: LessonDocument = {
       title: 'See what was sent',
       text: 'Open the Console: on the right is the log of every request the app sent, newest last. Find the write that changed `hello` and open it to see its method, path, headers and the answer. Then send one request yourself: a `GET` of `/api/v1/namespaces/learn-welcome/configmaps/hello`.',
       open: [
+        terminalLink('kubectl get configmap hello -n learn-welcome -o yaml'),
         {
           view: 'console',
           label: 'Console with the GET ready',
@@ -120,6 +124,7 @@ export const welcome: LessonDocument = {
       title: 'Delete it',
       text: 'Delete `hello` (the Explorer’s **Delete** names what the deletion reaches first). A ConfigMap has no finalizers, so it is gone at once.',
       open: [
+        terminalLink('kubectl delete configmap hello -n learn-welcome'),
         {
           view: 'explorer',
           label: 'Explorer on learn-welcome',

@@ -61,7 +61,8 @@ export function LessonIndex({
           (the specification’s group names; Workshop → Settings switches to the upstream ones), the chip
           beside it (<em>as admin</em>) is the identity every view acts as, and <em>N requests</em> counts
           what the app sent — the Console lists each one. Each lesson checks your work live as you do it, in
-          any view; “Show me” does a step for you and shows what it sent.
+          any view; “Show me” does a step for you and shows what it sent. A “Terminal:” link types a kubectl
+          command at the Terminal’s prompt for you to read and run with Enter.
         </p>
         <p className="muted" role="status">
           {finished} of {total} lessons done.
