@@ -9,7 +9,9 @@
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from './e2e/support/chromium';
 
-const PORT = 4317;
+// E2E_PORT lets two checkouts run their suites side by side: outside CI an existing server on the port is
+// reused, which would otherwise be the other checkout's build.
+const PORT = Number(process.env['E2E_PORT'] ?? 4317);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 const browser = findChromium();

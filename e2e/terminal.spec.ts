@@ -51,9 +51,14 @@ test('kubectl in the terminal: tables, create, jsonpath, a heredoc and a refused
   await page.keyboard.type('help');
   await page.keyboard.press('Enter');
   await expect(terminalText(page)).toContainText('Contexts are the sandbox identities');
+  // kubectl here is built for the tab's orch-profile server (decision 0063): the server's Table, not NAME/AGE.
   await run(page, 'kubectl get ns');
-  await expect(terminalText(page)).toContainText(/NAME\s+AGE/);
-  await expect(terminalText(page)).toContainText('default');
+  await expect(terminalText(page)).toContainText(/NAME\s+STATUS\s+AGE/);
+  await expect(terminalText(page)).toContainText(/default\s+Active/);
+  await run(page, `kubectl create role ${name}-reader --verb=get --resource=pods`);
+  await expect(terminalText(page)).toContainText(`role.rbac.authorization.orch.io/${name}-reader created`);
+  await run(page, 'kubectl auth can-i create pods');
+  await expect(terminalText(page)).toContainText(/auth can-i create pods\s*yes/);
 
   await run(page, `kubectl create configmap ${name} --from-literal=answer=42`);
   await expect(terminalText(page)).toContainText(`configmap/${name} created`);

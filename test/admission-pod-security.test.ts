@@ -342,3 +342,46 @@ describe('PodSecurity on namespace label changes and pod updates', () => {
     );
   });
 });
+
+describe('PodSecurity labels of another naming profile (the orch profile reads pod-security.orch.io/*)', () => {
+  const upstream = (name: string) => `pod-security.kubernetes.io/${name}`;
+  const cases: { name: string; labels: Record<string, string>; warnings: string[] }[] = [
+    {
+      name: 'enforce and its version pin',
+      labels: { [upstream('enforce')]: 'restricted', [upstream('enforce-version')]: 'latest' },
+      warnings: [
+        `metadata.labels[${upstream('enforce')}]: this label has no effect in this server's naming profile; Pod Security reads ${label('enforce')}`,
+        `metadata.labels[${upstream('enforce-version')}]: this label has no effect in this server's naming profile; Pod Security reads ${label('enforce-version')}`,
+      ],
+    },
+    {
+      name: 'audit and warn',
+      labels: { [upstream('audit')]: 'baseline', [upstream('warn')]: 'restricted' },
+      warnings: [
+        `metadata.labels[${upstream('audit')}]: this label has no effect in this server's naming profile; Pod Security reads ${label('audit')}`,
+        `metadata.labels[${upstream('warn')}]: this label has no effect in this server's naming profile; Pod Security reads ${label('warn')}`,
+      ],
+    },
+    { name: "the profile's own key", labels: { [label('warn')]: 'baseline' }, warnings: [] },
+  ];
+
+  it.each(cases)('a namespace created and updated with $name', async (c) => {
+    const name = `psa-foreign-${cases.indexOf(c)}`;
+    const created = await host.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: c.labels } },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(parseWarnings(created.headers.get('warning'))).toEqual(c.warnings);
+    const updated = await host.request('PATCH', `/api/v1/namespaces/${name}`, {
+      body: { metadata: { annotations: { touched: 'yes' } } },
+      contentType: 'application/merge-patch+json',
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(parseWarnings(updated.headers.get('warning'))).toEqual(c.warnings);
+    // The upstream key enforces nothing here: a privileged pod is admitted.
+    const privileged = await host.request('POST', podsIn(name), {
+      body: pod('priv', {}, { securityContext: { privileged: true } }),
+    });
+    expect(privileged.status, privileged.text).toBe(201);
+  });
+});

@@ -15,6 +15,7 @@ import type { KubectlIO, RequestRecord } from './io';
 import { KubectlError } from './errors';
 import { klogLine } from './klog';
 import { RestMapper } from './restmapper';
+import { upstreamNames, type CompiledNames } from './names';
 
 export const clientVersion = {
   major: '1',
@@ -43,6 +44,11 @@ export class Factory {
     readonly io: KubectlIO,
     readonly flags: FlagSet,
   ) {}
+
+  /** The group names this kubectl was built with. */
+  get names(): CompiledNames {
+    return this.io.names ?? upstreamNames;
+  }
 
   get verbosity(): number {
     return this.flags.int('v');

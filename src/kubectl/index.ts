@@ -13,6 +13,7 @@ export type { KubectlIO, RequestRecord, KubectlFiles, KubeconfigSource } from '.
 export type { KubeConfig, Connection } from './config/kubeconfig';
 export { configFrom, mergeConfigs, emptyConfig } from './config/kubeconfig';
 export { splitWords, ShellSyntaxError } from './shell/words';
+export { compiledNamesFor, upstreamNames, type CompiledNames } from './names';
 
 export function runKubectl(args: string[], io: KubectlIO): Promise<number> {
   return execute(rootCommand, args, io);

@@ -7,6 +7,7 @@
  * and the page's fetch. The core never touches a host API itself.
  */
 
+import type { CompiledNames } from './names';
 import type { FetchFunction } from '../client';
 import type { Connection, KubeConfig } from './config/kubeconfig';
 
@@ -64,4 +65,6 @@ export interface KubectlIO {
   openEditor?(path: string): void;
   /** The process id shown in `-v` lines. */
   pid?: number;
+  /** The group names compiled in (default: kubectl v1.27's upstream `*.k8s.io` names). */
+  names?: CompiledNames;
 }

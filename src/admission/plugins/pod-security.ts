@@ -13,11 +13,11 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionAttributes, AdmissionPlugin, AdmissionPluginFactory, NamespaceLister } from '../types';
-import type { NamingProfile } from '../../machinery/naming';
+import { PROFILES, type NamingProfile } from '../../machinery/naming';
 import { parsePodSecurityConfig, type PodSecurityConfig } from '../pod-security/config';
 import type { Decision } from '../pod-security/decision';
 import { newEvaluator, type Evaluator } from '../pod-security/evaluator';
-import { policyLabels } from '../pod-security/levels';
+import { modes, policyLabels, type PolicyLabels } from '../pod-security/levels';
 import { checkNamespace } from '../pod-security/namespace-check';
 import { checkPod, checkPodController, type PodRequest } from '../pod-security/pod-check';
 import { hasPodTemplate } from '../pod-security/pod-spec';
@@ -50,6 +50,10 @@ export function podSecurityPlugin(options: PodSecurityOptions): AdmissionPlugin 
   const annotationPrefix = options.profile.subPrefixed('pod-security', '');
   const podCtx = { config: options.config, labels, evaluator, namespaces: options.namespaces };
   const nsCtx = { config: options.config, labels, evaluator, listPods: options.listPods };
+  // In a renamed profile the upstream keys are what a learner copies from tutorials; they
+  // select nothing here, so each write carrying one is told which key this profile reads.
+  const upstream = policyLabels(PROFILES.kubernetes);
+  const foreignLabels = upstream.level.enforce === labels.level.enforce ? undefined : upstream;
 
   async function decide(a: AdmissionAttributes): Promise<Decision | undefined> {
     if (a.group === '' && a.resource === 'namespaces') {
@@ -57,7 +61,8 @@ export function podSecurityPlugin(options: PodSecurityOptions): AdmissionPlugin 
       if (a.subresource !== '' || a.object === undefined) return undefined;
       // A namespace's own requests carry its name as their namespace.
       const name = a.name !== '' ? a.name : (a.object.metadata?.name ?? '');
-      return checkNamespace(nsCtx, a.operation, name, a.object, a.oldObject);
+      const decision = await checkNamespace(nsCtx, a.operation, name, a.object, a.oldObject);
+      return withForeignLabelWarnings(decision, a.object, labels, foreignLabels);
     }
     const isPod = a.group === '' && a.resource === 'pods';
     if (!isPod && !hasPodTemplate(a.group, a.resource)) return undefined;
@@ -87,4 +92,25 @@ export function podSecurityPlugin(options: PodSecurityOptions): AdmissionPlugin 
       if (d.error !== undefined) throw d.error;
     },
   };
+}
+
+/** One warning per pod-security label of another naming profile, naming the key this profile reads. */
+function withForeignLabelWarnings(
+  decision: Decision,
+  object: KubeObject,
+  labels: PolicyLabels,
+  foreign: PolicyLabels | undefined,
+): Decision {
+  const present = object.metadata?.labels;
+  if (foreign === undefined || present === undefined) return decision;
+  const warnings: string[] = [];
+  for (const kind of ['level', 'version'] as const)
+    for (const mode of modes) {
+      const key = foreign[kind][mode];
+      if (present[key] !== undefined)
+        warnings.push(
+          `metadata.labels[${key}]: this label has no effect in this server's naming profile; Pod Security reads ${labels[kind][mode]}`,
+        );
+    }
+  return warnings.length === 0 ? decision : { ...decision, warnings: [...decision.warnings, ...warnings] };
 }

@@ -25,6 +25,7 @@ import {
   fieldValidation,
 } from './mutation';
 import { addSourceToError } from './source-error';
+import type { CompiledNames } from '../names';
 
 /** Groups kubectl's own scheme knows, whose kinds get strategic merge patches. */
 const strategicGroups = new Set([
@@ -50,8 +51,8 @@ const strategicGroups = new Set([
   'internal.apiserver.k8s.io',
 ]);
 
-export function isStrategic(group: string): boolean {
-  return strategicGroups.has(group);
+export function isStrategic(group: string, names: CompiledNames): boolean {
+  return strategicGroups.has(names.upstream(group));
 }
 
 export const conflictHelp = `Please review the fields above--they currently have other managers. Here
@@ -219,7 +220,7 @@ async function applyClientSide(ctx: CommandContext, info: Info, dryRun: DryRun):
     original = undefined;
   }
   setLastApplied(object);
-  const strategic = isStrategic(info.mapping.group);
+  const strategic = isStrategic(info.mapping.group, ctx.f.names);
   const patch = threeWayPatch(original, object as Record<string, unknown>, current, strategic);
   const patchText = goJson(patch);
   const printObject = ctx.flags.string('output') !== '';

@@ -49,7 +49,7 @@ const canI: Command = {
     if (f.bool('list')) {
       const review = {
         kind: 'SelfSubjectRulesReview',
-        apiVersion: 'authorization.k8s.io/v1',
+        apiVersion: `${ctx.f.names.group('authorization.k8s.io')}/v1`,
         metadata: { creationTimestamp: null },
         spec: { namespace },
         status: { resourceRules: null, nonResourceRules: null, incomplete: false },
@@ -61,7 +61,9 @@ const canI: Command = {
           incomplete?: boolean;
           evaluationError?: string;
         };
-      }>('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { body: review });
+      }>('POST', `/apis/${ctx.f.names.group('authorization.k8s.io')}/v1/selfsubjectrulesreviews`, {
+        body: review,
+      });
       const status = r.body.status ?? {};
       if (status.incomplete)
         ctx.err(`warning: the list may be incomplete: ${status.evaluationError ?? ''}\n`);
@@ -142,14 +144,16 @@ const canI: Command = {
     }
     const review = {
       kind: 'SelfSubjectAccessReview',
-      apiVersion: 'authorization.k8s.io/v1',
+      apiVersion: `${ctx.f.names.group('authorization.k8s.io')}/v1`,
       metadata: { creationTimestamp: null },
       spec,
       status: { allowed: false },
     };
     const r = await client.send<{
       status?: { allowed?: boolean; reason?: string; evaluationError?: string };
-    }>('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { body: review });
+    }>('POST', `/apis/${ctx.f.names.group('authorization.k8s.io')}/v1/selfsubjectaccessreviews`, {
+      body: review,
+    });
     const status = r.body.status ?? {};
     if (f.bool('quiet')) return status.allowed ? 0 : 1;
     if (status.allowed) ctx.out('yes\n');
@@ -199,11 +203,11 @@ const whoami: Command = {
         review = (
           await client.send<NonNullable<typeof review>>(
             'POST',
-            `/apis/authentication.k8s.io/${version}/selfsubjectreviews`,
+            `/apis/${ctx.f.names.group('authentication.k8s.io')}/${version}/selfsubjectreviews`,
             {
               body: {
                 kind: 'SelfSubjectReview',
-                apiVersion: `authentication.k8s.io/${version}`,
+                apiVersion: `${ctx.f.names.group('authentication.k8s.io')}/${version}`,
                 metadata: { creationTimestamp: null },
                 status: { userInfo: {} },
               },

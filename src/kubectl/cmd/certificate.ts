@@ -45,9 +45,9 @@ function modify(which: 'approve' | 'deny'): Command {
         operation: output === '' ? (which === 'approve' ? 'approved' : 'denied') : '',
       });
       for (const { info, name, object } of objects) {
-        if (info.mapping.group !== 'certificates.k8s.io')
+        if (ctx.f.names.upstream(info.mapping.group) !== 'certificates.k8s.io')
           throw new KubectlError(
-            `error: can only handle CertificateSigningRequest.certificates.k8s.io objects, got ${info.mapping.kind}.${info.mapping.group}`,
+            `error: can only handle CertificateSigningRequest.${ctx.f.names.group('certificates.k8s.io')} objects, got ${info.mapping.kind}.${info.mapping.group}`,
           );
         const status = (object['status'] ?? {}) as { conditions?: { type: string }[] };
         const conditions = status.conditions ?? [];

@@ -85,7 +85,7 @@ export const describeCommand: Command = {
     let first = true;
     for (const { info, object } of targets) {
       try {
-        const text = await describerFor(info.mapping)(
+        const text = await describerFor(info.mapping, ctx.f.names)(
           dctx,
           info.mapping,
           object as KubeObject & Record<string, unknown>,

@@ -100,7 +100,7 @@ export const diffCommand: Command = {
         }
         // kubectl diff patches with the configuration as applied, without recording it (no annotation).
         const modified = JSON.parse(modifiedConfiguration(object)) as Record<string, unknown>;
-        const strategic = isStrategic(info.mapping.group);
+        const strategic = isStrategic(info.mapping.group, ctx.f.names);
         const patch = threeWayPatch(original, modified, live, strategic);
         merged = (
           await client.send<KubeObject>(

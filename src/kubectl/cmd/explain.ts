@@ -128,10 +128,11 @@ export const explainCommand: Command = {
     if (entry === undefined) throw new KubectlError(`error: couldn't find resource for "${gvr}"`);
     const doc = (await client.send<Doc>('GET', entry.serverRelativeURL)).body;
     const schemas = doc.components?.schemas ?? {};
+    const gvkKey = ctx.f.names.ext('group-version-kind');
     const kindSchema = Object.values(schemas).find((s) =>
-      (
-        (s['x-kubernetes-group-version-kind'] ?? []) as { group: string; version: string; kind: string }[]
-      ).some((gvk) => gvk.group === m.group && gvk.version === m.version && gvk.kind === m.kind),
+      ((s[gvkKey] ?? []) as { group: string; version: string; kind: string }[]).some(
+        (gvk) => gvk.group === m.group && gvk.version === m.version && gvk.kind === m.kind,
+      ),
     );
     if (kindSchema === undefined) throw new KubectlError(`error: GVR (${gvr}) not found in OpenAPI schema`);
     let schema: Schema | undefined = kindSchema;

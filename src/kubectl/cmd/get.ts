@@ -13,6 +13,7 @@
 import type { KubeList, KubeObject } from '../../api/meta';
 import { ApiError, resourcePath, withQuery, type Table, type QueryParams } from '../../client';
 import type { Command, CommandContext } from '../command';
+import type { CompiledNames } from '../names';
 import { AggregateError, KubectlError } from '../errors';
 import { HumanPrinter } from '../printers/table';
 import {
@@ -27,8 +28,10 @@ import { tabwrite } from '../printers/tabwriter';
 import { filenameFlags, infosFromArgs, infosFromFiles, type Info } from '../resource/builder';
 import { kindName } from '../restmapper';
 
-export const tableAccept =
-  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+export function tableAccept(names: CompiledNames): string {
+  const g = names.group('meta.k8s.io');
+  return `application/json;as=Table;v=v1;g=${g},application/json;as=Table;v=v1beta1;g=${g},application/json`;
+}
 
 export const getCommand: Command = {
   name: 'get',
@@ -93,7 +96,7 @@ async function runGet(ctx: CommandContext): Promise<number> {
   for (const info of infos) {
     const query: QueryParams = {};
     if (human && flags.bool('server-print') && sortBy !== '') query['includeObject'] = 'Object';
-    const accept = human && flags.bool('server-print') ? tableAccept : 'application/json';
+    const accept = human && flags.bool('server-print') ? tableAccept(ctx.f.names) : 'application/json';
     try {
       if (info.name !== undefined) {
         const path = resourcePath({
@@ -297,7 +300,7 @@ async function watch(ctx: CommandContext, infos: Info[], human: boolean): Promis
   if (infos.length !== 1) throw new KubectlError('error: you may only specify a single resource type');
   const info = infos[0] as Info;
   const client = await ctx.f.client();
-  const accept = human ? tableAccept : 'application/json';
+  const accept = human ? tableAccept(ctx.f.names) : 'application/json';
   const ref = {
     group: info.mapping.group,
     version: info.mapping.version,

@@ -10,6 +10,7 @@
 import type { KubeList, KubeObject } from '../../api/meta';
 import { withQuery, type ApiClient } from '../../client';
 import type { Mapping } from '../restmapper';
+import { upstreamNames, type CompiledNames } from '../names';
 import { formatLabels } from '../printers/table';
 import {
   describeEvents,
@@ -733,8 +734,8 @@ const describers: Record<string, Describer> = {
 };
 
 /** The describer kubectl uses for a mapping, or the generic one. */
-export function describerFor(mapping: Mapping): Describer {
-  return describers[`${mapping.group}/${mapping.kind}`] ?? generic;
+export function describerFor(mapping: Mapping, names: CompiledNames = upstreamNames): Describer {
+  return describers[`${names.upstream(mapping.group)}/${mapping.kind}`] ?? generic;
 }
 
 export { objectPathOf };

@@ -4,10 +4,13 @@
  * tab acts as, so `use-context` switches the tab's identity), files come
  * from the Terminal's file area, and requests go through the page's fetch
  * — answered by the in-browser server — and the request log, signed for a
- * certificate identity as the rest of the UI signs them.
+ * certificate identity as the rest of the UI signs them. kubectl is built
+ * for the naming profile the tab's server runs (decision 0063).
  */
 
-import type { KubectlIO, KubeConfig, RequestRecord } from '../../kubectl';
+import { compiledNamesFor, type KubectlIO, type KubeConfig, type RequestRecord } from '../../kubectl';
+import { namingProfile } from '../../machinery/naming';
+import { preferences } from '../lib/preferences';
 import { signRequest } from '../../client/proof-of-possession';
 import { actingAsBuiltIn, credentialOf, type ActingAs, type IdentityStore } from '../lib/identity';
 import { recordingFetch, type RequestLog } from '../lib/request-log';
@@ -56,6 +59,8 @@ export async function terminalKubeconfig(store: IdentityStore): Promise<KubeConf
 export function browserKubectlIO(host: TerminalHost): KubectlIO {
   const base = recordingFetch(host.log, (request) => fetch(request));
   return {
+    // kubectl as if built for this tab's server: its group names are the profile's (decision 0063).
+    names: compiledNamesFor(namingProfile(preferences.profile())),
     stdout: host.stdout,
     stderr: host.stderr,
     stdin: async () => host.stdin,

@@ -3,13 +3,16 @@
  * environment variables (KUBECONFIG, HOME), the file system and the HTTPS
  * transport, and runs one command line. `main.ts` calls it with the
  * process's streams (`npm run kubectl -- ARGS`); the differential test
- * calls it in-process with captured streams.
+ * calls it in-process with captured streams. `ORCH_KUBECTL_PROFILE=orch`
+ * builds kubectl for an `orch`-profile server's group names.
  */
 
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { isProfileName, namingProfile } from '../../../machinery/naming';
 import {
+  compiledNamesFor,
   configFrom,
   emptyConfig,
   mergeConfigs,
@@ -45,7 +48,12 @@ function readConfig(path: string): KubeConfig {
 
 export function nodeKubectlIO(options: NodeKubectlOptions): KubectlIO {
   const at = (path: string) => (isAbsolute(path) ? path : join(options.cwd, path));
+  // kubectl v1.27's own group names unless asked to speak a sandbox profile's (decision 0063).
+  const profile = options.env['ORCH_KUBECTL_PROFILE'];
   return {
+    ...(profile !== undefined && isProfileName(profile)
+      ? { names: compiledNamesFor(namingProfile(profile)) }
+      : {}),
     stdout: options.stdout,
     stderr: options.stderr,
     stdin: options.stdin,

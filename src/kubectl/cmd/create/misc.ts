@@ -56,14 +56,14 @@ export const createPriorityClass = generator({
     return {
       object: {
         kind: 'PriorityClass',
-        apiVersion: 'scheduling.k8s.io/v1',
+        apiVersion: `${ctx.f.names.group('scheduling.k8s.io')}/v1`,
         metadata: meta(name, undefined),
         value: ctx.flags.int('value'),
         ...(ctx.flags.bool('global-default') ? { globalDefault: true } : {}),
         ...(ctx.flags.string('description') !== '' ? { description: ctx.flags.string('description') } : {}),
         preemptionPolicy: ctx.flags.string('preemption-policy'),
       },
-      path: typedPath('scheduling.k8s.io', 'v1', 'priorityclasses'),
+      path: typedPath(ctx.f.names.group('scheduling.k8s.io'), 'v1', 'priorityclasses'),
       wrapError: 'failed to create priorityclass',
     };
   },
@@ -117,7 +117,7 @@ export const createToken: Command = {
     }
     const request = {
       kind: 'TokenRequest',
-      apiVersion: 'authentication.k8s.io/v1',
+      apiVersion: `${ctx.f.names.group('authentication.k8s.io')}/v1`,
       metadata: { creationTimestamp: null },
       spec,
       status: { token: '', expirationTimestamp: null },

@@ -10,7 +10,8 @@ import type { CommandContext } from '../../command';
 import { KubectlError, usageError } from '../../errors';
 import { generator, meta, typedPath } from './generator';
 
-const rbacGroup = 'rbac.authorization.k8s.io';
+/** The RBAC group as this kubectl was built to name it. */
+const rbacGroupOf = (ctx: CommandContext): string => ctx.f.names.group('rbac.authorization.k8s.io');
 const validVerbs = [
   '*',
   'get',
@@ -99,11 +100,11 @@ export const createRole = generator({
     return {
       object: {
         kind: 'Role',
-        apiVersion: `${rbacGroup}/v1`,
+        apiVersion: `${rbacGroupOf(ctx)}/v1`,
         metadata: meta(name, enforce ? namespace : undefined),
         rules: await rules(ctx, false),
       },
-      path: typedPath(rbacGroup, 'v1', 'roles', namespace),
+      path: typedPath(rbacGroupOf(ctx), 'v1', 'roles', namespace),
     };
   },
 });
@@ -122,22 +123,23 @@ export const createClusterRole = generator({
     return {
       object: {
         kind: 'ClusterRole',
-        apiVersion: `${rbacGroup}/v1`,
+        apiVersion: `${rbacGroupOf(ctx)}/v1`,
         metadata: meta(name, undefined),
         ...(aggregated
           ? { rules: null, aggregationRule: { clusterRoleSelectors: [{ matchLabels: aggregation }] } }
           : { rules: await rules(ctx, true) }),
       },
-      path: typedPath(rbacGroup, 'v1', 'clusterroles'),
+      path: typedPath(rbacGroupOf(ctx), 'v1', 'clusterroles'),
     };
   },
 });
 
 function subjects(ctx: CommandContext): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (const user of ctx.flags.strings('user')) out.push({ kind: 'User', apiGroup: rbacGroup, name: user });
+  for (const user of ctx.flags.strings('user'))
+    out.push({ kind: 'User', apiGroup: rbacGroupOf(ctx), name: user });
   for (const group of ctx.flags.strings('group'))
-    out.push({ kind: 'Group', apiGroup: rbacGroup, name: group });
+    out.push({ kind: 'Group', apiGroup: rbacGroupOf(ctx), name: group });
   for (const sa of ctx.flags.strings('serviceaccount')) {
     const parts = sa.split(':');
     if (parts.length !== 2 || parts[0] === '' || parts[1] === '')
@@ -166,16 +168,16 @@ export const createRoleBinding = generator({
     return {
       object: {
         kind: 'RoleBinding',
-        apiVersion: `${rbacGroup}/v1`,
+        apiVersion: `${rbacGroupOf(ctx)}/v1`,
         metadata: meta(name, enforce ? namespace : undefined),
         subjects: subjects(ctx),
         roleRef: {
-          apiGroup: rbacGroup,
+          apiGroup: rbacGroupOf(ctx),
           kind: role !== '' ? 'Role' : 'ClusterRole',
           name: role !== '' ? role : clusterRole,
         },
       },
-      path: typedPath(rbacGroup, 'v1', 'rolebindings', namespace),
+      path: typedPath(rbacGroupOf(ctx), 'v1', 'rolebindings', namespace),
       wrapError: 'failed to create rolebinding',
     };
   },
@@ -190,12 +192,12 @@ export const createClusterRoleBinding = generator({
     return {
       object: {
         kind: 'ClusterRoleBinding',
-        apiVersion: `${rbacGroup}/v1`,
+        apiVersion: `${rbacGroupOf(ctx)}/v1`,
         metadata: meta(name, undefined),
         subjects: subjects(ctx),
-        roleRef: { apiGroup: rbacGroup, kind: 'ClusterRole', name: ctx.flags.string('clusterrole') },
+        roleRef: { apiGroup: rbacGroupOf(ctx), kind: 'ClusterRole', name: ctx.flags.string('clusterrole') },
       },
-      path: typedPath(rbacGroup, 'v1', 'clusterrolebindings'),
+      path: typedPath(rbacGroupOf(ctx), 'v1', 'clusterrolebindings'),
       wrapError: 'failed to create clusterrolebinding',
     };
   },
