@@ -11,7 +11,7 @@
 
 import { expect } from 'vitest';
 import { createClient, type ApiClient } from '../../src/client/index';
-import { runKubectl, splitWords, type KubeConfig } from '../../src/kubectl/index';
+import { compiledNamesFor, runKubectl, splitWords, type KubeConfig } from '../../src/kubectl/index';
 import { ClientWatchInspector } from '../../src/lessons/inspector';
 import { RequestJournal, recordingFetch } from '../../src/lessons/journal';
 import type { LessonDocument } from '../../src/lessons/format';
@@ -92,6 +92,8 @@ export async function startLessonServer(profile: ProfileName = 'orch'): Promise<
       let out = '';
       let err = '';
       const code = await runKubectl(args, {
+        // Built for the server's naming profile, as the browser Terminal's kubectl is (decision 0063).
+        names: compiledNamesFor(namingProfile(profile)),
         stdout: (text) => void (out += text),
         stderr: (text) => void (err += text),
         stdin: async () => '',

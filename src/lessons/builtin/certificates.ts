@@ -1,7 +1,7 @@
 /** Lesson 18: certificate signing requests — a request to a signer, approval, the issued certificate, used as an identity. */
 
 import type { LessonDocument } from '../format';
-import { check, jsonMerge, request, sent } from './common';
+import { check, jsonMerge, request, sent, terminalLink } from './common';
 
 const ns = 'learn-csr';
 const csrs = '/apis/certificates.orch.io/v1/certificatesigningrequests';
@@ -93,6 +93,7 @@ export const certificates: LessonDocument = {
       hints: [
         'Act as alice and try: she may not approve for this signer, and the answer says which permission is missing.',
       ],
+      open: [terminalLink('kubectl certificate approve learn-jane')],
       checks: [
         check(
           `${user} is approved`,

@@ -1,7 +1,7 @@
 /** Lesson 13: CustomResourceDefinitions — structural schema, defaults, pruning, status, printer columns. */
 
 import type { LessonDocument } from '../format';
-import { check, jsonMerge, request, sent } from './common';
+import { check, jsonMerge, request, sent, terminalLink } from './common';
 
 const ns = 'learn-crd';
 const group = 'learn.example.com';
@@ -132,7 +132,10 @@ export const crds: LessonDocument = {
       id: 'columns',
       title: 'Your printer column',
       text: 'List gadgets as a Table (the Explorer does, or the Console with the Table Accept header): the Size column comes from your definition.',
-      open: [{ view: 'explorer', label: 'Explorer on gadgets', params: { kind: `${group}/v1/gadgets`, ns } }],
+      open: [
+        terminalLink('kubectl get gadgets -n learn-crd'),
+        { view: 'explorer', label: 'Explorer on gadgets', params: { kind: `${group}/v1/gadgets`, ns } },
+      ],
       checks: [
         sent(
           'A Table of gadgets was served',

@@ -38,7 +38,7 @@ export const paging: LessonDocument = {
       checks: [
         sent(
           'A first page came back with a continue token',
-          "requests.exists(r, r.method == 'GET' && r.path.endsWith('/configmaps') && 'limit' in r.query && !('continue' in r.query) && r.status == 200 && r.kind == 'ConfigMapList' && 'continue' in r.response.metadata && r.response.metadata['continue'] != '')",
+          "requests.exists(r, r.method == 'GET' && r.path.endsWith('/configmaps') && 'limit' in r.query && !('continue' in r.query) && r.status == 200 && r.kind in ['ConfigMapList', 'Table'] && 'continue' in r.response.metadata && r.response.metadata['continue'] != '')",
         ),
       ],
       showMe: [request('GET', collection, { query: { limit: '3' } })],
@@ -67,12 +67,12 @@ export const paging: LessonDocument = {
     {
       id: 'last-page',
       title: 'To the end',
-      text: 'Follow the tokens until a page comes back whose `continue` is empty: that was the last one.',
+      text: 'Follow the tokens until a page comes back whose `continue` is empty: that was the last one. `kubectl get --chunk-size=3` walks the same pages for you (kubectl always lists in chunks, of 500 unless told).',
       open: [terminalLink('kubectl get configmaps -n learn-paging --chunk-size=3')],
       checks: [
         sent(
           'A last page (no more continue) was read with a token',
-          "requests.exists(r, r.method == 'GET' && 'continue' in r.query && r.status == 200 && r.kind == 'ConfigMapList' && (!('continue' in r.response.metadata) || r.response.metadata['continue'] == ''))",
+          "requests.exists(r, r.method == 'GET' && 'continue' in r.query && r.status == 200 && r.kind in ['ConfigMapList', 'Table'] && (!('continue' in r.response.metadata) || r.response.metadata['continue'] == ''))",
         ),
       ],
       showMe: [

@@ -53,7 +53,10 @@ export const serviceAccounts: LessonDocument = {
       id: 'token',
       title: 'Mint a token',
       text: `Send \`POST ${sa}/builder/token\` with a TokenRequest (\`{"apiVersion": "authentication.orch.io/v1", "kind": "TokenRequest", "spec": {"expirationSeconds": 600}}\`). The answer’s \`status.token\` is the token; Identity → Service account tokens decodes one.`,
-      open: [{ view: 'identity', label: 'Identity → Service account tokens', params: { section: 'tokens' } }],
+      open: [
+        terminalLink('kubectl create token builder -n learn-sa'),
+        { view: 'identity', label: 'Identity → Service account tokens', params: { section: 'tokens' } },
+      ],
       checks: [
         sent(
           'A token was minted for builder',
