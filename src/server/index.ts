@@ -23,6 +23,7 @@ import { TraceStore } from '../admission/trace-store';
 import { createServerAudit } from './audit';
 import { handleAuditApi, isAuditApiPath } from './sandbox-audit-api';
 import { handleTraceApi, isTraceApiPath } from './sandbox-trace-api';
+import { handleLessonApi, isLessonApiPath } from './sandbox-lessons-api';
 import { unreachableTransport } from '../admission/webhook-transport';
 import { backendStore, sandboxTransport } from '../admission/backends/index';
 import { handleWebhookBackendApi, isWebhookBackendApiPath } from './sandbox-webhook-api';
@@ -197,6 +198,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const gateState = new FeatureGateState(options.featureGates);
   const featureGates = gateState.effective;
   catalog.loadBuiltIns(builtInRegistry, parseRuntimeConfig(options.runtimeConfig), featureGates);
+  // The workshop settings' runtime config (entries the host's --runtime-config does not name), see decision 0059.
+  let savedRuntimeConfig = '';
+  // Serves the built-ins the runtime config and the gates now ask for (a workshop setting changed).
+  const reloadBuiltIns = (): void => {
+    const text = [savedRuntimeConfig, options.runtimeConfig ?? ''].filter((t) => t.trim() !== '').join(',');
+    catalog.reloadBuiltIns(builtInRegistry, parseRuntimeConfig(text), featureGates);
+  };
   // The real server's start-up warning for each enabled group/version it has nothing to serve in.
   for (const gv of catalog.skippedGroupVersions)
     console.warn(`Skipping API ${gv} because it has no resources.`);
@@ -411,7 +419,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
                   async () => need().identities(await sandboxServiceAccountUid()),
                   ctx,
                 )
-              : handleSandbox(sandbox, storage, ctx),
+              : isLessonApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+                ? handleLessonApi(storage, ctx)
+                : handleSandbox(sandbox, storage, ctx),
   };
 
   const sandbox: SandboxControl = {
@@ -419,6 +429,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       profile: profile.name,
       compactionIntervalMs: compactor.interval,
       featureGates: { ...featureGates },
+      runtimeConfig: savedRuntimeConfig,
       admission: { ...admissionSettings },
       auditPolicy: auditPolicyText,
       admissionPlugins: admissionPluginStates(storeDeps.admission.names),
@@ -431,6 +442,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const policy = patch.auditPolicy !== undefined ? auditPolicyOf(profile, patch.auditPolicy) : undefined;
       if (patch.compactionIntervalMs !== undefined) compactor.setInterval(patch.compactionIntervalMs);
       if (patch.featureGates !== undefined) gateState.set(patch.featureGates);
+      if (patch.runtimeConfig !== undefined) savedRuntimeConfig = patch.runtimeConfig;
+      if (patch.featureGates !== undefined || patch.runtimeConfig !== undefined) reloadBuiltIns();
       if (patch.admission !== undefined && admissionOptions !== undefined) {
         admissionSettings = { ...patch.admission };
         storeDeps.admission = createAdmission(admissionOptions, admissionDeps);
@@ -442,6 +455,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await storage.setSetting('sandbox.settings', {
         compactionIntervalMs: compactor.interval,
         featureGates: gateState.settings(),
+        runtimeConfig: savedRuntimeConfig,
         admission: { ...admissionSettings },
         auditPolicy: auditPolicyText,
       });
@@ -499,6 +513,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (saved?.compactionIntervalMs !== undefined && options.compactionIntervalMs === undefined)
       compactor.setInterval(saved.compactionIntervalMs);
     if (saved?.featureGates !== undefined) gateState.applySaved(saved.featureGates);
+    savedRuntimeConfig = '';
+    if (typeof saved?.runtimeConfig === 'string')
+      try {
+        parseRuntimeConfig(saved.runtimeConfig);
+        savedRuntimeConfig = saved.runtimeConfig;
+      } catch (e) {
+        console.error('saved runtime config ignored', e);
+      }
+    reloadBuiltIns();
     if (saved?.admission !== undefined && options.admission === undefined) {
       try {
         storeDeps.admission = createAdmission(admissionOptionsOf(profile, saved.admission), admissionDeps);

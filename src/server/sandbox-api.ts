@@ -3,7 +3,8 @@
  * UI (and workshop scripts) change server settings over HTTP like any other
  * request:
  * - `GET/PUT /sandbox/v1/settings`: the history window (compaction
- *   interval), feature gates and the profile in use;
+ *   interval), feature gates, the runtime config (which API versions are
+ *   served), admission, audit and the profile in use;
  * - `POST /sandbox/v1/compact`: compact the change history now;
  * - `POST /sandbox/v1/restart-watch-cache`: start every watch cache again at
  *   the current revision, as a server restart does, so a watch from an
@@ -30,12 +31,19 @@ import { respondValue } from '../http/respond';
 import type { Storage, ImportProgress } from '../storage/types';
 import { StorageError } from '../storage/types';
 import { parseExport } from '../storage/export-format';
+import { parseRuntimeConfig } from '../registry/runtime-config';
 import { baseHeaders } from '../http/respond';
 import { toStatusError } from '../machinery/errors';
 
 export interface SandboxSettings {
   compactionIntervalMs: number;
   featureGates: Record<string, boolean>;
+  /**
+   * `--runtime-config` entries set from the workshop (`api/alpha=true`, `<group>/<version>=false`, …); the
+   * host's own `--runtime-config` wins where both name a key. Changing it (or a gate that installs resources)
+   * serves or stops serving those group/versions at once.
+   */
+  runtimeConfig: string;
   /** Admission plugins and their configuration (see admission-settings.ts). */
   admission: AdmissionSettings;
   /** The audit policy document; '' audits nothing. */
@@ -103,6 +111,15 @@ export async function handleSandbox(
         throw e;
       }
       patch.featureGates = gates;
+    }
+    if (body.runtimeConfig !== undefined) {
+      if (typeof body.runtimeConfig !== 'string')
+        throw badRequest(
+          'runtimeConfig must be text: <group>/<version>[=true|false] entries separated by commas',
+        );
+      // The flag's own refusals (a value that is not a Go bool, a key with too many parts), as a 400.
+      parseRuntimeConfig(body.runtimeConfig);
+      patch.runtimeConfig = body.runtimeConfig.trim();
     }
     if (body.admission !== undefined) {
       const a = body.admission;
