@@ -220,6 +220,9 @@ export class GoJson {
     const fields: FieldPlan[] = [];
     plan = { fields, known: new Set(order) };
     this.plans.set(def, plan);
+    // A required list or map has no `omitempty` (that is what makes the generator call it required): Go
+    // writes an unset one as null (`spec: {containers: null}` in a Pod's bookmark).
+    const required = new Set(d?.required ?? []);
     for (const name of order) {
       const node = props[name];
       if (node === undefined) continue;
@@ -227,7 +230,13 @@ export class GoJson {
       if (node.default !== undefined && (isZeroScalar(node.default) || isObject(node.default))) {
         const zero = this.zeroOf(node);
         if (zero !== undefined) f.zero = zero;
-      }
+      } else if (
+        node.default === undefined &&
+        required.has(name) &&
+        node.ref === undefined &&
+        (node.type === 'array' || (node.type === 'object' && node.additionalProperties !== undefined))
+      )
+        f.zero = null;
       fields.push(f);
     }
     return plan;

@@ -58,6 +58,21 @@ function schemaErrors(rt: ResourceType, obj: KubeObject, ctx: StrategyContext): 
   return checkAgainstSchema(ctx.definitions, root, obj, { prune: false }).errors;
 }
 
+/**
+ * The schema's errors followed by the kind's own. The schema's bare `Required
+ * value` stands in for the check a real kind's validation makes; where the
+ * kind reports the same field as required itself (with its own words), the
+ * real server says it once, so the bare one goes.
+ */
+function withKindErrors(schema: FieldError[], own: FieldError[]): FieldError[] {
+  if (schema.length === 0) return own;
+  const required = new Set(own.filter((e) => e.type === 'FieldValueRequired').map((e) => e.field));
+  const kept = schema.filter(
+    (e) => !(e.type === 'FieldValueRequired' && (e.detail ?? '') === '' && required.has(e.field)),
+  );
+  return [...kept, ...own];
+}
+
 /** Metadata no update may change (uid, creation and deletion timestamps), and the generation. */
 function keepServerOwnedMetadata(
   next: KubeObject,
@@ -113,8 +128,7 @@ export function mainStrategy(rt: ResourceType, hooks: KindHooks | undefined): St
       withAsyncErrors(
         [
           ...validateObjectMetaCreate(rt, obj),
-          ...schemaErrors(rt, obj, ctx),
-          ...(hooks?.validate?.(obj, ctx) ?? []),
+          ...withKindErrors(schemaErrors(rt, obj, ctx), hooks?.validate?.(obj, ctx) ?? []),
         ],
         hooks?.validateAsync?.(obj, undefined, ctx),
       ),
@@ -147,8 +161,10 @@ function updateErrors(
     [
       ...validateObjectMetaUpdate(rt, obj, old),
       ...validateFinalizersOnTerminating(obj, old),
-      ...schemaErrors(rt, obj, ctx),
-      ...(hooks?.validateUpdate?.(obj, old, ctx) ?? hooks?.validate?.(obj, ctx) ?? []),
+      ...withKindErrors(
+        schemaErrors(rt, obj, ctx),
+        hooks?.validateUpdate?.(obj, old, ctx) ?? hooks?.validate?.(obj, ctx) ?? [],
+      ),
     ],
     hooks?.validateAsync?.(obj, old, ctx),
   );
