@@ -69,7 +69,10 @@ function main(): void {
     ['go-pointers.json', formatJson(json(goPointerFacts(definitions)), (_value, path) => path.length >= 1)],
     [
       'go-field-order.json',
-      formatJson(json(goFieldOrder(definitions, protos, converted.annotations)), (_value, path) => path.length >= 1),
+      formatJson(
+        json(goFieldOrder(definitions, protos, converted.annotations)),
+        (_value, path) => path.length >= 1,
+      ),
     ],
     [
       'proto.json',

@@ -62,7 +62,9 @@ export function goFieldOrder(
     const missing = properties.filter((p) => !order.includes(p));
     const extra = order.filter((p) => !properties.includes(p));
     if (missing.length > 0 || extra.length > 0)
-      throw new Error(`${name}: field order lacks [${missing.join(', ')}], names unknown [${extra.join(', ')}]`);
+      throw new Error(
+        `${name}: field order lacks [${missing.join(', ')}], names unknown [${extra.join(', ')}]`,
+      );
     out[name] = order;
   }
   return out;

@@ -64,7 +64,10 @@ function quoteByte(b: number): string {
 /** The text of Go's `json.Unmarshal` error for input that is not JSON (the common cases). */
 function jsonSyntaxError(bytes: Uint8Array, e: unknown): string {
   let i = 0;
-  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0d || bytes[i] === 0x0a))
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0d || bytes[i] === 0x0a)
+  )
     i++;
   if (i === bytes.length) return 'unexpected end of JSON input';
   const first = bytes[i] ?? 0;

@@ -14,7 +14,11 @@ import type { NamingProfile } from '../machinery/naming';
 import type { Storage } from '../storage/types';
 import { initialSetting } from '../storage/settings';
 import type { AuthenticationConfig, ExternalFetch } from '../auth/authn/config';
-import { apiAudiences as apiAudiencesOf, buildAuthentication, type AuthenticationChain } from '../auth/authn/chain';
+import {
+  apiAudiences as apiAudiencesOf,
+  buildAuthentication,
+  type AuthenticationChain,
+} from '../auth/authn/chain';
 import type { TokenUnion } from '../auth/authn/union';
 import { StaticTokens } from '../auth/authn/static-tokens';
 import {

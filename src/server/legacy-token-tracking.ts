@@ -59,8 +59,8 @@ export function legacyTokenTracker(o: LegacyTokenTrackerOptions): (secret: KubeO
         if (response.ok) return;
         written.delete(key);
         console.error(
-            `Failed to label legacy service account token ${name}/${namespace} with last-used date, err: ${(await response.text()).trim()}`,
-          );
+          `Failed to label legacy service account token ${name}/${namespace} with last-used date, err: ${(await response.text()).trim()}`,
+        );
       })
       .catch((e: unknown) => {
         written.delete(key);

@@ -70,7 +70,8 @@ function unfold(node: SchemaNode): SchemaNode {
   if (out.properties !== undefined)
     out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, unfold(v)]));
   if (out.items !== undefined) out.items = unfold(out.items);
-  if (typeof out.additionalProperties === 'object') out.additionalProperties = unfold(out.additionalProperties);
+  if (typeof out.additionalProperties === 'object')
+    out.additionalProperties = unfold(out.additionalProperties);
   if (out.intOrString === true && !isIntOrStringPattern(out)) {
     const both: SchemaNode[] = [{ type: 'integer' }, { type: 'string' }];
     if (out.anyOf === undefined) out.anyOf = both;

@@ -137,7 +137,8 @@ export class GoJson {
           if (!this.kinds.has(key)) this.kinds.set(key, name);
         }
       }
-    for (const g of builtInRegistry.groups) this.ownGroups.add(g.suffixed ? profile.suffixed(g.name) : g.name);
+    for (const g of builtInRegistry.groups)
+      this.ownGroups.add(g.suffixed ? profile.suffixed(g.name) : g.name);
     for (const g of ownGroupsWithoutResources) this.ownGroups.add(profile.suffixed(g));
   }
 
@@ -205,7 +206,8 @@ export class GoJson {
     // Fields the facts do not know (a newer field, a sandbox addition) keep their order, after the known ones.
     let own = 0;
     for (const k in o) if (o[k] !== undefined) own++;
-    if (own > seen) for (const k of Object.keys(o)) if (!plan.known.has(k) && o[k] !== undefined) out[k] = o[k];
+    if (own > seen)
+      for (const k of Object.keys(o)) if (!plan.known.has(k) && o[k] !== undefined) out[k] = o[k];
     return out;
   }
 

@@ -58,21 +58,6 @@ function schemaErrors(rt: ResourceType, obj: KubeObject, ctx: StrategyContext): 
   return checkAgainstSchema(ctx.definitions, root, obj, { prune: false }).errors;
 }
 
-/**
- * The schema's errors followed by the kind's own. The schema's bare `Required
- * value` stands in for the check a real kind's validation makes; where the
- * kind reports the same field as required itself (with its own words), the
- * real server says it once, so the bare one goes.
- */
-function withKindErrors(schema: FieldError[], own: FieldError[]): FieldError[] {
-  if (schema.length === 0) return own;
-  const required = new Set(own.filter((e) => e.type === 'FieldValueRequired').map((e) => e.field));
-  const kept = schema.filter(
-    (e) => !(e.type === 'FieldValueRequired' && (e.detail ?? '') === '' && required.has(e.field)),
-  );
-  return [...kept, ...own];
-}
-
 /** Metadata no update may change (uid, creation and deletion timestamps), and the generation. */
 function keepServerOwnedMetadata(
   next: KubeObject,
@@ -128,7 +113,8 @@ export function mainStrategy(rt: ResourceType, hooks: KindHooks | undefined): St
       withAsyncErrors(
         [
           ...validateObjectMetaCreate(rt, obj),
-          ...withKindErrors(schemaErrors(rt, obj, ctx), hooks?.validate?.(obj, ctx) ?? []),
+          ...schemaErrors(rt, obj, ctx),
+          ...(hooks?.validate?.(obj, ctx) ?? []),
         ],
         hooks?.validateAsync?.(obj, undefined, ctx),
       ),
@@ -161,10 +147,8 @@ function updateErrors(
     [
       ...validateObjectMetaUpdate(rt, obj, old),
       ...validateFinalizersOnTerminating(obj, old),
-      ...withKindErrors(
-        schemaErrors(rt, obj, ctx),
-        hooks?.validateUpdate?.(obj, old, ctx) ?? hooks?.validate?.(obj, ctx) ?? [],
-      ),
+      ...schemaErrors(rt, obj, ctx),
+      ...(hooks?.validateUpdate?.(obj, old, ctx) ?? hooks?.validate?.(obj, ctx) ?? []),
     ],
     hooks?.validateAsync?.(obj, old, ctx),
   );
@@ -175,7 +159,24 @@ function withAsyncErrors(
   errors: FieldError[],
   later: Promise<FieldError[]> | undefined,
 ): FieldError[] | Promise<FieldError[]> {
-  return later === undefined ? errors : later.then((more) => [...errors, ...more]);
+  return later === undefined
+    ? withoutBareDuplicates(errors)
+    : later.then((more) => withoutBareDuplicates([...errors, ...more]));
+}
+
+/**
+ * The schema's bare `Required value` stands in for a check the real kind's
+ * validation makes; where the kind reports the same field as required in its
+ * own words, the real server says it once, so the bare one goes.
+ */
+function withoutBareDuplicates(errors: FieldError[]): FieldError[] {
+  const worded = new Set(
+    errors.filter((e) => e.type === 'FieldValueRequired' && (e.detail ?? '') !== '').map((e) => e.field),
+  );
+  if (worded.size === 0) return errors;
+  return errors.filter(
+    (e) => !(e.type === 'FieldValueRequired' && (e.detail ?? '') === '' && worded.has(e.field)),
+  );
 }
 
 /** Metadata a subresource write may not change: what only the main resource changes. */

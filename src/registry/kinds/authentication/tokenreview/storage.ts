@@ -83,7 +83,10 @@ export class TokenReviewStorage implements Creater, RestStorage {
     }
 
     // The real review runs the request authenticator, whose group adder gives `system:authenticated` too.
-    const status: JsonObject = { authenticated: true, user: userInfoJson(withAuthenticatedGroup(result.user)) };
+    const status: JsonObject = {
+      authenticated: true,
+      user: userInfoJson(withAuthenticatedGroup(result.user)),
+    };
     putIfSet(status, 'audiences', [...result.audiences]);
     return status;
   }

@@ -192,7 +192,9 @@ function jobHooks(): KindHooks {
       const template = isObj(spec.template) ? spec.template : {};
       const templateLabels = isObj(template.metadata) ? template.metadata.labels : undefined;
       const shared =
-        isObj(templateLabels) && isObj(obj.metadata?.labels) && sameLabels(obj.metadata.labels, templateLabels);
+        isObj(templateLabels) &&
+        isObj(obj.metadata?.labels) &&
+        sameLabels(obj.metadata.labels, templateLabels);
       generateSelector(obj, labelsOf(ctx.profile));
       if (shared && obj.metadata !== undefined) {
         const generated = (spec.template as Obj).metadata as Obj;
