@@ -57,6 +57,11 @@ export interface ApiServerOptions {
   watchBookmarkIntervalMs?: number;
   /** Run the in-server controllers (namespace lifecycle, garbage collector); default true. */
   controllers?: boolean;
+  /**
+   * The controller manager's `--controllers`: `*` for every controller on by default, `name` to enable one,
+   * `-name` to disable one (default `['*']`). Applies to the workload controllers.
+   */
+  controllerSelection?: string[];
   /** `--livez-grace-period`: `/livez` passes its post-start checks this long after construction; default 0. */
   livezGracePeriodMs?: number;
   /** `--shutdown-send-retry-after`: during shutdown refuse new requests with 429 until the drain (see lifecycle.ts). */

@@ -19,6 +19,7 @@ import { toYaml, withoutManagedFields } from '../lib/yaml-text';
 import { routeHref } from '../lib/route';
 import { DeleteConfirm } from './DeleteConfirm';
 import { ManagedFieldsFold } from './ManagedFieldsFold';
+import { OwnerChain } from './OwnerChain';
 import { Relationships } from './Relationships';
 
 interface Props {
@@ -108,6 +109,7 @@ export function ObjectPanel({ objectRef, kindLabel, resourceVersion, onClose }: 
       ) : (
         <>
           <Relationships object={object} groupVersions={groupVersions} />
+          <OwnerChain object={object} groupVersions={groupVersions} />
           <h3>YAML</h3>
           <CodeBlock text={toYaml(withoutManagedFields(object))} label={`YAML of ${title}`} />
           <ManagedFieldsFold entries={object.metadata?.managedFields ?? []} />
