@@ -255,6 +255,126 @@ describe.each<ProfileName>(['kubernetes', 'orch'])('fidelity round 2 (%s profile
     ]);
   });
 
+  it("writes the controllers' objects in Go's order too: the Deployment's ReplicaSet, its Pod and their Events", async () => {
+    const labels = { app: 'ctrl-order' };
+    const d = await host.request('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      body: {
+        metadata: { name: 'ctrl-order' },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: labels },
+          template: { metadata: { labels }, spec: { containers: [{ image: 'nginx', name: 'c' }] } },
+        },
+      },
+    });
+    expect(d.status).toBe(201);
+    const selector = 'labelSelector=app%3Dctrl-order';
+    const rsPath = `/apis/apps/v1/namespaces/default/replicasets?${selector}`;
+    const rs = await eventually(async () => {
+      const r = await host.request('GET', rsPath);
+      return r.body.items?.length === 1 && r.body.items[0].status?.replicas === 1 ? r : undefined;
+    }, 'the ReplicaSet with its pod');
+    expect(keysAt(rs.text, 'items.0.metadata')).toEqual([
+      'name',
+      'namespace',
+      'uid',
+      'resourceVersion',
+      'generation',
+      'creationTimestamp',
+      'labels',
+      'annotations',
+      'ownerReferences',
+      'managedFields',
+    ]);
+    const ownerKeys = ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'];
+    expect(keysAt(rs.text, 'items.0.metadata.ownerReferences.0')).toEqual(ownerKeys);
+    expect(keysAt(rs.text, 'items.0.spec')).toEqual(['replicas', 'selector', 'template']);
+    expect(rs.body.items[0].spec.template.metadata.creationTimestamp).toBeNull();
+    expect(keysAt(rs.text, 'items.0.status').slice(0, 2)).toEqual(['replicas', 'fullyLabeledReplicas']);
+
+    const pods = await host.request('GET', `/api/v1/namespaces/default/pods?${selector}`);
+    expect(pods.body.items).toHaveLength(1);
+    expect(keysAt(pods.text, 'items.0.metadata')).toEqual([
+      'name',
+      'generateName',
+      'namespace',
+      'uid',
+      'resourceVersion',
+      'creationTimestamp',
+      'labels',
+      'ownerReferences',
+      'managedFields',
+    ]);
+    expect(keysAt(pods.text, 'items.0.metadata.ownerReferences.0')).toEqual(ownerKeys);
+    expect(keysAt(pods.text, 'items.0.spec.containers.0')).toEqual([
+      'name',
+      'image',
+      'resources',
+      'terminationMessagePath',
+      'terminationMessagePolicy',
+      'imagePullPolicy',
+    ]);
+    const podName = pods.body.items[0].metadata.name as string;
+    const table = await host.request(
+      'GET',
+      `/api/v1/namespaces/default/pods/${podName}?includeObject=Object`,
+      {
+        headers: { accept: profile.tableMediaType },
+      },
+    );
+    expect(keysAt(table.text, 'rows.0.object')).toEqual(['kind', 'apiVersion', 'metadata', 'spec', 'status']);
+    expect(keysAt(table.text, 'rows.0.object.metadata').slice(0, 3)).toEqual([
+      'name',
+      'generateName',
+      'namespace',
+    ]);
+    const w = await openWatch(host.url, `/api/v1/namespaces/default/pods?watch=1&${selector}`);
+    const [event] = await w.waitFor(1);
+    w.abort();
+    expect(Object.keys(event?.object.metadata ?? {}).slice(0, 3)).toEqual([
+      'name',
+      'generateName',
+      'namespace',
+    ]);
+
+    // The controllers' Events (SuccessfulCreate, ScalingReplicaSet), as the recorder of client-go writes them.
+    const events = await eventually(async () => {
+      const r = await host.request('GET', '/api/v1/namespaces/default/events');
+      const mine = (r.body.items as Obj[]).filter((e) =>
+        String((e.involvedObject as Obj).name).startsWith('ctrl-order'),
+      );
+      return mine.length >= 2 ? r : undefined;
+    }, "the controllers' events");
+    const index = (events.body.items as Obj[]).findIndex(
+      (e) => (e.involvedObject as Obj).name === 'ctrl-order' && e.reason === 'ScalingReplicaSet',
+    );
+    expect(index).toBeGreaterThanOrEqual(0);
+    const ev = events.body.items[index];
+    expect(keysAt(events.text, `items.${index}`)).toEqual([
+      'metadata',
+      'involvedObject',
+      'reason',
+      'message',
+      'source',
+      'firstTimestamp',
+      'lastTimestamp',
+      'count',
+      'type',
+      'eventTime',
+      'reportingComponent',
+      'reportingInstance',
+    ]);
+    expect(keysAt(events.text, `items.${index}.involvedObject`)).toEqual([
+      'kind',
+      'namespace',
+      'name',
+      'uid',
+      'apiVersion',
+      'resourceVersion',
+    ]);
+    expect(ev.eventTime).toBeNull();
+  });
+
   it('ends a paged list without continue (a custom resource list keeps ""), and quotes a bad byte as Go', async () => {
     for (const n of ['p1', 'p2']) await host.request('POST', cms, { body: { metadata: { name: n } } });
     const first = await host.request('GET', `${cms}?limit=1`);

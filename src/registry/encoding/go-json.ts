@@ -118,14 +118,19 @@ export function sortedDeep(value: unknown): unknown {
 
 export class GoJson {
   private readonly plans = new Map<string, StructPlan>();
-  private readonly zeros = new Map<string, unknown>();
+  private readonly zeroValues = new Map<string, unknown>();
   /** `apiVersion|kind` → definition. */
   private readonly kinds = new Map<string, string>();
   private readonly ownGroups = new Set<string>(['']);
 
+  /**
+   * `zeros: false` orders fields without adding the zero values Go writes: for copies of stored objects that are
+   * read back as stored (the state export), where an added `creationTimestamp: null` would change the object.
+   */
   constructor(
     private readonly profile: NamingProfile,
     private readonly definitions: DefinitionSet,
+    private readonly zeros = true,
   ) {
     for (const [name, def] of Object.entries(definitions))
       for (const g of def.gvk ?? []) {
@@ -197,7 +202,7 @@ export class GoJson {
     for (const f of plan.fields) {
       const v = o[f.name];
       if (v === undefined) {
-        if ('zero' in f) out[f.name] = f.zero;
+        if (this.zeros && 'zero' in f) out[f.name] = f.zero;
         continue;
       }
       seen++;
@@ -280,24 +285,34 @@ export class GoJson {
 
   /** A struct's zero value as Go writes it: its own always-written fields, recursively; shared and frozen. */
   private zeroStruct(def: string): unknown {
-    if (this.zeros.has(def)) return this.zeros.get(def);
-    this.zeros.set(def, Object.freeze({})); // a struct that contains itself by value cannot exist; break cycles
+    if (this.zeroValues.has(def)) return this.zeroValues.get(def);
+    this.zeroValues.set(def, Object.freeze({})); // a struct that contains itself by value cannot exist; break cycles
     const out: Obj = {};
     for (const f of this.plan(def).fields) if ('zero' in f) out[f.name] = f.zero;
     const zero = Object.freeze(out);
-    this.zeros.set(def, zero);
+    this.zeroValues.set(def, zero);
     return zero;
   }
 }
 
 const cache = new Map<string, GoJson>();
 
-/** The shaper of a naming profile over the built-in facts, made once. */
-export function goJsonFor(profile: NamingProfile): GoJson {
-  let g = cache.get(profile.name);
+function shaper(profile: NamingProfile, zeros: boolean): GoJson {
+  const key = `${profile.name}|${zeros}`;
+  let g = cache.get(key);
   if (g === undefined) {
-    g = new GoJson(profile, profileDefinitions(profile, builtInDefinitions));
-    cache.set(profile.name, g);
+    g = new GoJson(profile, profileDefinitions(profile, builtInDefinitions), zeros);
+    cache.set(key, g);
   }
   return g;
+}
+
+/** The shaper of a naming profile over the built-in facts, made once. */
+export function goJsonFor(profile: NamingProfile): GoJson {
+  return shaper(profile, true);
+}
+
+/** Go's field order without Go's zero values: for stored objects written out to be stored again (exports). */
+export function goOrderFor(profile: NamingProfile): GoJson {
+  return shaper(profile, false);
 }
