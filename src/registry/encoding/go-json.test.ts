@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { PROFILES, type ProfileName } from '../../machinery/naming';
 import { builtInDefinitions } from '../builtins';
 import goFieldOrder from '../generated/go-field-order.json';
-import { goJsonFor, sortedDeep } from './go-json';
+import { goJsonFor, goOrderFor, sortedDeep } from './go-json';
 
 type Obj = Record<string, unknown>;
 
@@ -210,6 +210,32 @@ describe.each<ProfileName>(['kubernetes', 'orch'])('Go JSON (%s profile)', (name
       spec: { containers: null },
       status: {},
     });
+  });
+
+  it('orders without adding zero values for exports, whose objects are stored again', () => {
+    const o = goOrderFor(profile);
+    const shaped = o.shape({
+      spec: { template, selector: { matchLabels: { b: '1', a: '2' } } },
+      metadata: meta,
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+    });
+    expect(keysAt(shaped)).toEqual(['kind', 'apiVersion', 'metadata', 'spec']);
+    expect(keysAt(shaped, 'spec')).toEqual(['selector', 'template']);
+    expect(keysAt(shaped, 'spec.selector.matchLabels')).toEqual(['a', 'b']);
+    expect(keysAt(shaped, 'spec.template.metadata')).toEqual(['labels']);
+    expect(keysAt(shaped, 'spec.template.spec.containers.0').slice(0, 3)).toEqual([
+      'name',
+      'image',
+      'resources',
+    ]);
+    expect(o.shape({ kind: 'Pod', apiVersion: 'v1', metadata: { name: 'p' } })).toEqual({
+      kind: 'Pod',
+      apiVersion: 'v1',
+      metadata: { name: 'p' },
+    });
+    // The answers' shaper keeps its zero values.
+    expect(keysAt(g.shape(shaped), 'spec.template.metadata')).toEqual(['creationTimestamp', 'labels']);
   });
 
   it('sorts a custom resource at every depth, metadata included', () => {
