@@ -168,7 +168,7 @@ users:
     );
   });
 
-  it('caches decisions for the TTL, per token', async () => {
+  it('caches decisions for the TTL, per token and audiences', async () => {
     let t = 0;
     const fetcher = webhook((review) =>
       answer({
@@ -189,6 +189,11 @@ users:
     t = 121_000;
     await auth.authenticateToken('good');
     expect(fetcher.calls).toHaveLength(3);
+    // The key is the token and the audiences: the same token for other audiences asks again, then is cached.
+    await auth.authenticateToken('good', ['other']);
+    await auth.authenticateToken('good', ['other']);
+    expect(fetcher.calls).toHaveLength(4);
+    expect((fetcher.calls[3]?.body['spec'] as Record<string, unknown>)['audiences']).toEqual(['other']);
   });
 
   it('records status.error as the reason, returns a generic 401, and does not cache it', async () => {
