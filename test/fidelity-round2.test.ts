@@ -306,10 +306,12 @@ describe.each<ProfileName>(['kubernetes', 'orch'])('fidelity round 2 (%s profile
       'managedFields',
     ]);
     expect(keysAt(pods.text, 'items.0.metadata.ownerReferences.0')).toEqual(ownerKeys);
+    // The service-account admission plugin mounted the token volume, as on a real server.
     expect(keysAt(pods.text, 'items.0.spec.containers.0')).toEqual([
       'name',
       'image',
       'resources',
+      'volumeMounts',
       'terminationMessagePath',
       'terminationMessagePolicy',
       'imagePullPolicy',
