@@ -25,8 +25,9 @@ describe('token webhook kubeconfig files', () => {
     ).authentication?.webhook;
     expect(webhook?.kubeconfig).toBe(kubeconfig);
     expect(webhook?.files?.path).toBe('/etc/authn/webhook.yaml');
-    expect(webhook?.files?.read('/etc/authn/ca.crt')).toBe(caPEM);
-    expect(() => webhook?.files?.read('/etc/authn/client.key')).toThrow(
+    const readBeside = webhook?.files?.read ?? (() => '');
+    expect(readBeside('/etc/authn/ca.crt')).toBe(caPEM);
+    expect(() => readBeside('/etc/authn/client.key')).toThrow(
       'open /etc/authn/client.key: no such file or directory',
     );
   });
