@@ -30,6 +30,7 @@ import { handleWebhookBackendApi, isWebhookBackendApiPath } from './sandbox-webh
 import { Catalog } from '../registry/catalog';
 import { builtInDefinitions, builtInRegistry } from '../registry/builtins';
 import { RestInstaller } from '../registry/installer';
+import { legacyTokenTracker } from './legacy-token-tracking';
 import type { StoreDeps } from '../registry/generic/store';
 import type { ServiceAccountTokenService } from '../registry/kinds/types';
 import type { ServerAuthorizer, AuthorizationMode } from '../auth/authz/index';
@@ -705,9 +706,27 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
 
+  // The last-used label of legacy tokens, written through the loopback as the API server's own user.
+  const legacyTokenUsed = legacyTokenTracker({
+    profile,
+    now,
+    enabled: () => featureGates.LegacyServiceAccountTokenTracking !== false,
+    patch: (namespace, name, body) =>
+      handleRequest(
+        deps,
+        new Request(`http://orch.internal/api/v1/namespaces/${namespace}/secrets/${name}`, {
+          method: 'PATCH',
+          body,
+          headers: {
+            authorization: `Bearer ${need().staticTokens.mint(systemApiserver)}`,
+            'content-type': 'application/merge-patch+json',
+            'user-agent': `${profile.shortWord}-apiserver/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`,
+          },
+        }),
+      ),
+  });
+
   const ready = (async () => {
-    // The caches start before anything is written, so on a fresh store they hold the start-up objects.
-    await watchCaches.start();
     await applySavedSettings();
     identity = await createIdentity({
       profile,
@@ -717,6 +736,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       authorizationModes: (options.authorizationModes ?? ['Node', 'RBAC']) as AuthorizationMode[],
       adminTokens: options.adminTokens ?? [],
       now,
+      legacyTokenUsed,
       ...(saTokens.signingKeyPEM !== undefined
         ? { serviceAccountSigningKeyPEM: saTokens.signingKeyPEM }
         : {}),
@@ -731,6 +751,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       'poststarthook/storage-object-count-tracker-hook',
     );
     await bootstrapWithHealth();
+    // The watch caches start once the start-up objects exist, as the real cacher's first list finds them:
+    // on a fresh server a watch from resourceVersion 1 is 410 `too old resource version: 1 (<start>)`.
+    await watchCaches.start();
     stopMasterWatch = watchMasterService(informers, profile, reconcileMaster);
     await crdRegistrar.start();
     health.complete('poststarthook/start-apiextensions-informers', 'poststarthook/crd-informer-synced');

@@ -34,6 +34,8 @@ import { parseExport } from '../storage/export-format';
 import { parseRuntimeConfig } from '../registry/runtime-config';
 import { baseHeaders } from '../http/respond';
 import { toStatusError } from '../machinery/errors';
+import { isProfileName, namingProfile, type ProfileName } from '../machinery/naming';
+import { goOrderFor } from '../registry/encoding/go-json';
 
 export interface SandboxSettings {
   compactionIntervalMs: number;
@@ -163,7 +165,9 @@ export async function handleSandbox(
   }
   if (path === '/sandbox/v1/export') {
     if (method !== 'GET') throw methodNotAllowed();
-    const [data, revision] = await Promise.all([storage.exportState(), storage.currentRevision()]);
+    const [stored, revision] = await Promise.all([storage.exportState(), storage.currentRevision()]);
+    const profileName = control.settings().profile;
+    const data = isProfileName(profileName) ? await inGoOrder(stored, profileName) : stored;
     const headers = baseHeaders(ctx, 'application/json');
     headers.set(
       'Content-Disposition',
@@ -181,6 +185,25 @@ export async function handleSandbox(
     return importWithProgress(ctx, data, control, snapshot);
   }
   throw pathNotFound();
+}
+
+/**
+ * The export with its objects' fields in Go's order, as every answer writes them (a custom resource's keys
+ * sorted). Only the order: the zero values Go writes are not added, so an import stores exactly what was stored.
+ */
+async function inGoOrder(exported: Blob, profile: ProfileName): Promise<string> {
+  const order = goOrderFor(namingProfile(profile));
+  const document = JSON.parse(await exported.text()) as {
+    data?: { data?: { tableName?: string; rows?: { object?: unknown; previous?: unknown }[] }[] };
+  };
+  for (const table of document.data?.data ?? []) {
+    if (table.tableName !== 'objects' && table.tableName !== 'changes') continue;
+    for (const row of table.rows ?? []) {
+      if (row.object !== undefined) row.object = order.shape(row.object);
+      if (row.previous !== undefined) row.previous = order.shape(row.previous);
+    }
+  }
+  return JSON.stringify(document);
 }
 
 /** The request body as a validated state export of this server's profile (400 otherwise). */

@@ -14,7 +14,7 @@
 
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 // Flags are parsed synchronously: the Node host imports the YAML package itself (the core loads it lazily).
 import { parse as parseYaml } from 'yaml';
 import { namingProfile } from '../../machinery/naming';
@@ -209,7 +209,7 @@ const flagKinds = {
     kind: 'bool',
     section: 'controller manager',
     usage:
-      'Start a leader election client and gain leadership before running the controllers (useful with several replicas on one etcd).',
+      'Start a leader election client and gain leadership before running the controllers. Default true with --storage etcd (several replicas may share it), false with the single-process stores.',
   },
   'leader-elect-lease-duration': {
     kind: 'string',
@@ -620,6 +620,15 @@ export type ReadFile = (path: string) => string;
 
 const readUtf8: ReadFile = (path) => readFileSync(path, 'utf8');
 
+/** Reads a file, failing with Go's `open <path>: <reason>` text. */
+function goRead(read: ReadFile, path: string): string {
+  try {
+    return read(path);
+  } catch (e) {
+    throw new Error(goFileError(path, e));
+  }
+}
+
 function readFlagFile(read: ReadFile, path: string, context: string): string {
   try {
     return read(path);
@@ -776,6 +785,8 @@ function authenticationOf(
   if (webhookFile !== undefined) {
     config.webhook = {
       kubeconfig: readFlagFile(read, webhookFile, ''),
+      // Files the kubeconfig names are read beside it, with Go's wording when one cannot be read.
+      files: { path: resolve(webhookFile), read: (path) => goRead(read, path) },
       ...(cacheTTLms !== undefined ? { cacheTTLms } : {}),
       ...(version === 'v1' || version === 'v1beta1' ? { version } : {}),
     };
@@ -922,9 +933,9 @@ export function parseHostArgs(
 }
 
 /**
- * `--leader-elect` (default false here: one replica needs no lease, and a restarted one would wait out its old
- * lease; the real controller manager defaults to true) and its durations, validated as the controller manager's
- * LeaderElectionConfiguration is.
+ * `--leader-elect` and its durations, validated as the controller manager's LeaderElectionConfiguration is.
+ * Unset, the host decides (see host.ts): on with `--storage etcd`, as the real controller manager's default; off
+ * with the single-process stores, where no other replica can run controllers and a restart would wait out its lease.
  */
 function leaderElectionOf(raw: RawFlags, options: NodeHostOptions): string[] {
   const s = raw.strings;

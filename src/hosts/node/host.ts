@@ -224,6 +224,10 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       ? undefined
       : { ...options.authentication, fetch: options.authentication.fetch ?? nodeExternalFetch() };
   const scriptRunner = nodeScriptRunner();
+  // The real controller manager elects a leader unless told not to. On etcd, which several replicas may share,
+  // so does this host; the single-process stores have no other replica to elect against (`--leader-elect`).
+  const leaderElection =
+    options.leaderElection ?? (options.storage === 'etcd' ? { leaderElect: true } : undefined);
   const apiOptions: ApiServerOptions = {
     storage,
     profile,
@@ -263,8 +267,8 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       ? { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion }
       : {}),
     // The real controller manager's holder identity: `<hostname>_<uuid>`.
-    ...(options.leaderElection !== undefined
-      ? { leaderElection: { identity: `${machineName()}_${randomUUID()}`, ...options.leaderElection } }
+    ...(leaderElection !== undefined
+      ? { leaderElection: { identity: `${machineName()}_${randomUUID()}`, ...leaderElection } }
       : {}),
     ...(options.controllerSelection !== undefined
       ? { controllerSelection: options.controllerSelection }

@@ -7,7 +7,10 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import { badRequest, StatusError } from '../../machinery/errors';
+import { badRequest, invalid, StatusError } from '../../machinery/errors';
+import { fieldError } from '../../machinery/field-errors';
+import { goValue } from '../../machinery/go-format';
+import { fromUnstructuredError } from '../../registry/validation/from-unstructured';
 import { dropNulls } from '../../machinery/json';
 import { applyMergePatchInPlace } from '../../fieldmanager/merge-patch';
 import { applyJsonPatch, JsonPatchError } from '../../fieldmanager/json-patch';
@@ -157,10 +160,23 @@ export async function handlePatch(
       await breathe();
       // Built-in kinds decode into types that drop nulls; custom resources keep them (nullable fields).
       if (!req.rt.custom) dropNulls(obj);
+      // A strategic merge patch's result is converted from a generic map (not decoded from JSON): its errors
+      // are the converter's, about the patch as Go prints it (`%+v`).
+      const strategicError =
+        type === 'strategic'
+          ? (message: string) =>
+              invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goValue(patch), message)])
+          : undefined;
+      const converted =
+        strategicError !== undefined && schema.root !== undefined
+          ? fromUnstructuredError(defs, schema.root, obj)
+          : undefined;
+      if (converted !== undefined && strategicError !== undefined) throw strategicError(converted);
       checkNameAndNamespace(req, obj);
       await breathe();
       enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, {
         strictError: patchStrictError(),
+        ...(strategicError !== undefined ? { typeError: strategicError } : {}),
       });
       return obj;
     },
