@@ -6,6 +6,7 @@ import type { Command } from '../command';
 import { apiResourcesCommand } from './api-resources';
 import { apiVersionsCommand } from './api-versions';
 import { applyCommand } from './apply';
+import { autoscaleCommand } from './autoscale';
 import { authCommand } from './auth';
 import { certificateCommand } from './certificate';
 import { clusterInfoCommand } from './cluster-info';
@@ -20,10 +21,15 @@ import { describeCommand } from './describe';
 import { getCommand } from './get';
 import { annotateCommand, labelCommand } from './label-annotate';
 import { execCommand, logsCommand } from './logs';
+import { cordonNodeCommand, uncordonNodeCommand } from './node/cordon';
+import { drainCommand } from './node/drain';
+import { taintCommand } from './node/taint';
 import { patchCommand } from './patch';
 import { replaceCommand } from './replace';
+import { rolloutCommand } from './rollout';
 import { runCommand } from './run';
 import { scaleCommand } from './scale';
+import { setCommand } from './set';
 import { versionCommand } from './version';
 
 export const rootCommand: Command = {
@@ -35,13 +41,16 @@ export const rootCommand: Command = {
     apiVersionsCommand,
     applyCommand,
     authCommand,
+    autoscaleCommand,
     certificateCommand,
     clusterInfoCommand,
     configCommand,
+    cordonNodeCommand,
     createCommand,
     deleteCommand,
     describeCommand,
     diffCommand,
+    drainCommand,
     editCommand,
     execCommand,
     explainCommand,
@@ -50,8 +59,12 @@ export const rootCommand: Command = {
     logsCommand,
     patchCommand,
     replaceCommand,
+    rolloutCommand,
     runCommand,
     scaleCommand,
+    setCommand,
+    taintCommand,
+    uncordonNodeCommand,
     versionCommand,
     waitCommand,
   ],
