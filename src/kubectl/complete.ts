@@ -64,7 +64,8 @@ export async function complete(words: string[], sources: CompletionSources): Pro
       .map((c) => c.name)
       .filter((n) => n.startsWith(current))
       .sort();
-  if (takesNodes.has(cmd.name)) return (await sources.names('nodes')).filter((n) => n.startsWith(current)).sort();
+  if (takesNodes.has(cmd.name))
+    return (await sources.names('nodes')).filter((n) => n.startsWith(current)).sort();
   if (takesTypes.has(cmd.name)) {
     if (positional.length === 0) {
       if (current.includes('/')) {

@@ -56,7 +56,8 @@ export const autoscaleCommand: Command = {
     if (!f.changed.has('max')) throw new KubectlError('error: required flag(s) "max" not set');
     const min = f.int('min');
     const max = f.int('max');
-    if (max < 1) throw new KubectlError(`error: --max=MAXPODS is required and must be at least 1, max: ${max}`);
+    if (max < 1)
+      throw new KubectlError(`error: --max=MAXPODS is required and must be at least 1, max: ${max}`);
     if (max < min)
       throw new KubectlError(
         `error: --max=MAXPODS must be larger or equal to --min=MINPODS, max: ${max}, min: ${min}`,

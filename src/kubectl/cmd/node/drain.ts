@@ -41,7 +41,11 @@ function podPath(pod: KubeObject, sub?: string): string {
 }
 
 /** The pods on a node with their verdicts (GetPodsForDeletion). */
-async function podsForDeletion(ctx: CommandContext, node: string, options: DrainOptions): Promise<PodVerdict[]> {
+async function podsForDeletion(
+  ctx: CommandContext,
+  node: string,
+  options: DrainOptions,
+): Promise<PodVerdict[]> {
   const client = await ctx.f.client();
   const query: Record<string, string> = { fieldSelector: `spec.nodeName=${node}` };
   if (ctx.flags.string('pod-selector') !== '') query['labelSelector'] = ctx.flags.string('pod-selector');
@@ -154,7 +158,12 @@ export function goDuration(ms: number): string {
   return `${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${m}m` : ''}${s}s`;
 }
 
-async function drainNode(ctx: CommandContext, node: string, dryRun: DryRun, options: DrainOptions): Promise<void> {
+async function drainNode(
+  ctx: CommandContext,
+  node: string,
+  dryRun: DryRun,
+  options: DrainOptions,
+): Promise<void> {
   const verdicts = await podsForDeletion(ctx, node, options);
   const errors = grouped(verdicts, 'error');
   if (errors.length > 0) throw new DrainError(errors);
@@ -174,7 +183,9 @@ async function drainNode(ctx: CommandContext, node: string, dryRun: DryRun, opti
   try {
     // kubectl starts one goroutine per pod; the newest runs first, the others in order.
     const ordered = pods.length > 1 ? [pods[pods.length - 1] as KubeObject, ...pods.slice(0, -1)] : pods;
-    const results = await Promise.allSettled(ordered.map((p) => removePod(ctx, p, dryRun, deadline, stop.signal)));
+    const results = await Promise.allSettled(
+      ordered.map((p) => removePod(ctx, p, dryRun, deadline, stop.signal)),
+    );
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed !== undefined) throw new DrainError([(failed.reason as Error).message]);
     if (stop.signal.aborted && timeout > 0 && Date.now() >= deadline)
@@ -230,7 +241,9 @@ export const drainCommand: Command = {
         ctx.out(printer.print(node));
       } catch (error) {
         if (!(error instanceof DrainError)) throw error;
-        ctx.err(`error: unable to drain node "${name}" due to error:${error.message}, continuing command...\n`);
+        ctx.err(
+          `error: unable to drain node "${name}" due to error:${error.message}, continuing command...\n`,
+        );
         fatal.push(...error.errors);
         remaining.push(name);
       }

@@ -27,7 +27,8 @@ export interface PodVerdict {
 
 export const daemonSetFatal = 'cannot delete DaemonSet-managed Pods (use --ignore-daemonsets to ignore)';
 export const daemonSetWarning = 'ignoring DaemonSet-managed Pods';
-export const localStorageFatal = 'cannot delete Pods with local storage (use --delete-emptydir-data to override)';
+export const localStorageFatal =
+  'cannot delete Pods with local storage (use --delete-emptydir-data to override)';
 export const localStorageWarning = 'deleting Pods with local storage';
 export const unmanagedFatal = 'cannot delete Pods declare no controller (use --force to override)';
 export const unmanagedWarning = 'deleting Pods that declare no controller';

@@ -28,8 +28,13 @@ describe('drain filters', () => {
   it('refuses or skips DaemonSet pods, and evicts an orphan only when forced', () => {
     const ds = pod('d', {}, 'DaemonSet');
     expect(verdict(ds, none).message).toContain('--ignore-daemonsets');
-    expect(verdict(ds, { ...none, ignoreDaemonSets: true })).toMatchObject({ delete: false, reason: 'warning' });
-    expect(verdict(ds, { ...none, force: true }, false)).toMatchObject({ delete: true, reason: 'warning' });
+    expect(verdict(ds, { ...none, ignoreDaemonSets: true })).toMatchObject({
+      delete: false,
+      reason: 'warning',
+    });
+    // Later filters pass it and, as in kubectl, their verdict replaces the orphan's warning.
+    expect(verdict(ds, { ...none, force: true }, false)).toMatchObject({ delete: true });
+    expect(verdict(ds, none, false)).toMatchObject({ delete: false, reason: 'error' });
   });
 
   it('needs --delete-emptydir-data for emptyDir volumes, and skips mirror pods', () => {
@@ -75,10 +80,13 @@ describe('taints', () => {
       taints: [{ key: 'a', effect: 'NoExecute' }, ...old],
       operation: 'tainted',
     });
-    expect(reorganizeTaints('n', old, [], [{ key: 'old' }], false)).toEqual({ taints: [], operation: 'untainted' });
-    expect(reorganizeTaints('n', old, [{ key: 'old', value: 'v', effect: 'NoSchedule' }], [], true).operation).toBe(
-      'modified',
-    );
+    expect(reorganizeTaints('n', old, [], [{ key: 'old' }], false)).toEqual({
+      taints: [],
+      operation: 'untainted',
+    });
+    expect(
+      reorganizeTaints('n', old, [{ key: 'old', value: 'v', effect: 'NoSchedule' }], [], true).operation,
+    ).toBe('modified');
     expect(() => reorganizeTaints('n', old, [{ key: 'old', effect: 'NoSchedule' }], [], false)).toThrow(
       'node n already has old taint(s) with same effect(s) and --overwrite is false',
     );

@@ -43,7 +43,7 @@ export const taintCommand: Command = {
     const [type, ...names] = split.resources;
     if (type === undefined)
       throw new KubectlError(
-        'error: at least one resource name must be specified since \'all\' parameter is not set',
+        "error: at least one resource name must be specified since 'all' parameter is not set",
       );
     const mapper = await ctx.f.mapper();
     const mapping = mapper.mappingFor(type.toLowerCase());
@@ -68,13 +68,18 @@ export const taintCommand: Command = {
     if (names.length > 0) {
       for (const name of names)
         try {
-          nodes.push((await client.send<KubeObject>('GET', `/api/v1/nodes/${encodeURIComponent(name)}`)).body);
+          nodes.push(
+            (await client.send<KubeObject>('GET', `/api/v1/nodes/${encodeURIComponent(name)}`)).body,
+          );
         } catch (error) {
           errors.push(error);
         }
     } else {
       const list = (
-        await client.send<KubeList>('GET', withQuery('/api/v1/nodes', selector !== '' ? { labelSelector: selector } : {}))
+        await client.send<KubeList>(
+          'GET',
+          withQuery('/api/v1/nodes', selector !== '' ? { labelSelector: selector } : {}),
+        )
       ).body;
       nodes = list.items.map((i) => ({ apiVersion: 'v1', kind: 'Node', ...i }));
     }
@@ -102,10 +107,14 @@ export const taintCommand: Command = {
         const query: Record<string, string> = { fieldManager: f.string('field-manager') };
         if (dryRun === 'server') query['dryRun'] = 'All';
         const patched = (
-          await client.send<KubeObject>('PATCH', withQuery(`/api/v1/nodes/${encodeURIComponent(name)}`, query), {
-            body: { spec: { taints: result.taints.length > 0 ? result.taints : null } },
-            contentType: 'application/strategic-merge-patch+json',
-          })
+          await client.send<KubeObject>(
+            'PATCH',
+            withQuery(`/api/v1/nodes/${encodeURIComponent(name)}`, query),
+            {
+              body: { spec: { taints: result.taints.length > 0 ? result.taints : null } },
+              contentType: 'application/strategic-merge-patch+json',
+            },
+          )
         ).body;
         ctx.out(printer.print(patched));
       } catch (error) {

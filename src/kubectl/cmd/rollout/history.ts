@@ -27,7 +27,7 @@ export function historyTable(revisions: Revision[]): string {
 export function templateText(template: Record<string, unknown>): string {
   const w = new PrefixWriter();
   describePodTemplate(template, w);
-  return w.toString();
+  return w.raw();
 }
 
 export const rolloutHistoryCommand: Command = {

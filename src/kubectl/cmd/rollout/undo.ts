@@ -107,7 +107,8 @@ export const rolloutUndoCommand: Command = {
           throw new RolloutError(
             "you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again",
           );
-        if (toRevision < 0) throw new RolloutError(`unable to find specified revision ${toRevision} in history`);
+        if (toRevision < 0)
+          throw new RolloutError(`unable to find specified revision ${toRevision} in history`);
         const revisions = await revisionsOf(ctx, kind, object);
         const target = undoTarget(kind, name, revisions, toRevision);
         if (dryRun === 'client') {
@@ -120,7 +121,10 @@ export const rolloutUndoCommand: Command = {
             ? equalIgnoringHash(target.template, current)
             : canonical(target.template) === canonical(typedTemplate(current));
         if (matches) {
-          await print(object, `skipped rollback (current template already matches revision ${target.revision})`);
+          await print(
+            object,
+            `skipped rollback (current template already matches revision ${target.revision})`,
+          );
           continue;
         }
         const query = dryRun === 'server' ? { dryRun: 'All' } : {};
@@ -165,4 +169,3 @@ export const rolloutUndoCommand: Command = {
     return 0;
   },
 };
-

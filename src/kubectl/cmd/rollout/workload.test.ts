@@ -31,7 +31,11 @@ describe('rollout revisions', () => {
   });
 
   it('undo goes to the newest but one, or to the named revision', () => {
-    const revisions = deploymentRevisions(owner, [rs('a', '1', 'v1'), rs('b', '2', 'v2'), rs('c', '5', 'v5')]);
+    const revisions = deploymentRevisions(owner, [
+      rs('a', '1', 'v1'),
+      rs('b', '2', 'v2'),
+      rs('c', '5', 'v5'),
+    ]);
     expect(undoTarget('Deployment', 'web', revisions, 0).revision).toBe(2);
     expect(undoTarget('Deployment', 'web', revisions, 1).revision).toBe(1);
     expect(() => undoTarget('Deployment', 'web', revisions, 4)).toThrow(
@@ -41,13 +45,20 @@ describe('rollout revisions', () => {
 
   it('words a missing previous revision per kind', () => {
     const one = deploymentRevisions(owner, [rs('a', '1', 'v1')]);
-    expect(() => undoTarget('Deployment', 'web', one, 0)).toThrow('no rollout history found for deployment "web"');
+    expect(() => undoTarget('Deployment', 'web', one, 0)).toThrow(
+      'no rollout history found for deployment "web"',
+    );
     expect(() => undoTarget('DaemonSet', 'web', one, 0)).toThrow('no last revision to roll back to');
   });
 
   it('reads ControllerRevisions’ templates without the replace directive', () => {
     const cr = {
-      metadata: { name: 'x', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'web', uid: 'u1', controller: true }] },
+      metadata: {
+        name: 'x',
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'web', uid: 'u1', controller: true },
+        ],
+      },
       revision: 2,
       data: { spec: { template: { $patch: 'replace', metadata: { labels: { a: 'b' } } } } },
     } as unknown as KubeObject;
@@ -78,11 +89,12 @@ describe('rollout status lines', () => {
     expect(rolloutStatus('Deployment', deployment({ observedGeneration: 0 }), 0).text).toBe(
       'Waiting for deployment spec update to be observed...\n',
     );
-    expect(rolloutStatus('Deployment', deployment({ observedGeneration: 1, updatedReplicas: 1 }), 0).text).toBe(
-      'Waiting for deployment "web" rollout to finish: 1 out of 2 new replicas have been updated...\n',
-    );
     expect(
-      rolloutStatus('Deployment', deployment({ observedGeneration: 1, updatedReplicas: 2, replicas: 3 }), 0).text,
+      rolloutStatus('Deployment', deployment({ observedGeneration: 1, updatedReplicas: 1 }), 0).text,
+    ).toBe('Waiting for deployment "web" rollout to finish: 1 out of 2 new replicas have been updated...\n');
+    expect(
+      rolloutStatus('Deployment', deployment({ observedGeneration: 1, updatedReplicas: 2, replicas: 3 }), 0)
+        .text,
     ).toBe('Waiting for deployment "web" rollout to finish: 1 old replicas are pending termination...\n');
     const done = rolloutStatus(
       'Deployment',
@@ -97,7 +109,9 @@ describe('rollout status lines', () => {
       observedGeneration: 1,
       conditions: [{ type: 'Progressing', reason: 'ProgressDeadlineExceeded' }],
     });
-    expect(() => rolloutStatus('Deployment', stuck, 0)).toThrow('deployment "web" exceeded its progress deadline');
+    expect(() => rolloutStatus('Deployment', stuck, 0)).toThrow(
+      'deployment "web" exceeded its progress deadline',
+    );
     expect(() => rolloutStatus('Deployment', stuck, 2)).toThrow(
       'desired revision (2) is different from the running revision (0)',
     );
