@@ -37,6 +37,7 @@ const takesTypes = new Set([
   'resume',
   'image',
   'autoscale',
+  'expose',
   'taint',
 ]);
 

@@ -13,6 +13,7 @@ import { clusterInfoCommand } from './cluster-info';
 import { diffCommand } from './diff';
 import { editCommand } from './edit';
 import { explainCommand } from './explain';
+import { exposeCommand } from './expose';
 import { waitCommand } from './wait';
 import { configCommand } from './config';
 import { createCommand } from './create';
@@ -54,6 +55,7 @@ export const rootCommand: Command = {
     editCommand,
     execCommand,
     explainCommand,
+    exposeCommand,
     getCommand,
     labelCommand,
     logsCommand,
