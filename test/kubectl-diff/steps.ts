@@ -658,6 +658,15 @@ export const scenarios: Scenario[] = [
       k(
         'expose deployment web --port=80 --cluster-ip=None --name=headless --session-affinity=ClientIP -o name',
       ),
+      k('set resources deployment web --limits=cpu=200m,memory=512Mi'),
+      k('set resources deployment web -c=nginx --requests=cpu=100m'),
+      k('set resources deployment web -c=nginx --requests=cpu=100m'),
+      k('set resources deployment web -c=nope --requests=cpu=100m'),
+      k('set resources deployment web'),
+      k('set resources deployment web --limits=cpu=abc'),
+      k('set resources configmap kube-root-ca.crt --limits=cpu=1'),
+      k('set resources'),
+      k('get deployment web -o jsonpath={.spec.template.spec.containers[*].resources}'),
     ],
   },
 ];
