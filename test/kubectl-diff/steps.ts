@@ -114,6 +114,87 @@ spec:
 const longAnnotation =
   'This is a long description of the settings that goes on and on past the width at which the YAML printer folds plain scalars onto the next line';
 
+/** Workloads whose pods match no node, so they stay Pending with or without simulated nodes. */
+const rolloutWorkloads = {
+  'web.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      nodeSelector:
+        disktype: none
+      containers:
+      - name: nginx
+        image: nginx:1.25
+`,
+  'agents.yaml': `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels:
+      app: agent
+  template:
+    metadata:
+      labels:
+        app: agent
+    spec:
+      nodeSelector:
+        disktype: none
+      containers:
+      - name: agent
+        image: busybox:1.36
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+spec:
+  serviceName: db
+  replicas: 1
+  selector:
+    matchLabels:
+      app: db
+  template:
+    metadata:
+      labels:
+        app: db
+    spec:
+      nodeSelector:
+        disktype: none
+      containers:
+      - name: db
+        image: redis:7
+`,
+  'node.yaml': `apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels:
+    kubernetes.io/hostname: n1
+`,
+  'solo.yaml': `apiVersion: v1
+kind: Pod
+metadata:
+  name: solo
+spec:
+  nodeName: n1
+  containers:
+  - name: c
+    image: nginx:1.25
+`,
+};
+
 export const scenarios: Scenario[] = [
   {
     name: 'discovery-and-config',
@@ -458,6 +539,134 @@ export const scenarios: Scenario[] = [
       k('get pods --show-labels'),
       k('delete pod once --wait=false'),
       k('delete pod web --grace-period=0 --force'),
+    ],
+  },
+  {
+    name: 'rollouts',
+    profile: 'kubernetes',
+    files: rolloutWorkloads,
+    steps: [
+      k('create -f web.yaml'),
+      k('wait --for=jsonpath={.status.updatedReplicas}=2 deployment/web'),
+      k('rollout status deployment/web --watch=false'),
+      k('rollout history deployment/web'),
+      k('rollout status deployment/web --timeout=1s'),
+      k('rollout status deployment/web --revision=3 --watch=false'),
+      k('rollout status deployment/web --revision=-1'),
+      k('rollout status'),
+      k('rollout status deployment/nope'),
+      k('rollout status configmap/kube-root-ca.crt'),
+      k('rollout history configmap/kube-root-ca.crt'),
+      k('rollout bogus'),
+      k('set image deployment/web nginx=nginx:1.26'),
+      k('set image deployment/web nope=nginx:1.26'),
+      k('set image configmap/kube-root-ca.crt a=b'),
+      k('set image deployment/web'),
+      k('set bogus'),
+      k('wait --for=jsonpath={.status.updatedReplicas}=1 deployment/web'),
+      k('rollout status deployment/web --watch=false'),
+      k('rollout history deployment/web'),
+      k('rollout history deployment/web --revision=2'),
+      k('rollout history deployment/web --revision=7'),
+      k('rollout history deployment/web -o name'),
+      k('rollout undo deployment/web --dry-run=client'),
+      k('rollout undo deployment/web --to-revision=9'),
+      k('rollout undo deployment/web --to-revision=2'),
+      k('rollout undo deployment/web'),
+      k('wait --for=jsonpath={.status.observedGeneration}=3 deployment/web'),
+      k('rollout history deployment/web'),
+      k('get deployment web -o jsonpath={.spec.template.spec.containers[0].image}'),
+      k('rollout pause deployment/web'),
+      k('rollout pause deployment/web'),
+      k('rollout restart deployment/web'),
+      k('rollout undo deployment/web'),
+      k('rollout resume deployment/web'),
+      k('rollout resume deployment/web'),
+      k('rollout restart deployment/web'),
+      k('rollout restart configmap/kube-root-ca.crt'),
+      k('rollout pause configmap/kube-root-ca.crt'),
+      k('rollout undo configmap/kube-root-ca.crt'),
+      k('autoscale deployment web --max=5'),
+      k('get hpa web -o jsonpath={.spec.metrics[0].resource.target.averageUtilization}'),
+      k('autoscale deployment web --min=2 --max=4 --cpu-percent=70 --name=web2 --dry-run=client -o yaml'),
+      k('autoscale deployment web --min=3 --max=2'),
+      k('autoscale deployment web'),
+      k('autoscale deployment web --max=0'),
+      k('autoscale configmap kube-root-ca.crt --max=3'),
+      k('autoscale deployment nope --max=3'),
+      k('autoscale deployment web --max=5'),
+      k('create -f agents.yaml'),
+      k('wait --for=jsonpath={.status.observedGeneration}=1 daemonset/agent statefulset/db'),
+      k('rollout status ds/agent --watch=false'),
+      k('rollout status sts/db --watch=false'),
+      k('rollout history ds/agent'),
+      k('set image ds/agent agent=busybox:1.37'),
+      k('set image sts/db db=redis:7.2'),
+      k('wait --for=jsonpath={.status.observedGeneration}=2 daemonset/agent statefulset/db'),
+      k('rollout history ds/agent'),
+      k('rollout history ds/agent --revision=2'),
+      k('rollout history sts/db --revision=1'),
+      k('rollout undo ds/agent --to-revision=2'),
+      k('rollout undo ds/agent'),
+      k('rollout undo sts/db --to-revision=5'),
+      k('rollout undo sts/db --to-revision=1'),
+      k('rollout pause ds/agent'),
+      k('create -f node.yaml'),
+      k('cordon n1'),
+      k('cordon n1'),
+      k('uncordon n1'),
+      k('uncordon n1'),
+      k('cordon nope'),
+      k('cordon'),
+      k('cordon n1 --dry-run=server'),
+      k('cordon -l kubernetes.io/hostname=n1'),
+      k('uncordon n1'),
+      k('taint nodes n1 dedicated=gpu:NoSchedule'),
+      k('taint nodes n1 dedicated=gpu:NoSchedule'),
+      k('taint nodes n1 dedicated=cpu:NoSchedule --overwrite'),
+      k('taint nodes n1 other:PreferNoSchedule'),
+      k('taint node n1 dedicated:NoSchedule-'),
+      k('taint node n1 dedicated:NoSchedule-'),
+      k('taint node n1 other-'),
+      k('taint node n1'),
+      k('taint node n1 bad=x:Wrong'),
+      k('taint pods x a=b:NoSchedule'),
+      k('taint node n1 a=b:NoSchedule a-'),
+      k('taint node n1 a=b:NoSchedule c-'),
+      k('drain n1'),
+      k('uncordon n1'),
+      k('drain n1 --dry-run=client'),
+      k('drain n1 --dry-run=server'),
+      k('create -f solo.yaml'),
+      k('drain n1 --timeout=5s'),
+      k('drain n1 --force --grace-period=0 --timeout=20s'),
+      k('get pods --field-selector=spec.nodeName=n1'),
+      k('drain nope'),
+      k('drain'),
+      k('expose deployment web --port=80 --target-port=8080'),
+      k('get svc web -o jsonpath={.spec.ports}'),
+      k('expose deployment web --port=80'),
+      k('expose deployment web --port=80,443 --name=w2 --dry-run=client -o yaml'),
+      k('expose deployment web --name=noport'),
+      k('expose configmap kube-root-ca.crt --port=80'),
+      k('expose svc web --name=web3 --port=90 --labels=a=b --selector=x=y --dry-run=client -o json'),
+      k('run lab --image=nginx:1.25 --port=8080 --labels=app=lab,tier=x'),
+      k('expose pod lab --protocol=UDP --dry-run=server'),
+      k('expose pod lab -o name'),
+      k('get svc lab -o jsonpath={.spec.ports[0].port}/{.spec.ports[0].protocol}'),
+      k('expose'),
+      k(
+        'expose deployment web --port=80 --cluster-ip=None --name=headless --session-affinity=ClientIP -o name',
+      ),
+      k('set resources deployment web --limits=cpu=200m,memory=512Mi'),
+      k('set resources deployment web -c=nginx --requests=cpu=100m'),
+      k('set resources deployment web -c=nginx --requests=cpu=100m'),
+      k('set resources deployment web -c=nope --requests=cpu=100m'),
+      k('set resources deployment web'),
+      k('set resources deployment web --limits=cpu=abc'),
+      k('set resources configmap kube-root-ca.crt --limits=cpu=1'),
+      k('set resources'),
+      k('get deployment web -o jsonpath={.spec.template.spec.containers[*].resources}'),
     ],
   },
 ];
