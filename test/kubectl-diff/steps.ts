@@ -14,6 +14,12 @@ export interface Step {
   args: string[];
   /** Standard input (for `-f -`). */
   stdin?: string;
+  /**
+   * A read whose output follows the controllers (statuses, pods, quota usage): it is repeated until two
+   * runs a moment apart print the same, so both kubectls see the state the controllers settle in rather
+   * than wherever they happened to be on a loaded machine.
+   */
+  settle?: boolean;
 }
 
 export interface Scenario {
@@ -29,6 +35,9 @@ const k = (line: string, stdin?: string): Step => ({
   args: splitWords(line),
   ...(stdin !== undefined ? { stdin } : {}),
 });
+
+/** A read of what controllers change, taken once it has settled. */
+const settled = (line: string): Step => ({ ...k(line), settle: true });
 
 const cmYaml = `apiVersion: v1
 kind: ConfigMap
@@ -250,9 +259,9 @@ export const scenarios: Scenario[] = [
       k('get sa -A'),
       k('get sa -n orch-system -o name'),
       k('get serviceaccounts,configmaps -n orch-public'),
-      k('get pods'),
-      k('get pods -A'),
-      k('get nodes'),
+      settled('get pods'),
+      settled('get pods -A'),
+      settled('get nodes'),
       k('get foo'),
       k('get cm nope'),
       k('get cm nope kube-root-ca.crt -o name'),
@@ -294,15 +303,15 @@ export const scenarios: Scenario[] = [
       k('create serviceaccount bot -n demo'),
       k('get sa bot -n demo -o yaml'),
       k('create deployment web -n demo --image=nginx:1.25 --replicas=2 --port=80'),
-      k('get deployment web -n demo -o yaml'),
-      k('get deploy -n demo'),
+      settled('get deployment web -n demo -o yaml'),
+      settled('get deploy -n demo'),
       k('create service clusterip web -n demo --tcp=80:8080'),
       k('get service web -n demo -o jsonpath={.spec.ports}'),
       k('create job once -n demo --image=busybox -- echo hi'),
-      k('get job once -n demo -o yaml'),
+      settled('get job once -n demo -o yaml'),
       k('create cronjob tick -n demo --image=busybox'),
       k("create cronjob tock -n demo --image=busybox --schedule='*/5 * * * *' -- date"),
-      k('get cronjob tock -n demo -o yaml'),
+      settled('get cronjob tock -n demo -o yaml'),
       k('create role reader -n demo --verb=get,list --resource=pods,configmaps'),
       k('get role reader -n demo -o yaml'),
       k('create clusterrole watcher --verb=watch --resource=deployments.apps,services'),
@@ -314,7 +323,7 @@ export const scenarios: Scenario[] = [
       k('describe rolebinding read-bob -n demo'),
       k('describe clusterrolebinding watch-devs'),
       k('create quota compute -n demo --hard=pods=10,requests.cpu=2'),
-      k('get quota compute -n demo -o yaml'),
+      settled('get quota compute -n demo -o yaml'),
       k('create priorityclass high --value=1000 --description=important'),
       k('get priorityclass high -o yaml'),
       k('create deployment dry --image=nginx --dry-run=client -o yaml'),
@@ -325,7 +334,7 @@ export const scenarios: Scenario[] = [
       k('create configmap x --from-literal=novalue'),
       k('create secret generic', undefined),
       k('create frob x'),
-      k('get all -n demo -o name'),
+      settled('get all -n demo -o name'),
     ],
   },
   {
@@ -351,7 +360,7 @@ export const scenarios: Scenario[] = [
       k('apply -f cm.yaml --dry-run=client'),
       k('apply -f cm.yaml --dry-run=server -o yaml'),
       k('apply -f deploy.yaml'),
-      k('get deploy web -o wide'),
+      settled('get deploy web -o wide'),
       k('apply -f multi.yaml'),
       k('get cm,secret -n team-a'),
       k('apply -f dir/'),
@@ -405,13 +414,13 @@ export const scenarios: Scenario[] = [
     profile: 'orch',
     files: { 'csr-jane.yaml': csrYaml('jane'), 'csr-joe.yaml': csrYaml('joe') },
     steps: [
-      k('describe ns default'),
+      settled('describe ns default'),
       k('describe namespace orch-system'),
       k('describe sa default'),
       k('describe cm kube-root-ca.crt'),
       k('describe clusterrole view'),
       k('describe clusterrolebinding cluster-admin'),
-      k('describe nodes'),
+      settled('describe nodes'),
       k('describe foo bar'),
       k('describe cm nope'),
       k('create -f csr-jane.yaml'),
@@ -445,13 +454,13 @@ export const scenarios: Scenario[] = [
       k('explain deployments --recursive'),
       k('explain cm.data'),
       k('apply -f deploy.yaml'),
-      k('get deploy'),
-      k('get deploy -o wide'),
-      k('describe deploy web'),
+      settled('get deploy'),
+      settled('get deploy -o wide'),
+      settled('describe deploy web'),
       k('get sa,cm'),
       k('get clusterroles --sort-by=.metadata.name --no-headers -o custom-columns=N:.metadata.name'),
       k('get svc'),
-      k('describe svc kubernetes'),
+      settled('describe svc kubernetes'),
       k('get svc kubernetes -o yaml'),
       k('create namespace t'),
       k('get ns t --show-labels'),
@@ -504,14 +513,14 @@ export const scenarios: Scenario[] = [
       k('create secret generic s -n demo --from-literal=a=b'),
       k('describe secret s -n demo'),
       k('create deployment web -n demo --image=nginx:1.25 --replicas=2'),
-      k('describe deployment web -n demo'),
+      settled('describe deployment web -n demo'),
       k('create service nodeport web -n demo --tcp=80:8080'),
       k('get svc -n demo -o name'),
-      k('get all -n demo'),
-      k('describe ns demo'),
+      settled('get all -n demo'),
+      settled('describe ns demo'),
       k('create quota compute -n demo --hard=pods=10'),
-      k('describe ns demo'),
-      k('describe quota compute -n demo'),
+      settled('describe ns demo'),
+      settled('describe quota compute -n demo'),
       k('explain deployment.spec.strategy'),
       k('explain svc.spec.ports --recursive'),
       k('delete ns demo --wait=false'),
@@ -524,19 +533,19 @@ export const scenarios: Scenario[] = [
       k('run web --image=nginx:1.25 --labels=app=web,tier=front --port=80 --env=MODE=demo'),
       k('run once --image=busybox --restart=Never -- sleep 10'),
       k('run dry --image=busybox --dry-run=client -o yaml -- echo hi'),
-      k('get pods'),
-      k('get pod web -o yaml'),
+      settled('get pods'),
+      settled('get pod web -o yaml'),
       k(
         'get pods -o custom-columns=NAME:.metadata.name,IMAGE:.spec.containers[*].image,RESTART:.spec.restartPolicy',
       ),
-      k('get pods -l app=web -o name'),
-      k('describe pod web'),
-      k('describe pods'),
+      settled('get pods -l app=web -o name'),
+      settled('describe pod web'),
+      settled('describe pods'),
       k('logs web'),
       k('logs nope'),
       k('exec web -- ls'),
       k('label pod web env=dev'),
-      k('get pods --show-labels'),
+      settled('get pods --show-labels'),
       k('delete pod once --wait=false'),
       k('delete pod web --grace-period=0 --force'),
     ],
@@ -640,7 +649,7 @@ export const scenarios: Scenario[] = [
       k('create -f solo.yaml'),
       k('drain n1 --timeout=5s'),
       k('drain n1 --force --grace-period=0 --timeout=20s'),
-      k('get pods --field-selector=spec.nodeName=n1'),
+      settled('get pods --field-selector=spec.nodeName=n1'),
       k('drain nope'),
       k('drain'),
       k('expose deployment web --port=80 --target-port=8080'),
