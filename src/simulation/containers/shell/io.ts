@@ -86,6 +86,8 @@ export interface ProcessHost {
   random(): number;
   /** The container's own web server (its port, and a page it serves, logged as an access), for `curl localhost`. */
   readonly web?: { port: number; serve(path: string, userAgent: string): { status: number; body: string } };
+  /** A server program calls this once it serves: the image's port accepts connections (probes, `curl`) until it exits. */
+  listen?(): void;
   /** The container's processes, for `ps`. */
   processes?(): { pid: number; command: string }[];
   /**

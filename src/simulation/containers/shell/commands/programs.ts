@@ -41,6 +41,7 @@ async function nginxServer(ctx: CommandContext): Promise<number> {
   notice('getrlimit(RLIMIT_NOFILE): 1048576:1048576');
   notice('start worker processes');
   notice('start worker process 29');
+  host.listen?.();
   await host.stopRequested();
   // The image's stop signal is SIGQUIT: a graceful shutdown.
   notice('signal 3 (SIGQUIT) received, shutting down');
@@ -86,6 +87,7 @@ async function httpd(ctx: CommandContext): Promise<number> {
   ctx.stderr.write(
     `[${stamp()}] [core:notice] [pid 1:tid 140000000000000] AH00094: Command line: 'httpd -D FOREGROUND'\n`,
   );
+  host.listen?.();
   await host.stopRequested();
   ctx.stderr.write(
     `[${stamp()}] [mpm_event:notice] [pid 1:tid 140000000000000] AH00491: caught SIGTERM, shutting down\n`,
@@ -98,6 +100,7 @@ function quietServer(startLine: (ctx: CommandContext) => string | undefined): Co
   return async (ctx) => {
     const line = startLine(ctx);
     if (line !== undefined) ctx.stderr.write(`${line}\n`);
+    ctx.shell.host.listen?.();
     await ctx.shell.host.stopRequested();
     return 0;
   };
@@ -117,6 +120,7 @@ async function redisServer(ctx: CommandContext): Promise<number> {
   out('M', '* Running mode=standalone, port=6379.');
   out('M', '* Server initialized');
   out('M', '* Ready to accept connections tcp');
+  host.listen?.();
   await host.stopRequested();
   out('signal-handler (0000000000)', 'Received SIGTERM scheduling shutdown...');
   out('M', '# User requested shutdown...');

@@ -1,0 +1,77 @@
+/**
+ * A process's clock. It follows the server's clock, except while a
+ * container's past is replayed (a node agent that started again finds a
+ * container that has run since `startedAt`): then it starts at that time
+ * and jumps over each sleep that is already over, so the program prints
+ * what it printed, stamped when it printed it, and catches up with the
+ * server's clock where its next wake-up lies in the future. Commands cost
+ * simulated CPU time (`tick`), so that a loop without sleeps advances the
+ * clock instead of holding the event loop; a replay longer than its budget
+ * jumps to the present.
+ */
+
+import type { Clock } from '../../machinery/clock';
+
+/** Each command costs this much simulated CPU time, charged in batches. */
+const commandCostMs = 0.1;
+const batch = 1000;
+/** Commands a replay may run before it jumps to the present. */
+const replayBudget = 200_000;
+
+export class ProcessClock {
+  private t: number;
+  private commands = 0;
+  private replayed = 0;
+
+  constructor(
+    private readonly server: Clock,
+    startedAt: number,
+    /** Rejects a sleep when the process is killed; returns an unsubscribe function. */
+    private readonly onKill: (reject: (e: unknown) => void) => () => void,
+  ) {
+    this.t = Math.min(startedAt, server.now().getTime());
+  }
+
+  now(): number {
+    return this.t;
+  }
+
+  /** Whether the process is still catching up with the server's clock. */
+  get replaying(): boolean {
+    return this.t < this.server.now().getTime();
+  }
+
+  async sleep(ms: number): Promise<void> {
+    const target = this.t + ms;
+    const real = this.server.now().getTime();
+    if (target <= real) {
+      this.t = target;
+      // Replaying: let the server's other work run now and then.
+      if (++this.replayed % batch === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      let cancelTimer: () => void = () => undefined;
+      const stopListening = this.onKill((e) => {
+        cancelTimer();
+        reject(e);
+      });
+      cancelTimer = Number.isFinite(target)
+        ? this.server.setTimer(target - real, () => {
+            stopListening();
+            resolve();
+          })
+        : () => undefined;
+    });
+    this.t = target;
+  }
+
+  async tick(): Promise<void> {
+    if (++this.commands % batch !== 0) return;
+    if (this.replaying && this.commands > replayBudget) {
+      this.t = this.server.now().getTime();
+      return;
+    }
+    await this.sleep(batch * commandCostMs);
+  }
+}
