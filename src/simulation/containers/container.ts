@@ -273,7 +273,6 @@ export class Container {
       pid === 1 ? this.config.startedAt : this.config.clock.now().getTime(),
       onKill,
     );
-    const container = this;
     return {
       fs: this.fs,
       hostname: this.config.hostname,
@@ -288,20 +287,20 @@ export class Container {
       sleep: (ms) => clock.sleep(ms),
       tick: () => clock.tick(),
       checkKilled: () => {
-        if (container.killed || stopped()) throw new Killed('KILL');
+        if (this.killed || stopped()) throw new Killed('KILL');
       },
       random: () => {
-        container.seed = (container.seed * 16807) % 2147483647;
-        return container.seed / 2147483647;
+        this.seed = (this.seed * 16807) % 2147483647;
+        return this.seed / 2147483647;
       },
       stopRequested: () =>
         new Promise<void>((resolve, reject) => {
-          if (container.killed) return reject(new Killed('KILL'));
-          container.stopWaiters.add(resolve);
+          if (this.killed) return reject(new Killed('KILL'));
+          this.stopWaiters.add(resolve);
           onKill(reject);
         }),
       listen: () => {
-        container.listening = true;
+        this.listening = true;
       },
       web:
         this.config.image.web === undefined
