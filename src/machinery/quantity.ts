@@ -1,6 +1,6 @@
 /**
- * Resource quantities (`100m`, `128Mi`, `1e3`) as LimitRanger and
- * ResourceQuota need them: parsed exactly (held as a count of nano-units in
+ * Resource quantities (`100m`, `128Mi`, `1e3`) as LimitRanger, ResourceQuota
+ * and the scheduler need them: parsed exactly (held as a count of nano-units in
  * a bigint, so sums and comparisons never lose precision), added,
  * subtracted and compared, and printed in the canonical form the real
  * `resource.Quantity.String()` gives, because the refusal messages quote
