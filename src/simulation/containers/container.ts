@@ -94,10 +94,18 @@ export class Container {
   }
 
   private findProgram(name: string): boolean {
-    if (this.commands.has(name)) return true;
+    return Container.hasProgram(this.config.image, name, this.commands);
+  }
+
+  /** Whether the image has the program `name` (by name, or a userland one by its usual path). */
+  static hasProgram(
+    image: ImageSpec,
+    name: string,
+    commands = commandsFor(image.shell, image.programs),
+  ): boolean {
+    if (commands.has(name)) return true;
     return (
-      /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/.test(name) &&
-      this.commands.has(name.slice(name.lastIndexOf('/') + 1))
+      /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/.test(name) && commands.has(name.slice(name.lastIndexOf('/') + 1))
     );
   }
 
