@@ -26,9 +26,15 @@ export interface InvolvedObject {
 const rfc3339 = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
 const microTime = (d: Date) => `${d.toISOString().slice(0, 23)}000Z`;
 
-/** `<name>.<hex of the time in nanoseconds>`, as client-go names Events. */
+let sequence = 0;
+
+/**
+ * `<name>.<hex of the time in nanoseconds>`, as client-go names Events; the sub-millisecond part counts up, so
+ * Events of one millisecond keep their order (listed by name).
+ */
 function eventName(objectName: string, now: Date): string {
-  const nanos = BigInt(now.getTime()) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
+  sequence = (sequence + 1) % 1_000_000;
+  const nanos = BigInt(now.getTime()) * 1_000_000n + BigInt(sequence);
   return `${objectName}.${nanos.toString(16)}`;
 }
 

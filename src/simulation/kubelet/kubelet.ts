@@ -45,6 +45,8 @@ export interface KubeletContext {
   /** The simulation's speed for simulated durations. */
   speed(): number;
   kubeletVersion: string;
+  /** The agent's name in its Events' source (`kubelet`; the orch profile's `node-agent`). */
+  component: string;
 }
 
 /** The node posts its status at least this often even when nothing changed (the kubelet's report frequency). */
@@ -72,9 +74,13 @@ export class Kubelet {
 
   constructor(
     private readonly ctx: KubeletContext,
-    readonly config: NodeConfig,
+    private configNow: NodeConfig,
   ) {
-    this.events = new CoreEventRecorder(ctx.client, ctx.clock, { component: 'kubelet', host: config.name });
+    const config = configNow;
+    this.events = new CoreEventRecorder(ctx.client, ctx.clock, {
+      component: ctx.component,
+      host: config.name,
+    });
     const runnerOptions = { clock: ctx.clock, speed: () => ctx.speed() };
     this.containerRunner = new StageRunner(containerStages, runnerOptions, (key, stage) => {
       const slash = key.indexOf('/');
@@ -95,7 +101,7 @@ export class Kubelet {
       events: this.events,
       containerStages: this.containerRunner,
       podStages: this.podRunner,
-      allocatable: () => ({ ...config.capacity }),
+      allocatable: () => ({ ...this.configNow.capacity }),
       images: {
         has: (n) => images.has(n),
         add: (n, size) => {
@@ -113,7 +119,28 @@ export class Kubelet {
   }
 
   get name(): string {
-    return this.config.name;
+    return this.configNow.name;
+  }
+
+  get config(): NodeConfig {
+    return this.configNow;
+  }
+
+  /** New capacity or labels: the Node's labels are updated and its status posted again. */
+  reconfigure(config: NodeConfig): void {
+    const before = this.configNow;
+    this.configNow = config;
+    if (!this.started || !this.registered) return;
+    const labels: Record<string, string | null> = { ...config.labels };
+    for (const k of Object.keys(before.labels)) if (!(k in config.labels)) labels[k] = null;
+    void this.ctx.client
+      .patch(
+        { group: '', version: 'v1', resource: 'nodes', name: config.name },
+        { metadata: { labels } },
+        'application/merge-patch+json',
+      )
+      .then(() => this.postStatus(true))
+      .catch(() => undefined);
   }
 
   /** The server's time, in milliseconds. */

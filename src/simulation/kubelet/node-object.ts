@@ -26,7 +26,7 @@ const microTime = (ms: number) => `${new Date(ms).toISOString().slice(0, 23)}000
 
 /** The node's InternalIP (172.18.0.2 for the first, as a kind cluster's). */
 export function nodeIP(index: number): string {
-  return `172.18.${Math.floor((index + 1) / 250)}.${((index + 1) % 250) + 1}`;
+  return `172.18.${Math.floor(index / 250)}.${(index % 250) + 1}`;
 }
 
 /** The node's pod CIDR: 10.244.<n>.0/24 (the first node 10.244.0.0/24). */

@@ -10,7 +10,7 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { Container as ContainerSpec, ContainerStateTerminated, Pod } from '../../api/pod';
+import type { Container as ContainerSpec, ContainerStateTerminated, Pod, PodStatus } from '../../api/pod';
 import type { ApiClient } from '../../client/client';
 import { isNotFound } from '../../client/api-errors';
 import type { Clock } from '../../machinery/clock';
@@ -553,7 +553,7 @@ export class PodWorker {
           name: this.record.name,
           subresource: 'status',
         },
-        { metadata: { uid: this.uid }, status },
+        { metadata: { uid: this.uid }, status: asPatch(status) },
         'application/strategic-merge-patch+json',
       );
       if (updated.metadata?.uid === this.uid && !this.closed) this.pod = updated;
@@ -659,6 +659,22 @@ export class PodWorker {
       message,
     );
   }
+}
+
+/**
+ * The status as a strategic merge patch: conditions merge by type, so a reason or message a condition no
+ * longer has must be removed explicitly (null), as the kubelet's computed patch removes it.
+ */
+function asPatch(status: PodStatus): Record<string, unknown> {
+  const owned = new Set(['Initialized', 'Ready', 'ContainersReady']);
+  return {
+    ...status,
+    reason: status.reason ?? null,
+    message: status.message ?? null,
+    conditions: (status.conditions ?? []).map((c) =>
+      owned.has(c.type) ? { ...c, reason: c.reason ?? null, message: c.message ?? null } : c,
+    ),
+  };
 }
 
 function newContainer(spec: ContainerSpec, init: boolean): ContainerRecord {
