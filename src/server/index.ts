@@ -124,7 +124,7 @@ const stoppedNodesSetting = 'sandbox.simulation.stopped';
 export type { ApiServerOptions } from './options';
 // What hosts need to carry exec streams (the Node host's SPDY and WebSocket) and to check simulation flags.
 export type { UpgradeOffer } from '../api/connection';
-export type { StreamIO, StreamSession } from '../api/node-agent';
+export type { StreamIO, StreamSession, TerminalSize } from '../api/node-agent';
 export {
   defaultSimulationSettings,
   parseLabelList,

@@ -43,6 +43,8 @@ import { httpsWebhookTransport } from './webhook-https';
 import { connectionOf } from './tls';
 import { answerClientError, maxHeaderBytes, rewriteIncomingTarget, statusBody } from './raw-target';
 import { createBenchFloor } from './bench-floor';
+import { upgradeListener } from './upgrade';
+import type { Socket } from 'node:net';
 import { yamlLibrary } from '../../machinery/decode/yaml-library';
 
 export interface NodeHostOptions {
@@ -322,6 +324,9 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
           handle,
         );
   server.on('clientError', answerClientError);
+  // Exec streams (SPDY, WebSocket) leave the HTTP server once upgraded: they are closed with the host.
+  const upgraded = new Set<Socket>();
+  server.on('upgrade', upgradeListener(api, upgraded));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, bind, () => resolve());
@@ -360,6 +365,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
         server.close(() => resolve());
         // Open watches end when the server closes; idle keep-alive sockets go now.
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
         void api.close();
       });
       await api.close();

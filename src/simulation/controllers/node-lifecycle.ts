@@ -41,7 +41,7 @@ const gracePeriodMs = 40_000;
 const startupGracePeriodMs = 60_000;
 const monitorPeriodMs = 5_000;
 /** Real time the monitor waits after a clock move, for the running agents' renewals to land. */
-const settleAfterAdvanceMs = 250;
+const settleAfterAdvanceMs = 1000;
 
 const rfc3339 = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
@@ -71,6 +71,8 @@ export class NodeLifecycleController {
   private stopAdvance: (() => void) | undefined;
   private busy: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** When (real time) the server's clock last moved forward. */
+  private settlingSince = 0;
 
   constructor(private readonly ctx: NodeLifecycleContext) {
     const key = (name: string) => ctx.profile.subPrefixed('node', name);
@@ -129,10 +131,9 @@ export class NodeLifecycleController {
     };
     this.cancelMonitor = this.ctx.clock.setTimer(monitorPeriodMs, tick);
     this.stopAdvance = this.ctx.onClockAdvance?.(() => {
-      // The agents' timers fired with the move: let their renewals land before judging.
-      for (const h of this.health.values())
-        h.probeMs = Math.max(h.probeMs, this.ctx.clock.now().getTime() - gracePeriodMs + monitorPeriodMs);
-      setTimeout(() => this.enqueue(() => this.monitor()), settleAfterAdvanceMs);
+      // The agents' timers fired with the move too: their renewals land before the nodes are judged.
+      this.settlingSince = Date.now();
+      setTimeout(() => this.enqueue(() => this.monitor()), settleAfterAdvanceMs + 50);
     });
   }
 
@@ -194,6 +195,8 @@ export class NodeLifecycleController {
 
   /** Nodes whose agent went quiet get Unknown conditions, and their pods Ready=False. */
   private async monitor(): Promise<void> {
+    // Right after a move of the clock the agents are still renewing: the run after the settling judges.
+    if (Date.now() - this.settlingSince < settleAfterAdvanceMs) return;
     const now = this.now();
     for (const obj of this.nodes.cache.values()) {
       const node = obj as Node;
@@ -305,7 +308,7 @@ export class NodeLifecycleController {
       .map((w): Taint => ({
         key: w.key,
         effect: w.effect,
-        ...(w.effect === 'NoExecute' ? { timeAdded: rfc3339(this.now()) } : {}),
+        timeAdded: rfc3339(this.now()),
       }));
     if (added.length === 0 && kept.length === current.length) {
       this.scheduleEvictions(node);
