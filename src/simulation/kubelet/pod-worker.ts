@@ -10,12 +10,12 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { Container as ContainerSpec, ContainerStateTerminated, Pod, PodStatus } from '../../api/pod';
+import type { Pod, PodStatus } from '../../api/pod';
 import type { ApiClient } from '../../client/client';
 import { isNotFound } from '../../client/api-errors';
 import type { Clock } from '../../machinery/clock';
-import { Container } from '../containers/container';
-import { fakeDigest, imageID, pullImage } from '../containers/images';
+import { Container, StartError } from '../containers/container';
+import { fakeDigest, pullImage } from '../containers/images';
 import type { CoreEventRecorder } from '../events';
 import type { ContainerAction } from '../stages/container-stages';
 import type { PodAction } from '../stages/pod-stages';
@@ -25,11 +25,10 @@ import { containerView, podView, preciseDuration } from './container-view';
 import { ConfigError, processSetup, type ProcessSetup } from './environment';
 import type { ObjectSource } from './object-source';
 import { generatePodStatus } from './pod-status';
+import { enterState, recordCreated, recordPulled, recordRestart, recordStarted } from './transitions';
 import { Prober, type ProbeTarget } from './prober';
-import type { ContainerRecord, PodRecord } from './records';
+import { newPodRecord, type ContainerRecord, type PodRecord } from './records';
 import { MountError, resolveVolumes, type VolumeContent } from './volumes';
-
-const rfc3339 = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
 /** What a pod worker needs from its node agent. */
 export interface PodWorkerHost {
@@ -81,18 +80,7 @@ export class PodWorker {
     record?: PodRecord,
   ) {
     this.pod = pod;
-    const spec = pod.spec ?? { containers: [] };
-    this.record = record ?? {
-      uid: pod.metadata?.uid ?? '',
-      namespace: pod.metadata?.namespace ?? '',
-      name: pod.metadata?.name ?? '',
-      state: 'new',
-      sandboxReady: false,
-      containers: [
-        ...(spec.initContainers ?? []).map((c) => newContainer(c, true)),
-        ...spec.containers.map((c) => newContainer(c, false)),
-      ],
-    };
+    this.record = record ?? newPodRecord(pod);
     for (const c of this.record.containers)
       this.extra.set(c, { preparing: false, crashStreak: c.restartCount });
   }
@@ -203,7 +191,7 @@ export class PodWorker {
         if (c.ref !== undefined) {
           const pulled = pullImage(c.spec.image ?? '');
           this.host.images.add(c.ref.normalized, pulled.ok ? pulled.image.sizeBytes : 0);
-          c.imageID = imageID(c.ref);
+          recordPulled(c, c.ref);
         }
         break;
       case 'create':
@@ -225,57 +213,16 @@ export class PodWorker {
   }
 
   /** State bookkeeping as a container enters a state. */
+  /** State bookkeeping as a container enters a state (transitions.ts), and what it sets in motion. */
   private enter(
     c: ContainerRecord,
     state: string,
     waiting: { reason: string; message?: string } | undefined,
   ): void {
-    c.state = state;
-    if (waiting !== undefined) c.waiting = waiting;
-    else if (state !== 'exited' && state !== 'running') delete c.waiting;
-    const now = this.host.clock.now().getTime();
-    switch (state) {
-      case 'pull-failed':
-        c.pullFailures++;
-        c.pullFailedAt = now;
-        break;
-      case 'image-ready':
-        c.pullFailures = 0;
-        delete c.pullFailedAt;
-        delete c.waiting;
-        this.ensurePrepared(c);
-        break;
-      case 'exited':
-        delete c.waiting;
-        c.terminated = this.termination(c);
-        this.extraOf(c).prober?.stop();
-        c.ready = false;
-        // A container that ran for ten minutes starts its back-off afresh, as the kubelet's expires.
-        if (c.startedAt !== undefined && now - c.startedAt > 600_000) this.extraOf(c).crashStreak = 0;
-        break;
-    }
-  }
-
-  private termination(c: ContainerRecord): ContainerStateTerminated {
-    const exit = c.process?.exit;
-    if (c.startError !== undefined || exit === undefined)
-      return {
-        exitCode: 128,
-        reason: 'StartError',
-        message: c.startError ?? 'the container ended before it started',
-        startedAt: rfc3339(0),
-        finishedAt: rfc3339(this.host.clock.now().getTime()),
-        ...(c.containerID !== undefined ? { containerID: `containerd://${c.containerID}` } : {}),
-      };
-    return {
-      exitCode: exit.exitCode,
-      ...(exit.signal !== undefined ? { signal: exit.signal } : {}),
-      reason: exit.reason,
-      ...(exit.message !== undefined ? { message: exit.message } : {}),
-      startedAt: rfc3339(c.startedAt ?? exit.finishedAt),
-      finishedAt: rfc3339(exit.finishedAt),
-      ...(c.containerID !== undefined ? { containerID: `containerd://${c.containerID}` } : {}),
-    };
+    const afresh = enterState(c, state, waiting, this.host.clock.now().getTime(), c.process?.exit);
+    if (state === 'image-ready') this.ensurePrepared(c);
+    if (state === 'exited') this.extraOf(c).prober?.stop();
+    if (afresh) this.extraOf(c).crashStreak = 0;
   }
 
   // Actions
@@ -297,16 +244,18 @@ export class PodWorker {
 
   private create(c: ContainerRecord): void {
     const setup = this.extraOf(c).prepared;
-    c.containerID = fakeDigest(`${this.uid}/${c.name}/${c.restartCount}/${this.host.clock.now().getTime()}`);
     const pulled = pullImage(c.spec.image ?? '');
     const program = setup?.argv[0] ?? '';
-    if (
-      setup === undefined ||
-      !pulled.ok ||
-      setup.argv.length === 0 ||
-      !Container.hasProgram(pulled.image, program)
-    )
-      c.startError = `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: "${program}": executable file not found in $PATH: unknown`;
+    const startable =
+      setup !== undefined &&
+      pulled.ok &&
+      setup.argv.length > 0 &&
+      Container.hasProgram(pulled.image, program);
+    recordCreated(
+      c,
+      fakeDigest(`${this.uid}/${c.name}/${c.restartCount}/${this.host.clock.now().getTime()}`),
+      startable ? undefined : new StartError(program).message,
+    );
   }
 
   private start(c: ContainerRecord): void {
@@ -314,7 +263,7 @@ export class PodWorker {
     const pulled = pullImage(c.spec.image ?? '');
     if (setup === undefined || !pulled.ok || c.containerID === undefined) return;
     const now = this.host.clock.now().getTime();
-    c.startedAt = now;
+    recordStarted(c, now);
     c.process = new Container({
       id: c.containerID,
       name: c.name,
@@ -424,15 +373,9 @@ export class PodWorker {
 
   private restart(c: ContainerRecord): void {
     const ex = this.extraOf(c);
-    if (c.terminated !== undefined) c.lastTerminated = c.terminated;
-    delete c.terminated;
+    recordRestart(c);
     if (c.process !== undefined) c.previous = c.process;
     delete c.process;
-    delete c.containerID;
-    delete c.startError;
-    delete c.configError;
-    delete c.pull;
-    c.restartCount++;
     ex.crashStreak++;
     delete ex.prepared;
   }
@@ -674,18 +617,5 @@ function asPatch(status: PodStatus): Record<string, unknown> {
     conditions: (status.conditions ?? []).map((c) =>
       owned.has(c.type) ? { ...c, reason: c.reason ?? null, message: c.message ?? null } : c,
     ),
-  };
-}
-
-function newContainer(spec: ContainerSpec, init: boolean): ContainerRecord {
-  return {
-    name: spec.name,
-    init,
-    spec,
-    state: 'new',
-    restartCount: 0,
-    pullFailures: 0,
-    ready: false,
-    started: false,
   };
 }

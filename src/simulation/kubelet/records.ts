@@ -7,7 +7,7 @@
  * again they are rebuilt from the status it had written (`restore.ts`).
  */
 
-import type { Container as ContainerSpec, ContainerStateTerminated } from '../../api/pod';
+import type { Container as ContainerSpec, ContainerStateTerminated, Pod } from '../../api/pod';
 import type { Container } from '../containers/container';
 import type { ImageRef } from '../containers/images';
 
@@ -61,4 +61,33 @@ export interface PodRecord {
   failed?: { reason: string; message: string };
   mountError?: string;
   containers: ContainerRecord[];
+}
+
+export function newContainerRecord(spec: ContainerSpec, init: boolean): ContainerRecord {
+  return {
+    name: spec.name,
+    init,
+    spec,
+    state: 'new',
+    restartCount: 0,
+    pullFailures: 0,
+    ready: false,
+    started: false,
+  };
+}
+
+/** The record of a pod the node agent has just found bound to its node. */
+export function newPodRecord(pod: Pod): PodRecord {
+  const spec = pod.spec ?? { containers: [] };
+  return {
+    uid: pod.metadata?.uid ?? '',
+    namespace: pod.metadata?.namespace ?? '',
+    name: pod.metadata?.name ?? '',
+    state: 'new',
+    sandboxReady: false,
+    containers: [
+      ...(spec.initContainers ?? []).map((c) => newContainerRecord(c, true)),
+      ...spec.containers.map((c) => newContainerRecord(c, false)),
+    ],
+  };
 }

@@ -9,7 +9,7 @@
 
 import type { ContainerStatus, Pod } from '../../api/pod';
 import { normalizeImage } from '../containers/images';
-import type { ContainerRecord, PodRecord } from './records';
+import { newContainerRecord, type ContainerRecord, type PodRecord } from './records';
 
 /** Whether this node's agent had accepted the pod (it wrote a start time). */
 export function wasAccepted(pod: Pod): boolean {
@@ -22,16 +22,7 @@ function containerRecord(
   status: ContainerStatus | undefined,
   now: number,
 ): ContainerRecord {
-  const c: ContainerRecord = {
-    name: spec.name,
-    init,
-    spec,
-    state: 'new',
-    restartCount: 0,
-    pullFailures: 0,
-    ready: false,
-    started: false,
-  };
+  const c = newContainerRecord(spec, init);
   if (status === undefined) return c;
   c.restartCount = status.restartCount ?? 0;
   const id = (status.containerID ?? '').replace(/^[a-z]+:\/\//, '');
