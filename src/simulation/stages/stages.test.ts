@@ -6,7 +6,8 @@
  * `<case>.output.yaml` the stage each part of it is in (with its delay),
  * the Events and actions that stage brings, and the pod's status once
  * they applied. `UPDATE_GOLDEN=1 npx vitest run src/simulation/stages`
- * rewrites the outputs, to be read before they are committed.
+ * rewrites the outputs (then `npx prettier --write` them), to be read
+ * before they are committed.
  */
 
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,13 @@ import { containerView, podView } from '../kubelet/container-view';
 import { generatePodStatus } from '../kubelet/pod-status';
 import { newPodRecord, type ContainerRecord, type PodRecord } from '../kubelet/records';
 import { restoreRecord, wasAccepted } from '../kubelet/restore';
-import { enterState, recordCreated, recordPulled, recordRestart, recordStarted } from '../kubelet/transitions';
+import {
+  enterState,
+  recordCreated,
+  recordPulled,
+  recordRestart,
+  recordStarted,
+} from '../kubelet/transitions';
 import { containerStages } from './container-stages';
 import { nodeStages } from './node-stages';
 import { podStages } from './pod-stages';
@@ -101,7 +108,10 @@ function podStep(input: PodCase): unknown {
       record.podIP ??= '10.244.0.2';
     }
     if (a.action === 'deadline')
-      record.failed = { reason: 'DeadlineExceeded', message: 'Pod was active on the node longer than the specified deadline' };
+      record.failed = {
+        reason: 'DeadlineExceeded',
+        message: 'Pod was active on the node longer than the specified deadline',
+      };
   }
   for (const c of record.containers) {
     const facts = input.containers?.[c.name] ?? {};
@@ -150,7 +160,8 @@ describe('lifecycle stages (golden)', () => {
       const input = parse(readFileSync(new URL(file, dir), 'utf8')) as PodCase & NodeCase;
       const actual = input.node !== undefined ? nodeStep(input) : podStep(input);
       const outputFile = new URL(`${name}.output.yaml`, dir);
-      if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(outputFile, stringify(actual, { lineWidth: 0 }));
+      if (process.env['UPDATE_GOLDEN'] === '1')
+        writeFileSync(outputFile, stringify(actual, { lineWidth: 0 }));
       expect(actual).toEqual(parse(readFileSync(outputFile, 'utf8')));
     });
   }
