@@ -98,6 +98,8 @@ export interface NodeHostOptions {
   shutdownSendRetryAfter?: boolean;
   /** `--show-hidden-metrics-for-version`. */
   showHiddenMetricsForVersion?: string;
+  /** The simulated cluster: `--nodes`, `--node-capacity`, `--node-labels`, `--simulation-speed`; false: none. */
+  simulation?: ApiServerOptions['simulation'];
   /** Benches only: answer requests carrying `x-bench-floor: 1` with a trivial handler (see bench-floor.ts). */
   benchFloor?: boolean;
 }
@@ -253,6 +255,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       : {}),
     webhookTransport: options.webhookTransport ?? httpsWebhookTransport,
     scriptRunner,
+    ...(options.simulation !== undefined ? { simulation: options.simulation } : {}),
   };
   // Plugins read the kubeconfig files their configurations name (YAML) as the chain is built, synchronously.
   if ((options.admission?.pluginConfigurations?.size ?? 0) > 0) await yamlLibrary.load();

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 
-const guid = '258EAFA5-E914-47DA-95CA-C5AB0DC11B65';
+const guid = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
 /** The `Sec-WebSocket-Accept` value for a client's `Sec-WebSocket-Key`. */
 export function acceptKey(key: string): string {

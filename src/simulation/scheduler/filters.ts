@@ -5,7 +5,9 @@
  * and whether preemption could help (resources, ports, anti-affinity) or
  * not (taints, selectors, an unschedulable node):
  * NodeUnschedulable, NodeName, TaintToleration, NodeAffinity, NodePorts,
- * NodeResourcesFit and InterPodAffinity (required terms, any topology key).
+ * NodeResourcesFit and InterPodAffinity (required terms, any topology key;
+ * the pod's affinity, then its anti-affinity, then existing pods'
+ * anti-affinity, as the plugin checks them).
  */
 
 import type { Node } from '../../api/node';
@@ -103,6 +105,22 @@ function interPodAffinity(ctx: FilterContext, node: Node): FilterFailure | undef
   const nodes = ctx.state.readyNodes();
   const podsIn = (key: string, value: string) =>
     nodes.filter((i) => domain(i.node, key) === value).flatMap((i) => [...i.pods.values()]);
+  for (const term of affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
+    const v = domain(node, term.topologyKey);
+    const matchHere =
+      v !== undefined && podsIn(term.topologyKey, v).some((p) => termMatchesPod(ctx, term, p));
+    if (matchHere) continue;
+    // The first pod of a group that selects itself may go anywhere the topology key is.
+    const anyMatch = nodes.some((i) => [...i.pods.values()].some((p) => termMatchesPod(ctx, term, p)));
+    if (!anyMatch && v !== undefined && termMatchesPod(ctx, term, ctx.pod)) continue;
+    return unresolvable("node(s) didn't match pod affinity rules");
+  }
+  for (const term of affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
+    const v = domain(node, term.topologyKey);
+    if (v === undefined) continue;
+    if (podsIn(term.topologyKey, v).some((p) => termMatchesPod(ctx, term, p)))
+      return unschedulable(["node(s) didn't match pod anti-affinity rules"]);
+  }
   // Existing pods whose required anti-affinity the incoming pod would break.
   for (const info of nodes) {
     for (const other of info.pods.values()) {
@@ -119,22 +137,6 @@ function interPodAffinity(ctx: FilterContext, node: Node): FilterFailure | undef
           return unschedulable(["node(s) didn't satisfy existing pods anti-affinity rules"]);
       }
     }
-  }
-  for (const term of affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
-    const v = domain(node, term.topologyKey);
-    const matchHere =
-      v !== undefined && podsIn(term.topologyKey, v).some((p) => termMatchesPod(ctx, term, p));
-    if (matchHere) continue;
-    // The first pod of a group that selects itself may go anywhere the topology key is.
-    const anyMatch = nodes.some((i) => [...i.pods.values()].some((p) => termMatchesPod(ctx, term, p)));
-    if (!anyMatch && v !== undefined && termMatchesPod(ctx, term, ctx.pod)) continue;
-    return unresolvable("node(s) didn't match pod affinity rules");
-  }
-  for (const term of affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []) {
-    const v = domain(node, term.topologyKey);
-    if (v === undefined) continue;
-    if (podsIn(term.topologyKey, v).some((p) => termMatchesPod(ctx, term, p)))
-      return unschedulable(["node(s) didn't match pod anti-affinity rules"]);
   }
   return undefined;
 }
