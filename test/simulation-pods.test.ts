@@ -37,23 +37,37 @@ describe('nodes', () => {
     const r = await host.request('GET', '/api/v1/nodes/node-1');
     const node = r.body;
     expect(node.metadata.labels).toMatchObject({ 'orch.io/hostname': 'node-1', 'orch.io/os': 'linux' });
-    expect(node.status.capacity).toEqual({ cpu: '4', memory: '8Gi', pods: '110', 'ephemeral-storage': '100Gi' });
+    expect(node.status.capacity).toEqual({
+      cpu: '4',
+      memory: '8Gi',
+      pods: '110',
+      'ephemeral-storage': '100Gi',
+    });
     expect(node.status.addresses).toEqual([
       { type: 'InternalIP', address: '172.18.0.2' },
       { type: 'Hostname', address: 'node-1' },
     ]);
-    expect(node.status.nodeInfo).toMatchObject({ kubeletVersion: 'v1.27.16', containerRuntimeVersion: 'containerd://1.7.1' });
+    expect(node.status.nodeInfo).toMatchObject({
+      kubeletVersion: 'v1.27.16',
+      containerRuntimeVersion: 'containerd://1.7.1',
+    });
     expect(node.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({
       status: 'True',
       reason: 'KubeletReady',
     });
-    const lease = await host.request('GET', '/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases/node-1');
+    const lease = await host.request(
+      'GET',
+      '/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases/node-1',
+    );
     expect(lease.body.spec).toMatchObject({ holderIdentity: 'node-1', leaseDurationSeconds: 40 });
     // The heartbeat renews it on the server's clock.
     const before = lease.body.spec.renewTime;
     await advance(host, '11s');
     await until('a renewed lease', async () => {
-      const l = await host.request('GET', '/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases/node-1');
+      const l = await host.request(
+        'GET',
+        '/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases/node-1',
+      );
       return l.body.spec.renewTime !== before ? l : undefined;
     });
   });
@@ -94,7 +108,9 @@ describe('a pod', () => {
       expect.arrayContaining([
         `Normal Scheduled: Successfully assigned default/web to ${p.spec.nodeName}`,
         'Normal Pulling: Pulling image "nginx"',
-        expect.stringMatching(/^Normal Pulled: Successfully pulled image "nginx" in [\d.]+m?s \([\d.]+m?s including waiting\)$/),
+        expect.stringMatching(
+          /^Normal Pulled: Successfully pulled image "nginx" in [\d.]+m?s \([\d.]+m?s including waiting\)$/,
+        ),
         'Normal Created: Created container web',
         'Normal Started: Started container web',
       ]),
@@ -106,7 +122,13 @@ describe('a pod', () => {
       host,
       pod('counter', {
         restartPolicy: 'Never',
-        containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'for i in 1 2 3; do echo "line $i"; done; echo oops >&2'] }],
+        containers: [
+          {
+            name: 'c',
+            image: 'busybox',
+            command: ['sh', '-c', 'for i in 1 2 3; do echo "line $i"; done; echo oops >&2'],
+          },
+        ],
       }),
     );
     await podWhen(host, 'counter', 'Succeeded', (p) => p.status?.phase === 'Succeeded');
@@ -114,8 +136,13 @@ describe('a pod', () => {
     expect(logs.text).toBe('line 1\nline 2\nline 3\noops\n');
     const tail = await host.request('GET', '/api/v1/namespaces/default/pods/counter/log?tailLines=1');
     expect(tail.text).toBe('oops\n');
-    const stamped = await host.request('GET', '/api/v1/namespaces/default/pods/counter/log?timestamps=true&tailLines=2');
-    expect(stamped.text).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z line 3\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z oops\n$/);
+    const stamped = await host.request(
+      'GET',
+      '/api/v1/namespaces/default/pods/counter/log?timestamps=true&tailLines=2',
+    );
+    expect(stamped.text).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z line 3\n\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z oops\n$/,
+    );
     const previous = await host.request('GET', '/api/v1/namespaces/default/pods/counter/log?previous=true');
     expect([previous.status, previous.body.message]).toEqual([
       400,
@@ -145,7 +172,14 @@ describe('a pod', () => {
     await createPod(
       host,
       pod('shell', {
-        containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'], env: [{ name: 'GREETING', value: 'hi' }] }],
+        containers: [
+          {
+            name: 'c',
+            image: 'busybox',
+            command: ['sleep', '3600'],
+            env: [{ name: 'GREETING', value: 'hi' }],
+          },
+        ],
       }),
     );
     await podWhen(host, 'shell', 'Running', isRunningReady);
@@ -163,8 +197,16 @@ describe('a pod', () => {
             },
           });
         new Exec(kc)
-          .exec('default', 'shell', 'c', command, sink((s) => (out += s)), sink((s) => (err += s)), null, false, (status) =>
-            resolve({ out, err, status }),
+          .exec(
+            'default',
+            'shell',
+            'c',
+            command,
+            sink((s) => (out += s)),
+            sink((s) => (err += s)),
+            null,
+            false,
+            (status) => resolve({ out, err, status }),
           )
           .catch(reject);
       });
@@ -181,8 +223,18 @@ describe('a pod', () => {
   });
 
   it('restarts a crashing container with the kubelet back-off (CrashLoopBackOff)', async () => {
-    await createPod(host, pod('crash', { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'echo oops; exit 1'] }] }));
-    const looping = await podWhen(host, 'crash', 'in CrashLoopBackOff', (p) => waiting(p) === 'CrashLoopBackOff');
+    await createPod(
+      host,
+      pod('crash', {
+        containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'echo oops; exit 1'] }],
+      }),
+    );
+    const looping = await podWhen(
+      host,
+      'crash',
+      'in CrashLoopBackOff',
+      (p) => waiting(p) === 'CrashLoopBackOff',
+    );
     const status = looping.status.containerStatuses[0];
     expect(status.restartCount).toBe(1);
     expect(status.state.waiting.message).toBe(
@@ -191,7 +243,12 @@ describe('a pod', () => {
     expect(status.lastState.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
     // The back-off waits on the server's clock: moving it restarts the container.
     await advance(host, '10s');
-    const again = await podWhen(host, 'crash', 'restarted twice', (p) => p.status.containerStatuses[0].restartCount === 2);
+    const again = await podWhen(
+      host,
+      'crash',
+      'restarted twice',
+      (p) => p.status.containerStatuses[0].restartCount === 2,
+    );
     expect(again.status.phase).toBe('Running');
     const logs = await host.request('GET', '/api/v1/namespaces/default/pods/crash/log?previous=true');
     expect(logs.text).toBe('oops\n');
@@ -229,7 +286,11 @@ describe('a pod', () => {
             name: 'live',
             image: 'busybox',
             command: ['sh', '-c', 'touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600'],
-            livenessProbe: { exec: { command: ['cat', '/tmp/healthy'] }, periodSeconds: 5, failureThreshold: 2 },
+            livenessProbe: {
+              exec: { command: ['cat', '/tmp/healthy'] },
+              periodSeconds: 5,
+              failureThreshold: 2,
+            },
           },
         ],
       }),
@@ -244,7 +305,9 @@ describe('a pod', () => {
       reason: 'ContainersNotReady',
     });
     expect(p.status.containerStatuses.find((c: any) => c.name === 'web').ready).toBe(false);
-    expect(await eventsOf(host, 'probed')).toContain('Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404');
+    expect(await eventsOf(host, 'probed')).toContain(
+      'Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404',
+    );
     // /tmp/healthy goes after 30 s; two failed probes later the container is killed and restarted.
     for (let i = 0; i < 8; i++) await advance(host, '5s');
     await podWhen(host, 'probed', 'restarted by its liveness probe', (x) =>
@@ -272,7 +335,11 @@ describe('a pod', () => {
             {
               name: 'c',
               image: 'busybox',
-              command: ['sh', '-c', 'echo "$COLOR $POD_NAME"; cat /etc/app/app.properties /etc/info/labels; echo'],
+              command: [
+                'sh',
+                '-c',
+                'echo "$COLOR $POD_NAME"; cat /etc/app/app.properties /etc/info/labels; echo',
+              ],
               env: [
                 { name: 'COLOR', valueFrom: { configMapKeyRef: { name: 'app', key: 'color' } } },
                 { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
@@ -285,7 +352,10 @@ describe('a pod', () => {
           ],
           volumes: [
             { name: 'config', configMap: { name: 'app' } },
-            { name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] } },
+            {
+              name: 'info',
+              downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }] },
+            },
           ],
         },
         { labels: { tier: 'web' } },
@@ -299,14 +369,26 @@ describe('a pod', () => {
       host,
       pod('unconfigured', {
         containers: [
-          { name: 'c', image: 'busybox', command: ['sleep', '3600'], envFrom: [{ configMapRef: { name: 'missing' } }] },
+          {
+            name: 'c',
+            image: 'busybox',
+            command: ['sleep', '3600'],
+            envFrom: [{ configMapRef: { name: 'missing' } }],
+          },
         ],
       }),
     );
-    const p = await podWhen(host, 'unconfigured', 'waiting for its ConfigMap', (x) => waiting(x) === 'CreateContainerConfigError');
+    const p = await podWhen(
+      host,
+      'unconfigured',
+      'waiting for its ConfigMap',
+      (x) => waiting(x) === 'CreateContainerConfigError',
+    );
     expect(p.status.containerStatuses[0].state.waiting.message).toBe('configmap "missing" not found');
     // Created now, it is found on the next try.
-    await host.request('POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: 'missing' }, data: { A: '1' } } });
+    await host.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: { metadata: { name: 'missing' }, data: { A: '1' } },
+    });
     await advance(host, '10s');
     await podWhen(host, 'unconfigured', 'Running', isRunningReady);
   });
@@ -314,7 +396,10 @@ describe('a pod', () => {
 
 describe('deletion', () => {
   it('takes the grace period for a container that ignores SIGTERM, then the node agent removes the pod', async () => {
-    await createPod(host, pod('sleeper', { containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'] }] }));
+    await createPod(
+      host,
+      pod('sleeper', { containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'] }] }),
+    );
     await podWhen(host, 'sleeper', 'Running', isRunningReady);
     const deleted = await host.request('DELETE', '/api/v1/namespaces/default/pods/sleeper');
     expect(deleted.body.metadata.deletionGracePeriodSeconds).toBe(30);
@@ -324,7 +409,9 @@ describe('deletion', () => {
     });
     expect(await getPod(host, 'sleeper')).toBeDefined();
     await advance(host, '30s');
-    await until('the pod gone', async () => ((await getPod(host, 'sleeper')) === undefined ? true : undefined));
+    await until('the pod gone', async () =>
+      (await getPod(host, 'sleeper')) === undefined ? true : undefined,
+    );
   });
 
   it('is quick for a web server, which exits on its stop signal', async () => {

@@ -20,7 +20,9 @@ afterAll(async () => host?.close());
 
 const scheduled = (p: any) => (p.spec?.nodeName ?? '') !== '';
 const unschedulable = (p: any) =>
-  p.status?.conditions?.some((c: any) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable');
+  p.status?.conditions?.some(
+    (c: any) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
+  );
 
 async function refusal(name: string): Promise<{ message: string; events: string[] }> {
   const p = await podWhen(host, name, 'unschedulable', unschedulable);
@@ -33,12 +35,18 @@ async function refusal(name: string): Promise<{ message: string; events: string[
 }
 
 function patchNode(name: string, patch: unknown) {
-  return host.request('PATCH', `/api/v1/nodes/${name}`, { body: patch, contentType: 'application/merge-patch+json' });
+  return host.request('PATCH', `/api/v1/nodes/${name}`, {
+    body: patch,
+    contentType: 'application/merge-patch+json',
+  });
 }
 
 describe('the scheduler', () => {
   it('refuses a node selector no node matches, then places the pod once a node has the label', async () => {
-    await createPod(host, pod('picky', { nodeSelector: { disk: 'ssd' }, containers: [{ name: 'c', image: 'nginx' }] }));
+    await createPod(
+      host,
+      pod('picky', { nodeSelector: { disk: 'ssd' }, containers: [{ name: 'c', image: 'nginx' }] }),
+    );
     const { message, events } = await refusal('picky');
     const expected =
       "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..";
@@ -52,7 +60,9 @@ describe('the scheduler', () => {
   it('counts requests against allocatable', async () => {
     await createPod(
       host,
-      pod('greedy', { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '5', memory: '1Gi' } } }] }),
+      pod('greedy', {
+        containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '5', memory: '1Gi' } } }],
+      }),
     );
     expect((await refusal('greedy')).message).toBe(
       '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
@@ -76,10 +86,15 @@ describe('the scheduler', () => {
   });
 
   it('keeps pods off tainted nodes unless they tolerate the taint', async () => {
-    await patchNode('node-3', { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } });
+    await patchNode('node-3', {
+      spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
+    });
     await createPod(
       host,
-      pod('on-three', { nodeSelector: { 'orch.io/hostname': 'node-3' }, containers: [{ name: 'c', image: 'nginx' }] }),
+      pod('on-three', {
+        nodeSelector: { 'orch.io/hostname': 'node-3' },
+        containers: [{ name: 'c', image: 'nginx' }],
+      }),
     );
     expect((await refusal('on-three')).message).toBe(
       "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..",
@@ -105,9 +120,17 @@ describe('the scheduler', () => {
       },
     };
     for (const n of ['s1', 's2', 's3', 's4'])
-      await createPod(host, pod(n, { affinity: antiAffinity, containers: [{ name: 'c', image: 'nginx' }] }, { labels: { app: 'spread' } }));
+      await createPod(
+        host,
+        pod(
+          n,
+          { affinity: antiAffinity, containers: [{ name: 'c', image: 'nginx' }] },
+          { labels: { app: 'spread' } },
+        ),
+      );
     const nodes = new Set<string>();
-    for (const n of ['s1', 's2', 's3']) nodes.add((await podWhen(host, n, 'scheduled', scheduled)).spec.nodeName);
+    for (const n of ['s1', 's2', 's3'])
+      nodes.add((await podWhen(host, n, 'scheduled', scheduled)).spec.nodeName);
     expect(nodes.size).toBe(3);
     expect((await refusal('s4')).message).toBe(
       "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..",
@@ -118,11 +141,16 @@ describe('the scheduler', () => {
     await patchNode('node-1', { spec: { unschedulable: true } });
     await until('the unschedulable taint', async () => {
       const n = await host.request('GET', '/api/v1/nodes/node-1');
-      return (n.body.spec.taints ?? []).some((t: any) => t.key === 'node.orch.io/unschedulable') ? n : undefined;
+      return (n.body.spec.taints ?? []).some((t: any) => t.key === 'node.orch.io/unschedulable')
+        ? n
+        : undefined;
     });
     await createPod(
       host,
-      pod('cordoned', { nodeSelector: { 'orch.io/hostname': 'node-1' }, containers: [{ name: 'c', image: 'nginx' }] }),
+      pod('cordoned', {
+        nodeSelector: { 'orch.io/hostname': 'node-1' },
+        containers: [{ name: 'c', image: 'nginx' }],
+      }),
     );
     expect((await refusal('cordoned')).message).toBe(
       "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..",
@@ -132,8 +160,14 @@ describe('the scheduler', () => {
   });
 
   it('leaves pods of another scheduler, and gated pods, alone', async () => {
-    await createPod(host, pod('other', { schedulerName: 'my-scheduler', containers: [{ name: 'c', image: 'nginx' }] }));
-    await createPod(host, pod('gated', { schedulingGates: [{ name: 'wait' }], containers: [{ name: 'c', image: 'nginx' }] }));
+    await createPod(
+      host,
+      pod('other', { schedulerName: 'my-scheduler', containers: [{ name: 'c', image: 'nginx' }] }),
+    );
+    await createPod(
+      host,
+      pod('gated', { schedulingGates: [{ name: 'wait' }], containers: [{ name: 'c', image: 'nginx' }] }),
+    );
     const gated = await podWhen(host, 'gated', 'gated', (p) =>
       p.status?.conditions?.some((c: any) => c.reason === 'SchedulingGated'),
     );

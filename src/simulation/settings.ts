@@ -105,7 +105,7 @@ export function validateSimulationSettings(
   const forbidden = forbiddenNodeLabels(profile, s.labels);
   if (forbidden.length > 0)
     throw new SettingsError(
-      `unknown '${profile.labelDomain}' or '${profile.groupSuffix}' labels specified with --node-labels: [${forbidden.join(' ')}]`,
+      `unknown ${[...new Set([profile.labelDomain, profile.groupSuffix])].map((d) => `'${d}'`).join(' or ')} labels specified with --node-labels: [${forbidden.join(' ')}]`,
     );
   if (
     s.speed !== 'instant' &&

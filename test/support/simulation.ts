@@ -18,7 +18,8 @@ export async function until<T>(what: string, check: () => Promise<T | undefined>
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last !== undefined ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last !== undefined ? `: ${String(last)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -36,7 +37,13 @@ export async function getPod(host: TestHost, name: string, namespace = 'default'
 }
 
 /** The pod once `check` holds for it. */
-export function podWhen(host: TestHost, name: string, what: string, check: (pod: any) => boolean, namespace = 'default') {
+export function podWhen(
+  host: TestHost,
+  name: string,
+  what: string,
+  check: (pod: any) => boolean,
+  namespace = 'default',
+) {
   return until(`pod ${name} ${what}`, async () => {
     const pod = await getPod(host, name, namespace);
     return pod !== undefined && check(pod) ? pod : undefined;
@@ -44,7 +51,8 @@ export function podWhen(host: TestHost, name: string, what: string, check: (pod:
 }
 
 export const isRunningReady = (pod: any) =>
-  pod.status?.phase === 'Running' && pod.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True');
+  pod.status?.phase === 'Running' &&
+  pod.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True');
 
 export function waiting(pod: any, container?: string): string | undefined {
   const statuses = pod.status?.containerStatuses ?? [];
@@ -54,7 +62,10 @@ export function waiting(pod: any, container?: string): string | undefined {
 
 /** The Events about an object, oldest first, as `Type Reason: message`. */
 export async function eventsOf(host: TestHost, name: string, namespace = 'default'): Promise<string[]> {
-  const r = await host.request('GET', `/api/v1/namespaces/${namespace}/events?fieldSelector=involvedObject.name=${name}`);
+  const r = await host.request(
+    'GET',
+    `/api/v1/namespaces/${namespace}/events?fieldSelector=involvedObject.name=${name}`,
+  );
   return (r.body.items ?? []).map((e: any) => `${e.type} ${e.reason}: ${e.message ?? e.note}`);
 }
 
@@ -62,7 +73,11 @@ export function pod(name: string, spec: Record<string, unknown>, metadata: Recor
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, ...metadata }, spec };
 }
 
-export async function createPod(host: TestHost, manifest: unknown, namespace = 'default'): Promise<TestResponse> {
+export async function createPod(
+  host: TestHost,
+  manifest: unknown,
+  namespace = 'default',
+): Promise<TestResponse> {
   const r = await host.request('POST', `/api/v1/namespaces/${namespace}/pods`, { body: manifest });
   if (r.status !== 201) throw new Error(`pod create failed: ${r.text}`);
   return r;
