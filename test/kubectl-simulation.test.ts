@@ -9,7 +9,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
 import { findVersionedKubectl, kubectl, type KubectlResult } from './support/kubectl';
-import { advance, createPod, isRunningReady, nodesReady, pod, podWhen, until } from './support/simulation';
+import {
+  advance,
+  createPod,
+  isRunningReady,
+  nodesReady,
+  pod,
+  podWhen,
+  until,
+  type Obj,
+} from './support/simulation';
 
 const binary = findVersionedKubectl('1.27');
 if (binary === undefined)
@@ -148,7 +157,7 @@ describe.skipIf(binary === undefined)('kubectl v1.27 and the simulated cluster',
         'GET',
         '/api/v1/namespaces/default/pods?fieldSelector=spec.nodeName=node-2',
       );
-      return r.body.items.every((p: any) => p.metadata.deletionTimestamp !== undefined) ? r : undefined;
+      return r.body.items.every((p: Obj) => p.metadata.deletionTimestamp !== undefined) ? r : undefined;
     });
     await advance(host, '30s');
     const drain = await draining;

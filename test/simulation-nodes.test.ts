@@ -20,6 +20,7 @@ import {
   pod,
   podWhen,
   until,
+  type Obj,
 } from './support/simulation';
 
 let host: TestHost;
@@ -30,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(async () => host?.close());
 
-const readyCondition = (node: any) => node.status?.conditions?.find((c: any) => c.type === 'Ready');
+const readyCondition = (node: Obj) => node.status?.conditions?.find((c: Obj) => c.type === 'Ready');
 
 describe('a stopped node agent', () => {
   it('leaves its node NotReady, tainted, and its pods evicted after their toleration', async () => {
@@ -63,12 +64,12 @@ describe('a stopped node agent', () => {
       const n = await host.request('GET', '/api/v1/nodes/node-3');
       return (n.body.spec.taints ?? []).length === 2 ? n.body : undefined;
     });
-    expect(tainted.spec.taints.map((t: any) => `${t.key}:${t.effect}`)).toEqual([
+    expect(tainted.spec.taints.map((t: Obj) => `${t.key}:${t.effect}`)).toEqual([
       'node.orch.io/unreachable:NoSchedule',
       'node.orch.io/unreachable:NoExecute',
     ]);
     const notReady = await podWhen(host, 'stranded', 'not Ready', (p) =>
-      p.status.conditions.some((c: any) => c.type === 'Ready' && c.status === 'False'),
+      p.status.conditions.some((c: Obj) => c.type === 'Ready' && c.status === 'False'),
     );
     expect(notReady.metadata.deletionTimestamp).toBeUndefined();
     expect(await eventsOf(host, 'stranded')).toContain('Warning NodeNotReady: Node is not ready');

@@ -22,6 +22,7 @@ import {
   podWhen,
   until,
   waiting,
+  type Obj,
 } from './support/simulation';
 
 let host: TestHost;
@@ -51,7 +52,7 @@ describe('nodes', () => {
       kubeletVersion: 'v1.27.16',
       containerRuntimeVersion: 'containerd://1.7.1',
     });
-    expect(node.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({
+    expect(node.status.conditions.find((c: Obj) => c.type === 'Ready')).toMatchObject({
       status: 'True',
       reason: 'KubeletReady',
     });
@@ -74,7 +75,7 @@ describe('nodes', () => {
 
   it('are written by the node identity and judged by the Node authorizer', async () => {
     const r = await host.request('GET', '/api/v1/nodes/node-2');
-    const managers = r.body.metadata.managedFields.map((f: any) => f.manager);
+    const managers = r.body.metadata.managedFields.map((f: Obj) => f.manager);
     expect(managers).toContain('node-agent');
   });
 });
@@ -94,7 +95,7 @@ describe('a pod', () => {
       state: { running: {} },
     });
     expect(p.status.containerStatuses[0].imageID).toMatch(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
-    expect(p.status.conditions.map((c: any) => `${c.type}=${c.status}`)).toEqual([
+    expect(p.status.conditions.map((c: Obj) => `${c.type}=${c.status}`)).toEqual([
       'Initialized=True',
       'Ready=True',
       'ContainersReady=True',
@@ -298,20 +299,20 @@ describe('a pod', () => {
     await podWhen(host, 'probed', 'Running', (p) => p.status?.phase === 'Running');
     await advance(host, '6s');
     const p = await podWhen(host, 'probed', 'probed', (x) =>
-      (x.status?.containerStatuses ?? []).every((c: any) => c.state?.running !== undefined),
+      (x.status?.containerStatuses ?? []).every((c: Obj) => c.state?.running !== undefined),
     );
-    expect(p.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({
+    expect(p.status.conditions.find((c: Obj) => c.type === 'Ready')).toMatchObject({
       status: 'False',
       reason: 'ContainersNotReady',
     });
-    expect(p.status.containerStatuses.find((c: any) => c.name === 'web').ready).toBe(false);
+    expect(p.status.containerStatuses.find((c: Obj) => c.name === 'web').ready).toBe(false);
     expect(await eventsOf(host, 'probed')).toContain(
       'Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404',
     );
     // /tmp/healthy goes after 30 s; two failed probes later the container is killed and restarted.
     for (let i = 0; i < 8; i++) await advance(host, '5s');
     await podWhen(host, 'probed', 'restarted by its liveness probe', (x) =>
-      (x.status?.containerStatuses ?? []).some((c: any) => c.name === 'live' && c.restartCount >= 1),
+      (x.status?.containerStatuses ?? []).some((c: Obj) => c.name === 'live' && c.restartCount >= 1),
     );
     expect(await eventsOf(host, 'probed')).toEqual(
       expect.arrayContaining([

