@@ -10,11 +10,16 @@ import { expect, test } from '@playwright/test';
 import { api, apiOk, uniqueName } from './support/sandbox';
 import { openView, shot, waitUsable } from './support/ui';
 
+// Pods run and nodes change state on their own time: the spec waits for them.
+test.describe.configure({ timeout: 120_000 });
+
 interface PodLike {
   status?: { phase?: string };
 }
 
-test('a pod becomes Running, and the Explorer shows its status, log and Events', async ({ page }, testInfo) => {
+test('a pod becomes Running, and the Explorer shows its status, log and Events', async ({
+  page,
+}, testInfo) => {
   await openView(page, 'explorer', { kind: 'v1/pods' });
   await waitUsable(page);
   const name = uniqueName('hello');
@@ -22,24 +27,32 @@ test('a pod becomes Running, and the Explorer shows its status, log and Events',
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name },
-    spec: { containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', 'echo hello from the sandbox; sleep 3600'] }] },
+    spec: {
+      containers: [
+        { name: 'c', image: 'busybox', command: ['sh', '-c', 'echo hello from the sandbox; sleep 3600'] },
+      ],
+    },
   });
   expect(created.status).toBe(201);
   await expect
-    .poll(async () => (await apiOk<PodLike>(page, 'GET', `/api/v1/namespaces/default/pods/${name}`)).status?.phase, {
-      timeout: 30_000,
-    })
+    .poll(
+      async () =>
+        (await apiOk<PodLike>(page, 'GET', `/api/v1/namespaces/default/pods/${name}`)).status?.phase,
+      {
+        timeout: 30_000,
+      },
+    )
     .toBe('Running');
   await openView(page, 'explorer', { kind: 'v1/pods', name, ns: 'default' });
   const panel = page.getByRole('region', { name: `Pod default/${name}` });
   const status = panel.getByRole('region', { name: 'Pod status' });
   await expect(status.getByText('Running', { exact: true }).first()).toBeVisible();
-  await expect(status.getByRole('cell', { name: 'ContainersReady' })).toBeVisible();
+  await expect(status.getByRole('cell', { name: 'ContainersReady', exact: true })).toBeVisible();
   await status.getByRole('button', { name: 'Show log' }).click();
   await expect(status.getByLabel('Log of container c')).toHaveText('hello from the sandbox\n');
   const events = panel.getByRole('region', { name: 'Events' });
-  await expect(events.getByRole('cell', { name: 'Scheduled' })).toBeVisible();
-  await expect(events.getByRole('cell', { name: 'Started' })).toBeVisible();
+  await expect(events.getByRole('cell', { name: 'Scheduled', exact: true })).toBeVisible();
+  await expect(events.getByRole('cell', { name: 'Started', exact: true })).toBeVisible();
   await shot(page, testInfo, 'pod-status');
   await api(page, 'DELETE', `/api/v1/namespaces/default/pods/${name}?gracePeriodSeconds=0`);
 });
@@ -48,7 +61,9 @@ test('the Workshop shows the nodes and moves the clock', async ({ page }, testIn
   await openView(page, 'workshop');
   const nodes = page.getByRole('region', { name: 'Nodes' });
   for (const n of ['node-1', 'node-2', 'node-3'])
-    await expect(nodes.getByRole('row', { name: new RegExp(`^${n} Ready running`) })).toBeVisible({ timeout: 30_000 });
+    await expect(nodes.getByRole('row', { name: new RegExp(`^${n} Ready running`) })).toBeVisible({
+      timeout: 30_000,
+    });
   await nodes.getByRole('button', { name: 'Stop the node agent of node-3' }).click();
   await expect(nodes.getByRole('row', { name: /^node-3 .* stopped/ })).toBeVisible();
   const clock = page.getByRole('region', { name: 'Clock' });
