@@ -7,7 +7,7 @@
  * the server's clock is moved instead of waiting.
  */
 
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
 import { startTestHost, type TestHost } from './support/host';
@@ -186,7 +186,7 @@ describe('a pod', () => {
     await podWhen(host, 'shell', 'Running', isRunningReady);
     const kc = new KubeConfig();
     kc.loadFromFile(host.kubeconfigPath);
-    const run = (command: string[]) =>
+    const run = (command: string[], stdin: Readable | null = null, tty = false) =>
       new Promise<{ out: string; err: string; status: V1Status }>((resolve, reject) => {
         let out = '';
         let err = '';
@@ -205,8 +205,8 @@ describe('a pod', () => {
             command,
             sink((s) => (out += s)),
             sink((s) => (err += s)),
-            null,
-            false,
+            stdin,
+            tty,
             (status) => resolve({ out, err, status }),
           )
           .catch(reject);
@@ -220,6 +220,13 @@ describe('a pod', () => {
       status: 'Failure',
       reason: 'NonZeroExitCode',
       details: { causes: [{ reason: 'ExitCode', message: '7' }] },
+    });
+    // On a terminal: the prompt, what is typed echoed back, output with CRLF.
+    const interactive = await run(['sh'], Readable.from(['echo hi\r', 'exit 4\r']), true);
+    expect(interactive.out).toBe('/ # echo hi\r\nhi\r\n/ # exit 4\r\n');
+    expect(interactive.status).toMatchObject({
+      reason: 'NonZeroExitCode',
+      details: { causes: [{ message: '4' }] },
     });
   });
 
