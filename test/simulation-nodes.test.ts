@@ -124,6 +124,22 @@ describe('a stopped node agent', () => {
   });
 });
 
+describe('a deleted Node', () => {
+  it('is registered again by its node agent', async () => {
+    const before = await host.request('GET', '/api/v1/nodes/node-2');
+    expect((await host.request('DELETE', '/api/v1/nodes/node-2')).status).toBe(200);
+    const again = await until('node-2 registered again', async () => {
+      const n = await host.request('GET', '/api/v1/nodes/node-2');
+      return n.status === 200 &&
+        n.body.metadata.uid !== before.body.metadata.uid &&
+        readyCondition(n.body)?.status === 'True'
+        ? n.body
+        : undefined;
+    });
+    expect(again.status.capacity.cpu).toBe('4');
+  });
+});
+
 describe('the node count', () => {
   it('adds a node that registers, and removes one (its Node deleted, its pods collected)', async () => {
     const put = await host.request('PUT', '/sandbox/v1/settings', { body: { simulation: { nodes: 4 } } });

@@ -62,6 +62,8 @@ export class Kubelet {
   private readonly podRunner: StageRunner<PodAction>;
   private readonly nodeRunner: StageRunner<NodeAction>;
   private informer: Informer | undefined;
+  /** The agent's own Node, watched: a deleted Node (a reset, `kubectl delete node`) is registered again. */
+  private nodeInformer: Informer | undefined;
   private started = false;
   private registered = false;
   private ready = false;
@@ -170,6 +172,21 @@ export class Kubelet {
       { query: { fieldSelector: `spec.nodeName=${this.config.name}` } },
     );
     this.informer.start();
+    this.nodeInformer = new Informer(
+      this.ctx.client,
+      { group: '', version: 'v1', resource: 'nodes' },
+      {
+        delete: () => {
+          if (!this.registered) return;
+          this.registered = false;
+          this.ready = false;
+          this.nodeRunner.reset();
+          this.syncNode();
+        },
+      },
+      { query: { fieldSelector: `metadata.name=${this.configNow.name}` } },
+    );
+    this.nodeInformer.start();
   }
 
   /** Stops posting status and renewing the lease; the containers keep running. */
@@ -178,6 +195,8 @@ export class Kubelet {
     this.started = false;
     this.informer?.stop();
     this.informer = undefined;
+    this.nodeInformer?.stop();
+    this.nodeInformer = undefined;
     this.nodeRunner.reset();
     for (const w of this.workers.values()) w.pause();
   }
@@ -321,7 +340,7 @@ export class Kubelet {
     const now = this.ctx.clock.now().getTime();
     if (!force && !this.imagesChanged && now - this.lastStatusPost < statusReportMs) return;
     const ref = { group: '', version: 'v1', resource: 'nodes', name: this.config.name };
-    let node = current;
+    let node = current ?? (this.nodeInformer?.cache.get(this.configNow.name) as Node | undefined);
     try {
       node ??= await this.ctx.client.get<Node>(ref);
     } catch (e) {
