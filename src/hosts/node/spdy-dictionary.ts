@@ -4,8 +4,8 @@
  * header names and values it lists, each with a four-byte big-endian
  * length, followed by one run of status lines, dates and media types.
  * Every peer must use exactly these bytes; zlib checks them by their
- * Adler-32 (0xe3c6a7c2? see spdy.test.ts, which checks it against a
- * stream Go's framer wrote).
+ * Adler-32, e3c6a7c2 (`stream-protocols.test.ts`; kubectl's streams name
+ * the same).
  */
 
 const words = [
