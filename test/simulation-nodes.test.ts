@@ -124,6 +124,15 @@ describe('a stopped node agent', () => {
   });
 });
 
+describe('the node proxy', () => {
+  it("reaches a simulated node's agent: /healthz and the pods it runs", async () => {
+    const health = await host.request('GET', '/api/v1/nodes/node-1/proxy/healthz');
+    expect([health.status, health.text]).toEqual([200, 'ok']);
+    const pods = await host.request('GET', '/api/v1/nodes/node-1/proxy/pods');
+    expect(pods.body.kind).toBe('PodList');
+  });
+});
+
 describe('a deleted Node', () => {
   it('is registered again by its node agent', async () => {
     const before = await host.request('GET', '/api/v1/nodes/node-2');
