@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => host?.close());
 
-const advance = (duration: string) => host.request('POST', '/sandbox/v1/clock', { body: { advance: duration } });
+const advance = (duration: string) =>
+  host.request('POST', '/sandbox/v1/clock', { body: { advance: duration } });
 
 it('expires a bound token when the clock passes its expiry', async () => {
   const issued = await host.request('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {

@@ -50,9 +50,12 @@ function switchProtocols(ctx: RequestContext, upgrade: NonNullable<ConnectRespon
   } else if (wanted === 'websocket') {
     protocol = 'websocket';
     // The bearer token may travel as a subprotocol; it is no channel protocol.
-    offered = headerList(headers.get('sec-websocket-protocol')).filter((p) => !p.startsWith('base64url.bearer.'));
+    offered = headerList(headers.get('sec-websocket-protocol')).filter(
+      (p) => !p.startsWith('base64url.bearer.'),
+    );
     supported = webSocketProtocols;
-  } else throw badRequest(`unable to upgrade: unsupported protocol ${JSON.stringify(headers.get('upgrade'))}`);
+  } else
+    throw badRequest(`unable to upgrade: unsupported protocol ${JSON.stringify(headers.get('upgrade'))}`);
   // A client that names no channel protocol speaks the first one.
   const subprotocol = offered.length === 0 ? 'channel.k8s.io' : negotiate(offered, supported);
   if (subprotocol === undefined)
