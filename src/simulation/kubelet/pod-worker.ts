@@ -63,6 +63,10 @@ interface Extra {
   crashStreak: number;
 }
 
+/** A failed status write is tried again after this, doubling up to the maximum. */
+const statusRetryBaseMs = 200;
+const statusRetryMaxMs = 10_000;
+
 export class PodWorker {
   pod: Pod;
   readonly record: PodRecord;
@@ -71,6 +75,10 @@ export class PodWorker {
   private busy = false;
   private resync = false;
   private flushScheduled = false;
+  private flushing: Promise<void> | undefined;
+  private flushWanted = false;
+  private flushFailures = 0;
+  private cancelRetry: (() => void) | undefined;
   private lastWritten = '';
   private closed = false;
 
@@ -133,6 +141,8 @@ export class PodWorker {
   /** The node agent stops running this pod (it is gone, or the agent stops): timers end; containers end with `kill`. */
   close(kill: boolean): void {
     this.closed = true;
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
     this.host.podStages.forget(this.uid);
     this.host.containerStages.forgetPrefix(`${this.uid}/`);
     for (const c of this.record.containers) {
@@ -474,8 +484,30 @@ export class PodWorker {
     });
   }
 
-  /** Writes the status when it differs from the last one written. */
-  async flush(): Promise<void> {
+  /**
+   * Writes the status when it differs from the last one written. One write
+   * is in flight at a time: two concurrent patches of the same pod race in
+   * the store's optimistic retry loop, and the older status could land last
+   * while `lastWritten` already holds the newer one — the pod would then
+   * stay at, say, ContainerCreating with nothing left to write it again.
+   * A change made while a write is in flight is written after it.
+   */
+  flush(): Promise<void> {
+    this.flushWanted = true;
+    this.flushing ??= this.flushLoop().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async flushLoop(): Promise<void> {
+    while (this.flushWanted) {
+      this.flushWanted = false;
+      await this.writeStatus();
+    }
+  }
+
+  private async writeStatus(): Promise<void> {
     if (this.record.state === 'new' || this.closed) return;
     const status = generatePodStatus(
       this.pod,
@@ -500,10 +532,25 @@ export class PodWorker {
         'application/strategic-merge-patch+json',
       );
       if (updated.metadata?.uid === this.uid && !this.closed) this.pod = updated;
+      this.flushFailures = 0;
     } catch (e) {
-      // Gone: the informer will say so. Anything else is tried again at the next change.
-      if (!isNotFound(e)) this.lastWritten = '';
+      // Gone: the informer will say so.
+      if (isNotFound(e)) return;
+      // Anything else (a busy store's Conflict, a timeout) is written again after a back-off, as the
+      // kubelet's status manager does: a pod with no further change would otherwise keep a stale status.
+      this.lastWritten = '';
+      this.retryFlush();
     }
+  }
+
+  private retryFlush(): void {
+    if (this.closed || this.cancelRetry !== undefined) return;
+    const delay = Math.min(statusRetryBaseMs * 2 ** this.flushFailures, statusRetryMaxMs);
+    this.flushFailures++;
+    this.cancelRetry = this.host.clock.setTimer(delay, () => {
+      this.cancelRetry = undefined;
+      void this.flush().catch(() => undefined);
+    });
   }
 
   // Helpers
@@ -551,6 +598,8 @@ export class PodWorker {
   /** The node agent stopped: timers and probes end, containers keep running. */
   pause(): void {
     this.closed = true;
+    this.cancelRetry?.();
+    this.cancelRetry = undefined;
     this.host.podStages.forget(this.uid);
     this.host.containerStages.forgetPrefix(`${this.uid}/`);
     for (const c of this.record.containers) this.extra.get(c)?.prober?.stop();
