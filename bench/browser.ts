@@ -75,7 +75,8 @@ async function browserFigures(section: string, pods: number): Promise<Figure[]> 
     // watches and requests would otherwise compete with the benchmark inside the same worker.
     await settleOnVersion(page, app.base);
     if (pods > 0) await runPods(page, pods);
-    const r = await page.evaluate(async (): Promise<PageFigures> => {
+    const idlePods = Number(process.env['BENCH_IDLE_PODS'] ?? 0);
+    const r = await page.evaluate(async (idlePods: number): Promise<PageFigures> => {
       const path = '/api/v1/namespaces/default/configmaps';
       const creates = 400;
       const gets = 600;
@@ -193,6 +194,48 @@ async function browserFigures(section: string, pods: number): Promise<Figure[]> 
         items: { name: string; token?: string }[];
       };
       const admin = { authorization: `Bearer ${listed.items.find((i) => i.name === 'admin')?.token ?? ''}` };
+      if (idlePods > 0) {
+        // BENCH_IDLE_PODS: that many idle pods under a ReplicaSet, made before measuring (the pods first, so the
+        // ReplicaSet controller adopts them rather than creating its own); with the workload controllers their
+        // shared informers hold them. Without the simulation (the `browser` section) they stay Pending.
+        const json = { 'content-type': 'application/json', ...admin };
+        for (let i = 0; i < idlePods; i++)
+          await fetch('/api/v1/namespaces/default/pods', {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({
+              apiVersion: 'v1',
+              kind: 'Pod',
+              metadata: { name: `idle-${i}`, labels: { app: 'idle' } },
+              spec: { containers: [{ name: 'c', image: 'nginx' }] },
+            }),
+          });
+        await fetch('/apis/apps/v1/namespaces/default/replicasets', {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            metadata: { name: 'idle' },
+            spec: {
+              replicas: idlePods,
+              selector: { matchLabels: { app: 'idle' } },
+              template: {
+                metadata: { labels: { app: 'idle' } },
+                spec: { containers: [{ name: 'c', image: 'nginx' }] },
+              },
+            },
+          }),
+        });
+        // Until the controller has counted them (at most 10 s: without controllers it never does).
+        for (let t = 0; t < 100; t++) {
+          const rs = (await (
+            await fetch('/apis/apps/v1/namespaces/default/replicasets/idle', { headers: admin })
+          ).json()) as { status?: { replicas?: number } };
+          if (rs.status?.replicas === idlePods) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
       const seq = await rates(1, 0, admin);
       const par = await rates(16, creates, admin);
       const lat = await latencies(admin);
@@ -210,7 +253,7 @@ async function browserFigures(section: string, pods: number): Promise<Figure[]> 
         idbSeq,
         idbPar,
       };
-    });
+    }, idlePods);
     const floorName = 'trivial handler in the worker, same path';
     const idbName = '1 IDB txn: counter + object';
     return [

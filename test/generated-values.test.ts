@@ -107,7 +107,8 @@ describe('values generated at create', () => {
   });
   afterAll(() => host.close());
 
-  const template = { metadata: { labels: { app: 'a' } }, spec: podSpec() };
+  // Pods of these controllers restart Always (the real validation refuses other policies).
+  const template = { metadata: { labels: { app: 'a' } }, spec: { ...podSpec(), restartPolicy: 'Always' } };
   const selector = { matchLabels: { app: 'a' } };
   it.each<{
     kind: string;

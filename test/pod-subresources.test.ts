@@ -48,7 +48,9 @@ const running = (ready: boolean) => ({
 });
 
 beforeAll(async () => {
-  host = await startTestHost();
+  // These scenarios write Endpoints and budget statuses themselves, playing the endpoint and disruption
+  // controllers' part: those controllers are off here (`--controllers=*,-endpoint,-endpointslice,-disruption`).
+  host = await startTestHost({ controllerSelection: ['*', '-endpoint', '-endpointslice', '-disruption'] });
   await createPod('idle');
   await createPod('multi', {
     initContainers: [{ name: 'init', image: 'busybox' }],

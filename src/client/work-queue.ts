@@ -4,8 +4,12 @@
  * requeue with a delay. As client-go's delaying queue, a key waits on at
  * most one timer, the earliest asked for; as its default controller rate
  * limiter, a failing key backs off per key, doubling from 5 ms to 1000 s
- * (reset on success), so a permanent error does not spin.
+ * (reset on success), so a permanent error does not spin. Given the
+ * server's clock, delays are measured on it, so a learner moving the clock
+ * forward brings a waiting key (a schedule, a deadline, a back-off) due.
  */
+
+import type { Clock } from '../machinery/clock';
 
 export type Reconcile = (key: string) => Promise<{ requeueAfterMs?: number } | void>;
 
@@ -14,6 +18,8 @@ export interface WorkQueueOptions {
   baseDelayMs?: number;
   /** The longest a failing key waits; default 1000 s. */
   maxDelayMs?: number;
+  /** The clock delays are measured on (default real time). */
+  clock?: Clock;
 }
 
 export class WorkQueue {
@@ -21,9 +27,10 @@ export class WorkQueue {
   private readonly processing = new Set<string>();
   private readonly dirty = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly waiting = new Map<string, { at: number; timer: ReturnType<typeof setTimeout> }>();
+  private readonly waiting = new Map<string, { at: number; cancel: () => void }>();
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
+  private readonly clock: Clock | undefined;
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
 
@@ -33,6 +40,7 @@ export class WorkQueue {
   ) {
     this.baseDelayMs = options.baseDelayMs ?? 5;
     this.maxDelayMs = options.maxDelayMs ?? 1_000_000;
+    this.clock = options.clock;
   }
 
   add(key: string): void {
@@ -50,22 +58,37 @@ export class WorkQueue {
   addAfter(key: string, ms: number): void {
     if (this.stopped) return;
     if (ms <= 0) return this.add(key);
-    const at = Date.now() + ms;
+    const at = this.now() + ms;
     const pending = this.waiting.get(key);
     if (pending !== undefined) {
       if (pending.at <= at) return;
-      clearTimeout(pending.timer);
+      pending.cancel();
     }
-    const timer = setTimeout(() => {
+    const fire = (): void => {
       this.waiting.delete(key);
       this.add(key);
-    }, ms);
-    this.waiting.set(key, { at, timer });
+    };
+    let cancel: () => void;
+    if (this.clock !== undefined) cancel = this.clock.setTimer(ms, fire);
+    else {
+      const timer = setTimeout(fire, ms);
+      cancel = () => clearTimeout(timer);
+    }
+    this.waiting.set(key, { at, cancel });
+  }
+
+  /** How many times `key` has failed in a row (reset by a success), for controllers that give up after a few. */
+  failuresOf(key: string): number {
+    return this.failures.get(key) ?? 0;
+  }
+
+  private now(): number {
+    return this.clock !== undefined ? this.clock.now().getTime() : Date.now();
   }
 
   stop(): void {
     this.stopped = true;
-    for (const { timer } of this.waiting.values()) clearTimeout(timer);
+    for (const { cancel } of this.waiting.values()) cancel();
     this.waiting.clear();
   }
 

@@ -37,7 +37,7 @@ import { authenticate } from './filters/authentication';
 import { impersonation } from './filters/impersonation';
 import { authorize } from './filters/authorization';
 import { handleIdentityApi, isIdentityApiPath, isPublicIdentityPath } from './sandbox-identity-api';
-import { loopbackIdentities } from './loopback';
+import { loopbackIdentities, serviceAccount } from './loopback';
 import { parseRuntimeConfig } from '../registry/runtime-config';
 import { FeatureGateState } from './feature-gate-state';
 import type { ResourceType } from '../registry/resource-type';
@@ -93,6 +93,7 @@ import { namespaceLister } from '../registry/cache/namespace-lister';
 import { LeaderElector } from '../controllers/leader-election';
 import { apfConfigurationController } from '../controllers/apf-config';
 import { crdAutoregisterController } from '../controllers/crd-autoregister';
+import { workloadControllers } from '../controllers/workloads';
 import { ensureStartupObjects } from './startup-objects';
 import { initialSetting } from '../storage/settings';
 import type { ChangeRecord } from '../storage/types';
@@ -891,6 +892,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         csrApprovingController(contextFor(identities.certificateController), certificateSigning),
         csrSigningController(contextFor(identities.certificateController), certificateSigning),
         csrCleaner(contextFor(identities.certificateController), certificateSigning),
+        ...workloadControllers(
+          (account) => contextFor(serviceAccount(profile, account)),
+          contextFor(identities.kubeControllerManager).client,
+          options.controllerSelection,
+        ),
         // The simulated cluster runs where the controller manager runs: one replica at a time.
         ...(simulation !== undefined ? [simulation] : []),
       ];

@@ -10,7 +10,8 @@
 import type { UserInfo } from '../api/authn';
 import type { NamingProfile } from '../machinery/naming';
 
-function serviceAccount(profile: NamingProfile, name: string): UserInfo {
+/** The identity of the controller manager's controller `name` (its service account in the system namespace). */
+export function serviceAccount(profile: NamingProfile, name: string): UserInfo {
   const ns = profile.systemNamespace;
   return {
     username: `system:serviceaccount:${ns}:${name}`,

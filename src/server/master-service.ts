@@ -117,8 +117,11 @@ async function ensure(
     try {
       await store.create(scopeFor(store, 'create', user, now), wanted, {});
     } catch (e) {
-      // Another replica (or a racing reconcile) created it first.
-      if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
+      // Another replica (or a racing reconcile) created it first. Its create may also have
+      // taken the fixed ClusterIP before ours reached the name check, so the refusal is an
+      // allocation error rather than AlreadyExists: the object exists all the same.
+      if (e instanceof StatusError && e.reason === 'AlreadyExists') return;
+      if ((await store.objects.get(store.rt, namespace, masterServiceName)) === undefined) throw e;
     }
     return;
   }
@@ -169,7 +172,15 @@ export async function reconcileMasterService(
 ): Promise<void> {
   const objects = masterObjects(profile, endpoint);
   const services = rest.storeFor('', 'services');
-  if (services !== undefined) await ensure(services, objects.service, ['spec.ports', 'spec.type'], user, now);
+  try {
+    if (services !== undefined)
+      await ensure(services, objects.service, ['spec.ports', 'spec.type'], user, now);
+  } catch (e) {
+    // A replica starting beside this one may hold the fixed ClusterIP for a create not yet stored;
+    // the next pass finds its Service. Any other refusal is logged as the real reconciler logs it.
+    if (!(e instanceof StatusError && e.code === 422)) throw e;
+    log(`Unable to reconcile the ${masterServiceName} service: ${e.message}`);
+  }
   const endpoints = rest.storeFor('', 'endpoints');
   const slices = rest.storeFor(profile.suffixed('discovery'), 'endpointslices');
   try {

@@ -64,6 +64,11 @@ export interface ApiServerOptions {
    * server alone. Runs with the controller manager's controllers (and not when `controllers` is false).
    */
   simulation?: false | { settings?: Partial<SimulationSettings> };
+  /**
+   * The controller manager's `--controllers`: `*` for every controller on by default, `name` to enable one,
+   * `-name` to disable one (default `['*']`). Applies to the workload controllers.
+   */
+  controllerSelection?: string[];
   /** `--livez-grace-period`: `/livez` passes its post-start checks this long after construction; default 0. */
   livezGracePeriodMs?: number;
   /** `--shutdown-send-retry-after`: during shutdown refuse new requests with 429 until the drain (see lifecycle.ts). */

@@ -65,6 +65,8 @@ export interface NodeHostOptions {
   watchBookmarkIntervalMs?: number;
   /** `--leader-elect` and its timing flags: controllers run in one replica at a time (several hosts on one store). */
   leaderElection?: ApiServerOptions['leaderElection'];
+  /** `--controllers`: which of the controller manager's controllers run (see ApiServerOptions). */
+  controllerSelection?: string[];
   /** `--tls-cert-file`/`--tls-private-key-file` contents: serve with this certificate (chain) and key. */
   tls?: { certPEM: string; keyPEM: string };
   /** `--insecure-http`: plain HTTP, no client certificates. */
@@ -252,6 +254,9 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
     // The real controller manager's holder identity: `<hostname>_<uuid>`.
     ...(options.leaderElection !== undefined
       ? { leaderElection: { identity: `${machineName()}_${randomUUID()}`, ...options.leaderElection } }
+      : {}),
+    ...(options.controllerSelection !== undefined
+      ? { controllerSelection: options.controllerSelection }
       : {}),
     webhookTransport: options.webhookTransport ?? httpsWebhookTransport,
     scriptRunner,

@@ -3,7 +3,10 @@
  * real server converts it: v1's targetCPUUtilizationPercentage is v2's CPU
  * utilization metric; what v1 cannot express (other metrics, behavior,
  * conditions, current metrics) travels in annotations so that a round trip
- * through v1 loses nothing.
+ * through v1 loses nothing. A v1 object without a target gets v2's default
+ * metric (80% average CPU) on its way to the hub: the real server stores
+ * it without metrics and applies the storage version's defaults when it
+ * reads it back, so every reader — v1 and v2 alike — sees the 80%.
  */
 
 import type { KubeObject } from '../../api/meta';
@@ -12,6 +15,9 @@ import { deepClone } from '../../machinery/json';
 import type { Spoke } from '../conversion';
 
 type Obj = Record<string, unknown>;
+
+/** `autoscaling.DefaultCPUUtilization`, the target of an HPA that names none. */
+const defaultCPUUtilization = 80;
 
 function isCpuUtilization(m: Obj): boolean {
   const r = m.resource as Obj | undefined;
@@ -102,7 +108,15 @@ export function autoscalingV1Spoke(profile: NamingProfile): Spoke {
         minReplicas: spec.minReplicas,
         maxReplicas: spec.maxReplicas,
       };
-      if (metrics.length > 0) v2spec.metrics = metrics;
+      if (metrics.length === 0)
+        metrics.push({
+          type: 'Resource',
+          resource: {
+            name: 'cpu',
+            target: { type: 'Utilization', averageUtilization: defaultCPUUtilization },
+          },
+        });
+      v2spec.metrics = metrics;
       const behavior = take(keys.behavior);
       if (behavior !== undefined) v2spec.behavior = behavior;
       obj.spec = Object.fromEntries(Object.entries(v2spec).filter(([, v]) => v !== undefined));

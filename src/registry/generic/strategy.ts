@@ -175,12 +175,14 @@ const mainOnlyMetadata = [
 /**
  * A subresource's strategy: the stored object with only what `take`
  * copies from the request (and the request's metadata outside the
- * main-only set), validated like an update of the main resource.
+ * main-only set, and those of the set named in `mayChange`), validated
+ * like an update of the main resource.
  */
 export function subresourceStrategy(
   rt: ResourceType,
   hooks: KindHooks | undefined,
   take: (next: KubeObject, requested: KubeObject, old: KubeObject) => void,
+  mayChange: readonly (typeof mainOnlyMetadata)[number][] = [],
 ): Strategy {
   const { beginWrite: _allocatesOnMainOnly, ...main } = mainStrategy(rt, hooks);
   return {
@@ -192,6 +194,7 @@ export function subresourceStrategy(
       const m = meta(next);
       const om = old.metadata ?? {};
       for (const key of mainOnlyMetadata) {
+        if (mayChange.includes(key)) continue;
         if (om[key] === undefined) delete m[key];
         else (m as Record<string, unknown>)[key] = deepClone(om[key]);
       }
@@ -201,10 +204,22 @@ export function subresourceStrategy(
   };
 }
 
-/** `/status`: status and nothing else. */
-export function statusStrategy(rt: ResourceType, hooks: KindHooks | undefined): Strategy {
-  return subresourceStrategy(rt, hooks, (next, requested) => {
-    if (requested.status === undefined) delete next.status;
-    else next.status = requested.status;
-  });
+/**
+ * `/status`: status and nothing else — but the metadata named in `mayChange`, for the kinds whose real status
+ * strategy keeps it (a Deployment's controller writes its revision annotation through `/status`).
+ */
+export function statusStrategy(
+  rt: ResourceType,
+  hooks: KindHooks | undefined,
+  mayChange: readonly (typeof mainOnlyMetadata)[number][] = [],
+): Strategy {
+  return subresourceStrategy(
+    rt,
+    hooks,
+    (next, requested) => {
+      if (requested.status === undefined) delete next.status;
+      else next.status = requested.status;
+    },
+    mayChange,
+  );
 }

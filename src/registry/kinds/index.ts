@@ -16,6 +16,12 @@ import { node } from './core/node/index';
 import { service } from './core/service/index';
 import { endpoints } from './core/endpoints/index';
 import { job } from './batch/job/index';
+import { cronJob } from './batch/cronjob/index';
+import { deployment } from './apps/deployment/index';
+import { replicaSet } from './apps/replicaset/index';
+import { statefulSet } from './apps/statefulset/index';
+import { daemonSet } from './apps/daemonset/index';
+import { replicationController } from './core/replicationcontroller/index';
 import { componentStatus } from './core/componentstatus/index';
 import { event } from './events/event/index';
 import { customResourceDefinition } from './apiextensions/customresourcedefinition/index';
@@ -47,6 +53,12 @@ const registrations: Record<string, KindRegistration> = {
   'core/Service': service,
   'core/Endpoints': endpoints,
   'batch/Job': job,
+  'batch/CronJob': cronJob,
+  'apps/Deployment': deployment,
+  'apps/ReplicaSet': replicaSet,
+  'apps/StatefulSet': statefulSet,
+  'apps/DaemonSet': daemonSet,
+  'core/ReplicationController': replicationController,
   'core/ComponentStatus': componentStatus,
   'events/Event': event,
   'apiextensions/CustomResourceDefinition': customResourceDefinition,

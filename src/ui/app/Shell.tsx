@@ -24,6 +24,7 @@ const lazyViews: Record<Exclude<ViewName, 'explorer'>, ComponentType<ViewProps>>
   traces: lazy(() => import('../trace/TraceView').then((m) => ({ default: m.TraceView }))),
   webhooks: lazy(() => import('../webhooks/WebhooksView').then((m) => ({ default: m.WebhooksView }))),
   server: lazy(() => import('../server/ServerView').then((m) => ({ default: m.ServerView }))),
+  terminal: lazy(() => import('../terminal/TerminalView').then((m) => ({ default: m.TerminalView }))),
   spec: lazy(() => import('./SpecSectionsView').then((m) => ({ default: m.SpecSectionsView }))),
 };
 

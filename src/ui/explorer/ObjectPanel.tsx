@@ -23,6 +23,7 @@ import { DeleteConfirm } from './DeleteConfirm';
 import { ManagedFieldsFold } from './ManagedFieldsFold';
 import { ObjectEvents } from './ObjectEvents';
 import { PodStatus } from './PodStatus';
+import { OwnerChain } from './OwnerChain';
 import { Relationships } from './Relationships';
 
 interface Props {
@@ -112,6 +113,7 @@ export function ObjectPanel({ objectRef, kindLabel, resourceVersion, onClose }: 
       ) : (
         <>
           <Relationships object={object} groupVersions={groupVersions} />
+          <OwnerChain object={object} groupVersions={groupVersions} />
           {object.kind === 'Pod' ? <PodStatus object={object} /> : null}
           {object.kind !== 'Event' ? <ObjectEvents object={object} /> : null}
           <h3>YAML</h3>

@@ -98,6 +98,21 @@ const bodies: Record<string, TemplateBody> = {
       'type: Normal',
     ],
   },
+  // A ReplicationController selects by a plain map (its template's labels when omitted).
+  'core/replicationcontrollers': {
+    body: () => [
+      'spec:',
+      '  replicas: 1',
+      '  selector:',
+      '    app: example',
+      '  template:',
+      '    metadata:',
+      '      labels:',
+      '        app: example',
+      '    spec:',
+      ...podSpec('      '),
+    ],
+  },
   'apps/deployments': workload(['replicas: 1']),
   'apps/replicasets': workload(['replicas: 1']),
   'apps/daemonsets': workload(),

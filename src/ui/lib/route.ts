@@ -16,6 +16,7 @@ export type ViewName =
   | 'traces'
   | 'webhooks'
   | 'server'
+  | 'terminal'
   | 'spec';
 
 /** The views; `tab: false` ones (the spec section list, reached from error explanations) have no header tab. */
@@ -30,6 +31,7 @@ export const views: { name: ViewName; label: string; tab?: false }[] = [
   { name: 'traces', label: 'Traces' },
   { name: 'webhooks', label: 'Webhooks' },
   { name: 'server', label: 'Server' },
+  { name: 'terminal', label: 'Terminal' },
   { name: 'spec', label: 'Spec sections', tab: false },
 ];
 

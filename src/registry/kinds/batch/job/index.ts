@@ -11,6 +11,7 @@ import { GoValueText, type FieldError } from '../../../../machinery/field-errors
 import type { NamingProfile } from '../../../../machinery/naming';
 import type { KindHooks, StrategyContext } from '../../../rest/strategy';
 import type { KindRegistration } from '../../types';
+import { goLabelSelector, goStringMap, selectorMatches } from '../../../validation/workload';
 
 type Obj = Record<string, unknown>;
 
@@ -56,31 +57,6 @@ function generateSelector(job: KubeObject, l: JobLabels): void {
   if (!(l.uid in matchLabels)) matchLabels[l.uid] = uid;
 }
 
-/** Go's `%#v` of a `map[string]string`, keys sorted as Go prints maps. */
-function goMap(m: Obj): string {
-  const entries = Object.keys(m)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(String(m[k]))}`);
-  return `map[string]string{${entries.join(', ')}}`;
-}
-
-function goSelector(selector: Obj): string {
-  const ml = isObj(selector.matchLabels) ? goMap(selector.matchLabels) : 'map[string]string(nil)';
-  const exprs =
-    Array.isArray(selector.matchExpressions) && selector.matchExpressions.length > 0
-      ? `[]v1.LabelSelectorRequirement{${selector.matchExpressions
-          .map((e) => {
-            const r = isObj(e) ? e : {};
-            const values = Array.isArray(r.values)
-              ? `[]string{${r.values.map((v) => JSON.stringify(v)).join(', ')}}`
-              : '[]string(nil)';
-            return `v1.LabelSelectorRequirement{Key:${JSON.stringify(r.key ?? '')}, Operator:${JSON.stringify(r.operator ?? '')}, Values:${values}}`;
-          })
-          .join(', ')}}`
-      : '[]v1.LabelSelectorRequirement(nil)';
-  return `&v1.LabelSelector{MatchLabels:${ml}, MatchExpressions:${exprs}}`;
-}
-
 /** The real `validateGeneratedSelector` for a new Job (prefixed labels required). */
 function generatedSelectorErrors(job: KubeObject, l: JobLabels): FieldError[] {
   const spec = isObj(job.spec) ? job.spec : {};
@@ -109,7 +85,7 @@ function generatedSelectorErrors(job: KubeObject, l: JobLabels): FieldError[] {
       errors.push({
         type: 'FieldValueInvalid',
         field: `${path}.labels[${key}]`,
-        badValue: new GoValueText(goMap(labels)),
+        badValue: new GoValueText(goStringMap(labels)),
         detail: `must be '${expected}'`,
       });
   };
@@ -128,7 +104,7 @@ function generatedSelectorErrors(job: KubeObject, l: JobLabels): FieldError[] {
     errors.push({
       type: 'FieldValueInvalid',
       field: 'spec.selector',
-      badValue: new GoValueText(goSelector(selector)),
+      badValue: new GoValueText(goLabelSelector(selector, true)),
       detail: '`selector` not auto-generated',
     });
   return errors;
@@ -143,34 +119,14 @@ function manualSelectorErrors(job: KubeObject): FieldError[] {
   const template = isObj(spec.template) ? spec.template : {};
   const meta = isObj(template.metadata) ? template.metadata : {};
   const labels = isObj(meta.labels) ? meta.labels : {};
-  const matchLabels = isObj(selector.matchLabels) ? selector.matchLabels : {};
-  const exprs = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.filter(isObj) : [];
-  const matches =
-    Object.entries(matchLabels).every(([k, v]) => labels[k] === v) &&
-    exprs.every((e) => {
-      const key = String(e.key ?? '');
-      const values = Array.isArray(e.values) ? e.values.map(String) : [];
-      const has = key in labels;
-      switch (e.operator) {
-        case 'In':
-          return has && values.includes(String(labels[key]));
-        case 'NotIn':
-          return !has || !values.includes(String(labels[key]));
-        case 'Exists':
-          return has;
-        case 'DoesNotExist':
-          return !has;
-        default:
-          return false;
-      }
-    });
+  const matches = selectorMatches(selector, labels);
   return matches
     ? []
     : [
         {
           type: 'FieldValueInvalid',
           field: 'spec.template.metadata.labels',
-          badValue: new GoValueText(goMap(labels)),
+          badValue: new GoValueText(goStringMap(labels)),
           detail: '`selector` does not match template `labels`',
         },
       ];
