@@ -25,7 +25,7 @@ import { WorkQueue } from './work-queue';
 import { setCondition, timestamp } from './workload/conditions';
 import { message, podsRef } from './workload/pod-control';
 import { isPodReady, isTerminating } from './workload/pods';
-import { quantityValue } from './workload/quantity';
+import { quantityValue } from '../machinery/quantity';
 import type { Condition, Pod } from './workload/types';
 
 const hpaRef = { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' } as const;

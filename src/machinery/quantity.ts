@@ -112,6 +112,16 @@ export function compare(a: Quantity, b: Quantity): number {
   return a.nanos < b.nanos ? -1 : a.nanos > b.nanos ? 1 : 0;
 }
 
+/**
+ * A quantity as a double, for what controllers compare where a double's
+ * precision is enough (a pod's usage against its requests, a claim's size
+ * against a volume's); 0 when it is not a quantity.
+ */
+export function quantityValue(input: unknown): number {
+  const q = parseQuantity(input);
+  return q === undefined ? 0 : Number(q.nanos) / 1e9;
+}
+
 /** `MilliValue()`: the value in thousandths, rounded up. */
 export function milliValue(q: Quantity): bigint {
   return divCeil(q.nanos, 1_000_000n);
