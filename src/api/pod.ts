@@ -244,3 +244,10 @@ export interface Pod extends KubeObject {
   spec?: PodSpec;
   status?: PodStatus;
 }
+
+/**
+ * The annotation holding a pod's simulated usage of a resource (`cpu`, `memory`): the sandbox runs no
+ * metrics server, so the simulated node agent writes it and the HorizontalPodAutoscaler reads it (decision 0046).
+ */
+export const usageAnnotation = (resource: 'cpu' | 'memory' | (string & {})): string =>
+  `sandbox.orch.io/${resource}-usage`;

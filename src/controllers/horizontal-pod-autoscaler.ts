@@ -15,6 +15,7 @@
  */
 
 import type { KubeObject } from '../api/meta';
+import { usageAnnotation } from '../api/pod';
 import { parseLabelSelector, matchesLabels } from '../machinery/selectors/labels';
 import { deepEqual } from '../machinery/json';
 import { eventRecorder, type InvolvedKind } from './events';
@@ -30,8 +31,6 @@ import type { Condition, Pod } from './workload/types';
 
 const hpaRef = { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' } as const;
 const hpaKind: InvolvedKind = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' };
-/** The annotation holding a pod's simulated usage of each resource (decision 0046). */
-export const usageAnnotation = (resource: string): string => `sandbox.orch.io/${resource}-usage`;
 const syncPeriodMs = 15_000;
 const tolerance = 0.1;
 const downscaleWindowMs = 5 * 60_000;

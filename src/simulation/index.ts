@@ -20,6 +20,7 @@ import { kubeletAgent } from './kubelet/agent-api';
 import { Kubelet } from './kubelet/kubelet';
 import { Scheduler } from './scheduler/scheduler';
 import { speedFactor, type SimulationSettings } from './settings';
+import { ensureDefaultStorageClass } from './storage-class';
 
 export {
   defaultSimulationSettings,
@@ -72,6 +73,7 @@ export class Simulation {
   private settingsNow: SimulationSettings;
   private readonly stopped: Set<string>;
   private started = false;
+  private stopStorageClass: (() => void) | undefined;
 
   constructor(private readonly o: SimulationOptions) {
     this.settingsNow = o.settings;
@@ -112,6 +114,7 @@ export class Simulation {
     this.components.scheduler.start();
     this.components.lifecycle.start();
     this.components.podGC.start();
+    this.stopStorageClass = ensureDefaultStorageClass(o.clients.operator, o.profile, o.clock);
     void this.resize().catch(() => undefined);
   }
 
@@ -122,6 +125,7 @@ export class Simulation {
     this.components?.lifecycle.stop();
     this.components?.podGC.stop();
     this.components = undefined;
+    this.stopStorageClass?.();
     for (const k of this.kubelets.values()) k.shutdown();
     this.kubelets.clear();
     this.agents.clear();

@@ -72,6 +72,8 @@ export class Container {
   /** Settles when the main process exits (or is killed). */
   readonly exited: Promise<ExitInfo>;
   exit: ExitInfo | undefined;
+  /** Simulated CPU time its processes have used (a loop without sleeps uses a whole core). */
+  cpuMs = 0;
   private listening = false;
   private killed = false;
   private readonly killListeners = new Set<(e: unknown) => void>();
@@ -280,6 +282,9 @@ export class Container {
       this.config.clock,
       pid === 1 ? this.config.startedAt : this.config.clock.now().getTime(),
       onKill,
+      (ms) => {
+        this.cpuMs += ms;
+      },
     );
     return {
       fs: this.fs,

@@ -22,14 +22,20 @@ export class ProcessClock {
   private t: number;
   private commands = 0;
   private replayed = 0;
+  /** Caught up with the server's clock (a new process is at once; a replayed one once a sleep really waits). */
+  private live: boolean;
 
   constructor(
     private readonly server: Clock,
     startedAt: number,
     /** Rejects a sleep when the process is killed; returns an unsubscribe function. */
     private readonly onKill: (reject: (e: unknown) => void) => () => void,
+    /** Told the simulated CPU time each batch of commands costs (a live process's, not a replay's). */
+    private readonly onCpu: (ms: number) => void = () => undefined,
   ) {
-    this.t = Math.min(startedAt, server.now().getTime());
+    const now = server.now().getTime();
+    this.t = Math.min(startedAt, now);
+    this.live = this.t >= now;
   }
 
   now(): number {
@@ -38,7 +44,7 @@ export class ProcessClock {
 
   /** Whether the process is still catching up with the server's clock. */
   get replaying(): boolean {
-    return this.t < this.server.now().getTime();
+    return !this.live && this.t < this.server.now().getTime();
   }
 
   async sleep(ms: number): Promise<void> {
@@ -46,10 +52,11 @@ export class ProcessClock {
     const real = this.server.now().getTime();
     if (target <= real) {
       this.t = target;
-      // Replaying: let the server's other work run now and then.
-      if (++this.replayed % batch === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      // Replaying: let the server's other work run now and then; a live process that fell behind, at once.
+      if (this.live || ++this.replayed % batch === 0) await new Promise((resolve) => setTimeout(resolve, 0));
       return;
     }
+    this.live = true;
     await new Promise<void>((resolve, reject) => {
       let cancelTimer: () => void = () => undefined;
       const stopListening = this.onKill((e) => {
@@ -71,6 +78,13 @@ export class ProcessClock {
     if (this.replaying && this.commands > replayBudget) {
       this.t = this.server.now().getTime();
       return;
+    }
+    if (this.live) {
+      // A live process's batch waits its cost in real time, however long the commands took to interpret:
+      // a loop without sleeps on a busy machine would otherwise fall behind the clock, count as a replay
+      // and hold the event loop (the server stopped answering).
+      this.t = Math.max(this.t, this.server.now().getTime());
+      this.onCpu(batch * commandCostMs);
     }
     await this.sleep(batch * commandCostMs);
   }

@@ -304,6 +304,7 @@ export class Kubelet {
           await this.renewLease();
           break;
         case 'heartbeat':
+          for (const w of this.workers.values()) w.sampleUsage();
           await this.renewLease();
           await this.postStatus(false);
           break;

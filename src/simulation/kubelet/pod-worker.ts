@@ -10,10 +10,11 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { Pod, PodStatus } from '../../api/pod';
+import { usageAnnotation, type Pod, type PodStatus } from '../../api/pod';
 import type { ApiClient } from '../../client/client';
 import { isNotFound } from '../../client/api-errors';
 import type { Clock } from '../../machinery/clock';
+import { milliValue, parseQuantity } from '../../machinery/quantity';
 import { Container, StartError } from '../containers/container';
 import { fakeDigest, pullImage } from '../containers/images';
 import type { CoreEventRecorder } from '../events';
@@ -66,6 +67,9 @@ interface Extra {
 /** A failed status write is tried again after this, doubling up to the maximum. */
 const statusRetryBaseMs = 200;
 const statusRetryMaxMs = 10_000;
+/** What a running container uses at rest: a millicore of CPU and this much memory. */
+const idleMillicores = 1;
+const baseMemoryMi = 4;
 
 export class PodWorker {
   pod: Pod;
@@ -80,6 +84,9 @@ export class PodWorker {
   private flushFailures = 0;
   private cancelRetry: (() => void) | undefined;
   private lastWritten = '';
+  /** The usage last sampled (written as annotations with the status) and each container's CPU time then. */
+  private usage: { cpu: string; memory: string } | undefined;
+  private usageSample: { at: number; cpuMs: Map<string, { process: unknown; ms: number }> } | undefined;
   private closed = false;
 
   constructor(
@@ -473,6 +480,46 @@ export class PodWorker {
     this.host.removed(this.uid);
   }
 
+  // Usage
+
+  /**
+   * Samples the simulated usage of the pod's running containers (the node agent does at each heartbeat, as
+   * the kubelet's resource metrics): CPU is the simulated CPU time their processes used since the last
+   * sample over the time passed — a loop without sleeps uses a whole core, capped at the container's CPU
+   * limit — plus a millicore at rest; memory a running container's baseline. Written as the pod's
+   * `sandbox.orch.io/cpu-usage` and `memory-usage` annotations with its status when it changed, for the
+   * HorizontalPodAutoscaler.
+   */
+  sampleUsage(): void {
+    if (this.closed || this.record.state === 'new') return;
+    const now = this.host.clock.now().getTime();
+    const last = this.usageSample;
+    const cpuMs = new Map<string, { process: unknown; ms: number }>();
+    let millicores = 0;
+    let running = 0;
+    for (const c of this.record.containers) {
+      const p = c.process;
+      if (c.init || c.state !== 'running' || p === undefined || !p.running) continue;
+      running++;
+      cpuMs.set(c.name, { process: p, ms: p.cpuMs });
+      const before = last?.cpuMs.get(c.name);
+      // A restarted container's new process counts from zero.
+      const used = before !== undefined && before.process === p ? p.cpuMs - before.ms : 0;
+      const elapsed = last !== undefined ? now - last.at : 0;
+      let m = idleMillicores + (elapsed > 0 ? Math.round((used / elapsed) * 1000) : 0);
+      const limit = parseQuantity(c.spec.resources?.limits?.['cpu']);
+      if (limit !== undefined) m = Math.min(m, Math.max(idleMillicores, Number(milliValue(limit))));
+      millicores += m;
+    }
+    this.usageSample = { at: now, cpuMs };
+    // Nothing runs (not started yet, completed): nothing to report, as a metrics server has no sample.
+    if (running === 0) return;
+    const usage = { cpu: `${millicores}m`, memory: `${running * baseMemoryMi}Mi` };
+    if (this.usage?.cpu === usage.cpu && this.usage.memory === usage.memory) return;
+    this.usage = usage;
+    this.scheduleFlush();
+  }
+
   // Status
 
   private scheduleFlush(): void {
@@ -515,7 +562,8 @@ export class PodWorker {
       this.host.clock.now().getTime(),
       this.host.hostIP(),
     );
-    const text = JSON.stringify(status);
+    const usage = this.usage;
+    const text = JSON.stringify([status, usage]);
     if (text === this.lastWritten) return;
     this.lastWritten = text;
     try {
@@ -528,7 +576,20 @@ export class PodWorker {
           name: this.record.name,
           subresource: 'status',
         },
-        { metadata: { uid: this.uid }, status: asPatch(status) },
+        {
+          metadata: {
+            uid: this.uid,
+            ...(usage !== undefined
+              ? {
+                  annotations: {
+                    [usageAnnotation('cpu')]: usage.cpu,
+                    [usageAnnotation('memory')]: usage.memory,
+                  },
+                }
+              : {}),
+          },
+          status: asPatch(status),
+        },
         'application/strategic-merge-patch+json',
       );
       if (updated.metadata?.uid === this.uid && !this.closed) this.pod = updated;
