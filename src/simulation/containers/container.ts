@@ -72,8 +72,8 @@ export class Container {
   /** Settles when the main process exits (or is killed). */
   readonly exited: Promise<ExitInfo>;
   exit: ExitInfo | undefined;
-  /** Simulated CPU time its processes have used (a loop without sleeps uses a whole core). */
-  cpuMs = 0;
+  private readonly clocks = new Set<ProcessClock>();
+  private endedCpuMs = 0;
   private listening = false;
   private killed = false;
   private readonly killListeners = new Set<(e: unknown) => void>();
@@ -113,6 +113,19 @@ export class Container {
 
   get id(): string {
     return this.config.id;
+  }
+
+  /** Simulated CPU time its processes have used (a loop without sleeps uses a whole core). */
+  get cpuMs(): number {
+    let ms = this.endedCpuMs;
+    for (const c of this.clocks) ms += c.cpuMs;
+    return ms;
+  }
+
+  private retire(clock: ProcessClock): void {
+    if (!this.clocks.delete(clock)) return;
+    clock.end();
+    this.endedCpuMs += clock.cpuMs;
   }
 
   get running(): boolean {
@@ -193,6 +206,7 @@ export class Container {
       throw e;
     } finally {
       this.processes.delete(pid);
+      this.retire(host.clock);
     }
   }
 
@@ -282,10 +296,8 @@ export class Container {
       this.config.clock,
       pid === 1 ? this.config.startedAt : this.config.clock.now().getTime(),
       onKill,
-      (ms) => {
-        this.cpuMs += ms;
-      },
     );
+    this.clocks.add(clock);
     return {
       fs: this.fs,
       hostname: this.config.hostname,
@@ -393,6 +405,7 @@ export class Container {
       }
     }
     const finishedAt = Math.max(host.now(), this.killed ? this.config.clock.now().getTime() : 0);
+    this.retire(host.clock);
     this.exit = {
       exitCode,
       reason: exitCode === 0 ? 'Completed' : 'Error',

@@ -24,14 +24,20 @@ export class ProcessClock {
   private replayed = 0;
   /** Caught up with the server's clock (a new process is at once; a replayed one once a sleep really waits). */
   private live: boolean;
+  /**
+   * CPU time: a live process is on the CPU from a batch of commands until it sleeps (or ends), measured
+   * on the server's clock — so a loop without sleeps uses a whole core however fast the commands are
+   * interpreted, and also across a move of the clock; a process waiting (a sleep, a server for requests)
+   * uses none.
+   */
+  private cpu = 0;
+  private busySince: number | undefined;
 
   constructor(
     private readonly server: Clock,
     startedAt: number,
     /** Rejects a sleep when the process is killed; returns an unsubscribe function. */
     private readonly onKill: (reject: (e: unknown) => void) => () => void,
-    /** Told the simulated CPU time each batch of commands costs (a live process's, not a replay's). */
-    private readonly onCpu: (ms: number) => void = () => undefined,
   ) {
     const now = server.now().getTime();
     this.t = Math.min(startedAt, now);
@@ -47,7 +53,29 @@ export class ProcessClock {
     return !this.live && this.t < this.server.now().getTime();
   }
 
+  /** The CPU time used so far. */
+  get cpuMs(): number {
+    return this.cpu + (this.busySince !== undefined ? this.server.now().getTime() - this.busySince : 0);
+  }
+
+  /** The process ended: it uses no more CPU. */
+  end(): void {
+    this.offCpu();
+  }
+
+  private offCpu(): void {
+    if (this.busySince === undefined) return;
+    this.cpu += this.server.now().getTime() - this.busySince;
+    this.busySince = undefined;
+  }
+
+  /** A program's sleep: off the CPU until it wakes. */
   async sleep(ms: number): Promise<void> {
+    this.offCpu();
+    return this.wait(ms);
+  }
+
+  private async wait(ms: number): Promise<void> {
     const target = this.t + ms;
     const real = this.server.now().getTime();
     if (target <= real) {
@@ -83,9 +111,10 @@ export class ProcessClock {
       // A live process's batch waits its cost in real time, however long the commands took to interpret:
       // a loop without sleeps on a busy machine would otherwise fall behind the clock, count as a replay
       // and hold the event loop (the server stopped answering).
-      this.t = Math.max(this.t, this.server.now().getTime());
-      this.onCpu(batch * commandCostMs);
+      const now = this.server.now().getTime();
+      this.t = Math.max(this.t, now);
+      this.busySince ??= now;
     }
-    await this.sleep(batch * commandCostMs);
+    await this.wait(batch * commandCostMs);
   }
 }

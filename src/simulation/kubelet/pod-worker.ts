@@ -86,6 +86,7 @@ export class PodWorker {
   private lastWritten = '';
   /** The usage last sampled (written as annotations with the status) and each container's CPU time then. */
   private usage: { cpu: string; memory: string } | undefined;
+  private usageWritten = '';
   private usageSample: { at: number; cpuMs: Map<string, { process: unknown; ms: number }> } | undefined;
   private closed = false;
 
@@ -486,7 +487,7 @@ export class PodWorker {
    * Samples the simulated usage of the pod's running containers (the node agent does at each heartbeat, as
    * the kubelet's resource metrics): CPU is the simulated CPU time their processes used since the last
    * sample over the time passed — a loop without sleeps uses a whole core, capped at the container's CPU
-   * limit — plus a millicore at rest; memory a running container's baseline. Written as the pod's
+   * limit; a millicore at rest — and memory a running container's baseline. Written as the pod's
    * `sandbox.orch.io/cpu-usage` and `memory-usage` annotations with its status when it changed, for the
    * HorizontalPodAutoscaler.
    */
@@ -506,7 +507,7 @@ export class PodWorker {
       // A restarted container's new process counts from zero.
       const used = before !== undefined && before.process === p ? p.cpuMs - before.ms : 0;
       const elapsed = last !== undefined ? now - last.at : 0;
-      let m = idleMillicores + (elapsed > 0 ? Math.round((used / elapsed) * 1000) : 0);
+      let m = Math.max(idleMillicores, elapsed > 0 ? Math.round((used / elapsed) * 1000) : 0);
       const limit = parseQuantity(c.spec.resources?.limits?.['cpu']);
       if (limit !== undefined) m = Math.min(m, Math.max(idleMillicores, Number(milliValue(limit))));
       millicores += m;
@@ -562,10 +563,14 @@ export class PodWorker {
       this.host.clock.now().getTime(),
       this.host.hostIP(),
     );
-    const usage = this.usage;
-    const text = JSON.stringify([status, usage]);
-    if (text === this.lastWritten) return;
+    const text = JSON.stringify(status);
+    // The usage goes with a write only when it changed: a value a learner set by hand
+    // (`kubectl annotate pod … sandbox.orch.io/cpu-usage=900m`) holds until the simulated one moves.
+    const usageText = this.usage === undefined ? '' : JSON.stringify(this.usage);
+    const usage = usageText !== this.usageWritten ? this.usage : undefined;
+    if (text === this.lastWritten && usage === undefined) return;
     this.lastWritten = text;
+    this.usageWritten = usageText;
     try {
       const updated = await this.host.client.patch<Pod>(
         {
@@ -600,6 +605,7 @@ export class PodWorker {
       // Anything else (a busy store's Conflict, a timeout) is written again after a back-off, as the
       // kubelet's status manager does: a pod with no further change would otherwise keep a stale status.
       this.lastWritten = '';
+      if (usage !== undefined) this.usageWritten = '';
       this.retryFlush();
     }
   }
