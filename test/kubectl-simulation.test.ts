@@ -2,8 +2,9 @@
  * The simulated cluster with the real kubectl v1.27 against the Node host
  * (kubernetes profile): `get nodes`, `logs` with its options, `exec` over
  * SPDY (output, stdin, exit codes, a container by name), `cordon` and
- * `drain` through the eviction API. Skipped, with the reason printed, on a
- * machine without `kubectl.1.27`.
+ * `drain` through the eviction API, and the tutorial's Deployment flow
+ * (create, get pods, rollout status/history/undo, set image, scale).
+ * Skipped, with the reason printed, on a machine without `kubectl.1.27`.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,5 +167,58 @@ describe.skipIf(binary === undefined)('kubectl v1.27 and the simulated cluster',
     expect(drain.stdout).toContain('node/node-2 drained');
     const uncordon = await k(['uncordon', 'node-2']);
     expect(uncordon.stdout).toBe('node/node-2 uncordoned\n');
+  });
+  it('the tutorial: create deployment, get pods, rollout status, set image, history, undo, scale', async () => {
+    const created = await k(['create', 'deployment', 'nginx', '--image=nginx', '--replicas=3']);
+    expect(created.stdout).toBe('deployment.apps/nginx created\n');
+    const rollout = await k(['rollout', 'status', 'deploy/nginx', '--timeout=60s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    expect(rollout.stdout).toMatch(/deployment "nginx" successfully rolled out\n$/);
+    const pods = await k(['get', 'pods', '-l', 'app=nginx', '--no-headers']);
+    const rows = pods.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/));
+    expect(rows.map((r) => [r[1], r[2], r[3]])).toEqual([
+      ['1/1', 'Running', '0'],
+      ['1/1', 'Running', '0'],
+      ['1/1', 'Running', '0'],
+    ]);
+    const wide = await k(['get', 'pods', '-l', 'app=nginx', '-o', 'jsonpath={.items[*].spec.nodeName}']);
+    expect(new Set(wide.stdout.split(' '))).toEqual(new Set(['node-1', 'node-2', 'node-3']));
+    const deploy = await k(['get', 'deploy', 'nginx', '--no-headers']);
+    expect(deploy.stdout).toMatch(/^nginx\s+3\/3\s+3\s+3\s/);
+
+    const set = await k(['set', 'image', 'deploy/nginx', 'nginx=nginx:1.25']);
+    expect(set.stdout).toBe('deployment.apps/nginx image updated\n');
+    // nginx stops at SIGTERM: the old pods go at once.
+    const again = await k(['rollout', 'status', 'deploy/nginx', '--timeout=60s']);
+    expect(again.code, again.stderr).toBe(0);
+    const history = await k(['rollout', 'history', 'deploy/nginx']);
+    expect(history.stdout).toMatch(
+      /^deployment\.apps\/nginx \nREVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>\n\n$/,
+    );
+    const undo = await k(['rollout', 'undo', 'deploy/nginx']);
+    expect(undo.stdout).toBe('deployment.apps/nginx rolled back\n');
+    expect((await k(['rollout', 'status', 'deploy/nginx', '--timeout=60s'])).code).toBe(0);
+    const image = await k([
+      'get',
+      'deploy',
+      'nginx',
+      '-o',
+      'jsonpath={.spec.template.spec.containers[0].image}',
+    ]);
+    expect(image.stdout).toBe('nginx');
+
+    const scaled = await k(['scale', 'deploy/nginx', '--replicas=1']);
+    expect(scaled.stdout).toBe('deployment.apps/nginx scaled\n');
+    await until('one nginx pod left', async () => {
+      const r = await k(['get', 'pods', '-l', 'app=nginx', '--no-headers']);
+      const left = r.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => /\sRunning\s/.test(l));
+      return left.length === 1 && !/Terminating/.test(r.stdout) ? left : undefined;
+    });
   });
 });
