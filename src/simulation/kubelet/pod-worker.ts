@@ -542,16 +542,20 @@ export class PodWorker {
    */
   flush(): Promise<void> {
     this.flushWanted = true;
-    this.flushing ??= this.flushLoop().finally(() => {
-      this.flushing = undefined;
-    });
+    this.flushing ??= this.flushLoop();
     return this.flushing;
   }
 
   private async flushLoop(): Promise<void> {
-    while (this.flushWanted) {
-      this.flushWanted = false;
-      await this.writeStatus();
+    try {
+      while (this.flushWanted) {
+        this.flushWanted = false;
+        await this.writeStatus();
+      }
+    } finally {
+      // In the same step as the last check of `flushWanted`: a flush asked for after it starts a new loop
+      // (a `.finally` callback would leave a moment where it joins a loop that has already ended).
+      this.flushing = undefined;
     }
   }
 
