@@ -168,6 +168,7 @@ describe.skipIf(binary === undefined)('kubectl v1.27 and the simulated cluster',
     const uncordon = await k(['uncordon', 'node-2']);
     expect(uncordon.stdout).toBe('node/node-2 uncordoned\n');
   });
+  // Three rollouts and a scale-down: longer than a single step's default timeout on a loaded machine.
   it('the tutorial: create deployment, get pods, rollout status, set image, history, undo, scale', async () => {
     const created = await k(['create', 'deployment', 'nginx', '--image=nginx', '--replicas=3']);
     expect(created.stdout).toBe('deployment.apps/nginx created\n');
@@ -220,5 +221,5 @@ describe.skipIf(binary === undefined)('kubectl v1.27 and the simulated cluster',
         .filter((l) => /\sRunning\s/.test(l));
       return left.length === 1 && !/Terminating/.test(r.stdout) ? left : undefined;
     });
-  });
+  }, 120_000);
 });
