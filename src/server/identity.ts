@@ -217,7 +217,11 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     o.serviceAccountSigningKeyPEM !== undefined
       ? await ServiceAccountSigner.fromPEM(o.serviceAccountSigningKeyPEM, profile, signingIssuer)
       : await ServiceAccountSigner.fromJWK(state.serviceAccountKey, profile, signingIssuer);
-  const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile), key: state.oidcIssuerKey });
+  const issuer = await createSandboxIssuer({
+    baseURL: oidcBase(profile),
+    key: state.oidcIssuerKey,
+    now: o.now,
+  });
 
   const lister = (
     group: string,
@@ -284,12 +288,21 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     listers,
     staticTokens,
     ...(o.legacyTokenUsed !== undefined ? { legacyTokenUsed: o.legacyTokenUsed } : {}),
-    x509: withProofOfPossession(x509Authenticator({ clientCA })),
+    // Certificates, tokens and proofs are judged at the server's time: they expire as the clock moves.
+    x509: withProofOfPossession(x509Authenticator({ clientCA, now: o.now }), { now: o.now }),
     ...(config.requestHeader !== undefined
-      ? { requestHeader: withProofOfPossession(requestHeaderAuthenticator(config.requestHeader)) }
+      ? {
+          requestHeader: withProofOfPossession(
+            requestHeaderAuthenticator(config.requestHeader, { now: o.now }),
+            {
+              now: o.now,
+            },
+          ),
+        }
       : {}),
     oidc: oidcAuthenticator(fullConfig.oidc ?? { issuerURL: issuer.issuerURL, clientID: 'sandbox' }, {
       fetch: external,
+      now: o.now,
     }),
     ...(config.webhook !== undefined
       ? {
@@ -298,6 +311,7 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
             fetch: external,
             profile,
             apiAudiences: apiAudiencesOf(fullConfig),
+            now: o.now,
           }),
         }
       : {}),

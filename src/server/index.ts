@@ -10,7 +10,7 @@ import type { ConnectionInfo } from '../api/connection';
 import type { Status } from '../api/meta';
 import { namingProfile, type NamingProfile } from '../machinery/naming';
 import { newUid } from '../machinery/ids';
-import { resourceExpired, StatusError } from '../machinery/errors';
+import { badRequest, resourceExpired, StatusError } from '../machinery/errors';
 import { createAdmission, type ServerAdmissionDeps } from './admission';
 import {
   admissionOptionsOf,
@@ -102,6 +102,15 @@ import { initialSetting } from '../storage/settings';
 import type { ChangeRecord } from '../storage/types';
 import { ServiceAllocators } from '../registry/kinds/core/service/allocators';
 import {
+  SettingsError,
+  Simulation,
+  validateSimulationSettings,
+  type SimulationSettings,
+} from '../simulation/index';
+import { clockPath, clockSetting, handleClockApi } from './sandbox-clock-api';
+
+import { handleNodesApi, isNodesApiPath } from './sandbox-nodes-api';
+import {
   defaultServiceNodePortRange,
   parsePortRange,
   parseServiceClusterIPRanges,
@@ -113,7 +122,20 @@ import {
   watchMasterService,
 } from './master-service';
 
+/** The storage setting naming the simulated nodes whose agent was stopped. */
+const stoppedNodesSetting = 'sandbox.simulation.stopped';
+
 export type { ApiServerOptions } from './options';
+// What hosts need to carry exec streams (the Node host's SPDY and WebSocket) and to check simulation flags.
+export type { UpgradeOffer } from '../api/connection';
+export type { StreamIO, StreamSession, TerminalSize } from '../api/node-agent';
+export {
+  defaultSimulationSettings,
+  parseLabelList,
+  SettingsError,
+  validateSimulationSettings,
+  type SimulationSettings,
+} from '../simulation/index';
 // What hosts need to validate `--show-hidden-metrics-for-version` against this server's version.
 export { serverVersion } from '../http/nonresource';
 export { showHiddenMetricsError } from './prometheus';
@@ -324,11 +346,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const servicesPrefix = collectionPrefix({ group: '', resource: 'services' });
   let stopServiceFollow: (() => void) | undefined;
   let serviceBacklog: ChangeRecord[] | undefined;
+  // The simulated cluster (scheduler, node agents), built once the identities exist; see the start below.
+  let simulation: Simulation | undefined;
+  const simulationFlags = options.simulation === false ? undefined : options.simulation?.settings;
+  let simulationSettings: SimulationSettings | undefined =
+    options.simulation === false || options.controllers === false
+      ? undefined
+      : validateSimulationSettings(profile, simulationFlags ?? {});
+  let stoppedNodes: string[] = [];
   const installer = new RestInstaller(catalog, storeDeps, {
     authorizer,
     tokenAuthenticator,
     serviceAccountTokens,
     serviceAllocators,
+    // Pod logs and exec reach the simulated nodes' agents.
+    nodeAgents: (address) => simulation?.nodeAgents(address),
   });
   catalog.setInstaller(() => installer.installAll());
 
@@ -420,9 +452,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
                   async () => need().identities(await sandboxServiceAccountUid()),
                   ctx,
                 )
-              : isLessonApiPath(ctx.url.pathname.replace(/\/+$/, ''))
-                ? handleLessonApi(storage, ctx)
-                : handleSandbox(sandbox, storage, ctx),
+              : ctx.url.pathname.replace(/\/+$/, '') === clockPath
+                ? handleClockApi(clock, (offsetMs) => storage.setSetting(clockSetting, { offsetMs }), ctx)
+                : isNodesApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+                  ? handleNodesApi(
+                      {
+                        nodes: () => simulation?.nodes() ?? [],
+                        async setRunning(name, running) {
+                          if (simulation?.setRunning(name, running) !== true) return false;
+                          stoppedNodes = simulation.stoppedNodes();
+                          await storage.setSetting(stoppedNodesSetting, stoppedNodes);
+                          return true;
+                        },
+                      },
+                      ctx,
+                    )
+                  : isLessonApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+                    ? handleLessonApi(storage, ctx)
+                    : handleSandbox(sandbox, storage, ctx),
   };
 
   const sandbox: SandboxControl = {
@@ -434,6 +481,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       admission: { ...admissionSettings },
       auditPolicy: auditPolicyText,
       admissionPlugins: admissionPluginStates(storeDeps.admission.names),
+      ...(simulationSettings !== undefined ? { simulation: simulationSettings } : {}),
     }),
     async update(patch: Partial<SandboxSettings>) {
       await loadYamlForSettings(profile, patch);
@@ -441,6 +489,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const admissionOptions =
         patch.admission !== undefined ? admissionOptionsOf(profile, patch.admission) : undefined;
       const policy = patch.auditPolicy !== undefined ? auditPolicyOf(profile, patch.auditPolicy) : undefined;
+      let nextSimulation: SimulationSettings | undefined;
+      if (patch.simulation !== undefined) {
+        if (simulationSettings === undefined)
+          throw badRequest('this server runs without a simulated cluster');
+        try {
+          nextSimulation = validateSimulationSettings(profile, {
+            ...simulationSettings,
+            ...patch.simulation,
+          });
+        } catch (e) {
+          if (e instanceof SettingsError) throw badRequest(`simulation: ${e.message}`);
+          throw e;
+        }
+      }
       if (patch.compactionIntervalMs !== undefined) compactor.setInterval(patch.compactionIntervalMs);
       if (patch.featureGates !== undefined) gateState.set(patch.featureGates);
       if (patch.runtimeConfig !== undefined) savedRuntimeConfig = patch.runtimeConfig;
@@ -453,12 +515,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         auditPolicyText = patch.auditPolicy;
         audit.setPolicy(policy);
       }
+      if (nextSimulation !== undefined) {
+        simulationSettings = nextSimulation;
+        await simulation?.apply(nextSimulation);
+      }
       await storage.setSetting('sandbox.settings', {
         compactionIntervalMs: compactor.interval,
         featureGates: gateState.settings(),
         runtimeConfig: savedRuntimeConfig,
         admission: { ...admissionSettings },
         auditPolicy: auditPolicyText,
+        ...(simulationSettings !== undefined ? { simulation: simulationSettings } : {}),
       });
     },
     compact: () => compactor.compactNow(),
@@ -538,6 +605,25 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       } catch (e) {
         console.error('saved audit policy ignored', e);
       }
+    }
+    // The clock keeps the time it had (it never goes back: a saved offset behind it is ignored).
+    const savedClock = await storage.getSetting<{ offsetMs?: number }>(clockSetting);
+    const savedOffset = savedClock?.offsetMs ?? 0;
+    if (Number.isFinite(savedOffset) && savedOffset > clock.offsetMs)
+      clock.advance(savedOffset - clock.offsetMs);
+    if (simulationSettings !== undefined) {
+      // The host's flags win over the workshop settings, setting by setting.
+      if (saved?.simulation !== undefined) {
+        try {
+          const next = validateSimulationSettings(profile, { ...saved.simulation, ...simulationFlags });
+          simulationSettings = next;
+          await simulation?.apply(next);
+        } catch (e) {
+          console.error('saved simulation settings ignored', e);
+        }
+      }
+      const stopped = await storage.getSetting<string[]>(stoppedNodesSetting);
+      stoppedNodes = Array.isArray(stopped) ? stopped.filter((n) => typeof n === 'string') : [];
     }
   }
 
@@ -783,6 +869,36 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         now,
         clock,
       });
+      // The simulated cluster: each component a client as its own identity, with its binary's user agent.
+      const clientAs = (user: UserInfo, agent: string) =>
+        createClient({
+          baseUrl: 'http://orch.internal',
+          fetch: (request) => handleRequest(deps, request),
+          headers: {
+            authorization: `Bearer ${need().staticTokens.mint(user)}`,
+            'user-agent': `${agent}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`,
+          },
+        });
+      if (simulationSettings !== undefined)
+        simulation = new Simulation({
+          clients: {
+            scheduler: clientAs(identities.scheduler, binary('scheduler')),
+            // The orch profile's name for the kubelet is the node agent (as in its signer names).
+            node: (name) =>
+              clientAs(identities.node(name), profile.name === 'kubernetes' ? 'kubelet' : 'node-agent'),
+            nodeController: contextFor(identities.nodeController).client,
+            podGC: contextFor(identities.podGarbageCollector).client,
+            controllerManager: contextFor(identities.kubeControllerManager).client,
+            operator: contextFor(systemApiserver).client,
+          },
+          clock,
+          profile,
+          kubeletVersion: serverVersion.gitVersion,
+          hostname: 'control-plane',
+          settings: simulationSettings,
+          stoppedNodes,
+          onClockAdvance: (listener) => clock.onAdvance(() => listener()),
+        });
       // The apiextensions controllers are the API server's own: every replica runs them, as every kube-apiserver does.
       const apiserverControllers = [
         crdNamingController(contextFor(identities.apiextensions)),
@@ -831,6 +947,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           contextFor(identities.kubeControllerManager).client,
           options.controllerSelection,
         ),
+        // The simulated cluster runs where the controller manager runs: one replica at a time.
+        ...(simulation !== undefined ? [simulation] : []),
       ];
       const election = options.leaderElection;
       if (election?.leaderElect === true) {

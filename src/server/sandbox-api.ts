@@ -4,7 +4,8 @@
  * request:
  * - `GET/PUT /sandbox/v1/settings`: the history window (compaction
  *   interval), feature gates, the runtime config (which API versions are
- *   served), admission, audit and the profile in use;
+ *   served), admission, audit, the profile in use, and the simulated
+ *   cluster (`simulation`: node count, capacity, labels, speed);
  * - `POST /sandbox/v1/compact`: compact the change history now;
  * - `POST /sandbox/v1/restart-watch-cache`: start every watch cache again at
  *   the current revision, as a server restart does, so a watch from an
@@ -36,6 +37,7 @@ import { baseHeaders } from '../http/respond';
 import { toStatusError } from '../machinery/errors';
 import { isProfileName, namingProfile, type ProfileName } from '../machinery/naming';
 import { goOrderFor } from '../registry/encoding/go-json';
+import type { SimulationSettings } from '../simulation/index';
 
 export interface SandboxSettings {
   compactionIntervalMs: number;
@@ -50,6 +52,8 @@ export interface SandboxSettings {
   admission: AdmissionSettings;
   /** The audit policy document; '' audits nothing. */
   auditPolicy: string;
+  /** The simulated cluster's settings (absent when the server runs without a simulation). */
+  simulation?: SimulationSettings;
 }
 
 export interface SandboxControl {
@@ -145,6 +149,12 @@ export async function handleSandbox(
       if (typeof body.auditPolicy !== 'string')
         throw badRequest('auditPolicy must be a Policy document (text)');
       patch.auditPolicy = body.auditPolicy;
+    }
+    if (body.simulation !== undefined) {
+      if (!isPlainObject(body.simulation))
+        throw badRequest('simulation must be an object: {nodes, capacity, labels, speed}');
+      // Checked against the current settings by update (a 400 names what is wrong).
+      patch.simulation = body.simulation as unknown as SimulationSettings;
     }
     await control.update(patch);
     return respondValue(ctx, 200, await snapshot());

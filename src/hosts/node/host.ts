@@ -56,6 +56,8 @@ import {
 } from './connection-timeouts';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createBenchFloor } from './bench-floor';
+import { upgradeListener } from './upgrade';
+import type { Socket } from 'node:net';
 import { yamlLibrary } from '../../machinery/decode/yaml-library';
 
 export interface NodeHostOptions {
@@ -111,6 +113,8 @@ export interface NodeHostOptions {
   shutdownSendRetryAfter?: boolean;
   /** `--show-hidden-metrics-for-version`. */
   showHiddenMetricsForVersion?: string;
+  /** The simulated cluster: `--nodes`, `--node-capacity`, `--node-labels`, `--simulation-speed`; false: none. */
+  simulation?: ApiServerOptions['simulation'];
   /** Benches only: answer requests carrying `x-bench-floor: 1` with a trivial handler (see bench-floor.ts). */
   benchFloor?: boolean;
   /** Idle, header and request deadlines (default the real server's; tests shorten them). */
@@ -275,6 +279,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       : {}),
     webhookTransport: options.webhookTransport ?? httpsWebhookTransport,
     scriptRunner,
+    ...(options.simulation !== undefined ? { simulation: options.simulation } : {}),
   };
   // Plugins read the kubeconfig files their configurations name (YAML) as the chain is built, synchronously.
   if ((options.admission?.pluginConfigurations?.size ?? 0) > 0) await yamlLibrary.load();
@@ -359,6 +364,9 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
         );
   applyConnectionTimeouts(server, timeouts);
   server.on('clientError', answerClientError);
+  // Exec streams (SPDY, WebSocket) leave the HTTP server once upgraded: they are closed with the host.
+  const upgraded = new Set<Socket>();
+  server.on('upgrade', upgradeListener(api, upgraded));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, bind, () => resolve());
@@ -397,6 +405,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
         server.close(() => resolve());
         // Open watches end when the server closes; idle keep-alive sockets go now.
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
         void api.close();
       });
       await api.close();
