@@ -22,12 +22,25 @@ type WithTemplate = KubeObject & { spec?: { template?: PodTemplateSpec } };
 /** The patch that restores `owner`'s template, as the revision's `data`. */
 export function templatePatch(owner: WithTemplate): Record<string, unknown> {
   const template = { ...(owner.spec?.template ?? {}), $patch: 'replace' };
-  return JSON.parse(canonicalJson({ spec: { template } })) as Record<string, unknown>;
+  return JSON.parse(canonicalJson(withoutNulls({ spec: { template } }))) as Record<string, unknown>;
+}
+
+/**
+ * The template as the server sends it carries the zero values Go writes (`creationTimestamp: null`),
+ * which a revision read back does not: nulls are left out of the data, its hash and the comparison
+ * alike — else every sync saw a hash collision and bumped `collisionCount`.
+ */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = withoutNulls(v);
+  return out;
 }
 
 /** Whether `revision` records `owner`'s current template. */
 export function revisionMatches(owner: WithTemplate, revision: ControllerRevision): boolean {
-  return canonicalJson(revision.data ?? null) === canonicalJson(templatePatch(owner));
+  return canonicalJson(withoutNulls(revision.data ?? {})) === canonicalJson(templatePatch(owner));
 }
 
 /** `owner` with the template `revision` records. */
