@@ -149,10 +149,22 @@ const replacements: [RegExp, string][] = [
   [/(?<=\s|^)(<invalid>|\d+(y|d|h|m|s)(\d+(d|h|m|s))?)(?=\s|$)/gm, '<age>'],
 ];
 
+/**
+ * kubectl's Secret and ConfigMap describers range over a Go map, whose order changes from run to run:
+ * the lines of a `Data` section are compared as a set (sorted), up to the next blank line.
+ */
+function unorderedDataSections(text: string): string {
+  return text.replace(
+    /(\nData\n====\n)([\s\S]*?)(?=\n\n|\n?$)/g,
+    (_m, head: string, body: string) => head + body.split('\n').sort().join('\n'),
+  );
+}
+
 export function normalise(text: string, port?: string): string {
   // The host's port also shows as the `kubernetes` Service's target port.
   let out = port === undefined ? text : text.replace(new RegExp(`\\b${port}\\b`, 'g'), '<port>');
   for (const [pattern, replacement] of replacements) out = out.replace(pattern, replacement);
+  out = unorderedDataSections(out);
   // Cells are separated by at least three spaces after the age placeholder; indentation stays.
   return out
     .split('\n')
