@@ -119,6 +119,13 @@ export function IdentityView({ params, active }: ViewProps) {
                 </>
               ) : null}
             </dd>
+          </dl>
+          {/* Right under the identity, so changing it needs no scrolling whatever the server says below. */}
+          <details className="identity-change">
+            <summary>Change identity</summary>
+            <IdentityForm current={acting} onDone={(next) => store.set(next)} />
+          </details>
+          <dl className="access-facts">
             {ssr !== undefined ? (
               <>
                 <dt>The server says (SelfSubjectReview)</dt>
@@ -159,10 +166,6 @@ export function IdentityView({ params, active }: ViewProps) {
           {whoami.error !== undefined ? (
             <ErrorNotice title="SelfSubjectReview failed" error={whoami.error} />
           ) : null}
-          <details className="identity-change">
-            <summary>Change identity</summary>
-            <IdentityForm current={acting} onDone={(next) => store.set(next)} />
-          </details>
         </section>
         <section className="card identity-cando" aria-labelledby="cando-title">
           <h3 id="cando-title">What can I do</h3>

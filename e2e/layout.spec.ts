@@ -1,0 +1,109 @@
+/**
+ * Layout at 1280×720 (issue 29: the first ten minutes, round 2): what a
+ * newcomer needs is inside the first viewport, the header is one row, and
+ * no text is cut without a tooltip — in the Identity view (section links
+ * styled on first paint, Who am I, the switcher's popover with the longest
+ * built-in and saved names, the certificate form), in both themes where
+ * colours or fonts could change the measure.
+ */
+
+import { expect, test, type Page } from '@playwright/test';
+import { clippedTexts, expectInViewport } from './support/layout';
+import { openSandbox } from './support/sandbox';
+
+// A loaded 2-core machine: the worker's first answers can take a while.
+test.describe.configure({ timeout: 90_000 });
+
+/** A saved identity (as "Use as identity" leaves one in this tab) with a long name, made before the app loads. */
+const longSaved = {
+  name: 'sa:sandbox-tutorials/certificate-signing-walkthrough-reader',
+  method: 'token',
+  token: 'not-a-valid-token',
+  expected: {
+    username: 'system:serviceaccount:sandbox-tutorials:certificate-signing-walkthrough-reader',
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:sandbox-tutorials', 'system:authenticated'],
+  },
+};
+
+async function withSavedIdentity(page: Page): Promise<void> {
+  await page.addInitScript((saved) => {
+    (
+      globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }
+    ).sessionStorage.setItem('orch-sandbox.identities.saved', JSON.stringify([saved]));
+  }, longSaved);
+}
+
+async function openIdentity(page: Page, query = ''): Promise<void> {
+  await openSandbox(page, `/#/identity${query}`);
+  await expect(page.getByRole('button', { name: /^Acting as admin/ })).toBeVisible({ timeout: 60_000 });
+}
+
+test('the Identity view: section links are tabs on first paint, Who am I fits, Change identity is in view', async ({
+  page,
+}) => {
+  await openIdentity(page);
+  const links = page.getByRole('navigation', { name: 'Identity sections' }).getByRole('link');
+  await expect(links).toHaveCount(3);
+  // Styled before either lazy section (and its stylesheet) has loaded: padded, not underlined.
+  for (const link of await links.all()) {
+    const style = await link.evaluate((a) => {
+      const s = (
+        globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }
+      ).getComputedStyle(a);
+      return { padding: parseFloat(s['paddingLeft'] ?? '0'), decoration: s['textDecorationLine'] };
+    });
+    expect(style.padding).toBeGreaterThan(4);
+    expect(style.decoration).toBe('none');
+  }
+  const whoami = page.locator('.identity-whoami');
+  await expect(whoami.getByTestId('acting-as')).toContainText('admin');
+  await expectInViewport(page, whoami.getByText('Change identity'), 'Change identity');
+  // Names and groups break between tokens: every one-token <code> is on one line.
+  await expect(whoami.locator('.access-facts code').first()).toBeVisible();
+  const broken = await whoami.locator('.access-facts code').evaluateAll((codes) =>
+    codes
+      .map((c) => c as unknown as { textContent: string | null; getClientRects(): ArrayLike<unknown> })
+      .filter((c) => !/\s/.test(c.textContent ?? '') && c.getClientRects().length > 1)
+      .map((c) => c.textContent),
+  );
+  expect(broken).toEqual([]);
+  expect(await clippedTexts(whoami)).toEqual([]);
+});
+
+test('the identity switcher stays inside the viewport with the longest built-in and saved names', async ({
+  page,
+}) => {
+  await withSavedIdentity(page);
+  await openIdentity(page);
+  await page.getByRole('button', { name: /^Acting as .*Change identity$/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Choose the identity the UI acts as' });
+  await expect(dialog.getByRole('radio', { name: /^service-account/ })).toBeVisible();
+  await expect(dialog.getByRole('radio', { name: new RegExp(`^${longSaved.name}`) })).toBeVisible();
+  await expectInViewport(page, dialog, 'the switcher popover');
+  for (const label of await dialog.locator('label').all()) await expectInViewport(page, label, 'a choice');
+  // Nothing inside scrolls sideways or is cut.
+  expect(
+    await dialog.evaluate(
+      (d) =>
+        (d as unknown as { scrollWidth: number; clientWidth: number }).scrollWidth -
+        (d as unknown as { clientWidth: number }).clientWidth,
+    ),
+  ).toBeLessThanOrEqual(0);
+  expect(await clippedTexts(dialog)).toEqual([]);
+});
+
+test('the certificate form: submit in the first viewport, signer and lifetime readable whole', async ({
+  page,
+}) => {
+  await openIdentity(page, '?section=certificates');
+  const form = page.getByRole('form', { name: 'New certificate request' });
+  await expect(form.getByRole('button', { name: 'Generate key and submit' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expectInViewport(
+    page,
+    form.getByRole('button', { name: 'Generate key and submit' }),
+    'the submit button',
+  );
+  expect(await clippedTexts(form)).toEqual([]);
+});
