@@ -6,7 +6,10 @@
  * section that states it. The server's own text always stays visible,
  * because learning to read it is the point of the sandbox; the explanation
  * only helps to read it. `source` is the text that was sent, when the
- * caller has it, so an explanation can quote the offending line.
+ * caller has it, so an explanation can quote the offending line. A
+ * refused write that reached admission (dry run or not) links to its
+ * admission trace by the answer's Audit-Id; a 401/403 from authentication
+ * or authorization (the sandbox explains those itself) never got that far.
  */
 
 import { useEffect, useRef } from 'react';
@@ -14,6 +17,8 @@ import { ApiError } from '../../client/index';
 import { AccessExplanation } from '../identity/AccessExplanation';
 import { explain, specLinkText, type Excerpt, type Problem } from '../lib/explanations';
 import { routeHref } from '../lib/route';
+import { TraceLink } from '../trace/TraceLink';
+import { isWrite } from '../trace/trace-model';
 
 export function ErrorNotice({ title, error, source }: { title: string; error: unknown; source?: string }) {
   const problem = problemOf(error);
@@ -63,12 +68,24 @@ export function ErrorNotice({ title, error, source }: { title: string; error: un
           </p>
         </div>
       ) : null}
+      {traceOf(error) !== undefined ? (
+        <p>
+          <TraceLink auditId={traceOf(error)} />
+        </p>
+      ) : null}
       {/* For a 401 or 403 the sandbox also says why (X-Sandbox-Explain): authenticators, bindings, the grant. */}
       {error instanceof ApiError && error.explanation !== undefined ? (
         <AccessExplanation explanation={error.explanation} />
       ) : null}
     </div>
   );
+}
+
+/** The Audit-Id of a refused write's admission trace, when it has one. */
+export function traceOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.explanation !== undefined) return undefined;
+  const { method, auditId } = error.request;
+  return method !== undefined && isWrite(method) ? auditId : undefined;
 }
 
 /** What the explanation table reads from any error: the Status of an API error, else the message. */
