@@ -10,6 +10,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { clippedTexts, expectInViewport } from './support/layout';
 import { openSandbox } from './support/sandbox';
+import { openView } from './support/ui';
 
 // A loaded 2-core machine: the worker's first answers can take a while.
 test.describe.configure({ timeout: 90_000 });
@@ -106,4 +107,19 @@ test('the certificate form: submit in the first viewport, signer and lifetime re
     'the submit button',
   );
   expect(await clippedTexts(form)).toEqual([]);
+});
+
+test('the Watch form reads whole: selectors, the Start choice and the event table header', async ({
+  page,
+}) => {
+  await openView(page, 'watch');
+  const form = page.getByRole('form', { name: 'Watch request' });
+  await expect(form.getByRole('button', { name: 'Start watch' })).toBeEnabled({ timeout: 60_000 });
+  expect(await clippedTexts(form)).toEqual([]);
+  await expectInViewport(page, form.getByRole('button', { name: 'Start watch' }), 'Start watch');
+  await form.getByRole('button', { name: 'Start watch' }).click();
+  const events = page.getByRole('table', { name: 'Watch events' });
+  await expect(events.getByText(/^listed \d+ objects? at resourceVersion \d+$/)).toBeVisible();
+  // Header cells whole; a long note or object name is cut with its tooltip (allowed).
+  expect(await clippedTexts(events)).toEqual([]);
 });
