@@ -10,7 +10,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { clippedTexts, expectInViewport } from './support/layout';
 import { openSandbox } from './support/sandbox';
-import { openView } from './support/ui';
+import { createConfigMap, openView, waitUsable } from './support/ui';
 
 // A loaded 2-core machine: the worker's first answers can take a while.
 test.describe.configure({ timeout: 90_000 });
@@ -122,4 +122,36 @@ test('the Watch form reads whole: selectors, the Start choice and the event tabl
   await expect(events.getByText(/^listed \d+ objects? at resourceVersion \d+$/)).toBeVisible();
   // Header cells whole; a long note or object name is cut with its tooltip (allowed).
   expect(await clippedTexts(events)).toEqual([]);
+});
+
+test('the explorer toolbar is one row for every kind, and Create proposes a name the list does not hold', async ({
+  page,
+}) => {
+  await openView(page, 'explorer', { kind: 'v1/configmaps', ns: 'default' });
+  await waitUsable(page);
+  await createConfigMap(page, 'example');
+  await createConfigMap(page, 'example-2');
+  for (const kind of ['v1/configmaps', 'v1/namespaces']) {
+    await openView(page, 'explorer', { kind, ns: 'default' });
+    await waitUsable(page);
+    const toolbar = page.locator('.explorer .toolbar');
+    const [heading, refresh] = await Promise.all([
+      toolbar.getByRole('heading').boundingBox(),
+      toolbar.getByRole('button', { name: 'Refresh' }).boundingBox(),
+    ]);
+    expect(
+      heading && refresh && Math.abs(heading.y + heading.height / 2 - (refresh.y + refresh.height / 2)),
+      kind,
+    ).toBeLessThan(8);
+    expect(await clippedTexts(toolbar), kind).toEqual([]);
+  }
+  // After the reload: the list holds example and example-2, so the template proposes example-3, and Create works.
+  await openView(page, 'explorer', { kind: 'v1/configmaps', ns: 'default' });
+  await waitUsable(page);
+  const create = page.getByRole('region', { name: 'Create' });
+  await expect(create.getByLabel('Object (YAML or JSON)')).toHaveValue(/ {2}name: example-3\n/);
+  await create.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(create.getByText(/^Created ConfigMap example-3/)).toBeVisible();
+  // The next proposal moves on by itself.
+  await expect(create.getByLabel('Object (YAML or JSON)')).toHaveValue(/ {2}name: example-4\n/);
 });

@@ -6,7 +6,7 @@
  * so every state of the screen is a link.
  */
 
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useClient } from '../client-context';
 import { useDiscovery } from '../app/DiscoveryContext';
 import type { ViewProps } from '../app/view-props';
@@ -102,6 +102,15 @@ export function ExplorerView({ params, active }: ViewProps) {
     return { failed };
   }
 
+  const createNamespace = namespace === allNamespaces ? 'default' : namespace;
+  // The names the Create template must avoid: the listed objects in the namespace it creates in.
+  const createKeyPrefix = namespaced ? `${createNamespace}/` : '/';
+  const isTaken = useCallback(
+    (name: string) => rows.has(`${createKeyPrefix}${name}`),
+    [rows, createKeyPrefix],
+  );
+
+  const heading = choice === undefined ? 'Objects' : `${choice.resource.kind} (${choice.groupVersion})`;
   const usable = discovery.discovery !== undefined && (table.phase === 'live' || !listable);
   return (
     <div className="explorer" data-usable={usable ? 'true' : undefined}>
@@ -120,7 +129,7 @@ export function ExplorerView({ params, active }: ViewProps) {
       </aside>
       <main className="content" id={active ? 'main' : undefined} tabIndex={-1}>
         <div className="toolbar">
-          <h2>{choice === undefined ? 'Objects' : `${choice.resource.kind} (${choice.groupVersion})`}</h2>
+          <h2 title={heading}>{heading}</h2>
           <LiveStatus phase={table.phase} resourceVersion={table.resourceVersion} />
           {table.phase === 'listing' || table.phase === 'idle' ? null : (
             <span className="muted object-count">
@@ -213,8 +222,10 @@ export function ExplorerView({ params, active }: ViewProps) {
           <CreatePanel
             groupVersions={groupVersions}
             choice={choice}
-            namespace={namespace === allNamespaces ? 'default' : namespace}
+            namespace={createNamespace}
             shownNamespace={namespace}
+            isTaken={isTaken}
+            listVersion={table.version}
           />
         )}
       </aside>
