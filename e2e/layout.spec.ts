@@ -8,7 +8,7 @@
  */
 
 import { expect, test, type Page } from '@playwright/test';
-import { clippedTexts, expectInViewport } from './support/layout';
+import { clippedTexts, expectInViewport, headerRows } from './support/layout';
 import { openSandbox } from './support/sandbox';
 import { createConfigMap, openView, waitUsable } from './support/ui';
 
@@ -154,4 +154,51 @@ test('the explorer toolbar is one row for every kind, and Create proposes a name
   await expect(create.getByText(/^Created ConfigMap example-3/)).toBeVisible();
   // The next proposal moves on by itself.
   await expect(create.getByLabel('Object (YAML or JSON)')).toHaveValue(/ {2}name: example-4\n/);
+});
+
+/** Acts as the identity whose radio `label` names, through the header's switcher. */
+async function actAs(page: Page, label: RegExp): Promise<void> {
+  await page.getByRole('button', { name: /^Acting as .*Change identity$/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Choose the identity the UI acts as' });
+  await dialog.getByRole('radio', { name: label }).check();
+  await dialog.getByRole('button', { name: 'Act as this identity' }).click();
+  await expect(dialog).toHaveCount(0);
+}
+
+async function expectOneRowHeader(page: Page, who: string): Promise<void> {
+  const header = page.locator('header.header');
+  const { height, rows } = await headerRows(page);
+  expect(rows, `${who}: header rows`).toBe(1);
+  expect(height, `${who}: header height`).toBeLessThan(52);
+  // Every item, the last one (the theme) included, is inside the window; a cut name has its tooltip.
+  for (const item of await header.locator(':scope > *:not(.skip-link)').all())
+    await expectInViewport(page, item, `${who}: a header item`);
+  expect(await clippedTexts(header), who).toEqual([]);
+  // The tab strip may scroll on a narrow window; at 1280 px every tab shows whole.
+  const tabs = header.getByRole('navigation', { name: 'Views' });
+  expect(
+    await tabs.evaluate((nav) => {
+      const el = nav as unknown as { scrollWidth: number; clientWidth: number };
+      return el.scrollWidth - el.clientWidth;
+    }),
+    `${who}: tabs cut`,
+  ).toBeLessThanOrEqual(0);
+}
+
+test('the header is one row at 1280 px as admin, as alice and as a long saved identity, in both themes', async ({
+  page,
+}) => {
+  await withSavedIdentity(page);
+  await openIdentity(page);
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expectOneRowHeader(page, `admin, ${theme}`);
+  }
+  await actAs(page, /^alice/);
+  await expect(page.getByRole('button', { name: /^Acting as alice/ })).toBeVisible();
+  await expectOneRowHeader(page, 'alice');
+  await actAs(page, new RegExp(`^${longSaved.name}`));
+  const chip = page.getByRole('button', { name: new RegExp(`^Acting as ${longSaved.name}`) });
+  await expect(chip).toHaveAttribute('title', new RegExp(longSaved.name));
+  await expectOneRowHeader(page, 'a long saved identity');
 });
