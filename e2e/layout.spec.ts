@@ -202,3 +202,32 @@ test('the header is one row at 1280 px as admin, as alice and as a long saved id
   await expect(chip).toHaveAttribute('title', new RegExp(longSaved.name));
   await expectOneRowHeader(page, 'a long saved identity');
 });
+
+test('a refused list with an object open: one explanation on screen, nothing scrolled by itself', async ({
+  page,
+}) => {
+  await openView(page, 'explorer', { kind: 'v1/configmaps', ns: 'default' });
+  await waitUsable(page);
+  await createConfigMap(page, 'opened');
+  await openView(page, 'explorer', {
+    kind: 'v1/configmaps',
+    ns: 'default',
+    name: 'opened',
+    objns: 'default',
+  });
+  await waitUsable(page);
+  await actAs(page, /^alice/);
+  const alert = page.getByRole('alert').filter({ hasText: 'Listing failed' });
+  await expect(alert).toContainText('User "alice" cannot list resource "configmaps"');
+  await expect(page.locator('[data-access-explain="authorization"]')).toHaveCount(1);
+  await expect(page.getByRole('region', { name: 'Object' })).toContainText('opened is not shown');
+  // The panes stay where the learner left them.
+  const scrolled = await page.evaluate(() => {
+    const doc = (
+      globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ scrollTop: number }> } }
+    ).document;
+    return Array.from(doc.querySelectorAll('.explorer *')).some((el) => el.scrollTop > 0);
+  });
+  expect(scrolled).toBe(false);
+  await expectOneRowHeader(page, 'alice in the explorer');
+});

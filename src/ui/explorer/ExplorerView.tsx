@@ -7,6 +7,7 @@
  */
 
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { ApiError } from '../../client/index';
 import { useClient } from '../client-context';
 import { useDiscovery } from '../app/DiscoveryContext';
 import type { ViewProps } from '../app/view-props';
@@ -111,12 +112,18 @@ export function ExplorerView({ params, active }: ViewProps) {
   );
 
   const heading = choice === undefined ? 'Objects' : `${choice.resource.kind} (${choice.groupVersion})`;
+  // The list's last attempt failed (it is retried); a 401/403 is a refusal, which retrying alone will not change.
+  const failing = table.error !== undefined && table.phase === 'retrying';
+  const refused =
+    failing && table.error instanceof ApiError && (table.error.code === 401 || table.error.code === 403);
+  // Nothing listed yet: under the error there is no state to show (no rows, count or empty-state text).
+  const unlisted = failing && !table.listed;
   const usable = discovery.discovery !== undefined && (table.phase === 'live' || !listable);
   return (
     <div className="explorer" data-usable={usable ? 'true' : undefined}>
       <aside className="sidebar">
         {discovery.error !== undefined ? (
-          <ErrorNotice title="Discovery failed" error={discovery.error} />
+          <ErrorNotice title="Discovery failed" error={discovery.error} reveal={false} />
         ) : null}
         {discovery.discovery === undefined && discovery.loading ? (
           <p role="status">Reading discovery…</p>
@@ -130,8 +137,8 @@ export function ExplorerView({ params, active }: ViewProps) {
       <main className="content" id={active ? 'main' : undefined} tabIndex={-1}>
         <div className="toolbar">
           <h2 title={heading}>{heading}</h2>
-          <LiveStatus phase={table.phase} resourceVersion={table.resourceVersion} />
-          {table.phase === 'listing' || table.phase === 'idle' ? null : (
+          <LiveStatus phase={table.phase} resourceVersion={table.resourceVersion} refused={refused} />
+          {table.phase === 'listing' || table.phase === 'idle' || unlisted ? null : (
             <span className="muted object-count">
               {rows.size.toLocaleString('en')} {rows.size === 1 ? 'object' : 'objects'}
             </span>
@@ -157,8 +164,13 @@ export function ExplorerView({ params, active }: ViewProps) {
           onClear={() => setSelected(new Set())}
         />
         {actionError !== undefined ? <ErrorNotice title="Not deleted" error={actionError} /> : null}
-        {table.error !== undefined && table.phase === 'retrying' ? (
-          <ErrorNotice title="Listing failed; retrying" error={table.error} />
+        {failing ? (
+          // A refusal is no connection problem: the list is tried again (a grant makes it work), quietly.
+          <ErrorNotice
+            title={refused ? 'Listing failed' : 'Listing failed; retrying'}
+            error={table.error}
+            reveal={false}
+          />
         ) : null}
         {table.phase === 'listing' ? <p role="status">Loading…</p> : null}
         {choice !== undefined && !listable ? (
@@ -167,7 +179,7 @@ export function ExplorerView({ params, active }: ViewProps) {
             {choice.resource.verbs.join(', ') || 'no verbs'}.
           </p>
         ) : null}
-        {choice !== undefined && listable && table.phase !== 'listing' ? (
+        {choice !== undefined && listable && table.phase !== 'listing' && !unlisted ? (
           <ObjectTable
             kindLabel={choice.resource.name}
             columns={table.columns}
@@ -206,7 +218,23 @@ export function ExplorerView({ params, active }: ViewProps) {
         ) : null}
       </main>
       <aside className="side-panel">
-        {openName !== undefined && choice !== undefined ? (
+        {openName !== undefined && choice !== undefined && refused && unlisted ? (
+          // One explanation per refusal on screen: the list's says why this identity may not read here.
+          <section className="refused-object" aria-label="Object">
+            <p className="muted">
+              <code>{openName}</code> is not shown: acting as this identity, the list of{' '}
+              {choice.resource.name} is refused (see the explanation beside), and reading one object most
+              likely is too.
+            </p>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => show({ name: undefined, objns: undefined })}
+            >
+              Close
+            </button>
+          </section>
+        ) : openName !== undefined && choice !== undefined ? (
           <Suspense fallback={<p role="status">Loading…</p>}>
             <ObjectPanel
               objectRef={{

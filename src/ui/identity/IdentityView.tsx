@@ -164,7 +164,7 @@ export function IdentityView({ params, active }: ViewProps) {
             )}
           </dl>
           {whoami.error !== undefined ? (
-            <ErrorNotice title="SelfSubjectReview failed" error={whoami.error} />
+            <ErrorNotice title="SelfSubjectReview failed" error={whoami.error} reveal={false} />
           ) : null}
         </section>
         <section className="card identity-cando" aria-labelledby="cando-title">
@@ -193,7 +193,7 @@ export function IdentityView({ params, active }: ViewProps) {
             <ErrorNotice title="Discovery failed, so the kinds are unknown" error={discoveryError} />
           ) : null}
           {review.error !== undefined ? (
-            <ErrorNotice title="SelfSubjectRulesReview failed" error={review.error} />
+            <ErrorNotice title="SelfSubjectRulesReview failed" error={review.error} reveal={false} />
           ) : null}
           {review.value?.evaluationError !== undefined ? (
             <p className="muted">Evaluation error: {review.value.evaluationError}</p>
