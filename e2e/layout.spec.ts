@@ -231,3 +231,34 @@ test('a refused list with an object open: one explanation on screen, nothing scr
   expect(scrolled).toBe(false);
   await expectOneRowHeader(page, 'alice in the explorer');
 });
+
+test('a first visit shows the explorer shell at once: skeleton rows, never a blank objects pane', async ({
+  page,
+}) => {
+  // Watches every change of the page until the explorer is usable: the objects pane must always hold something.
+  await page.addInitScript(() => {
+    const g = globalThis as unknown as {
+      __pane: { blank: number; skeleton: number; checks: number };
+      document: {
+        querySelector(s: string): { querySelector(s: string): unknown } | null;
+      };
+      MutationObserver: new (cb: () => void) => { observe(n: unknown, o: unknown): void; disconnect(): void };
+    };
+    g.__pane = { blank: 0, skeleton: 0, checks: 0 };
+    const observer = new g.MutationObserver(() => {
+      const pane = g.document.querySelector('.explorer .content');
+      if (pane === null) return;
+      if (g.document.querySelector('[data-usable="true"]') !== null) return observer.disconnect();
+      g.__pane.checks++;
+      if (pane.querySelector('[data-testid="skeleton-rows"]') !== null) g.__pane.skeleton++;
+      else if (pane.querySelector('table.objects, .error, .empty-guide') === null) g.__pane.blank++;
+    });
+    // The document itself: its root element does not exist yet when this runs.
+    observer.observe(g.document, { childList: true, subtree: true });
+  });
+  await openView(page, 'explorer', { kind: 'v1/configmaps', ns: 'default' });
+  await waitUsable(page);
+  const pane = await page.evaluate(() => (globalThis as unknown as { __pane: unknown }).__pane);
+  expect(pane).toMatchObject({ blank: 0 });
+  expect((pane as { skeleton: number }).skeleton).toBeGreaterThan(0);
+});

@@ -45,7 +45,8 @@ export async function headerRows(page: Page): Promise<{ height: number; rows: nu
 
 /**
  * The visible texts inside `scope` that are cut without a tooltip: each as
- * `tag "text"`. A tooltip is a `title` on the element or an ancestor.
+ * `tag "text"`. A tooltip is a `title` on the element, an ancestor or a
+ * descendant (a cell cut around its titled span).
  */
 export async function clippedTexts(scope: Locator): Promise<string[]> {
   return scope.evaluate((root) => {
@@ -53,7 +54,9 @@ export async function clippedTexts(scope: Locator): Promise<string[]> {
     const win = globalThis as unknown as LayoutWindow;
     const canvas = doc.createElement('canvas').getContext('2d');
     const found: string[] = [];
-    const titled = (el: LayoutElement) => el.closest('[title]') !== null;
+    // The tooltip may sit on the element, an ancestor, or the child that holds the cut text.
+    const titled = (el: LayoutElement) =>
+      el.closest('[title]') !== null || el.querySelector('[title]') !== null;
     const textWidth = (el: LayoutElement, text: string) => {
       if (canvas === null) return 0;
       const style = win.getComputedStyle(el);
@@ -112,6 +115,7 @@ interface LayoutElement {
   getBoundingClientRect(): LayoutRect;
   closest(selector: string): LayoutElement | null;
   querySelectorAll(selector: string): ArrayLike<LayoutElement>;
+  querySelector(selector: string): LayoutElement | null;
 }
 
 interface LayoutDocument {

@@ -23,12 +23,20 @@ import { LiveStatus } from './LiveStatus';
 import { allNamespaces, NamespaceSelect } from './NamespaceSelect';
 import { ObjectTable } from './ObjectTable';
 import { ResourceNav } from './ResourceNav';
+import { SkeletonRows } from './SkeletonRows';
 import { rowKey, type LiveRow } from './live-rows';
 import { useLiveTable } from './useLiveTable';
 
 const ObjectPanel = lazy(() => import('./ObjectPanel').then((m) => ({ default: m.ObjectPanel })));
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
+
+/** "configmaps (v1)" from a route's `v1/configmaps` (ConfigMap by default, as defaultChoice picks). */
+function headingFromParam(param: string | undefined): string {
+  if (param === undefined || param === '') return 'ConfigMap (v1)';
+  const slash = param.lastIndexOf('/');
+  return slash < 0 ? param : `${param.slice(slash + 1)} (${param.slice(0, slash)})`;
+}
 
 export function ExplorerView({ params, active }: ViewProps) {
   const client = useClient();
@@ -111,7 +119,14 @@ export function ExplorerView({ params, active }: ViewProps) {
     [rows, createKeyPrefix],
   );
 
-  const heading = choice === undefined ? 'Objects' : `${choice.resource.kind} (${choice.groupVersion})`;
+  // Before discovery the route's kind is already known: name it rather than show a generic heading.
+  const discoveryPending = discovery.discovery === undefined && discovery.loading;
+  const heading =
+    choice !== undefined
+      ? `${choice.resource.kind} (${choice.groupVersion})`
+      : discoveryPending
+        ? headingFromParam(params['kind'])
+        : 'Objects';
   // The list's last attempt failed (it is retried); a 401/403 is a refusal, which retrying alone will not change.
   const failing = table.error !== undefined && table.phase === 'retrying';
   const refused =
@@ -125,8 +140,14 @@ export function ExplorerView({ params, active }: ViewProps) {
         {discovery.error !== undefined ? (
           <ErrorNotice title="Discovery failed" error={discovery.error} reveal={false} />
         ) : null}
-        {discovery.discovery === undefined && discovery.loading ? (
-          <p role="status">Reading discovery…</p>
+        {discoveryPending ? (
+          <ul className="skeleton-nav" aria-hidden="true">
+            {[70, 55, 80, 60, 75, 50, 65, 58].map((w, i) => (
+              <li key={i}>
+                <span className="skeleton-bar" style={{ width: `${w}%` }} />
+              </li>
+            ))}
+          </ul>
         ) : null}
         <ResourceNav
           groupVersions={groupVersions}
@@ -172,7 +193,13 @@ export function ExplorerView({ params, active }: ViewProps) {
             reveal={false}
           />
         ) : null}
-        {table.phase === 'listing' ? <p role="status">Loading…</p> : null}
+        {discoveryPending || table.phase === 'listing' ? (
+          <SkeletonRows
+            status={
+              discoveryPending ? 'Reading discovery (which kinds the server serves)…' : `Listing ${heading}…`
+            }
+          />
+        ) : null}
         {choice !== undefined && !listable ? (
           <p className="muted">
             {choice.resource.name} cannot be listed; the server offers only:{' '}
