@@ -10,6 +10,7 @@
  */
 
 import type { Figure } from './report';
+import type { Page } from 'playwright-core';
 import { settleOnVersion, startAppInChromium } from './app-in-chromium';
 
 /** The few browser APIs the in-page code uses (this file is type-checked as Node code). */
@@ -53,13 +54,27 @@ interface PageFigures {
 }
 
 export async function runBrowserBench(): Promise<Figure[]> {
-  const app = await startAppInChromium('browser');
+  return browserFigures('browser host (service worker + IndexedDB)', 0);
+}
+
+/**
+ * The same figures with the simulated cluster busy the way a class leaves it: 100 pods Running, idle, on the
+ * three simulated nodes in the worker (their agents renew leases, their containers run), so that what the
+ * simulation costs the API shows beside `browser`'s figures.
+ */
+export async function runBrowserSimulationBench(): Promise<Figure[]> {
+  return browserFigures('browser host with 100 running pods on 3 simulated nodes', 100);
+}
+
+async function browserFigures(section: string, pods: number): Promise<Figure[]> {
+  const app = await startAppInChromium(pods > 0 ? 'browser-sim' : 'browser');
   if (app === undefined) return [];
   try {
     const page = await (await app.browser.newContext()).newPage();
     // Measure from a controlled page that runs no UI (the worker answers /version): the app's own
     // watches and requests would otherwise compete with the benchmark inside the same worker.
     await settleOnVersion(page, app.base);
+    if (pods > 0) await runPods(page, pods);
     const idlePods = Number(process.env['BENCH_IDLE_PODS'] ?? 0);
     const r = await page.evaluate(async (idlePods: number): Promise<PageFigures> => {
       const path = '/api/v1/namespaces/default/configmaps';
@@ -182,7 +197,7 @@ export async function runBrowserBench(): Promise<Figure[]> {
       if (idlePods > 0) {
         // BENCH_IDLE_PODS: that many idle pods under a ReplicaSet, made before measuring (the pods first, so the
         // ReplicaSet controller adopts them rather than creating its own); with the workload controllers their
-        // shared informers hold them. Nothing runs them in the browser bench, so they stay Pending.
+        // shared informers hold them. Without the simulation (the `browser` section) they stay Pending.
         const json = { 'content-type': 'application/json', ...admin };
         for (let i = 0; i < idlePods; i++)
           await fetch('/api/v1/namespaces/default/pods', {
@@ -239,7 +254,6 @@ export async function runBrowserBench(): Promise<Figure[]> {
         idbPar,
       };
     }, idlePods);
-    const section = 'browser host (service worker + IndexedDB)';
     const floorName = 'trivial handler in the worker, same path';
     const idbName = '1 IDB txn: counter + object';
     return [
@@ -285,4 +299,40 @@ export async function runBrowserBench(): Promise<Figure[]> {
   } finally {
     await app.close();
   }
+}
+
+/** Creates `count` pods (an idle web server each) in the page's sandbox and waits until all run. */
+async function runPods(page: Page, count: number): Promise<void> {
+  await page.evaluate(async (n: number) => {
+    const listed = (await (await fetch('/sandbox/v1/identities')).json()) as {
+      items: { name: string; token?: string }[];
+    };
+    const headers = {
+      authorization: `Bearer ${listed.items.find((i) => i.name === 'admin')?.token ?? ''}`,
+      'content-type': 'application/json',
+    };
+    for (let i = 0; i < n; i++) {
+      const res = await fetch('/api/v1/namespaces/default/pods', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: `idle-${i}` },
+          spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] },
+        }),
+      });
+      if (res.status !== 201) throw new Error(`pod create answered ${res.status}`);
+    }
+    for (let tries = 0; tries < 600; tries++) {
+      const list = (await (await fetch('/api/v1/namespaces/default/pods', { headers })).json()) as {
+        items: { status?: { phase?: string } }[];
+      };
+      if (list.items.filter((p) => p.status?.phase === 'Running').length >= n) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new Error('the pods did not all run');
+  }, count);
+  // The start's Events and status writes are over: the cluster is idle, as in a class between steps.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
 }

@@ -20,7 +20,7 @@ import { summarize, type Figure } from './report';
 const creates = 600;
 const gets = 1000;
 const path = '/api/v1/namespaces/default/configmaps';
-const floorHeaders = { 'x-bench-floor': '1' };
+export const floorHeaders = { 'x-bench-floor': '1' };
 
 function body(i: number): string {
   return JSON.stringify({
@@ -31,7 +31,7 @@ function body(i: number): string {
   });
 }
 
-interface Client {
+export interface Client {
   host: NodeHost;
   dispatcher: Dispatcher;
 }
@@ -51,7 +51,7 @@ function request(
   });
 }
 
-async function createRate(
+export async function createRate(
   c: Client,
   width: number,
   offset: number,
@@ -73,7 +73,7 @@ async function createRate(
 }
 
 /** GET latencies of the object and of the floor, one after the other in each round. */
-async function getLatencies(
+export async function getLatencies(
   c: Client,
   name: string,
 ): Promise<{ figure: { p50: number; p99: number }; floor: { p50: number; p99: number } }> {

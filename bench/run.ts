@@ -9,7 +9,7 @@ import { printFigures, type Figure } from './report';
 import { runNodeHostBench } from './node-host';
 import { runWatchPagingBench } from './watch-paging';
 import { runStorageBench } from './storage';
-import { runBrowserBench } from './browser';
+import { runBrowserBench, runBrowserSimulationBench } from './browser';
 import { runApplyBench } from './apply';
 import { runCelBench } from './cel';
 import { runDecodeBench } from './decode';
@@ -26,6 +26,8 @@ const sections: Record<string, () => Promise<Figure[]>> = {
       ...r,
     })),
   browser: runBrowserBench,
+  'browser-sim': runBrowserSimulationBench,
+  simulation: async () => (await import('./simulation')).runSimulationBench(),
   decode: async () => runDecodeBench(),
   apply: runApplyBench,
   cel: async () => runCelBench(),

@@ -20,6 +20,7 @@ import { formatJson, sortKeysDeep } from './gen-registry/json';
 import { packageOf, protoNameOfDefinition } from './gen-registry/names';
 import { loadOpenApi } from './gen-registry/openapi';
 import { exportDescriptor, loadProtos } from './gen-registry/proto';
+import { goFieldOrder } from './gen-registry/field-order';
 import { goPointerFacts } from './gen-registry/go-pointer-facts';
 import { deriveRegistry } from './gen-registry/resources';
 
@@ -66,6 +67,13 @@ function main(): void {
     ],
     ['definitions.json', formatJson(sortKeysDeep(json(definitions)), (_value, path) => path.length >= 1)],
     ['go-pointers.json', formatJson(json(goPointerFacts(definitions)), (_value, path) => path.length >= 1)],
+    [
+      'go-field-order.json',
+      formatJson(
+        json(goFieldOrder(definitions, protos, converted.annotations)),
+        (_value, path) => path.length >= 1,
+      ),
+    ],
     [
       'proto.json',
       formatJson(

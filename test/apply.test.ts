@@ -56,7 +56,9 @@ const entryOf = (r: TestResponse, manager: string): Entry | undefined =>
 
 let host: TestHost;
 beforeAll(async () => {
-  host = await startTestHost({ profile: 'kubernetes' });
+  // Apply's semantics on Deployments, without the Deployment controller writing their status (and so
+  // their resourceVersion) between a test's read and its write.
+  host = await startTestHost({ profile: 'kubernetes', controllerSelection: ['*', '-deployment'] });
 });
 afterAll(async () => {
   await host.close();

@@ -2,12 +2,18 @@
  * The Node host on the etcd backend, over real HTTPS: a representative set
  * of the REST, list paging, watch, apply and 410 scenarios against
  * `--storage etcd`; an etcd member killed and restarted in the middle of a
- * write loop (no acknowledged write lost); and a state moved from a memory
- * host into an etcd host and exported again unchanged. (Any other HTTP
+ * write loop (no acknowledged write lost); a state moved from a memory
+ * host into an etcd host and exported again unchanged; and leader election,
+ * on by default with etcd: of two hosts, one runs the controllers. (Any other HTTP
  * suite runs against etcd with ORCH_TEST_STORAGE=etcd; see test/support/host.ts.)
  */
 
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniformPolicy } from '../src/audit/policy';
+import { eventually } from './support/crd';
 import { startTestHost, fetchWithCA, type TestHost } from './support/host';
 import { etcdSkipReason, startEtcd, type EtcdMember } from './support/etcd';
 import { openWatch } from './support/watch';
@@ -233,4 +239,53 @@ describe.skipIf(skip !== undefined)('moving a sandbox between a memory host and 
       await member.stop();
     }
   });
+});
+
+describe.skipIf(skip !== undefined)('leader election with --storage etcd', () => {
+  it('is on without the flag: of two hosts started the same way, one runs the controllers', async () => {
+    const member = await startEtcd();
+    const dir = mkdtempSync(join(tmpdir(), 'orch-election-'));
+    const logs = ['a', 'b'].map((n) => join(dir, `audit-${n}.log`));
+    const hosts: TestHost[] = [];
+    try {
+      for (const logPath of logs)
+        hosts.push(
+          await startTestHost({
+            profile: 'kubernetes',
+            storage: 'etcd',
+            etcd: { servers: [member.url] },
+            audit: { policy: uniformPolicy('Metadata'), logPath },
+          }),
+        );
+      const [a, b] = hosts as [TestHost, TestHost];
+      const lease = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager';
+      const holder = await eventually(
+        async () => (await a.request('GET', lease)).body?.spec?.holderIdentity as string | undefined,
+        'a leader',
+      );
+      expect(holder).toMatch(/_/);
+      // The namespace controller finalizes a deleted namespace: only the leader's controllers call their API.
+      await b.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'elected' } } });
+      await b.request('DELETE', '/api/v1/namespaces/elected');
+      await eventually(
+        async () =>
+          (await a.request('GET', '/api/v1/namespaces/elected')).status === 404 ? true : undefined,
+        'the namespace finalized',
+        30_000,
+      );
+      const controllerCalls = logs.map(
+        (path) =>
+          readFileSync(path, 'utf8')
+            .split('\n')
+            .filter(
+              (line) =>
+                line.includes('"username":"system:serviceaccount:') && line.includes('namespace-controller'),
+            ).length,
+      );
+      expect(controllerCalls.filter((n) => n > 0)).toHaveLength(1);
+    } finally {
+      for (const h of hosts) await h.close();
+      await member.stop();
+    }
+  }, 60_000);
 });

@@ -84,6 +84,47 @@ describe('object metadata', () => {
     expect(r.status, r.text).toBe(406);
     expect(r.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406, message });
   });
+  // A write whose answer cannot take the shape asked for is refused before anything is written (decision 0065).
+  const cm = (name: string, v: string) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name },
+    data: { v },
+  });
+  const writes: { name: string; method: string; path: string; body?: unknown; contentType?: string }[] = [
+    { name: 'a create', method: 'POST', path: cms, body: cm('meta-write', '1') },
+    { name: 'an update', method: 'PUT', path: `${cms}/a`, body: cm('a', 'changed') },
+    {
+      name: 'a patch',
+      method: 'PATCH',
+      path: `${cms}/a`,
+      body: { data: { v: 'patched' } },
+      contentType: 'application/merge-patch+json',
+    },
+    {
+      name: 'an apply',
+      method: 'PATCH',
+      path: `${cms}/applied?fieldManager=m`,
+      body: cm('applied', '1'),
+      contentType: 'application/apply-patch+yaml',
+    },
+  ];
+  it.each(writes)('$name answered as PartialObjectMetadataList is 406 and writes nothing', async (w) => {
+    const before = await host.request('GET', cms);
+    const r = await host.request(w.method, w.path, {
+      body: w.body,
+      headers: asMeta('PartialObjectMetadataList'),
+      ...(w.contentType === undefined ? {} : { contentType: w.contentType }),
+    });
+    expect(r.status, r.text).toBe(406);
+    expect(r.body.message).toBe(
+      'you requested PartialObjectMetadataList, but the requested object is not a list (*core.ConfigMap)',
+    );
+    const after = await host.request('GET', cms);
+    const versions = (list: { items: { metadata: { name: string; resourceVersion: string } }[] }) =>
+      list.items.map((i) => `${i.metadata.name}@${i.metadata.resourceVersion}`);
+    expect(versions(after.body)).toEqual(versions(before.body));
+  });
 });
 
 describe('ComponentStatus', () => {

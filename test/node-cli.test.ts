@@ -286,7 +286,13 @@ describe('parseHostArgs', () => {
         caPEM: 'OIDC-CA',
         signingAlgs: ['RS256', 'ES256'],
       },
-      webhook: { kubeconfig: 'WEBHOOK-KUBECONFIG', cacheTTLms: 30_000, version: 'v1' },
+      webhook: {
+        kubeconfig: 'WEBHOOK-KUBECONFIG',
+        // The files the kubeconfig names are read beside it.
+        files: { path: '/etc/orch/webhook.yaml', read: expect.any(Function) },
+        cacheTTLms: 30_000,
+        version: 'v1',
+      },
       requestHeader: {
         usernameHeaders: ['X-Remote-User'],
         groupHeaders: ['X-Remote-Group'],

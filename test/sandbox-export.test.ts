@@ -69,6 +69,49 @@ describe('sandbox state export and import', () => {
     expect(Number(next.body.metadata.resourceVersion)).toBe(exportedRevision + 1);
   });
 
+  it("writes objects in Go's field order, without adding Go's zero values, and imports them unchanged", async () => {
+    const templates = '/api/v1/namespaces/default/podtemplates';
+    const created = await host.request('POST', templates, {
+      body: {
+        template: {
+          spec: { containers: [{ image: 'nginx', name: 'c' }] },
+          metadata: { labels: { app: 'x' } },
+        },
+        metadata: { name: 'export-order', labels: { z: '1', a: '2' } },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.template.metadata).toEqual({ creationTimestamp: null, labels: { app: 'x' } });
+    type Row = { object: { metadata: { name: string } } & Record<string, unknown> };
+    const rows = (text: string, table: string): Row[] =>
+      (JSON.parse(text).data.data as { tableName: string; rows: Row[] }[]).find((t) => t.tableName === table)
+        ?.rows ?? [];
+    const exported = await exportText(host);
+    const stored = rows(exported, 'objects').find((r) => r.object.metadata.name === 'export-order')?.object;
+    const change = rows(exported, 'changes').find((r) => r.object.metadata.name === 'export-order')?.object;
+    for (const o of [stored, change]) {
+      const t = o as Record<string, Record<string, Record<string, unknown>>>;
+      expect(Object.keys(t)).toEqual(['kind', 'apiVersion', 'metadata', 'template']);
+      expect(Object.keys(t.metadata ?? {}).slice(0, 4)).toEqual([
+        'name',
+        'namespace',
+        'uid',
+        'resourceVersion',
+      ]);
+      expect(Object.keys(t.metadata?.labels ?? {})).toEqual(['a', 'z']);
+      expect(Object.keys(t.template ?? {})).toEqual(['metadata', 'spec']);
+      expect(
+        Object.keys((t.template?.spec as { containers: object[] }).containers[0] ?? {}).slice(0, 2),
+      ).toEqual(['name', 'image']);
+      // Go's zero values are the answers' business: the template's metadata stays as stored.
+      expect(t.template?.metadata).toEqual({ labels: { app: 'x' } });
+    }
+    const imported = await host.request('POST', '/sandbox/v1/import', { body: exported });
+    expect(imported.status).toBe(200);
+    const after = await host.request('GET', `${templates}/export-order`);
+    expect(after.body).toEqual(created.body);
+  });
+
   it('streams progress lines when asked for NDJSON', async () => {
     const exported = await exportText(host);
     const response = await fetchWithCA(`${host.url}/sandbox/v1/import`, {

@@ -167,6 +167,13 @@ describe('service allocation (default ranges)', () => {
         'Service "conflict" is invalid: spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services',
     },
     {
+      what: 'a type the API does not have',
+      spec: { type: 'Bogus' },
+      status: 422,
+      message:
+        'Service "conflict" is invalid: spec.type: Unsupported value: "Bogus": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
+    },
+    {
       what: 'a taken node port',
       spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] },
       status: 422,

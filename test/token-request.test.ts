@@ -274,7 +274,11 @@ describe('TokenRequest and the service-account issuer (profile orch)', () => {
     const bound = { spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'short-lived' } } };
     const before = (await request('POST', tokenPath('bot'), bound)).body.status.token as string;
     // A second token, never used before the deletion, so no cached success answers for it (as on the real server).
-    const after = (await request('POST', tokenPath('bot'), bound)).body.status.token as string;
+    // RS256 signatures are deterministic: another lifetime makes it another token within the same second.
+    const after = (
+      await request('POST', tokenPath('bot'), { spec: { ...bound.spec, expirationSeconds: 7200 } })
+    ).body.status.token as string;
+    expect(after).not.toBe(before);
     const review = (token: string) =>
       request('POST', '/apis/authentication.orch.io/v1/tokenreviews', { spec: { token } });
     const ok = await review(before);
@@ -309,7 +313,8 @@ describe('TokenRequest and the service-account issuer (profile orch)', () => {
         jwks_uri: `${host.url}/openid/v1/jwks`,
         response_types_supported: ['id_token'],
         subject_types_supported: ['public'],
-        id_token_signing_alg_values_supported: ['ES256'],
+        // The generated signing key is RSA 2048, as a kubeadm cluster's.
+        id_token_signing_alg_values_supported: ['RS256'],
       });
     });
 
@@ -359,7 +364,7 @@ describe('TokenRequest and the service-account issuer (profile orch)', () => {
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe('application/jwk-set+json');
       const key = (r.body as JSONWebKeySet).keys[0];
-      expect(Object.keys(key ?? {})).toEqual(['use', 'kty', 'kid', 'crv', 'alg', 'x', 'y']);
+      expect(Object.keys(key ?? {})).toEqual(['use', 'kty', 'kid', 'alg', 'n', 'e']);
       const json = await host.request('GET', '/openid/v1/jwks', { headers: { accept: 'application/json' } });
       expect(json.status).toBe(406);
       // A Status, where the real router answers plain text (decision 0023).

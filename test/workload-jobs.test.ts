@@ -93,6 +93,23 @@ describe('job, cronjob and ttl-after-finished controllers', () => {
     ).toBe(true);
   });
 
+  it('releases the tracking finalizer of pods whose Job is gone, so their namespace can be deleted', async () => {
+    const r = await host.request('POST', jobsPath, { body: job('orphaned', { parallelism: 1 }) });
+    expect(r.status, r.text).toBe(201);
+    const uid = r.body.metadata.uid as string;
+    const [pod] = await podsOf(uid, (p) => p.filter(running).length === 1, 'a running pod');
+    expect(pod.metadata.finalizers).toEqual(['batch.kubernetes.io/job-tracking']);
+    const del = await host.request('DELETE', `${jobsPath}/orphaned?propagationPolicy=Orphan`);
+    expect(del.status, del.text).toBe(200);
+    const released = await waitFor(
+      host,
+      `${podsPath}/${pod.metadata.name}`,
+      (b) => (b.metadata?.finalizers ?? []).length === 0,
+      'the orphaned pod without the finalizer',
+    );
+    expect(released.metadata.ownerReferences ?? []).toEqual([]);
+  });
+
   it('runs an Indexed job with one pod per index and reports the completed indexes', async () => {
     const r = await host.request('POST', jobsPath, {
       body: job('indexed', { completions: 3, parallelism: 3, completionMode: 'Indexed' }),

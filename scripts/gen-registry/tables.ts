@@ -178,6 +178,29 @@ export const META_DEFINITIONS: DefinitionSet = {
   },
 };
 
+/**
+ * Go's field order of the definitions no protobuf message describes (see
+ * `field-order.ts`), from their Go types: meta/v1 `Table` and its parts, and
+ * `version.Info`. TypeMeta's `kind` and `apiVersion` come first.
+ */
+export const GO_FIELD_ORDER_WITHOUT_MESSAGE: Readonly<Record<string, string[]>> = {
+  [`${META}Table`]: ['kind', 'apiVersion', 'metadata', 'columnDefinitions', 'rows'],
+  [`${META}TableColumnDefinition`]: ['name', 'type', 'format', 'description', 'priority'],
+  [`${META}TableRow`]: ['cells', 'conditions', 'object'],
+  [`${META}TableRowCondition`]: ['type', 'status', 'reason', 'message'],
+  'apimachinery.pkg.version.Info': [
+    'major',
+    'minor',
+    'gitVersion',
+    'gitCommit',
+    'gitTreeState',
+    'buildDate',
+    'goVersion',
+    'compiler',
+    'platform',
+  ],
+};
+
 /*
  * v1.27 facts that v1.28 removed, so the v1.28 OpenAPI documents lack them:
  * the alpha NetworkPolicy status (field, type and subresource) and the alpha

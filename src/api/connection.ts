@@ -1,10 +1,25 @@
 /**
  * What a host knows about the connection a request came in on, handed to
  * the server core with each request: the peer's address and, over TLS with
- * a verified client certificate, the certificate chain (DER, leaf first).
- * Each host fills what it has; the browser host has no TLS peer. No Node or
- * DOM type enters the core through it.
+ * a verified client certificate, the certificate chain (DER, leaf first),
+ * and — when the request asks for it and the host can — a way to switch
+ * the connection to a stream protocol (exec over SPDY or WebSocket). Each
+ * host fills what it has; the browser host has no TLS peer and no sockets.
+ * No Node or DOM type enters the core through it.
  */
+
+import type { StreamSession } from './node-agent';
+
+/** A stream the core accepts on an upgrade request: the host answers 101 and carries the session's channels. */
+export interface UpgradeOffer {
+  /** What the client asked to switch to (its `Upgrade` header). */
+  protocol: 'SPDY/3.1' | 'websocket';
+  /** The channel protocol agreed (`v4.channel.k8s.io`, …): `X-Stream-Protocol-Version` or the WebSocket subprotocol. */
+  subprotocol: string;
+  /** Which of the session's streams the client asked for. */
+  streams: { stdin: boolean; stdout: boolean; stderr: boolean; tty: boolean };
+  session: StreamSession;
+}
 
 export interface ConnectionInfo {
   remote?: { address: string; port?: number };
@@ -12,4 +27,9 @@ export interface ConnectionInfo {
   peerCertificates?: readonly Uint8Array[];
   /** The connection used TLS. */
   secure?: boolean;
+  /**
+   * Present when the host can switch this request's connection to a stream protocol (an HTTP/1.1 Upgrade):
+   * the core calls it at most once, then its response is not sent (the host answers 101 instead).
+   */
+  upgrade?: (offer: UpgradeOffer) => void;
 }

@@ -100,7 +100,9 @@ export type StatusReason =
   | 'UnsupportedMediaType'
   | 'InternalError'
   | 'Expired'
-  | 'ServiceUnavailable';
+  | 'ServiceUnavailable'
+  /** An exec's command ended with a non-zero status (the error stream's Status, not an HTTP answer). */
+  | 'NonZeroExitCode';
 
 export interface Status {
   kind: 'Status';

@@ -155,14 +155,10 @@ describe('impersonate', () => {
     expect((error as StatusError).message).toBe(message);
   });
 
-  it('appends an evaluation error to the 403', async () => {
+  it("appends the authorizer's reason to the 403", async () => {
     const failing: Authorizer = {
       ...authorizer([]),
-      authorize: async () => ({
-        decision: 'NoOpinion',
-        reason: '',
-        evaluationError: 'RBAC: clusterrole "x" not found',
-      }),
+      authorize: async () => ({ decision: 'NoOpinion', reason: 'RBAC: clusterrole "x" not found' }),
     };
     const error = (await impersonate(
       new Headers({ 'Impersonate-User': 'bob' }),

@@ -188,7 +188,8 @@ export async function impersonate(
     try {
       const result = await authorizer.authorize(attributes);
       allowed = result.decision === 'Allow';
-      why = result.evaluationError ?? '';
+      // The real filter's 403 carries the authorizer's reason (RBAC: a missing role), as the authorization filter's.
+      why = result.reason;
     } catch {
       // The real filter refuses on an authorizer error too, without its text.
     }

@@ -149,6 +149,8 @@ class Estimator {
     let t = this.roots.get(path[0]!);
     for (const step of path.slice(1)) {
       if (t === undefined) return undefined;
+      // Whatever lies under dynamic data is dynamic too, bounded as the data is (see dynamic.ts).
+      if (t.kind === 'dyn') break;
       if (step === '@items' || step === '@values') t = t.elem;
       else if (step === '@keys')
         return fixed(0); // map keys are declared without a length bound (Kubernetes sizes them 0)

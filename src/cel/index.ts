@@ -34,6 +34,12 @@ export {
 export type { AdmissionEnvironmentOptions, AdmissionInput } from './admission';
 export type { AuthorizationAttributes, AuthorizationDecision, CelAuthorizer } from './authz';
 export { compileExpression, isCompileError } from './program';
+export {
+  compileDynamicExpression,
+  dynamicEnvironment,
+  estimateDynamicCost,
+  evaluateDynamic,
+} from './dynamic';
 export type { CompiledExpression, CompileError } from './program';
 export { escapeName, unescapeName } from './escaping';
 export { declTypeOf, maxCardinality } from './types';

@@ -78,3 +78,40 @@ export async function signRequest(
 export function signingFetch(credential: ClientCredential, inner: typeof fetch = fetch): typeof fetch {
   return async (input, init) => inner(await signRequest(new Request(input, init), credential));
 }
+
+/** PEM blocks of `label` as DER bytes. */
+export function pemBlocks(pem: string, label: string): Uint8Array<ArrayBuffer>[] {
+  const out: Uint8Array<ArrayBuffer>[] = [];
+  const re = new RegExp(`-----BEGIN ${label}-----([\\s\\S]*?)-----END ${label}-----`, 'g');
+  for (const m of pem.matchAll(re)) {
+    const binary = atob((m[1] ?? '').replace(/\s+/g, ''));
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    out.push(bytes);
+  }
+  return out;
+}
+
+// A PKCS#8 block does not say its algorithm in a way WebCrypto reads, so each supported one is tried.
+const keyCandidates: (EcKeyImportParams | RsaHashedImportParams)[] = [
+  { name: 'ECDSA', namedCurve: 'P-256' },
+  { name: 'ECDSA', namedCurve: 'P-384' },
+  { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+];
+
+/** A credential from PEM texts: the certificate chain (leaf first) and its PKCS#8 private key (imported non-extractable). */
+export async function credentialFromPEM(certificatePEM: string, keyPEM: string): Promise<ClientCredential> {
+  const der = pemBlocks(keyPEM, 'PRIVATE KEY')[0];
+  if (der === undefined) throw new Error('the certificate identity has no PRIVATE KEY (PKCS#8) block');
+  const chain = pemBlocks(certificatePEM, 'CERTIFICATE');
+  if (chain.length === 0) throw new Error('the certificate identity has no CERTIFICATE block');
+  for (const params of keyCandidates) {
+    try {
+      const privateKey = await crypto.subtle.importKey('pkcs8', der, params, false, ['sign']);
+      return { privateKey, chain };
+    } catch {
+      // Not this algorithm: try the next.
+    }
+  }
+  throw new Error('the private key is neither ECDSA (P-256, P-384) nor RSA');
+}

@@ -15,6 +15,7 @@
  */
 
 import type { KubeObject } from '../api/meta';
+import { usageAnnotation } from '../api/pod';
 import { parseLabelSelector, matchesLabels } from '../machinery/selectors/labels';
 import { deepEqual } from '../machinery/json';
 import { eventRecorder, type InvolvedKind } from './events';
@@ -25,13 +26,11 @@ import { WorkQueue } from './work-queue';
 import { setCondition, timestamp } from './workload/conditions';
 import { message, podsRef } from './workload/pod-control';
 import { isPodReady, isTerminating } from './workload/pods';
-import { quantityValue } from './workload/quantity';
+import { quantityValue } from '../machinery/quantity';
 import type { Condition, Pod } from './workload/types';
 
 const hpaRef = { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' } as const;
 const hpaKind: InvolvedKind = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' };
-/** The annotation holding a pod's simulated usage of each resource (decision 0046). */
-export const usageAnnotation = (resource: string): string => `sandbox.orch.io/${resource}-usage`;
 const syncPeriodMs = 15_000;
 const tolerance = 0.1;
 const downscaleWindowMs = 5 * 60_000;

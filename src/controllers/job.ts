@@ -165,6 +165,7 @@ export function jobController(ctx: ControllerContext, informers: SharedInformers
 
   const reconcile = async (key: string): Promise<{ requeueAfterMs?: number } | void> => {
     await Promise.all([jobs.synced, pods.synced]);
+    if (key.startsWith(orphanPrefix)) return releaseOrphan(key.slice(orphanPrefix.length));
     const [namespace = '', name = ''] = key.split('/');
     let job = jobs.get(namespace, name) as Job | undefined;
     if (job === undefined) {
@@ -456,6 +457,24 @@ export function jobController(ctx: ControllerContext, informers: SharedInformers
     return times.length > 0 ? Math.max(...times) : 0;
   };
 
+  /**
+   * A pod still holding the tracking finalizer whose Job is gone (deleted, or replaced by another of
+   * the same name) is released, as v1.27's orphan-pod sync does: nothing else would ever remove the
+   * finalizer, and the pod — and a namespace being deleted around it — would stay forever.
+   */
+  const orphanPrefix = 'orphan-pod\u0000';
+  const releaseOrphan = async (podKey: string): Promise<void> => {
+    const [namespace = '', name = ''] = podKey.split('/');
+    const pod = pods.get(namespace, name) as Pod | undefined;
+    if (pod === undefined || !hasFinalizer(pod) || ownerKey(pod) !== undefined) return;
+    await removeFinalizer(pod);
+  };
+  const enqueueIfOrphan = (pod: KubeObject): boolean => {
+    if (!hasFinalizer(pod as Pod) || ownerKey(pod) !== undefined) return false;
+    queue.add(`${orphanPrefix}${objectKey(pod)}`);
+    return true;
+  };
+
   const queue = new WorkQueue(reconcile, { clock: ctx.clock });
   const ownerKey = (pod: KubeObject): string | undefined => {
     const ref = controllerOf(pod);
@@ -469,16 +488,21 @@ export function jobController(ctx: ControllerContext, informers: SharedInformers
     delete: (j) => {
       expectations.delete(objectKey(j));
       queue.add(objectKey(j));
+      // Its pods that still hold the finalizer are orphans now.
+      for (const p of pods.inNamespace(j.metadata?.namespace ?? ''))
+        if (controllerOf(p)?.uid === j.metadata?.uid) enqueueIfOrphan(p);
     },
   });
   pods.addHandlers({
     add: (p) => {
+      if (enqueueIfOrphan(p)) return;
       const owner = ownerKey(p);
       if (owner === undefined) return;
       expectations.creationObserved(owner);
       queue.add(owner);
     },
     update: (old, p) => {
+      if (enqueueIfOrphan(p)) return;
       const owner = ownerKey(p);
       if (owner === undefined) return;
       if (isTerminating(p) && !isTerminating(old))

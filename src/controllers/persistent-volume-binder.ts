@@ -22,7 +22,7 @@ import type { Controller, ControllerContext } from './types';
 import { WorkQueue } from './work-queue';
 import { podsRef } from './workload/pod-control';
 import { labelSelectorMatcher } from './workload/selectors';
-import { quantityValue } from './workload/quantity';
+import { quantityValue } from '../machinery/quantity';
 import type { LabelSelector, Pod } from './workload/types';
 
 const claimsRef = { group: '', version: 'v1', resource: 'persistentvolumeclaims' } as const;

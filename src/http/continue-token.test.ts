@@ -57,3 +57,19 @@ describe('ContinueTokens', () => {
     }
   });
 });
+
+describe('continue token syntax errors', () => {
+  it.each([
+    ['gQ', "invalid character '\\u0081' looking for beginning of value"],
+    ['6Q', "invalid character 'é' looking for beginning of value"],
+    ['AQ', "invalid character '\\x01' looking for beginning of value"],
+    ['Jw', "invalid character '\\'' looking for beginning of value"],
+    ['IA', 'unexpected end of JSON input'],
+  ])('quotes the byte of %s as Go does', async (token, why) => {
+    const tokens = await ContinueTokens.create(secret(), 'meta.k8s.io');
+    const e = await tokens.decode(token, '/core/configmaps/a/').catch((x: unknown) => x);
+    expect((e as StatusError).status.message).toBe(
+      `invalid continue token: continue key is not valid: ${why}`,
+    );
+  });
+});

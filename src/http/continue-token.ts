@@ -38,22 +38,41 @@ export function decodeRawUrlBase64(text: string): Uint8Array | string {
   return out;
 }
 
-/** How Go's JSON errors quote a character. */
-function quoteChar(c: string): string {
-  if (c === "'") return `'\\''`;
-  if (c === '"') return `'"'`;
-  const code = c.charCodeAt(0);
-  if (code < 0x20 || code === 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;
+/**
+ * How Go's JSON errors quote the byte they stopped at (`quoteChar`): the
+ * byte read as the code point of the same value, written as `strconv.Quote`
+ * writes it — printable as itself, otherwise escaped (`'\x01'`, `'\u0081'`).
+ */
+function quoteByte(b: number): string {
+  if (b === 0x27) return `'\\''`;
+  if (b === 0x22) return `'"'`;
+  const c = String.fromCharCode(b);
+  if (b === 0x07) return `'\\a'`;
+  if (b === 0x08) return `'\\b'`;
+  if (b === 0x0c) return `'\\f'`;
+  if (b === 0x0a) return `'\\n'`;
+  if (b === 0x0d) return `'\\r'`;
+  if (b === 0x09) return `'\\t'`;
+  if (b === 0x0b) return `'\\v'`;
+  if (b === 0x5c) return `'\\\\'`;
+  if (b < 0x20 || b === 0x7f) return `'\\x${b.toString(16).padStart(2, '0')}'`;
+  // Latin-1 controls, no-break space and soft hyphen are not printable to strconv.IsPrint.
+  if ((b >= 0x80 && b <= 0xa0) || b === 0xad) return `'\\u${b.toString(16).padStart(4, '0')}'`;
   return `'${c}'`;
 }
 
 /** The text of Go's `json.Unmarshal` error for input that is not JSON (the common cases). */
-function jsonSyntaxError(text: string, e: unknown): string {
-  const trimmed = text.replace(/^[ \t\r\n]+/, '');
-  if (trimmed === '') return 'unexpected end of JSON input';
-  const first = trimmed.charAt(0);
-  if (!/[{["\-0-9tfn]/.test(first))
-    return `invalid character ${quoteChar(first)} looking for beginning of value`;
+function jsonSyntaxError(bytes: Uint8Array, e: unknown): string {
+  let i = 0;
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0d || bytes[i] === 0x0a)
+  )
+    i++;
+  if (i === bytes.length) return 'unexpected end of JSON input';
+  const first = bytes[i] ?? 0;
+  if (!/[{["\-0-9tfn]/.test(String.fromCharCode(first)))
+    return `invalid character ${quoteByte(first)} looking for beginning of value`;
   if (e instanceof Error && /end of (JSON )?input/i.test(e.message)) return 'unexpected end of JSON input';
   return 'invalid character in JSON input';
 }
@@ -116,7 +135,7 @@ export class ContinueTokens {
     try {
       parsed = JSON.parse(text);
     } catch (e) {
-      throw invalid(`: ${jsonSyntaxError(text, e)}`);
+      throw invalid(`: ${jsonSyntaxError(bytes, e)}`);
     }
     if (parsed === null) parsed = {};
     if (typeof parsed !== 'object' || Array.isArray(parsed))

@@ -41,6 +41,17 @@ export function respondObject(
   return respondValue(ctx, status, obj);
 }
 
+/**
+ * Refuses, before a write, an answer the write could not encode: a single object asked for as
+ * PartialObjectMetadataList. The real server commits the write and then answers this 406, so the
+ * client is told its write failed when it did not; here nothing is written (decision 0065).
+ */
+export function refuseUnencodableObjectAnswer(ctx: RequestContext, rt: ResourceType): void {
+  const out = ctx.output;
+  if (out?.kind === 'partial' && out.partialAs === 'PartialObjectMetadataList')
+    throw partialShapeMismatch(rt, out.partialAs);
+}
+
 export function respondList(
   server: ServerContext,
   ctx: RequestContext,

@@ -23,6 +23,8 @@ export interface OutputFormat {
   /** Table: include the full object of each row (`includeObject`). */
   /** Set when the representation is encoded as protobuf (`protobuf`, or object metadata): the profile whose media type and group names the encoding uses. */
   protobuf?: NamingProfile;
+  /** The profile whose kinds the answer is written in: JSON and YAML take Go's field order and zero values. */
+  profile?: NamingProfile;
 }
 
 export interface NegotiateOptions {
@@ -56,6 +58,14 @@ function partialAs(m: MediaType): OutputFormat['partialAs'] {
 }
 
 export function negotiateOutput(
+  profile: NamingProfile,
+  accept: string | null,
+  opts: NegotiateOptions,
+): OutputFormat {
+  return { ...negotiateRepresentation(profile, accept, opts), profile };
+}
+
+function negotiateRepresentation(
   profile: NamingProfile,
   accept: string | null,
   opts: NegotiateOptions,

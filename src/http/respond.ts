@@ -10,6 +10,8 @@ import type { StatusError } from '../machinery/errors';
 import type { RequestContext } from './context';
 import { explainHeader, type Explanation } from '../api/explain';
 import { encodeProtobufBody } from './protobuf/http';
+import { goJsonFor } from '../registry/encoding/go-json';
+import { yamlSorted } from './yaml-key-order';
 
 export function baseHeaders(
   ctx: Pick<RequestContext, 'auditId' | 'warnings'> & { explanation?: Explanation },
@@ -58,11 +60,15 @@ export function warningHeaderValue(text: string): string | undefined {
   return latin1;
 }
 
+/**
+ * The text of an answer. YAML keys are sorted at every depth, as the real
+ * server's JSON-to-YAML conversion does (see `yaml-key-order.ts`).
+ */
 export function serialize(value: unknown, kind: 'json' | 'yaml', pretty: boolean): string {
   if (kind === 'yaml') {
     try {
       // Loaded by the request pipeline for a request whose Accept names YAML (server/pipeline.ts).
-      return yamlLibrary.get().stringify(value, { lineWidth: 0 });
+      return yamlLibrary.get().stringify(yamlSorted(value), { lineWidth: 0 });
     } catch (e) {
       // The YAML writer recurses deeper per level than JSON's; a value nested close to the decode limit
       // still goes out, as JSON text, which is YAML too (an answer after a commit must not fail).
@@ -79,7 +85,9 @@ export function respondValue(ctx: RequestContext, status: number, value: unknown
     if (encoded !== undefined) return encoded;
   }
   const out = ctx.output?.kind === 'yaml' ? 'yaml' : 'json';
-  const body = serialize(value, out, ctx.pretty);
+  // Objects go out as the real server's Go encoder writes them (field order, zero values): one place for all.
+  const profile = ctx.output?.profile;
+  const body = serialize(profile === undefined ? value : goJsonFor(profile).shape(value), out, ctx.pretty);
   const headers = baseHeaders(ctx, out === 'yaml' ? 'application/yaml' : 'application/json');
   return new Response(ctx.request.method === 'HEAD' ? null : body, { status, headers });
 }
@@ -99,7 +107,8 @@ export function respondError(
   }
   const headers = baseHeaders(ctx, 'application/json');
   for (const [k, v] of Object.entries(error.headers)) headers.set(k, v);
-  return new Response(ctx.request.method === 'HEAD' ? null : serialize(error.status, 'json', ctx.pretty), {
+  const body = serialize(goJsonFor(profile).shape(error.status), 'json', ctx.pretty);
+  return new Response(ctx.request.method === 'HEAD' ? null : body, {
     status: error.code,
     headers,
   });

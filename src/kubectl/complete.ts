@@ -28,7 +28,21 @@ const takesTypes = new Set([
   'explain',
   'wait',
   'logs',
+  // rollout's and set's subcommands, autoscale and taint take TYPE NAME too.
+  'status',
+  'history',
+  'undo',
+  'restart',
+  'pause',
+  'resume',
+  'image',
+  'autoscale',
+  'expose',
+  'taint',
 ]);
+
+/** Commands whose arguments are node names. */
+const takesNodes = new Set(['cordon', 'uncordon', 'drain']);
 
 /** The candidates that complete the last word of `words` (the words typed after `kubectl`). */
 export async function complete(words: string[], sources: CompletionSources): Promise<string[]> {
@@ -51,6 +65,8 @@ export async function complete(words: string[], sources: CompletionSources): Pro
       .map((c) => c.name)
       .filter((n) => n.startsWith(current))
       .sort();
+  if (takesNodes.has(cmd.name))
+    return (await sources.names('nodes')).filter((n) => n.startsWith(current)).sort();
   if (takesTypes.has(cmd.name)) {
     if (positional.length === 0) {
       if (current.includes('/')) {

@@ -130,7 +130,8 @@ export function invalid(gk: GroupKind, name: string, errors: FieldError[]): Stat
   return new StatusError(422, 'Invalid', message, {
     ...(name !== '' ? { name } : {}),
     ...(gk.group !== '' ? { group: gk.group } : {}),
-    kind: gk.kind,
+    // StatusDetails' fields are omitempty: a patch's error, of no kind, has none.
+    ...(gk.kind !== '' ? { kind: gk.kind } : {}),
     causes,
   });
 }

@@ -48,6 +48,53 @@ export class Catalog {
     config: RuntimeConfig,
     gates: Readonly<Record<string, boolean>> = {},
   ): void {
+    const { versions, skipped } = this.builtInVersions(registry, config, gates, new Map());
+    for (const { group, version } of versions) this.addVersion(group, version, false);
+    this.skippedGroupVersions = skipped;
+    this.assignStorageVersions();
+    this.changed();
+  }
+
+  /**
+   * Loads the built-ins again for a runtime config or gates changed while the server runs (the workshop
+   * settings): resource types that stay served are kept as they are (with their storages), the others come
+   * and go, custom resources are untouched. Returns whether the served built-ins changed.
+   */
+  reloadBuiltIns(
+    registry: GeneratedRegistry,
+    config: RuntimeConfig,
+    gates: Readonly<Record<string, boolean>>,
+  ): boolean {
+    const current = new Map<string, ResourceType>();
+    for (const g of this.groupsByName.values())
+      for (const v of g.versions)
+        for (const rt of v.resources.values()) if (!rt.custom) current.set(builtInKey(rt), rt);
+    const { versions, skipped } = this.builtInVersions(registry, config, gates, current);
+    const wanted = new Set(versions.flatMap((v) => [...v.version.resources.values()].map(builtInKey)));
+    if (wanted.size === current.size && [...wanted].every((k) => current.has(k))) return false;
+    // Custom versions stay, after the built-in ones as addVersion places them.
+    const custom = new Map<string, ServedVersion[]>();
+    for (const g of this.groupsByName.values()) {
+      const kept = g.versions.filter((v) => [...v.resources.values()].some((rt) => rt.custom));
+      if (kept.length > 0) custom.set(g.name, kept);
+    }
+    this.groupsByName.clear();
+    for (const { group, version } of versions) this.addVersion(group, version, false);
+    for (const [group, kept] of custom) for (const v of kept) this.addVersion(group, v, false);
+    this.skippedGroupVersions = skipped;
+    this.assignStorageVersions();
+    this.changed();
+    return true;
+  }
+
+  /** The built-in versions the config and gates serve, reusing the types in `existing` (by group/version/resource). */
+  private builtInVersions(
+    registry: GeneratedRegistry,
+    config: RuntimeConfig,
+    gates: Readonly<Record<string, boolean>>,
+    existing: ReadonlyMap<string, ResourceType>,
+  ): { versions: { group: string; version: ServedVersion }[]; skipped: string[] } {
+    const versions: { group: string; version: ServedVersion }[] = [];
     const skipped: string[] = [];
     for (const g of registry.groups) {
       const group = g.suffixed ? this.profile.suffixed(g.name) : g.name;
@@ -60,22 +107,24 @@ export class Catalog {
           // A gated resource's storage is installed only with its gate on (v1.27's REST storage providers).
           const gate = resourceGate(g.name, r.name);
           if (gate !== undefined && gates[gate] !== true) continue;
-          resources.set(r.name, this.builtInResource(group, v.version, v.stability, r));
+          resources.set(
+            r.name,
+            existing.get(`${group}/${v.version}/${r.name}`) ??
+              this.builtInResource(group, v.version, v.stability, r),
+          );
         }
         if (resources.size === 0) {
           skipped.push(group === '' ? v.version : `${group}/${v.version}`);
           continue;
         }
-        this.addVersion(group, { version: v.version, stability: v.stability, resources }, false);
+        versions.push({ group, version: { version: v.version, stability: v.stability, resources } });
       }
     }
     for (const e of emptyGroupVersions) {
       const group = e.suffixed ? this.profile.suffixed(e.group) : e.group;
       if (config.groupVersions.get(`${group}/${e.version}`) === true) skipped.push(`${group}/${e.version}`);
     }
-    this.skippedGroupVersions = skipped;
-    this.assignStorageVersions();
-    this.changed();
+    return { versions, skipped };
   }
 
   /** Enabled group/versions left with no resources at load (the real server logs and skips them). */
@@ -223,6 +272,10 @@ export class Catalog {
     this.generation++;
     for (const l of this.listeners) l();
   }
+}
+
+function builtInKey(rt: ResourceType): string {
+  return `${rt.group}/${rt.version}/${rt.resource}`;
 }
 
 /**

@@ -78,7 +78,10 @@ export function createAdmission(options: AdmissionOptions, d: ServerAdmissionDep
       loadFile:
         options.loadFile ??
         ((path) => {
-          throw new Error(`open ${path}: no such file or directory`);
+          // The browser host has no files: a configuration must carry what it would read (the `*-data` forms).
+          throw new Error(
+            `open ${path}: this host has no files to read; give the contents inline (certificate-authority-data, client-certificate-data, client-key-data, token)`,
+          );
         }),
     },
     d.metrics,

@@ -8,12 +8,17 @@
  * when first needed, so that its X.509 library stays off the first response).
  */
 
+import type { KubeObject } from '../api/meta';
 import type { UserInfo } from '../api/authn';
 import type { NamingProfile } from '../machinery/naming';
 import type { Storage } from '../storage/types';
 import { initialSetting } from '../storage/settings';
 import type { AuthenticationConfig, ExternalFetch } from '../auth/authn/config';
-import { buildAuthentication, type AuthenticationChain } from '../auth/authn/chain';
+import {
+  apiAudiences as apiAudiencesOf,
+  buildAuthentication,
+  type AuthenticationChain,
+} from '../auth/authn/chain';
 import type { TokenUnion } from '../auth/authn/union';
 import { StaticTokens } from '../auth/authn/static-tokens';
 import {
@@ -101,6 +106,8 @@ export interface IdentityOptions {
   now: () => Date;
   /** `--service-account-signing-key-file` contents: sign with this key instead of the generated one kept with the state. */
   serviceAccountSigningKeyPEM?: string;
+  /** Told of each Secret whose legacy token authenticated (legacy token tracking). */
+  legacyTokenUsed?: (secret: KubeObject) => void;
 }
 
 export interface Identity {
@@ -141,8 +148,11 @@ async function loadState(
 ): Promise<SavedIdentityState> {
   // Replicas starting together on an empty store each generate a state; all keep the first one stored.
   return initialSetting(storage, identitySetting, async (): Promise<SavedIdentityState> => {
-    const signer = await ServiceAccountSigner.generate(profile, issuerURL);
-    const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile) });
+    // Two RSA key generations: side by side, so a fresh start waits for one.
+    const [signer, issuer] = await Promise.all([
+      ServiceAccountSigner.generate(profile, issuerURL),
+      createSandboxIssuer({ baseURL: oidcBase(profile) }),
+    ]);
     return {
       adminToken: randomToken(),
       aliceToken: randomToken(),
@@ -207,7 +217,11 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     o.serviceAccountSigningKeyPEM !== undefined
       ? await ServiceAccountSigner.fromPEM(o.serviceAccountSigningKeyPEM, profile, signingIssuer)
       : await ServiceAccountSigner.fromJWK(state.serviceAccountKey, profile, signingIssuer);
-  const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile), key: state.oidcIssuerKey });
+  const issuer = await createSandboxIssuer({
+    baseURL: oidcBase(profile),
+    key: state.oidcIssuerKey,
+    now: o.now,
+  });
 
   const lister = (
     group: string,
@@ -273,15 +287,33 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     now: () => o.now().getTime(),
     listers,
     staticTokens,
-    x509: withProofOfPossession(x509Authenticator({ clientCA })),
+    ...(o.legacyTokenUsed !== undefined ? { legacyTokenUsed: o.legacyTokenUsed } : {}),
+    // Certificates, tokens and proofs are judged at the server's time: they expire as the clock moves.
+    x509: withProofOfPossession(x509Authenticator({ clientCA, now: o.now }), { now: o.now }),
     ...(config.requestHeader !== undefined
-      ? { requestHeader: withProofOfPossession(requestHeaderAuthenticator(config.requestHeader)) }
+      ? {
+          requestHeader: withProofOfPossession(
+            requestHeaderAuthenticator(config.requestHeader, { now: o.now }),
+            {
+              now: o.now,
+            },
+          ),
+        }
       : {}),
     oidc: oidcAuthenticator(fullConfig.oidc ?? { issuerURL: issuer.issuerURL, clientID: 'sandbox' }, {
       fetch: external,
+      now: o.now,
     }),
     ...(config.webhook !== undefined
-      ? { webhook: tokenWebhookAuthenticator(config.webhook, { fetch: external, profile }) }
+      ? {
+          // Without audiences of its own in a reply, the webhook's answer holds for the API server's.
+          webhook: tokenWebhookAuthenticator(config.webhook, {
+            fetch: external,
+            profile,
+            apiAudiences: apiAudiencesOf(fullConfig),
+            now: o.now,
+          }),
+        }
       : {}),
   });
 

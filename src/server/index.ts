@@ -10,7 +10,7 @@ import type { ConnectionInfo } from '../api/connection';
 import type { Status } from '../api/meta';
 import { namingProfile, type NamingProfile } from '../machinery/naming';
 import { newUid } from '../machinery/ids';
-import { resourceExpired, StatusError } from '../machinery/errors';
+import { badRequest, resourceExpired, StatusError } from '../machinery/errors';
 import { createAdmission, type ServerAdmissionDeps } from './admission';
 import {
   admissionOptionsOf,
@@ -23,12 +23,14 @@ import { TraceStore } from '../admission/trace-store';
 import { createServerAudit } from './audit';
 import { handleAuditApi, isAuditApiPath } from './sandbox-audit-api';
 import { handleTraceApi, isTraceApiPath } from './sandbox-trace-api';
+import { handleLessonApi, isLessonApiPath } from './sandbox-lessons-api';
 import { unreachableTransport } from '../admission/webhook-transport';
 import { backendStore, sandboxTransport } from '../admission/backends/index';
 import { handleWebhookBackendApi, isWebhookBackendApiPath } from './sandbox-webhook-api';
 import { Catalog } from '../registry/catalog';
 import { builtInDefinitions, builtInRegistry } from '../registry/builtins';
 import { RestInstaller } from '../registry/installer';
+import { legacyTokenTracker } from './legacy-token-tracking';
 import type { StoreDeps } from '../registry/generic/store';
 import type { ServiceAccountTokenService } from '../registry/kinds/types';
 import type { ServerAuthorizer, AuthorizationMode } from '../auth/authz/index';
@@ -100,6 +102,15 @@ import { initialSetting } from '../storage/settings';
 import type { ChangeRecord } from '../storage/types';
 import { ServiceAllocators } from '../registry/kinds/core/service/allocators';
 import {
+  SettingsError,
+  Simulation,
+  validateSimulationSettings,
+  type SimulationSettings,
+} from '../simulation/index';
+import { clockPath, clockSetting, handleClockApi } from './sandbox-clock-api';
+
+import { handleNodesApi, isNodesApiPath } from './sandbox-nodes-api';
+import {
   defaultServiceNodePortRange,
   parsePortRange,
   parseServiceClusterIPRanges,
@@ -111,7 +122,20 @@ import {
   watchMasterService,
 } from './master-service';
 
+/** The storage setting naming the simulated nodes whose agent was stopped. */
+const stoppedNodesSetting = 'sandbox.simulation.stopped';
+
 export type { ApiServerOptions } from './options';
+// What hosts need to carry exec streams (the Node host's SPDY and WebSocket) and to check simulation flags.
+export type { UpgradeOffer } from '../api/connection';
+export type { StreamIO, StreamSession, TerminalSize } from '../api/node-agent';
+export {
+  defaultSimulationSettings,
+  parseLabelList,
+  SettingsError,
+  validateSimulationSettings,
+  type SimulationSettings,
+} from '../simulation/index';
 // What hosts need to validate `--show-hidden-metrics-for-version` against this server's version.
 export { serverVersion } from '../http/nonresource';
 export { showHiddenMetricsError } from './prometheus';
@@ -197,6 +221,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const gateState = new FeatureGateState(options.featureGates);
   const featureGates = gateState.effective;
   catalog.loadBuiltIns(builtInRegistry, parseRuntimeConfig(options.runtimeConfig), featureGates);
+  // The workshop settings' runtime config (entries the host's --runtime-config does not name), see decision 0059.
+  let savedRuntimeConfig = '';
+  // Serves the built-ins the runtime config and the gates now ask for (a workshop setting changed).
+  const reloadBuiltIns = (): void => {
+    const text = [savedRuntimeConfig, options.runtimeConfig ?? ''].filter((t) => t.trim() !== '').join(',');
+    catalog.reloadBuiltIns(builtInRegistry, parseRuntimeConfig(text), featureGates);
+  };
   // The real server's start-up warning for each enabled group/version it has nothing to serve in.
   for (const gv of catalog.skippedGroupVersions)
     console.warn(`Skipping API ${gv} because it has no resources.`);
@@ -315,11 +346,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const servicesPrefix = collectionPrefix({ group: '', resource: 'services' });
   let stopServiceFollow: (() => void) | undefined;
   let serviceBacklog: ChangeRecord[] | undefined;
+  // The simulated cluster (scheduler, node agents), built once the identities exist; see the start below.
+  let simulation: Simulation | undefined;
+  const simulationFlags = options.simulation === false ? undefined : options.simulation?.settings;
+  let simulationSettings: SimulationSettings | undefined =
+    options.simulation === false || options.controllers === false
+      ? undefined
+      : validateSimulationSettings(profile, simulationFlags ?? {});
+  let stoppedNodes: string[] = [];
   const installer = new RestInstaller(catalog, storeDeps, {
     authorizer,
     tokenAuthenticator,
     serviceAccountTokens,
     serviceAllocators,
+    // Pod logs and exec reach the simulated nodes' agents.
+    nodeAgents: (address) => simulation?.nodeAgents(address),
   });
   catalog.setInstaller(() => installer.installAll());
 
@@ -411,7 +452,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
                   async () => need().identities(await sandboxServiceAccountUid()),
                   ctx,
                 )
-              : handleSandbox(sandbox, storage, ctx),
+              : ctx.url.pathname.replace(/\/+$/, '') === clockPath
+                ? handleClockApi(clock, (offsetMs) => storage.setSetting(clockSetting, { offsetMs }), ctx)
+                : isNodesApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+                  ? handleNodesApi(
+                      {
+                        nodes: () => simulation?.nodes() ?? [],
+                        async setRunning(name, running) {
+                          if (simulation?.setRunning(name, running) !== true) return false;
+                          stoppedNodes = simulation.stoppedNodes();
+                          await storage.setSetting(stoppedNodesSetting, stoppedNodes);
+                          return true;
+                        },
+                      },
+                      ctx,
+                    )
+                  : isLessonApiPath(ctx.url.pathname.replace(/\/+$/, ''))
+                    ? handleLessonApi(storage, ctx)
+                    : handleSandbox(sandbox, storage, ctx),
   };
 
   const sandbox: SandboxControl = {
@@ -419,9 +477,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       profile: profile.name,
       compactionIntervalMs: compactor.interval,
       featureGates: { ...featureGates },
+      runtimeConfig: savedRuntimeConfig,
       admission: { ...admissionSettings },
       auditPolicy: auditPolicyText,
       admissionPlugins: admissionPluginStates(storeDeps.admission.names),
+      ...(simulationSettings !== undefined ? { simulation: simulationSettings } : {}),
     }),
     async update(patch: Partial<SandboxSettings>) {
       await loadYamlForSettings(profile, patch);
@@ -429,8 +489,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const admissionOptions =
         patch.admission !== undefined ? admissionOptionsOf(profile, patch.admission) : undefined;
       const policy = patch.auditPolicy !== undefined ? auditPolicyOf(profile, patch.auditPolicy) : undefined;
+      let nextSimulation: SimulationSettings | undefined;
+      if (patch.simulation !== undefined) {
+        if (simulationSettings === undefined)
+          throw badRequest('this server runs without a simulated cluster');
+        try {
+          nextSimulation = validateSimulationSettings(profile, {
+            ...simulationSettings,
+            ...patch.simulation,
+          });
+        } catch (e) {
+          if (e instanceof SettingsError) throw badRequest(`simulation: ${e.message}`);
+          throw e;
+        }
+      }
       if (patch.compactionIntervalMs !== undefined) compactor.setInterval(patch.compactionIntervalMs);
       if (patch.featureGates !== undefined) gateState.set(patch.featureGates);
+      if (patch.runtimeConfig !== undefined) savedRuntimeConfig = patch.runtimeConfig;
+      if (patch.featureGates !== undefined || patch.runtimeConfig !== undefined) reloadBuiltIns();
       if (patch.admission !== undefined && admissionOptions !== undefined) {
         admissionSettings = { ...patch.admission };
         storeDeps.admission = createAdmission(admissionOptions, admissionDeps);
@@ -439,11 +515,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         auditPolicyText = patch.auditPolicy;
         audit.setPolicy(policy);
       }
+      if (nextSimulation !== undefined) {
+        simulationSettings = nextSimulation;
+        await simulation?.apply(nextSimulation);
+      }
       await storage.setSetting('sandbox.settings', {
         compactionIntervalMs: compactor.interval,
         featureGates: gateState.settings(),
+        runtimeConfig: savedRuntimeConfig,
         admission: { ...admissionSettings },
         auditPolicy: auditPolicyText,
+        ...(simulationSettings !== undefined ? { simulation: simulationSettings } : {}),
       });
     },
     compact: () => compactor.compactNow(),
@@ -499,6 +581,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (saved?.compactionIntervalMs !== undefined && options.compactionIntervalMs === undefined)
       compactor.setInterval(saved.compactionIntervalMs);
     if (saved?.featureGates !== undefined) gateState.applySaved(saved.featureGates);
+    savedRuntimeConfig = '';
+    if (typeof saved?.runtimeConfig === 'string')
+      try {
+        parseRuntimeConfig(saved.runtimeConfig);
+        savedRuntimeConfig = saved.runtimeConfig;
+      } catch (e) {
+        console.error('saved runtime config ignored', e);
+      }
+    reloadBuiltIns();
     if (saved?.admission !== undefined && options.admission === undefined) {
       try {
         storeDeps.admission = createAdmission(admissionOptionsOf(profile, saved.admission), admissionDeps);
@@ -514,6 +605,25 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       } catch (e) {
         console.error('saved audit policy ignored', e);
       }
+    }
+    // The clock keeps the time it had (it never goes back: a saved offset behind it is ignored).
+    const savedClock = await storage.getSetting<{ offsetMs?: number }>(clockSetting);
+    const savedOffset = savedClock?.offsetMs ?? 0;
+    if (Number.isFinite(savedOffset) && savedOffset > clock.offsetMs)
+      clock.advance(savedOffset - clock.offsetMs);
+    if (simulationSettings !== undefined) {
+      // The host's flags win over the workshop settings, setting by setting.
+      if (saved?.simulation !== undefined) {
+        try {
+          const next = validateSimulationSettings(profile, { ...saved.simulation, ...simulationFlags });
+          simulationSettings = next;
+          await simulation?.apply(next);
+        } catch (e) {
+          console.error('saved simulation settings ignored', e);
+        }
+      }
+      const stopped = await storage.getSetting<string[]>(stoppedNodesSetting);
+      stoppedNodes = Array.isArray(stopped) ? stopped.filter((n) => typeof n === 'string') : [];
     }
   }
 
@@ -682,9 +792,27 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
 
+  // The last-used label of legacy tokens, written through the loopback as the API server's own user.
+  const legacyTokenUsed = legacyTokenTracker({
+    profile,
+    now,
+    enabled: () => featureGates.LegacyServiceAccountTokenTracking !== false,
+    patch: (namespace, name, body) =>
+      handleRequest(
+        deps,
+        new Request(`http://orch.internal/api/v1/namespaces/${namespace}/secrets/${name}`, {
+          method: 'PATCH',
+          body,
+          headers: {
+            authorization: `Bearer ${need().staticTokens.mint(systemApiserver)}`,
+            'content-type': 'application/merge-patch+json',
+            'user-agent': `${profile.shortWord}-apiserver/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`,
+          },
+        }),
+      ),
+  });
+
   const ready = (async () => {
-    // The caches start before anything is written, so on a fresh store they hold the start-up objects.
-    await watchCaches.start();
     await applySavedSettings();
     identity = await createIdentity({
       profile,
@@ -694,6 +822,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       authorizationModes: (options.authorizationModes ?? ['Node', 'RBAC']) as AuthorizationMode[],
       adminTokens: options.adminTokens ?? [],
       now,
+      legacyTokenUsed,
       ...(saTokens.signingKeyPEM !== undefined
         ? { serviceAccountSigningKeyPEM: saTokens.signingKeyPEM }
         : {}),
@@ -708,6 +837,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       'poststarthook/storage-object-count-tracker-hook',
     );
     await bootstrapWithHealth();
+    // The watch caches start once the start-up objects exist, as the real cacher's first list finds them:
+    // on a fresh server a watch from resourceVersion 1 is 410 `too old resource version: 1 (<start>)`.
+    await watchCaches.start();
     stopMasterWatch = watchMasterService(informers, profile, reconcileMaster);
     await crdRegistrar.start();
     health.complete('poststarthook/start-apiextensions-informers', 'poststarthook/crd-informer-synced');
@@ -737,6 +869,36 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         now,
         clock,
       });
+      // The simulated cluster: each component a client as its own identity, with its binary's user agent.
+      const clientAs = (user: UserInfo, agent: string) =>
+        createClient({
+          baseUrl: 'http://orch.internal',
+          fetch: (request) => handleRequest(deps, request),
+          headers: {
+            authorization: `Bearer ${need().staticTokens.mint(user)}`,
+            'user-agent': `${agent}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`,
+          },
+        });
+      if (simulationSettings !== undefined)
+        simulation = new Simulation({
+          clients: {
+            scheduler: clientAs(identities.scheduler, binary('scheduler')),
+            // The orch profile's name for the kubelet is the node agent (as in its signer names).
+            node: (name) =>
+              clientAs(identities.node(name), profile.name === 'kubernetes' ? 'kubelet' : 'node-agent'),
+            nodeController: contextFor(identities.nodeController).client,
+            podGC: contextFor(identities.podGarbageCollector).client,
+            controllerManager: contextFor(identities.kubeControllerManager).client,
+            operator: contextFor(systemApiserver).client,
+          },
+          clock,
+          profile,
+          kubeletVersion: serverVersion.gitVersion,
+          hostname: 'control-plane',
+          settings: simulationSettings,
+          stoppedNodes,
+          onClockAdvance: (listener) => clock.onAdvance(() => listener()),
+        });
       // The apiextensions controllers are the API server's own: every replica runs them, as every kube-apiserver does.
       const apiserverControllers = [
         crdNamingController(contextFor(identities.apiextensions)),
@@ -785,6 +947,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           contextFor(identities.kubeControllerManager).client,
           options.controllerSelection,
         ),
+        // The simulated cluster runs where the controller manager runs: one replica at a time.
+        ...(simulation !== undefined ? [simulation] : []),
       ];
       const election = options.leaderElection;
       if (election?.leaderElect === true) {

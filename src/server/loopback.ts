@@ -1,9 +1,10 @@
 /**
  * The identities the in-server controllers act as, as on a real cluster:
  * the controller manager's per-controller service accounts (with
- * `--use-service-account-credentials`) in the system namespace, and the
- * API server's own loopback user for the CRD controllers that run inside
- * it. Each gets a loopback bearer token minted at start.
+ * `--use-service-account-credentials`) in the system namespace, the API
+ * server's own loopback user for the CRD controllers that run inside it,
+ * and the simulated cluster's scheduler and node agents. Each gets a
+ * loopback bearer token minted at start.
  */
 
 import type { UserInfo } from '../api/authn';
@@ -39,6 +40,16 @@ export function loopbackIdentities(profile: NamingProfile) {
       username: 'system:kube-controller-manager',
       groups: ['system:authenticated'],
     } satisfies UserInfo,
+    /** The simulated cluster's components (see simulation/): the node lifecycle controller and the pod GC. */
+    nodeController: serviceAccount(profile, 'node-controller'),
+    podGarbageCollector: serviceAccount(profile, 'pod-garbage-collector'),
+    /** The scheduler runs as its own user, bound to `system:kube-scheduler` and `system:volume-scheduler`. */
+    scheduler: { username: 'system:kube-scheduler', groups: ['system:authenticated'] } satisfies UserInfo,
+    /** A node agent: judged by the Node authorizer and NodeRestriction. */
+    node: (name: string): UserInfo => ({
+      username: `system:node:${name}`,
+      groups: ['system:nodes', 'system:authenticated'],
+    }),
     /** The apiextensions controllers run in the API server and use its loopback identity. */
     apiextensions: {
       username: 'system:apiserver',

@@ -12,6 +12,7 @@ import type { AuditSink } from '../audit/log';
 import type { AdmissionFlags } from '../admission/types';
 import type { WebhookTransport } from '../admission/webhook-transport';
 import type { ScriptRunner } from '../admission/backends/types';
+import type { SimulationSettings } from '../simulation/index';
 
 /** A signing CA given as files: certificate and PKCS#8 key, PEM, with the paths for messages. */
 export interface SigningFiles {
@@ -57,6 +58,12 @@ export interface ApiServerOptions {
   watchBookmarkIntervalMs?: number;
   /** Run the in-server controllers (namespace lifecycle, garbage collector); default true. */
   controllers?: boolean;
+  /**
+   * The simulated cluster around the server — scheduler, node agents, node lifecycle controller, pod GC (see
+   * simulation/). Settings given here (the host's flags) win over the workshop settings; `false`: none, the
+   * server alone. Runs with the controller manager's controllers (and not when `controllers` is false).
+   */
+  simulation?: false | { settings?: Partial<SimulationSettings> };
   /**
    * The controller manager's `--controllers`: `*` for every controller on by default, `name` to enable one,
    * `-name` to disable one (default `['*']`). Applies to the workload controllers.

@@ -3,7 +3,9 @@
  * UI (and workshop scripts) change server settings over HTTP like any other
  * request:
  * - `GET/PUT /sandbox/v1/settings`: the history window (compaction
- *   interval), feature gates and the profile in use;
+ *   interval), feature gates, the runtime config (which API versions are
+ *   served), admission, audit, the profile in use, and the simulated
+ *   cluster (`simulation`: node count, capacity, labels, speed);
  * - `POST /sandbox/v1/compact`: compact the change history now;
  * - `POST /sandbox/v1/restart-watch-cache`: start every watch cache again at
  *   the current revision, as a server restart does, so a watch from an
@@ -30,16 +32,28 @@ import { respondValue } from '../http/respond';
 import type { Storage, ImportProgress } from '../storage/types';
 import { StorageError } from '../storage/types';
 import { parseExport } from '../storage/export-format';
+import { parseRuntimeConfig } from '../registry/runtime-config';
 import { baseHeaders } from '../http/respond';
 import { toStatusError } from '../machinery/errors';
+import { isProfileName, namingProfile, type ProfileName } from '../machinery/naming';
+import { goOrderFor } from '../registry/encoding/go-json';
+import type { SimulationSettings } from '../simulation/index';
 
 export interface SandboxSettings {
   compactionIntervalMs: number;
   featureGates: Record<string, boolean>;
+  /**
+   * `--runtime-config` entries set from the workshop (`api/alpha=true`, `<group>/<version>=false`, …); the
+   * host's own `--runtime-config` wins where both name a key. Changing it (or a gate that installs resources)
+   * serves or stops serving those group/versions at once.
+   */
+  runtimeConfig: string;
   /** Admission plugins and their configuration (see admission-settings.ts). */
   admission: AdmissionSettings;
   /** The audit policy document; '' audits nothing. */
   auditPolicy: string;
+  /** The simulated cluster's settings (absent when the server runs without a simulation). */
+  simulation?: SimulationSettings;
 }
 
 export interface SandboxControl {
@@ -104,6 +118,15 @@ export async function handleSandbox(
       }
       patch.featureGates = gates;
     }
+    if (body.runtimeConfig !== undefined) {
+      if (typeof body.runtimeConfig !== 'string')
+        throw badRequest(
+          'runtimeConfig must be text: <group>/<version>[=true|false] entries separated by commas',
+        );
+      // The flag's own refusals (a value that is not a Go bool, a key with too many parts), as a 400.
+      parseRuntimeConfig(body.runtimeConfig);
+      patch.runtimeConfig = body.runtimeConfig.trim();
+    }
     if (body.admission !== undefined) {
       const a = body.admission;
       const list = (v: unknown, field: string): string[] => {
@@ -127,6 +150,12 @@ export async function handleSandbox(
         throw badRequest('auditPolicy must be a Policy document (text)');
       patch.auditPolicy = body.auditPolicy;
     }
+    if (body.simulation !== undefined) {
+      if (!isPlainObject(body.simulation))
+        throw badRequest('simulation must be an object: {nodes, capacity, labels, speed}');
+      // Checked against the current settings by update (a 400 names what is wrong).
+      patch.simulation = body.simulation as unknown as SimulationSettings;
+    }
     await control.update(patch);
     return respondValue(ctx, 200, await snapshot());
   }
@@ -146,7 +175,9 @@ export async function handleSandbox(
   }
   if (path === '/sandbox/v1/export') {
     if (method !== 'GET') throw methodNotAllowed();
-    const [data, revision] = await Promise.all([storage.exportState(), storage.currentRevision()]);
+    const [stored, revision] = await Promise.all([storage.exportState(), storage.currentRevision()]);
+    const profileName = control.settings().profile;
+    const data = isProfileName(profileName) ? await inGoOrder(stored, profileName) : stored;
     const headers = baseHeaders(ctx, 'application/json');
     headers.set(
       'Content-Disposition',
@@ -164,6 +195,25 @@ export async function handleSandbox(
     return importWithProgress(ctx, data, control, snapshot);
   }
   throw pathNotFound();
+}
+
+/**
+ * The export with its objects' fields in Go's order, as every answer writes them (a custom resource's keys
+ * sorted). Only the order: the zero values Go writes are not added, so an import stores exactly what was stored.
+ */
+async function inGoOrder(exported: Blob, profile: ProfileName): Promise<string> {
+  const order = goOrderFor(namingProfile(profile));
+  const document = JSON.parse(await exported.text()) as {
+    data?: { data?: { tableName?: string; rows?: { object?: unknown; previous?: unknown }[] }[] };
+  };
+  for (const table of document.data?.data ?? []) {
+    if (table.tableName !== 'objects' && table.tableName !== 'changes') continue;
+    for (const row of table.rows ?? []) {
+      if (row.object !== undefined) row.object = order.shape(row.object);
+      if (row.previous !== undefined) row.previous = order.shape(row.previous);
+    }
+  }
+  return JSON.stringify(document);
 }
 
 /** The request body as a validated state export of this server's profile (400 otherwise). */

@@ -14,6 +14,12 @@ export interface Step {
   args: string[];
   /** Standard input (for `-f -`). */
   stdin?: string;
+  /**
+   * A read whose output follows the controllers (statuses, pods, quota usage): it is repeated until two
+   * runs a moment apart print the same, so both kubectls see the state the controllers settle in rather
+   * than wherever they happened to be on a loaded machine.
+   */
+  settle?: boolean;
 }
 
 export interface Scenario {
@@ -29,6 +35,9 @@ const k = (line: string, stdin?: string): Step => ({
   args: splitWords(line),
   ...(stdin !== undefined ? { stdin } : {}),
 });
+
+/** A read of what controllers change, taken once it has settled. */
+const settled = (line: string): Step => ({ ...k(line), settle: true });
 
 const cmYaml = `apiVersion: v1
 kind: ConfigMap
@@ -114,6 +123,87 @@ spec:
 const longAnnotation =
   'This is a long description of the settings that goes on and on past the width at which the YAML printer folds plain scalars onto the next line';
 
+/** Workloads whose pods match no node, so they stay Pending with or without simulated nodes. */
+const rolloutWorkloads = {
+  'web.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      nodeSelector:
+        disktype: none
+      containers:
+      - name: nginx
+        image: nginx:1.25
+`,
+  'agents.yaml': `apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+spec:
+  selector:
+    matchLabels:
+      app: agent
+  template:
+    metadata:
+      labels:
+        app: agent
+    spec:
+      nodeSelector:
+        disktype: none
+      containers:
+      - name: agent
+        image: busybox:1.36
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+spec:
+  serviceName: db
+  replicas: 1
+  selector:
+    matchLabels:
+      app: db
+  template:
+    metadata:
+      labels:
+        app: db
+    spec:
+      nodeSelector:
+        disktype: none
+      containers:
+      - name: db
+        image: redis:7
+`,
+  'node.yaml': `apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels:
+    kubernetes.io/hostname: n1
+`,
+  'solo.yaml': `apiVersion: v1
+kind: Pod
+metadata:
+  name: solo
+spec:
+  nodeName: n1
+  containers:
+  - name: c
+    image: nginx:1.25
+`,
+};
+
 export const scenarios: Scenario[] = [
   {
     name: 'discovery-and-config',
@@ -169,9 +259,9 @@ export const scenarios: Scenario[] = [
       k('get sa -A'),
       k('get sa -n orch-system -o name'),
       k('get serviceaccounts,configmaps -n orch-public'),
-      k('get pods'),
-      k('get pods -A'),
-      k('get nodes'),
+      settled('get pods'),
+      settled('get pods -A'),
+      settled('get nodes'),
       k('get foo'),
       k('get cm nope'),
       k('get cm nope kube-root-ca.crt -o name'),
@@ -213,15 +303,15 @@ export const scenarios: Scenario[] = [
       k('create serviceaccount bot -n demo'),
       k('get sa bot -n demo -o yaml'),
       k('create deployment web -n demo --image=nginx:1.25 --replicas=2 --port=80'),
-      k('get deployment web -n demo -o yaml'),
-      k('get deploy -n demo'),
+      settled('get deployment web -n demo -o yaml'),
+      settled('get deploy -n demo'),
       k('create service clusterip web -n demo --tcp=80:8080'),
       k('get service web -n demo -o jsonpath={.spec.ports}'),
       k('create job once -n demo --image=busybox -- echo hi'),
-      k('get job once -n demo -o yaml'),
+      settled('get job once -n demo -o yaml'),
       k('create cronjob tick -n demo --image=busybox'),
       k("create cronjob tock -n demo --image=busybox --schedule='*/5 * * * *' -- date"),
-      k('get cronjob tock -n demo -o yaml'),
+      settled('get cronjob tock -n demo -o yaml'),
       k('create role reader -n demo --verb=get,list --resource=pods,configmaps'),
       k('get role reader -n demo -o yaml'),
       k('create clusterrole watcher --verb=watch --resource=deployments.apps,services'),
@@ -233,7 +323,7 @@ export const scenarios: Scenario[] = [
       k('describe rolebinding read-bob -n demo'),
       k('describe clusterrolebinding watch-devs'),
       k('create quota compute -n demo --hard=pods=10,requests.cpu=2'),
-      k('get quota compute -n demo -o yaml'),
+      settled('get quota compute -n demo -o yaml'),
       k('create priorityclass high --value=1000 --description=important'),
       k('get priorityclass high -o yaml'),
       k('create deployment dry --image=nginx --dry-run=client -o yaml'),
@@ -244,7 +334,7 @@ export const scenarios: Scenario[] = [
       k('create configmap x --from-literal=novalue'),
       k('create secret generic', undefined),
       k('create frob x'),
-      k('get all -n demo -o name'),
+      settled('get all -n demo -o name'),
     ],
   },
   {
@@ -270,7 +360,7 @@ export const scenarios: Scenario[] = [
       k('apply -f cm.yaml --dry-run=client'),
       k('apply -f cm.yaml --dry-run=server -o yaml'),
       k('apply -f deploy.yaml'),
-      k('get deploy web -o wide'),
+      settled('get deploy web -o wide'),
       k('apply -f multi.yaml'),
       k('get cm,secret -n team-a'),
       k('apply -f dir/'),
@@ -324,13 +414,13 @@ export const scenarios: Scenario[] = [
     profile: 'orch',
     files: { 'csr-jane.yaml': csrYaml('jane'), 'csr-joe.yaml': csrYaml('joe') },
     steps: [
-      k('describe ns default'),
+      settled('describe ns default'),
       k('describe namespace orch-system'),
       k('describe sa default'),
       k('describe cm kube-root-ca.crt'),
       k('describe clusterrole view'),
       k('describe clusterrolebinding cluster-admin'),
-      k('describe nodes'),
+      settled('describe nodes'),
       k('describe foo bar'),
       k('describe cm nope'),
       k('create -f csr-jane.yaml'),
@@ -364,13 +454,13 @@ export const scenarios: Scenario[] = [
       k('explain deployments --recursive'),
       k('explain cm.data'),
       k('apply -f deploy.yaml'),
-      k('get deploy'),
-      k('get deploy -o wide'),
-      k('describe deploy web'),
+      settled('get deploy'),
+      settled('get deploy -o wide'),
+      settled('describe deploy web'),
       k('get sa,cm'),
       k('get clusterroles --sort-by=.metadata.name --no-headers -o custom-columns=N:.metadata.name'),
       k('get svc'),
-      k('describe svc kubernetes'),
+      settled('describe svc kubernetes'),
       k('get svc kubernetes -o yaml'),
       k('create namespace t'),
       k('get ns t --show-labels'),
@@ -423,14 +513,14 @@ export const scenarios: Scenario[] = [
       k('create secret generic s -n demo --from-literal=a=b'),
       k('describe secret s -n demo'),
       k('create deployment web -n demo --image=nginx:1.25 --replicas=2'),
-      k('describe deployment web -n demo'),
+      settled('describe deployment web -n demo'),
       k('create service nodeport web -n demo --tcp=80:8080'),
       k('get svc -n demo -o name'),
-      k('get all -n demo'),
-      k('describe ns demo'),
+      settled('get all -n demo'),
+      settled('describe ns demo'),
       k('create quota compute -n demo --hard=pods=10'),
-      k('describe ns demo'),
-      k('describe quota compute -n demo'),
+      settled('describe ns demo'),
+      settled('describe quota compute -n demo'),
       k('explain deployment.spec.strategy'),
       k('explain svc.spec.ports --recursive'),
       k('delete ns demo --wait=false'),
@@ -443,21 +533,149 @@ export const scenarios: Scenario[] = [
       k('run web --image=nginx:1.25 --labels=app=web,tier=front --port=80 --env=MODE=demo'),
       k('run once --image=busybox --restart=Never -- sleep 10'),
       k('run dry --image=busybox --dry-run=client -o yaml -- echo hi'),
-      k('get pods'),
-      k('get pod web -o yaml'),
+      settled('get pods'),
+      settled('get pod web -o yaml'),
       k(
         'get pods -o custom-columns=NAME:.metadata.name,IMAGE:.spec.containers[*].image,RESTART:.spec.restartPolicy',
       ),
-      k('get pods -l app=web -o name'),
-      k('describe pod web'),
-      k('describe pods'),
+      settled('get pods -l app=web -o name'),
+      settled('describe pod web'),
+      settled('describe pods'),
       k('logs web'),
       k('logs nope'),
       k('exec web -- ls'),
       k('label pod web env=dev'),
-      k('get pods --show-labels'),
+      settled('get pods --show-labels'),
       k('delete pod once --wait=false'),
       k('delete pod web --grace-period=0 --force'),
+    ],
+  },
+  {
+    name: 'rollouts',
+    profile: 'kubernetes',
+    files: rolloutWorkloads,
+    steps: [
+      k('create -f web.yaml'),
+      k('wait --for=jsonpath={.status.updatedReplicas}=2 deployment/web'),
+      k('rollout status deployment/web --watch=false'),
+      k('rollout history deployment/web'),
+      k('rollout status deployment/web --timeout=1s'),
+      k('rollout status deployment/web --revision=3 --watch=false'),
+      k('rollout status deployment/web --revision=-1'),
+      k('rollout status'),
+      k('rollout status deployment/nope'),
+      k('rollout status configmap/kube-root-ca.crt'),
+      k('rollout history configmap/kube-root-ca.crt'),
+      k('rollout bogus'),
+      k('set image deployment/web nginx=nginx:1.26'),
+      k('set image deployment/web nope=nginx:1.26'),
+      k('set image configmap/kube-root-ca.crt a=b'),
+      k('set image deployment/web'),
+      k('set bogus'),
+      k('wait --for=jsonpath={.status.updatedReplicas}=1 deployment/web'),
+      k('rollout status deployment/web --watch=false'),
+      k('rollout history deployment/web'),
+      k('rollout history deployment/web --revision=2'),
+      k('rollout history deployment/web --revision=7'),
+      k('rollout history deployment/web -o name'),
+      k('rollout undo deployment/web --dry-run=client'),
+      k('rollout undo deployment/web --to-revision=9'),
+      k('rollout undo deployment/web --to-revision=2'),
+      k('rollout undo deployment/web'),
+      k('wait --for=jsonpath={.status.observedGeneration}=3 deployment/web'),
+      k('rollout history deployment/web'),
+      k('get deployment web -o jsonpath={.spec.template.spec.containers[0].image}'),
+      k('rollout pause deployment/web'),
+      k('rollout pause deployment/web'),
+      k('rollout restart deployment/web'),
+      k('rollout undo deployment/web'),
+      k('rollout resume deployment/web'),
+      k('rollout resume deployment/web'),
+      k('rollout restart deployment/web'),
+      k('rollout restart configmap/kube-root-ca.crt'),
+      k('rollout pause configmap/kube-root-ca.crt'),
+      k('rollout undo configmap/kube-root-ca.crt'),
+      k('autoscale deployment web --max=5'),
+      k('get hpa web -o jsonpath={.spec.metrics[0].resource.target.averageUtilization}'),
+      k('autoscale deployment web --min=2 --max=4 --cpu-percent=70 --name=web2 --dry-run=client -o yaml'),
+      k('autoscale deployment web --min=3 --max=2'),
+      k('autoscale deployment web'),
+      k('autoscale deployment web --max=0'),
+      k('autoscale configmap kube-root-ca.crt --max=3'),
+      k('autoscale deployment nope --max=3'),
+      k('autoscale deployment web --max=5'),
+      k('create -f agents.yaml'),
+      k('wait --for=jsonpath={.status.observedGeneration}=1 daemonset/agent statefulset/db'),
+      k('rollout status ds/agent --watch=false'),
+      k('rollout status sts/db --watch=false'),
+      k('rollout history ds/agent'),
+      k('set image ds/agent agent=busybox:1.37'),
+      k('set image sts/db db=redis:7.2'),
+      k('wait --for=jsonpath={.status.observedGeneration}=2 daemonset/agent statefulset/db'),
+      k('rollout history ds/agent'),
+      k('rollout history ds/agent --revision=2'),
+      k('rollout history sts/db --revision=1'),
+      k('rollout undo ds/agent --to-revision=2'),
+      k('rollout undo ds/agent'),
+      k('rollout undo sts/db --to-revision=5'),
+      k('rollout undo sts/db --to-revision=1'),
+      k('rollout pause ds/agent'),
+      k('create -f node.yaml'),
+      k('cordon n1'),
+      k('cordon n1'),
+      k('uncordon n1'),
+      k('uncordon n1'),
+      k('cordon nope'),
+      k('cordon'),
+      k('cordon n1 --dry-run=server'),
+      k('cordon -l kubernetes.io/hostname=n1'),
+      k('uncordon n1'),
+      k('taint nodes n1 dedicated=gpu:NoSchedule'),
+      k('taint nodes n1 dedicated=gpu:NoSchedule'),
+      k('taint nodes n1 dedicated=cpu:NoSchedule --overwrite'),
+      k('taint nodes n1 other:PreferNoSchedule'),
+      k('taint node n1 dedicated:NoSchedule-'),
+      k('taint node n1 dedicated:NoSchedule-'),
+      k('taint node n1 other-'),
+      k('taint node n1'),
+      k('taint node n1 bad=x:Wrong'),
+      k('taint pods x a=b:NoSchedule'),
+      k('taint node n1 a=b:NoSchedule a-'),
+      k('taint node n1 a=b:NoSchedule c-'),
+      k('drain n1'),
+      k('uncordon n1'),
+      k('drain n1 --dry-run=client'),
+      k('drain n1 --dry-run=server'),
+      k('create -f solo.yaml'),
+      k('drain n1 --timeout=5s'),
+      k('drain n1 --force --grace-period=0 --timeout=20s'),
+      settled('get pods --field-selector=spec.nodeName=n1'),
+      k('drain nope'),
+      k('drain'),
+      k('expose deployment web --port=80 --target-port=8080'),
+      k('get svc web -o jsonpath={.spec.ports}'),
+      k('expose deployment web --port=80'),
+      k('expose deployment web --port=80,443 --name=w2 --dry-run=client -o yaml'),
+      k('expose deployment web --name=noport'),
+      k('expose configmap kube-root-ca.crt --port=80'),
+      k('expose svc web --name=web3 --port=90 --labels=a=b --selector=x=y --dry-run=client -o json'),
+      k('run lab --image=nginx:1.25 --port=8080 --labels=app=lab,tier=x'),
+      k('expose pod lab --protocol=UDP --dry-run=server'),
+      k('expose pod lab -o name'),
+      k('get svc lab -o jsonpath={.spec.ports[0].port}/{.spec.ports[0].protocol}'),
+      k('expose'),
+      k(
+        'expose deployment web --port=80 --cluster-ip=None --name=headless --session-affinity=ClientIP -o name',
+      ),
+      k('set resources deployment web --limits=cpu=200m,memory=512Mi'),
+      k('set resources deployment web -c=nginx --requests=cpu=100m'),
+      k('set resources deployment web -c=nginx --requests=cpu=100m'),
+      k('set resources deployment web -c=nope --requests=cpu=100m'),
+      k('set resources deployment web'),
+      k('set resources deployment web --limits=cpu=abc'),
+      k('set resources configmap kube-root-ca.crt --limits=cpu=1'),
+      k('set resources'),
+      k('get deployment web -o jsonpath={.spec.template.spec.containers[*].resources}'),
     ],
   },
 ];

@@ -4,7 +4,9 @@
  * headers and the parsed body. Requests trust the host's CA and act as the
  * cluster administrator unless told otherwise (`{ as: 'alice' }`, a built-in
  * identity; `{ as: 'anonymous' }`, no credentials; or any bearer token), so
- * scenarios written before the server had identity keep their meaning.
+ * scenarios written before the server had identity keep their meaning. A
+ * host runs without the simulated cluster (nodes, scheduler) unless the
+ * options ask for it (`simulation: {}`).
  * `fetchWithCA` does the same for tests that call `fetch` themselves.
  */
 
@@ -126,6 +128,8 @@ export async function startTestHost(options: NodeHostOptions = {}): Promise<Test
     port: 0,
     storage: 'memory',
     kubeconfig: kubeconfigPath,
+    // The server alone unless a suite asks for the simulated cluster (its scenarios: simulation-*.test.ts).
+    simulation: false,
     ...(member ? { storage: 'etcd' as const, etcd: { servers: [member.url] } } : {}),
     ...options,
   });

@@ -18,6 +18,17 @@ export function findKubectl(): string | undefined {
 
 export const kubectlPath = findKubectl();
 
+/** A versioned client (`kubectl.1.27`) on PATH or beside the dispatcher's real binary, if this machine has it. */
+export function findVersionedKubectl(version: string): string | undefined {
+  const name = `kubectl.${version}`;
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/lib/google-cloud-sdk/bin'];
+  for (const dir of dirs) {
+    const candidate = join(dir, name);
+    if (dir !== '' && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
 /** Printed once per suite that needs kubectl, so a skip always carries its reason. */
 export function kubectlSkipReason(): string | undefined {
   if (kubectlPath !== undefined) return undefined;
@@ -32,10 +43,15 @@ export interface KubectlResult {
   stderr: string;
 }
 
-export function kubectl(kubeconfig: string, args: string[], input?: string): Promise<KubectlResult> {
+export function kubectl(
+  kubeconfig: string,
+  args: string[],
+  input?: string,
+  binary: string = kubectlPath ?? 'kubectl',
+): Promise<KubectlResult> {
   return new Promise((resolve) => {
     const child = execFile(
-      kubectlPath ?? 'kubectl',
+      binary,
       ['--kubeconfig', kubeconfig, ...args],
       {
         timeout: 30_000,

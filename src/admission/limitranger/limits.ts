@@ -15,7 +15,7 @@ import {
   parseResourceList,
   type Quantity,
   type ResourceList,
-} from '../quota/quantity';
+} from '../../machinery/quantity';
 
 export interface LimitRangeItem {
   type?: string;

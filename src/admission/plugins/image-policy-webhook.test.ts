@@ -158,6 +158,8 @@ describe('ImagePolicyWebhook', () => {
     expect(() =>
       parseImagePolicyConfig({ imagePolicy: { orchConfigFile: 'f', allowTTL: 3600 } }, 'orch'),
     ).toThrow(/allowTTL valid value is between 0 and 30m0s/);
-    expect(() => readBackendKubeconfig('clusters: []', () => '')).toThrow(/no cluster server/);
+    expect(() => readBackendKubeconfig('clusters: []', () => '', '/etc/kc.yaml')).toThrow(
+      /no cluster server/,
+    );
   });
 });

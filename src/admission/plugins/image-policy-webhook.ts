@@ -15,6 +15,7 @@
  */
 
 import { yamlLibrary } from '../../machinery/decode/yaml-library';
+import { resolveAgainstKubeconfig } from '../../machinery/kubeconfig-files';
 import type { KubeObject } from '../../api/meta';
 import { forbidden } from '../../machinery/errors';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
@@ -82,7 +83,13 @@ interface Kubeconfig {
 }
 
 /** Reads the backend's address and the credentials from a kubeconfig (its current context, else its first cluster and user). */
-export function readBackendKubeconfig(text: string, load: (path: string) => string): BackendClient {
+export function readBackendKubeconfig(
+  text: string,
+  loadFile: (path: string) => string,
+  kubeconfigPath: string,
+): BackendClient {
+  // Files a kubeconfig names are relative to the kubeconfig's own directory, as client-go reads them.
+  const load = (ref: string) => loadFile(resolveAgainstKubeconfig(kubeconfigPath, ref));
   // Loaded by the host before the chain is built when plugins have configurations (the browser has no files).
   const kc = (yamlLibrary.get().parse(text) ?? {}) as Kubeconfig;
   const ctx = kc.contexts?.find((c) => c.name === kc['current-context'])?.context;
@@ -178,7 +185,11 @@ function reviewContainers(a: AdmissionAttributes, pod: KubeObject): { image: str
 
 export const imagePolicyWebhook: AdmissionPluginFactory = (deps) => {
   const config = parseImagePolicyConfig(deps.config, deps.profile.word);
-  const backend = readBackendKubeconfig(deps.loadFile(config.configFile), (p) => deps.loadFile(p));
+  const backend = readBackendKubeconfig(
+    deps.loadFile(config.configFile),
+    (p) => deps.loadFile(p),
+    config.configFile,
+  );
   const reviewVersion = `imagepolicy.${deps.profile.groupSuffix}/v1alpha1`;
   const annotationSuffix = `.image-policy.${deps.profile.groupSuffix}/`;
   const auditPrefix = `imagepolicywebhook.image-policy.${deps.profile.groupSuffix}/`;

@@ -9,7 +9,7 @@
 import type { KubeObject } from '../../api/meta';
 import type { AdmissionPluginFactory } from '../types';
 import { admissionForbidden } from './support/errors';
-import { compare, parseQuantity, zero } from '../quota/quantity';
+import { compare, parseQuantity, zero } from '../../machinery/quantity';
 
 interface ClaimShape {
   spec?: { storageClassName?: string | null; resources?: { requests?: Record<string, unknown> } };

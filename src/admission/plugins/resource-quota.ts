@@ -19,7 +19,7 @@
 import type { KubeObject } from '../../api/meta';
 import { forbidden } from '../../machinery/errors';
 import { quotaEvaluators } from '../quota/evaluators';
-import { compare, prettyPrint, subtractLists, type ResourceList } from '../quota/quantity';
+import { compare, prettyPrint, subtractLists, type ResourceList } from '../../machinery/quantity';
 import { hardOf, mask, quotaMatches, recount, statusUpdate, type NamespaceListFunc } from '../quota/usage';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
 

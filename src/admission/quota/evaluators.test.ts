@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { quotaEvaluators } from './evaluators';
-import { toWire } from './quantity';
+import { toWire } from '../../machinery/quantity';
 import { recount } from './usage';
 
 const now = new Date('2026-01-01T00:00:00Z');

@@ -20,7 +20,7 @@ import {
   podRequests,
   podSpec,
 } from './pod-resources';
-import { count, parseQuantity, type ResourceList } from './quantity';
+import { count, parseQuantity, type ResourceList } from '../../machinery/quantity';
 
 export interface ScopeSelectorRequirement {
   scopeName: string;

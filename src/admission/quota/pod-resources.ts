@@ -9,7 +9,7 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import { add, compare, parseResourceList, type ResourceList } from './quantity';
+import { add, compare, parseResourceList, type ResourceList } from '../../machinery/quantity';
 
 export interface ContainerResources {
   name: string;

@@ -10,7 +10,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import type { QuotaEvaluator, QuotaEvaluators, ScopeSelectorRequirement } from './evaluators';
-import { addLists, count, parseResourceList, toWire, type ResourceList } from './quantity';
+import { addLists, count, parseResourceList, toWire, type ResourceList } from '../../machinery/quantity';
 
 export interface QuotaSpec {
   hard?: Record<string, unknown>;

@@ -40,6 +40,26 @@ describe('webhook credentials from the admission kubeconfig', () => {
     expect(resolver.resolve(clientConfig)).toEqual(expected);
   });
 
+  it("reads the files a user names relative to the kubeconfig's own directory", () => {
+    const files: Record<string, string> = {
+      'conf/kubeconfig':
+        'users:\n- name: "*"\n  user: { tokenFile: secrets/token, client-certificate: /abs/c.crt }\n',
+      'conf/secrets/token': 'from-file\n',
+      '/abs/c.crt': 'cert',
+    };
+    const read = (path: string) => {
+      const text = files[path];
+      if (text === undefined) throw new Error(`open ${path}: no such file or directory`);
+      return text;
+    };
+    expect(
+      credentialsResolver({ kubeConfigFile: 'conf/kubeconfig' }, read).resolve({ url: 'https://x' }),
+    ).toEqual({
+      token: 'from-file',
+      clientCertificateData: btoa('cert'),
+    });
+  });
+
   it('gives none without a kubeconfig', () => {
     expect(credentialsResolver(undefined, () => '').resolve({ url: 'https://x' })).toBeUndefined();
   });

@@ -8,6 +8,7 @@
  */
 
 import { yamlLibrary } from '../../machinery/decode/yaml-library';
+import { resolveAgainstKubeconfig } from '../../machinery/kubeconfig-files';
 import type { WebhookClientConfig, WebhookCredentials } from '../webhook-transport';
 
 export interface CredentialsResolver {
@@ -48,7 +49,11 @@ export function credentialsResolver(
   const doc = yamlLibrary.get().parse(text) as { users?: { name?: string; user?: KubeconfigUser }[] } | null;
   for (const entry of doc?.users ?? []) {
     if (typeof entry.name !== 'string') continue;
-    users.set(entry.name, userCredentials(entry.user ?? {}, loadFile));
+    // Files a kubeconfig names are relative to the kubeconfig's own directory, as client-go reads them.
+    users.set(
+      entry.name,
+      userCredentials(entry.user ?? {}, (ref) => loadFile(resolveAgainstKubeconfig(path, ref))),
+    );
   }
   return {
     resolve(clientConfig) {

@@ -13,6 +13,7 @@
 import type { UserInfo } from '../../api/authn';
 import type { ConnectionInfo } from '../../api/connection';
 import { StatusError } from '../../machinery/errors';
+import type { KubeObject } from '../../api/meta';
 import type { NamingProfile } from '../../machinery/naming';
 import type { AuthenticationExplanation, AuthenticatorAttempt } from '../../api/explain';
 import { anonymousUser, withAuthenticatedGroup } from './anonymous';
@@ -174,6 +175,8 @@ export interface AuthenticationDeps {
   /** The token union's success cache (real 10 s); tests pass 0. */
   successTTLms?: number;
   now?: () => number;
+  /** Told of each Secret whose legacy token authenticated a request (the last-used label's tracker). */
+  legacyTokenUsed?: (secret: KubeObject) => void;
 }
 
 /** `--api-audiences`, defaulting to the first service-account issuer. */
@@ -211,7 +214,12 @@ export async function buildAuthentication(
       apiAudiences: audiences,
       lookup: sa.lookup ?? true,
     };
-    const shared = { ...options, listers: deps.listers, ...(deps.now ? { now: deps.now } : {}) };
+    const shared = {
+      ...options,
+      listers: deps.listers,
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.legacyTokenUsed ? { legacyTokenUsed: deps.legacyTokenUsed } : {}),
+    };
     if (keys.length > 0) {
       const authenticator = new ServiceAccountTokenAuthenticator('legacy', shared);
       members.push({ name: 'service-account (legacy)', authenticator });

@@ -7,6 +7,8 @@
  * HTTPS.
  */
 
+import type { KubeconfigFiles } from '../../machinery/kubeconfig-files';
+
 /** Sends one HTTP request to an external service; the transport verifies TLS against the given CA (PEM) when set. */
 export type ExternalFetch = (request: Request, options?: { caPEM?: string }) => Promise<Response>;
 
@@ -29,6 +31,8 @@ export interface OidcConfig {
 export interface TokenWebhookConfig {
   /** The kubeconfig-format file's contents naming the service (`clusters[].cluster.server`, its CA). */
   kubeconfig: string;
+  /** Where the files the kubeconfig names are read (the Node host); absent, only the `*-data` forms work. */
+  files?: KubeconfigFiles;
   /** Default 2 minutes. */
   cacheTTLms?: number;
   /** Default `v1beta1`. */

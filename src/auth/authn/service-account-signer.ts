@@ -262,7 +262,8 @@ export class ServiceAccountSigner {
   static async generate(
     profile: NamingProfile,
     issuer: string,
-    alg: 'ES256' | 'RS256' = 'ES256',
+    // RSA 2048 by default: tokens are RS256, as a kubeadm cluster's (its sa.key is RSA).
+    alg: 'ES256' | 'RS256' = 'RS256',
   ): Promise<ServiceAccountSigner> {
     const pair = await generateKeyPair(alg, {
       extractable: true,

@@ -110,7 +110,14 @@ describe('service-account signer', () => {
     const der = pemBlocks(signer.publicKeysPEM()[0] ?? '')[0]?.der ?? new Uint8Array();
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', der));
     expect(signer.key.kid).toBe(base64url.encode(digest));
-    expect(signer.jwks().keys[0]).toMatchObject({ kid: signer.key.kid, use: 'sig', alg: 'ES256', kty: 'EC' });
+    // A generated key is RSA 2048 (RS256 tokens), as a kubeadm cluster's.
+    expect(signer.jwks().keys[0]).toMatchObject({
+      kid: signer.key.kid,
+      use: 'sig',
+      alg: 'RS256',
+      kty: 'RSA',
+    });
+    expect(Buffer.from(String(signer.jwks().keys[0]?.n), 'base64url').length).toBe(256);
   });
 
   it('writes the real claims, profile-named', () => {

@@ -41,6 +41,8 @@ export interface ServiceAccountAuthenticatorOptions {
   lookup?: boolean;
   listers: ServiceAccountListers;
   now?: () => number;
+  /** Told of the Secret of each legacy token that authenticates with lookup on (legacy token tracking). */
+  legacyTokenUsed?: (secret: KubeObject) => void;
 }
 
 type Claims = Record<string, unknown>;
@@ -195,6 +197,7 @@ export class ServiceAccountTokenAuthenticator implements ExplainingTokenAuthenti
       return new Error(`ServiceAccount ${namespace}/${name} has been deleted`);
     if (uidOf(account) !== uid)
       return new Error(`ServiceAccount UID (${uidOf(account)}) does not match claim (${uid})`);
+    this.options.legacyTokenUsed?.(secret);
     return { namespace, name, uid };
   }
 

@@ -126,7 +126,49 @@ describe('token webhook authenticator', () => {
     expect((await implicit.authenticateToken('tok', ['a', 'z']))?.audiences).toEqual(['a']);
   });
 
-  it('caches decisions for the TTL, per token', async () => {
+  it('reads the files the kubeconfig names relative to its own directory, as client-go does', () => {
+    const keyPEM = '-----BEGIN PRIVATE KEY-----\nBBBB\n-----END PRIVATE KEY-----\n';
+    const files: Record<string, string> = {
+      '/etc/authn/ca.crt': caPEM,
+      '/etc/authn/certs/client.crt': caPEM,
+      '/etc/authn/certs/client.key': keyPEM,
+      '/var/run/token': 'from-a-file\n',
+    };
+    const read = (path: string): string => {
+      const text = files[path];
+      if (text === undefined) throw new Error(`open ${path}: no such file or directory`);
+      return text;
+    };
+    const withFiles = `
+clusters:
+  - name: authn
+    cluster:
+      server: https://authn.example.test/authenticate
+      certificate-authority: ca.crt
+users:
+  - name: apiserver
+    user:
+      client-certificate: certs/client.crt
+      client-key: certs/client.key
+      tokenFile: /var/run/token
+`;
+    expect(parseWebhookKubeconfig(withFiles, { path: '/etc/authn/webhook.yaml', read })).toEqual({
+      server: 'https://authn.example.test/authenticate',
+      caPEM,
+      clientCertificatePEM: caPEM,
+      clientKeyPEM: keyPEM,
+      token: 'from-a-file',
+    });
+    expect(() => parseWebhookKubeconfig(withFiles, { path: '/elsewhere/webhook.yaml', read })).toThrow(
+      'invalid configuration: unable to read certificate-authority /elsewhere/ca.crt for cluster "authn" due to open /elsewhere/ca.crt: no such file or directory',
+    );
+    // Where there are no files (the browser), the error says so and names the inline form.
+    expect(() => parseWebhookKubeconfig(withFiles)).toThrow(
+      'certificate-authority: ca.crt: this host has no files to read; give the contents in certificate-authority-data instead',
+    );
+  });
+
+  it('caches decisions for the TTL, per token and audiences', async () => {
     let t = 0;
     const fetcher = webhook((review) =>
       answer({
@@ -147,6 +189,11 @@ describe('token webhook authenticator', () => {
     t = 121_000;
     await auth.authenticateToken('good');
     expect(fetcher.calls).toHaveLength(3);
+    // The key is the token and the audiences: the same token for other audiences asks again, then is cached.
+    await auth.authenticateToken('good', ['other']);
+    await auth.authenticateToken('good', ['other']);
+    expect(fetcher.calls).toHaveLength(4);
+    expect((fetcher.calls[3]?.body['spec'] as Record<string, unknown>)['audiences']).toEqual(['other']);
   });
 
   it('records status.error as the reason, returns a generic 401, and does not cache it', async () => {

@@ -17,6 +17,7 @@ import { yamlLibrary } from '../../machinery/decode/yaml-library';
 import type { UserInfo } from '../../api/authn';
 import type { NamingProfile } from '../../machinery/naming';
 import type { ExternalFetch, TokenWebhookConfig } from './config';
+import { readKubeconfigFile, type KubeconfigFiles } from '../../machinery/kubeconfig-files';
 import { encodePEM, fromBase64 } from '../pki/pem';
 import { AuthenticationRejected } from './rejection';
 import type { TokenAuthentication, TokenAuthenticator } from './types';
@@ -70,12 +71,12 @@ function pemFromData(data: string | undefined): string | undefined {
 
 /**
  * Reads the webhook's kubeconfig: the current context's cluster (`server`,
- * `certificate-authority-data`) and user (`client-certificate-data`,
- * `client-key-data`, `token`); without a current context, the first
- * cluster and user. File references (`certificate-authority: <path>`) must
- * be inlined by the host, which reads the files.
+ * `certificate-authority[-data]`) and user (`client-certificate[-data]`,
+ * `client-key[-data]`, `token`, `tokenFile`); without a current context, the
+ * first cluster and user. Files are read through the host's reader,
+ * relative to the kubeconfig's directory (see machinery/kubeconfig-files).
  */
-export function parseWebhookKubeconfig(text: string): WebhookTarget {
+export function parseWebhookKubeconfig(text: string, files?: KubeconfigFiles): WebhookTarget {
   // Loaded by the server before it builds the authenticators (server/identity.ts).
   const doc: unknown = yamlLibrary.get().parse(text);
   if (!isObj(doc)) throw new Error('invalid configuration: no configuration has been provided');
@@ -84,28 +85,40 @@ export function parseWebhookKubeconfig(text: string): WebhookTarget {
   if (contextName !== undefined && context === undefined) {
     throw new Error(`invalid configuration: context was not found for specified context: ${contextName}`);
   }
-  const cluster = named(doc['clusters'], str(context?.['cluster']), 'cluster');
-  const user = named(doc['users'], str(context?.['user']), 'user') ?? {};
+  const clusterName = str(context?.['cluster']);
+  const userName = str(context?.['user']);
+  const cluster = named(doc['clusters'], clusterName, 'cluster');
+  const user = named(doc['users'], userName, 'user') ?? {};
   const server = str(cluster?.['server']);
   if (cluster === undefined || server === undefined) {
     throw new Error('invalid configuration: no server found for cluster');
   }
-  for (const ref of ['certificate-authority', 'client-certificate', 'client-key', 'tokenFile']) {
-    if (str(cluster[ref]) !== undefined || str(user[ref]) !== undefined) {
-      throw new Error(`${ref}: file references must be inlined by the host (use the *-data form)`);
-    }
-  }
+  const clusterOwner = `cluster ${JSON.stringify(clusterName ?? entryName(doc['clusters']))}`;
+  const userOwner = `user ${JSON.stringify(userName ?? entryName(doc['users']))}`;
+  const fromFile = (entry: Obj, field: string, owner: string): string | undefined => {
+    const ref = str(entry[field]);
+    return ref === undefined ? undefined : readKubeconfigFile(files, field, ref, owner);
+  };
   const target: WebhookTarget = { server };
-  const ca = pemFromData(str(cluster['certificate-authority-data']));
+  const ca =
+    pemFromData(str(cluster['certificate-authority-data'])) ??
+    fromFile(cluster, 'certificate-authority', clusterOwner);
   if (ca !== undefined) target.caPEM = ca;
   if (cluster['insecure-skip-tls-verify'] === true) target.insecureSkipTLSVerify = true;
-  const cert = pemFromData(str(user['client-certificate-data']));
+  const cert =
+    pemFromData(str(user['client-certificate-data'])) ?? fromFile(user, 'client-certificate', userOwner);
   if (cert !== undefined) target.clientCertificatePEM = cert;
   const key = str(user['client-key-data']);
-  if (key !== undefined) target.clientKeyPEM = new TextDecoder().decode(fromBase64(key));
-  const token = str(user['token']);
-  if (token !== undefined) target.token = token;
+  const keyPEM =
+    key !== undefined ? new TextDecoder().decode(fromBase64(key)) : fromFile(user, 'client-key', userOwner);
+  if (keyPEM !== undefined) target.clientKeyPEM = keyPEM;
+  const token = str(user['token']) ?? fromFile(user, 'tokenFile', userOwner)?.trim();
+  if (token !== undefined && token !== '') target.token = token;
   return target;
+}
+
+function entryName(list: unknown): string {
+  return Array.isArray(list) && isObj(list[0]) ? String(list[0]['name'] ?? '') : '';
 }
 
 /** client-go's text for a non-2xx reply without a Status body. */
@@ -145,7 +158,7 @@ export function tokenWebhookAuthenticator(
   config: TokenWebhookConfig,
   options: TokenWebhookOptions,
 ): TokenAuthenticator {
-  const target = parseWebhookKubeconfig(config.kubeconfig);
+  const target = parseWebhookKubeconfig(config.kubeconfig, config.files);
   const version = config.version ?? 'v1beta1';
   const apiVersion = `${options.profile.suffixed('authentication')}/${version}`;
   const ttl = config.cacheTTLms ?? 120_000;

@@ -202,12 +202,11 @@ describe('RBAC decisions', () => {
     expect((await a.authorize(res(other, 'get', 'configmaps', 'team', 'c'))).decision).toBe('NoOpinion');
   });
 
-  it('reports a missing role as an evaluation error, and nothing otherwise', async () => {
+  it('reports a missing role in the reason (no evaluation error, as the real RBAC), and nothing otherwise', async () => {
     const bob = user('bob', 'system:authenticated');
     expect(await a.authorize(res(bob, 'get', 'pods', 'team', 'p'))).toEqual({
       decision: 'NoOpinion',
       reason: 'RBAC: clusterrole.rbac.authorization.k8s.io "ghost" not found',
-      evaluationError: 'clusterrole.rbac.authorization.k8s.io "ghost" not found',
     });
     expect(await a.authorize(res(alice, 'delete', 'pods', 'team', 'p'))).toEqual({
       decision: 'NoOpinion',
@@ -218,7 +217,7 @@ describe('RBAC decisions', () => {
   it('words the error with the profile group', async () => {
     const o = authz(objects, ['RBAC'], { profile: orch });
     const r = await o.authorize(res(user('bob'), 'get', 'pods', 'team', 'p'));
-    expect(r.evaluationError).toBe('clusterrole.rbac.authorization.orch.io "ghost" not found');
+    expect(r.reason).toBe('RBAC: clusterrole.rbac.authorization.orch.io "ghost" not found');
   });
 
   it('has no wildcard subjects: anonymous needs an explicit grant', async () => {

@@ -2,9 +2,10 @@
  * The RBAC authorizer: Allow when some rule reachable through a binding
  * that names the user allows the request (reason `RBAC: allowed by
  * ClusterRoleBinding "x" of ClusterRole "y" to User "z"`), otherwise
- * NoOpinion — with reason `RBAC: <errors>` and an evaluation error only when
- * a referenced role was missing, since the real server appends the reason
- * to a 403 only then. There are no wildcard subjects: anonymous requests
+ * NoOpinion — with reason `RBAC: <errors>` only when a referenced role was
+ * missing (the real server appends the reason to a 403 only then), and, as
+ * the real RBAC authorizer returns no error, never an evaluation error: an
+ * access review shows the missing role in `status.reason` alone. There are no wildcard subjects: anonymous requests
  * are allowed only through bindings naming `system:anonymous` or
  * `system:unauthenticated` (or a rule bound to `system:unauthenticated`-
  * holding groups), exactly as the real RBAC.
@@ -36,8 +37,7 @@ export class RbacAuthorizer implements Authorizer {
     });
     if (allowedBy !== undefined) return { decision: 'Allow', reason: `RBAC: allowed by ${allowedBy}` };
     if (errors.length === 0) return { decision: 'NoOpinion', reason: '' };
-    const text = aggregate(errors);
-    return { decision: 'NoOpinion', reason: `RBAC: ${text}`, evaluationError: text };
+    return { decision: 'NoOpinion', reason: `RBAC: ${aggregate(errors)}` };
   }
 
   async rulesFor(user: UserInfo, namespace: string): Promise<UserRules> {

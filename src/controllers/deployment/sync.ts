@@ -220,7 +220,8 @@ export class DeploymentSync {
       const annotationsUpdated = this.setNewReplicaSetAnnotations(copy, newRevision, true);
       const minReady = this.d.spec?.minReadySeconds ?? 0;
       if (annotationsUpdated || (copy.spec?.minReadySeconds ?? 0) !== minReady) {
-        copy.spec = { ...copy.spec, minReadySeconds: minReady };
+        copy.spec = { ...copy.spec, ...minReadySeconds(minReady) };
+        if (minReady === 0) delete copy.spec.minReadySeconds;
         return this.replace(await this.updateReplicaSet(copy));
       }
       let needsUpdate = this.setDeploymentRevision(
@@ -260,7 +261,7 @@ export class DeploymentSync {
         ownerReferences: [newControllerRef(this.d, deploymentKind)],
         labels: { ...template.metadata.labels },
       },
-      spec: { replicas: 0, minReadySeconds: this.d.spec?.minReadySeconds ?? 0, selector, template },
+      spec: { replicas: 0, ...minReadySeconds(this.d.spec?.minReadySeconds ?? 0), selector, template },
     };
     const count = this.newRSNewReplicas([...old, rs], rs);
     rs.spec = { ...rs.spec, replicas: count };
@@ -752,4 +753,9 @@ export class DeploymentSync {
     }
     return undefined;
   }
+}
+
+/** `minReadySeconds` is an `omitempty` int in Go: a ReplicaSet written by the real controller never shows a 0. */
+function minReadySeconds(seconds: number): { minReadySeconds?: number } {
+  return seconds === 0 ? {} : { minReadySeconds: seconds };
 }

@@ -1,102 +1,27 @@
 /**
  * Whether a pod may run on a node, as the DaemonSet controller decides it
  * (upstream `NodeShouldRunDaemonPod`): the pod's `nodeName`, `nodeSelector`
- * and required node affinity (terms ORed, expressions within a term ANDed;
- * `matchFields` on `metadata.name`) must match the node, and every taint
- * with effect NoSchedule or NoExecute must be tolerated. A pod that only
- * fails on NoSchedule taints may keep running where it already runs.
+ * and required node affinity must match the node, and every taint with
+ * effect NoSchedule or NoExecute must be tolerated — judged by the same
+ * node-affinity and taint rules the scheduler uses
+ * (`machinery/scheduling`). A pod that only fails on NoSchedule taints may
+ * keep running where it already runs.
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { PodSpec, Toleration } from './types';
+import type { Node } from '../../api/node';
+import type { NodeSelectorTerm, Pod } from '../../api/pod';
+import { matchesNodeSelectorAndAffinity } from '../../machinery/scheduling/node-affinity';
+import { firstUntolerated } from '../../machinery/scheduling/taints';
+import type { PodSpec } from './types';
 
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
-
-interface NodeSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
-
-interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
-}
-
-export function nodeTaints(node: KubeObject): Taint[] {
-  return ((node.spec as { taints?: Taint[] } | undefined)?.taints ?? []).filter((t) => t.key !== undefined);
-}
-
-/** Whether `toleration` tolerates `taint` (`Toleration.ToleratesTaint`). */
-export function tolerates(toleration: Toleration, taint: Taint): boolean {
-  if (toleration.effect !== undefined && toleration.effect !== '' && toleration.effect !== taint.effect)
-    return false;
-  if (toleration.key !== undefined && toleration.key !== '' && toleration.key !== taint.key) return false;
-  const op = toleration.operator ?? 'Equal';
-  if (op === 'Exists') return true;
-  return op === 'Equal' && (toleration.value ?? '') === (taint.value ?? '');
-}
-
-export function untolerated(taints: Taint[], tolerations: Toleration[], effects: string[]): Taint[] {
-  return taints.filter((t) => effects.includes(t.effect) && !tolerations.some((tol) => tolerates(tol, t)));
-}
-
-function requirementMatches(r: NodeSelectorRequirement, value: string | undefined): boolean {
-  const values = r.values ?? [];
-  switch (r.operator) {
-    case 'In':
-      return value !== undefined && values.includes(value);
-    case 'NotIn':
-      return value === undefined || !values.includes(value);
-    case 'Exists':
-      return value !== undefined;
-    case 'DoesNotExist':
-      return value === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (value === undefined || !/^-?\d+$/.test(value)) return false;
-      const n = Number(value);
-      const bound = Number(values[0]);
-      return r.operator === 'Gt' ? n > bound : n < bound;
-    }
-    default:
-      return false;
-  }
-}
-
-function termMatches(term: NodeSelectorTerm, node: KubeObject): boolean {
-  const exprs = term.matchExpressions ?? [];
-  const fields = term.matchFields ?? [];
-  if (exprs.length === 0 && fields.length === 0) return false;
-  const labels = node.metadata?.labels ?? {};
-  return (
-    exprs.every((r) => requirementMatches(r, labels[r.key])) &&
-    fields.every((r) => r.key === 'metadata.name' && requirementMatches(r, node.metadata?.name))
-  );
-}
+// The workload controllers' loose pod spec read as the API's typed one (the same wire shape).
+const asNode = (node: KubeObject): Node => node as Node;
+const asPod = (spec: PodSpec): Pod => ({ spec: spec as Pod['spec'] });
 
 function requiredTerms(spec: PodSpec): NodeSelectorTerm[] | undefined {
-  const affinity = spec.affinity as
-    | {
-        nodeAffinity?: {
-          requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTerm[] };
-        };
-      }
-    | undefined;
-  return affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
-}
-
-/** nodeSelector and required node affinity. */
-export function matchesNodeAffinity(spec: PodSpec, node: KubeObject): boolean {
-  const labels = node.metadata?.labels ?? {};
-  for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
-  const terms = requiredTerms(spec);
-  if (terms === undefined) return true;
-  return terms.some((t) => termMatches(t, node));
+  return asPod(spec).spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms;
 }
 
 /** `{ shouldRun, shouldContinueRunning }` of a daemon pod with `spec` on `node`. */
@@ -104,12 +29,13 @@ export function daemonPodFits(spec: PodSpec, node: KubeObject): { run: boolean; 
   const name = node.metadata?.name ?? '';
   if (spec.nodeName !== undefined && spec.nodeName !== '' && spec.nodeName !== name)
     return { run: false, keep: false };
-  if (!matchesNodeAffinity(spec, node)) return { run: false, keep: false };
-  const taints = nodeTaints(node);
-  const tolerations = spec.tolerations ?? [];
-  if (untolerated(taints, tolerations, ['NoSchedule', 'NoExecute']).length === 0)
+  const n = asNode(node);
+  if (!matchesNodeSelectorAndAffinity(asPod(spec), n)) return { run: false, keep: false };
+  const taints = n.spec?.taints;
+  const tolerations = asPod(spec).spec?.tolerations;
+  if (firstUntolerated(taints, tolerations, ['NoSchedule', 'NoExecute']) === undefined)
     return { run: true, keep: true };
-  return { run: false, keep: untolerated(taints, tolerations, ['NoExecute']).length === 0 };
+  return { run: false, keep: firstUntolerated(taints, tolerations, ['NoExecute']) === undefined };
 }
 
 /** The node a daemon pod targets: its `nodeName`, or the one name its node affinity pins it to. */

@@ -4,9 +4,10 @@ import { Expectations } from './expectations';
 import { computeHash, safeEncode } from './hash';
 import { applyRevision, newRevision, revisionMatches, templatePatch } from './history';
 import { scaledValue } from './int-or-percent';
-import { daemonPodFits, pinToNode, targetNodeName, tolerates } from './node-fit';
+import { daemonPodFits, pinToNode, targetNodeName } from './node-fit';
 import { isPodAvailable, rankForDeletion } from './pods';
-import { quantityValue } from './quantity';
+import { quantityValue } from '../../machinery/quantity';
+import { toleratesTaint } from '../../machinery/scheduling/taints';
 import { labelSelectorMatcher, mapSelectorMatcher } from './selectors';
 import type { Pod } from './types';
 
@@ -134,7 +135,10 @@ describe('node fit of daemon pods', () => {
     expect(targetNodeName({ affinity })).toBe('n7');
     expect(daemonPodFits({ affinity }, node())).toEqual({ run: false, keep: false });
     expect(
-      tolerates({ key: 'k', operator: 'Equal', value: 'v' }, { key: 'k', value: 'w', effect: 'NoSchedule' }),
+      toleratesTaint(
+        { key: 'k', operator: 'Equal', value: 'v' },
+        { key: 'k', value: 'w', effect: 'NoSchedule' },
+      ),
     ).toBe(false);
   });
 });

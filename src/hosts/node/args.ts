@@ -14,7 +14,7 @@
 
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 // Flags are parsed synchronously: the Node host imports the YAML package itself (the core loads it lazily).
 import { parse as parseYaml } from 'yaml';
 import { namingProfile } from '../../machinery/naming';
@@ -33,7 +33,14 @@ import { parseEtcdServers } from './etcd/options';
 import { serviceAccountTokenFlagKinds, serviceAccountTokensOf } from './service-account-args';
 import { formatGoDuration, parseGoDuration } from '../../machinery/go-duration';
 import { parsePortRange, parseServiceClusterIPRanges } from '../../machinery/service-ranges';
-import { serverVersion, showHiddenMetricsError } from '../../server/index';
+import {
+  parseLabelList,
+  serverVersion,
+  SettingsError,
+  showHiddenMetricsError,
+  validateSimulationSettings,
+  type SimulationSettings,
+} from '../../server/index';
 import {
   checkFeatureGates,
   FeatureGateError,
@@ -209,7 +216,7 @@ const flagKinds = {
     kind: 'bool',
     section: 'controller manager',
     usage:
-      'Start a leader election client and gain leadership before running the controllers (useful with several replicas on one etcd).',
+      'Start a leader election client and gain leadership before running the controllers. Default true with --storage etcd (several replicas may share it), false with the single-process stores.',
   },
   'leader-elect-lease-duration': {
     kind: 'string',
@@ -233,6 +240,35 @@ const flagKinds = {
     section: 'controller manager',
     usage: 'How long clients wait between attempts to acquire or renew leadership.',
     default: '2s',
+  },
+  // The simulated cluster (scheduler, node agents): kubelet-style flags of its nodes.
+  nodes: {
+    kind: 'string',
+    type: 'int',
+    section: 'simulation',
+    usage: 'How many simulated nodes run beside the server (0: none; pods then stay Pending).',
+    default: '3',
+  },
+  'node-capacity': {
+    kind: 'string',
+    type: 'mapStringString',
+    section: 'simulation',
+    usage: "Each simulated node's capacity (and allocatable), e.g. cpu=4,memory=8Gi,pods=110.",
+    default: 'cpu=4,ephemeral-storage=100Gi,memory=8Gi,pods=110',
+  },
+  'node-labels': {
+    kind: 'string',
+    type: 'mapStringString',
+    section: 'simulation',
+    usage:
+      "Labels each simulated node registers with, as the kubelet's --node-labels (key=value,...; labels in the product's domain only those a node may set on itself).",
+  },
+  'simulation-speed': {
+    kind: 'string',
+    section: 'simulation',
+    usage:
+      "How fast simulated durations pass (image pulls, container creation): a factor (1 is real time, 10 ten times as fast) or 'instant'. The server's clock times everything else.",
+    default: '1',
   },
   // Authentication.
   'anonymous-auth': {
@@ -620,6 +656,15 @@ export type ReadFile = (path: string) => string;
 
 const readUtf8: ReadFile = (path) => readFileSync(path, 'utf8');
 
+/** Reads a file, failing with Go's `open <path>: <reason>` text. */
+function goRead(read: ReadFile, path: string): string {
+  try {
+    return read(path);
+  } catch (e) {
+    throw new Error(goFileError(path, e));
+  }
+}
+
 function readFlagFile(read: ReadFile, path: string, context: string): string {
   try {
     return read(path);
@@ -776,6 +821,8 @@ function authenticationOf(
   if (webhookFile !== undefined) {
     config.webhook = {
       kubeconfig: readFlagFile(read, webhookFile, ''),
+      // Files the kubeconfig names are read beside it, with Go's wording when one cannot be read.
+      files: { path: resolve(webhookFile), read: (path) => goRead(read, path) },
       ...(cacheTTLms !== undefined ? { cacheTTLms } : {}),
       ...(version === 'v1' || version === 'v1beta1' ? { version } : {}),
     };
@@ -907,6 +954,7 @@ export function parseHostArgs(
   errors.push(...servicesOf(raw, options));
   errors.push(...leaderElectionOf(raw, options));
   errors.push(...lifecycleOf(raw, options));
+  simulationOf(raw, options);
   const signing = clusterSigningOf(
     raw.strings,
     (path, context) => readFlagFile(read, path, context),
@@ -921,10 +969,51 @@ export function parseHostArgs(
   return options;
 }
 
+/** `--nodes`, `--node-capacity`, `--node-labels`, `--simulation-speed`: the simulated cluster's settings. */
+function simulationOf(raw: RawFlags, options: NodeHostOptions): void {
+  const s = raw.strings;
+  const settings: Partial<SimulationSettings> = {};
+  if (s.nodes !== undefined) {
+    if (!/^\d+$/.test(s.nodes))
+      throw invalid('nodes', s.nodes, `strconv.ParseInt: parsing ${JSON.stringify(s.nodes)}: invalid syntax`);
+    settings.nodes = Number(s.nodes);
+  }
+  const map = (flag: 'node-capacity' | 'node-labels'): Record<string, string> | undefined => {
+    const text = s[flag];
+    if (text === undefined) return undefined;
+    try {
+      return parseLabelList(text);
+    } catch (e) {
+      throw invalid(flag, text, (e as Error).message);
+    }
+  };
+  const capacity = map('node-capacity');
+  if (capacity !== undefined) settings.capacity = capacity;
+  const labels = map('node-labels');
+  if (labels !== undefined) settings.labels = labels;
+  const speed = s['simulation-speed'];
+  if (speed !== undefined) settings.speed = speed === 'instant' ? 'instant' : Number(speed);
+  if (Object.keys(settings).length === 0) return;
+  try {
+    validateSimulationSettings(namingProfile(options.profile ?? 'orch'), settings);
+  } catch (e) {
+    if (!(e instanceof SettingsError)) throw e;
+    const flag = /label/.test(e.message)
+      ? 'node-labels'
+      : /capacity/.test(e.message)
+        ? 'node-capacity'
+        : /speed/.test(e.message)
+          ? 'simulation-speed'
+          : 'nodes';
+    throw invalid(flag, s[flag] ?? '', e.message);
+  }
+  options.simulation = { settings };
+}
+
 /**
- * `--leader-elect` (default false here: one replica needs no lease, and a restarted one would wait out its old
- * lease; the real controller manager defaults to true) and its durations, validated as the controller manager's
- * LeaderElectionConfiguration is.
+ * `--leader-elect` and its durations, validated as the controller manager's LeaderElectionConfiguration is.
+ * Unset, the host decides (see host.ts): on with `--storage etcd`, as the real controller manager's default; off
+ * with the single-process stores, where no other replica can run controllers and a restart would wait out its lease.
  */
 function leaderElectionOf(raw: RawFlags, options: NodeHostOptions): string[] {
   const s = raw.strings;

@@ -44,6 +44,7 @@ const sectionOrder = [
   'traces',
   'misc',
   'controller manager',
+  'simulation',
   'sandbox',
   'global',
 ];

@@ -56,6 +56,8 @@ import {
 } from './connection-timeouts';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createBenchFloor } from './bench-floor';
+import { upgradeListener } from './upgrade';
+import type { Socket } from 'node:net';
 import { yamlLibrary } from '../../machinery/decode/yaml-library';
 
 export interface NodeHostOptions {
@@ -111,6 +113,8 @@ export interface NodeHostOptions {
   shutdownSendRetryAfter?: boolean;
   /** `--show-hidden-metrics-for-version`. */
   showHiddenMetricsForVersion?: string;
+  /** The simulated cluster: `--nodes`, `--node-capacity`, `--node-labels`, `--simulation-speed`; false: none. */
+  simulation?: ApiServerOptions['simulation'];
   /** Benches only: answer requests carrying `x-bench-floor: 1` with a trivial handler (see bench-floor.ts). */
   benchFloor?: boolean;
   /** Idle, header and request deadlines (default the real server's; tests shorten them). */
@@ -224,6 +228,10 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       ? undefined
       : { ...options.authentication, fetch: options.authentication.fetch ?? nodeExternalFetch() };
   const scriptRunner = nodeScriptRunner();
+  // The real controller manager elects a leader unless told not to. On etcd, which several replicas may share,
+  // so does this host; the single-process stores have no other replica to elect against (`--leader-elect`).
+  const leaderElection =
+    options.leaderElection ?? (options.storage === 'etcd' ? { leaderElect: true } : undefined);
   const apiOptions: ApiServerOptions = {
     storage,
     profile,
@@ -263,14 +271,15 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       ? { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion }
       : {}),
     // The real controller manager's holder identity: `<hostname>_<uuid>`.
-    ...(options.leaderElection !== undefined
-      ? { leaderElection: { identity: `${machineName()}_${randomUUID()}`, ...options.leaderElection } }
+    ...(leaderElection !== undefined
+      ? { leaderElection: { identity: `${machineName()}_${randomUUID()}`, ...leaderElection } }
       : {}),
     ...(options.controllerSelection !== undefined
       ? { controllerSelection: options.controllerSelection }
       : {}),
     webhookTransport: options.webhookTransport ?? httpsWebhookTransport,
     scriptRunner,
+    ...(options.simulation !== undefined ? { simulation: options.simulation } : {}),
   };
   // Plugins read the kubeconfig files their configurations name (YAML) as the chain is built, synchronously.
   if ((options.admission?.pluginConfigurations?.size ?? 0) > 0) await yamlLibrary.load();
@@ -355,6 +364,9 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
         );
   applyConnectionTimeouts(server, timeouts);
   server.on('clientError', answerClientError);
+  // Exec streams (SPDY, WebSocket) leave the HTTP server once upgraded: they are closed with the host.
+  const upgraded = new Set<Socket>();
+  server.on('upgrade', upgradeListener(api, upgraded));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, bind, () => resolve());
@@ -393,6 +405,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
         server.close(() => resolve());
         // Open watches end when the server closes; idle keep-alive sockets go now.
         server.closeAllConnections();
+        for (const socket of upgraded) socket.destroy();
         void api.close();
       });
       await api.close();

@@ -17,7 +17,7 @@ import { asObjectOfType, decodeObjectBodyAsync, readBodyText } from '../body';
 import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
 import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
-import { respondObject } from '../encode';
+import { refuseUnencodableObjectAnswer, respondObject } from '../encode';
 import { respondValue } from '../respond';
 import { ownershipOptions } from '../field-manager-options';
 import { optionsObject, requestScope } from '../scope';
@@ -33,6 +33,7 @@ export async function handleCreate(
   const mode = parseFieldValidation(ctx.query);
   const ownership = ownershipOptions(server, ctx, 'CreateOptions');
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), true);
+  refuseUnencodableObjectAnswer(ctx, req.rt);
   const kind = storage.objectKind;
   const apiVersion =
     kind === undefined

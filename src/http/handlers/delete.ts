@@ -10,7 +10,7 @@ import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
 import { parseDeleteOptions } from '../delete-options';
-import { respondObject } from '../encode';
+import { refuseUnencodableObjectAnswer, respondObject } from '../encode';
 import { respondValue } from '../respond';
 import { optionsObject, requestScope } from '../scope';
 
@@ -21,6 +21,8 @@ export async function handleDelete(
   storage: RestStorage & GracefulDeleter,
 ): Promise<Response> {
   const { options, dryRun } = await parseDeleteOptions(ctx.request, ctx.query);
+  // A storage that answers with the deleted object always answers an object; the others may answer a Status.
+  if (storage.returnsDeletedObject) refuseUnencodableObjectAnswer(ctx, req.rt);
   const scope = requestScope(ctx, req, storage, 'delete', {
     dryRun,
     options: optionsObject(server.profile, 'DeleteOptions', ctx.query),

@@ -113,15 +113,16 @@ export async function handleList(
   }
 
   const metadata: ListMeta = { resourceVersion: String(result.revision) };
-  if (limit > 0) {
-    metadata.continue =
-      result.continueAfter !== undefined
-        ? await server.continueTokens.encode(
-            { revision: result.revision, after: result.continueAfter },
-            tokenScope,
-          )
-        : '';
+  if (result.continueAfter !== undefined && limit > 0) {
+    metadata.continue = await server.continueTokens.encode(
+      { revision: result.revision, after: result.continueAfter },
+      tokenScope,
+    );
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+  } else if (req.rt.custom) {
+    // A custom resource list is an unstructured map whose continue the store always sets, even to "";
+    // ListMeta's continue is omitempty, so a built-in list's last (or only) page has none.
+    metadata.continue = '';
   }
   return respondList(server, ctx, req.rt, result.items, metadata);
 }

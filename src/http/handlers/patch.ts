@@ -7,7 +7,10 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import { badRequest, StatusError } from '../../machinery/errors';
+import { badRequest, invalid, StatusError } from '../../machinery/errors';
+import { fieldError } from '../../machinery/field-errors';
+import { goValue } from '../../machinery/go-format';
+import { fromUnstructuredError } from '../../registry/validation/from-unstructured';
 import { dropNulls } from '../../machinery/json';
 import { applyMergePatchInPlace } from '../../fieldmanager/merge-patch';
 import { applyJsonPatch, JsonPatchError } from '../../fieldmanager/json-patch';
@@ -21,7 +24,7 @@ import type { ServerContext } from '../server-context';
 import { readBodyText } from '../body';
 import { negotiatePatch, type PatchType } from '../negotiate';
 import { parseDryRun } from '../options';
-import { respondObject } from '../encode';
+import { refuseUnencodableObjectAnswer, respondObject } from '../encode';
 import { respondValue } from '../respond';
 import { checkNameAndNamespace, storageApiVersion } from './update';
 import { enforceFieldValidation, parseFieldValidation } from '../field-validation';
@@ -117,6 +120,7 @@ export async function handlePatch(
 ): Promise<Response> {
   // Strategic merge patch needs the Go types' patch markers: built-in kinds only (custom resources get 415).
   const type = negotiatePatch(ctx.request.headers.get('content-type'), !req.rt.custom);
+  refuseUnencodableObjectAnswer(ctx, req.rt);
   const dryRun = parseDryRun(ctx.query);
   const mode = parseFieldValidation(ctx.query);
   const text = await readBodyText(ctx.request);
@@ -156,10 +160,23 @@ export async function handlePatch(
       await breathe();
       // Built-in kinds decode into types that drop nulls; custom resources keep them (nullable fields).
       if (!req.rt.custom) dropNulls(obj);
+      // A strategic merge patch's result is converted from a generic map (not decoded from JSON): its errors
+      // are the converter's, about the patch as Go prints it (`%+v`).
+      const strategicError =
+        type === 'strategic'
+          ? (message: string) =>
+              invalid({ group: '', kind: '' }, '', [fieldError.invalid('patch', goValue(patch), message)])
+          : undefined;
+      const converted =
+        strategicError !== undefined && schema.root !== undefined
+          ? fromUnstructuredError(defs, schema.root, obj)
+          : undefined;
+      if (converted !== undefined && strategicError !== undefined) throw strategicError(converted);
       checkNameAndNamespace(req, obj);
       await breathe();
       enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, {
         strictError: patchStrictError(),
+        ...(strategicError !== undefined ? { typeError: strategicError } : {}),
       });
       return obj;
     },

@@ -17,7 +17,7 @@ import { asObjectOfType, decodeObjectBodyAsync, readBodyText } from '../body';
 import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
 import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
-import { respondObject } from '../encode';
+import { refuseUnencodableObjectAnswer, respondObject } from '../encode';
 import { respondValue } from '../respond';
 import { ownershipOptions } from '../field-manager-options';
 import { optionsObject, requestScope } from '../scope';
@@ -57,6 +57,7 @@ export async function handleUpdate(
   const mode = parseFieldValidation(ctx.query);
   const ownership = ownershipOptions(server, ctx, 'UpdateOptions');
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), true);
+  refuseUnencodableObjectAnswer(ctx, req.rt);
   const sub = req.info.subresource;
   const gvk = storageApiVersion(req, storage);
   const text = await readBodyText(ctx.request);

@@ -11,7 +11,6 @@
 import type { JsonObject, JsonValue } from '../../api/meta';
 import type { Catalog, ServedVersion } from '../../registry/catalog';
 import type { ResourceType } from '../../registry/resource-type';
-import type { SchemaNode } from '../../machinery/schema';
 import {
   resourcePaths,
   groupWords,
@@ -21,6 +20,7 @@ import {
   type PathModel,
 } from './operations';
 import { SchemaRenderer } from './schema';
+import { customResourceSchema } from './custom-resource-schema';
 
 const meta = 'apimachinery.pkg.apis.meta.v1';
 const reasons: Record<string, string> = {
@@ -110,23 +110,13 @@ function customResourceRefs(
   const listName = customDefinitionName(rt, rt.listKind);
   const gvk = (kind: string) => [{ group: rt.group, kind, version: rt.version }] as unknown as JsonValue;
   if (!out.extra.has(kindName)) {
-    const root: SchemaNode = rt.schema ?? { type: 'object' };
-    const body = r.render(
-      { ...root, properties: { ...root.properties, metadata: { ref: `${meta}.ObjectMeta` } } },
-      out.used,
-    );
-    const props = (body.properties as JsonObject | undefined) ?? {};
-    props.apiVersion ??= { type: 'string' };
-    props.kind ??= { type: 'string' };
     out.extra.set(kindName, {
-      ...body,
-      type: 'object',
-      properties: props,
+      ...customResourceSchema(r, rt.schema, out.used),
       [r.ext('group-version-kind')]: gvk(rt.kind),
     });
     out.used.add(`${meta}.ListMeta`);
+    // As the real builder's list schema: no type of its own.
     out.extra.set(listName, {
-      type: 'object',
       required: ['items'],
       properties: {
         apiVersion: { type: 'string' },

@@ -15,6 +15,7 @@ import type { RequestContext } from '../context';
 import { parseMediaType } from '../media-type';
 import { readBodyBytes, summarizeBody } from '../body';
 import { protobufCodec } from './codec';
+import { goJsonFor } from '../../registry/encoding/go-json';
 
 /** The protobuf body of a response value, or undefined when its kind has no message. */
 export function encodeProtobufBody(
@@ -37,7 +38,9 @@ const textEncoder = new TextEncoder();
 export function watchEncoding(ctx: RequestContext, profile: NamingProfile): WatchEncoding {
   const json: WatchEncoding = {
     contentType: 'application/json',
-    encode: (type, object) => textEncoder.encode(`${JSON.stringify({ type, object })}\n`),
+    // The event's object as the real server's Go encoder writes it (field order, zero values).
+    encode: (type, object) =>
+      textEncoder.encode(`${JSON.stringify({ type, object: goJsonFor(profile).shape(object) })}\n`),
   };
   if (ctx.output?.protobuf === undefined) return json;
   const codec = protobufCodec(profile);

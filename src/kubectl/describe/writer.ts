@@ -21,6 +21,11 @@ export class PrefixWriter {
     this.text += text + '\n';
   }
 
+  /** What was written, unaligned (kubectl's printTemplate writes without a tab writer). */
+  raw(): string {
+    return this.flushed + this.text;
+  }
+
   /** The aligned output. */
   toString(): string {
     return tabwrite(this.text, { minWidth: 0, padding: 2 });

@@ -311,7 +311,8 @@ export class GenericStore implements RestStorage {
       await breathe();
       if (!creating) {
         const rv = obj.metadata?.resourceVersion;
-        if (rv !== undefined && rv !== '' && rv !== String(current.revision))
+        // "0" parses to revision 0, which (like none at all) asks for an unconditional update, as on the real server.
+        if (rv !== undefined && rv !== '' && rv !== '0' && rv !== String(current.revision))
           throw staleResourceVersion(groupResource(rt), w.name);
       }
 

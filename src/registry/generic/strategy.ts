@@ -168,12 +168,12 @@ function inPhases(
         return (async () => {
           errors.push(...(await found));
           for (const check of checks.slice(i + 1)) errors.push(...(await check()));
-          return errors;
+          return withoutBareDuplicates(errors);
         })();
       }
       errors.push(...found);
     }
-    return errors;
+    return withoutBareDuplicates(errors);
   }
   return (async () => {
     const errors: FieldError[] = [];
@@ -181,8 +181,23 @@ function inPhases(
       await breathe();
       errors.push(...(await check()));
     }
-    return errors;
+    return withoutBareDuplicates(errors);
   })();
+}
+
+/**
+ * The schema's bare `Required value` stands in for a check the real kind's
+ * validation makes; where the kind reports the same field as required in its
+ * own words, the real server says it once, so the bare one goes.
+ */
+function withoutBareDuplicates(errors: FieldError[]): FieldError[] {
+  const worded = new Set(
+    errors.filter((e) => e.type === 'FieldValueRequired' && (e.detail ?? '') !== '').map((e) => e.field),
+  );
+  if (worded.size === 0) return errors;
+  return errors.filter(
+    (e) => !(e.type === 'FieldValueRequired' && (e.detail ?? '') === '' && worded.has(e.field)),
+  );
 }
 
 /** Metadata a subresource write may not change: what only the main resource changes. */

@@ -6,6 +6,7 @@
  * `kinds/index.ts` lists them all.
  */
 
+import type { NodeAgentDialer } from '../../api/node-agent';
 import type { Authorizer } from '../../auth/authorizer';
 import type { TokenAuthenticator } from '../../auth/authn/types';
 import type { BoundTokenRequest } from '../../auth/authn/service-account-signer';
@@ -34,6 +35,8 @@ export interface KindServices {
   serviceAccountTokens?: ServiceAccountTokenService;
   /** The Service cluster-IP and node-port pools (absent: Services are stored without allocation). */
   serviceAllocators?: ServiceAllocators;
+  /** The node agents behind nodes (a simulated node's kubelet); absent, or none at an address: the stand-in answers. */
+  nodeAgents?: NodeAgentDialer;
 }
 
 export interface KindStorageContext {

@@ -19,6 +19,7 @@
  * | Connecter         | per connect method | log, exec, attach, proxy, …  |
  */
 
+import type { StreamSession } from '../../api/node-agent';
 import type { KubeObject, Status } from '../../api/meta';
 import type { DeleteRequestOptions } from '../deletion';
 import type { RequestScope } from './scope';
@@ -112,7 +113,13 @@ export interface DeleteResult {
 export interface ConnectResponse {
   status: number;
   contentType?: string;
-  body?: string;
+  /** The answer's body; a stream for a followed log. */
+  body?: string | ReadableStream<Uint8Array>;
+  /** An exec or attach stream to carry once the connection switched protocols (see http/handlers/connect.ts). */
+  upgrade?: {
+    session: StreamSession;
+    streams: { stdin: boolean; stdout: boolean; stderr: boolean; tty: boolean };
+  };
 }
 
 export interface GetOptions {

@@ -2,8 +2,9 @@
  * The server's watch caches, one window per stored resource, fed by the
  * store's commits: what a watch from a past resourceVersion is served from,
  * as the real server serves it from its cacher rather than from etcd. Every
- * cache starts at the revision the server started at (built-in and existing
- * custom resources alike); a custom resource whose CRD becomes Established
+ * cache starts at the revision the server reached once its start-up objects
+ * were written (built-in and existing custom resources alike; the server
+ * calls `start` then); a custom resource whose CRD becomes Established
  * later gets a cache starting at that commit. A resource's window is only
  * allocated when its first change arrives, which is the same thing as a
  * window that was there, empty, from the start.

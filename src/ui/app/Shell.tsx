@@ -15,6 +15,7 @@ import { useRoute } from './useRoute';
 import type { ViewProps } from './view-props';
 
 const lazyViews: Record<Exclude<ViewName, 'explorer'>, ComponentType<ViewProps>> = {
+  learn: lazy(() => import('../learn/LearnView').then((m) => ({ default: m.LearnView }))),
   editor: lazy(() => import('../editor/EditorView').then((m) => ({ default: m.EditorView }))),
   watch: lazy(() => import('../watch/WatchView').then((m) => ({ default: m.WatchView }))),
   console: lazy(() => import('../console/ConsoleView').then((m) => ({ default: m.ConsoleView }))),

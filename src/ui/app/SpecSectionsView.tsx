@@ -8,7 +8,8 @@
  */
 
 import { useEffect } from 'react';
-import { explanationEntries, specSections, type SpecSection, type SpecSectionId } from '../lib/explanations';
+import { explanationEntries } from '../lib/explanations';
+import { allSpecSections, type AnySpecSectionId, type SpecSection } from '../lib/spec-sections';
 import type { ViewProps } from './view-props';
 
 export function SpecSectionsView({ params, active }: ViewProps) {
@@ -19,17 +20,17 @@ export function SpecSectionsView({ params, active }: ViewProps) {
     target?.focus();
     target?.scrollIntoView({ block: 'start' });
   }, [active, wanted]);
-  const ids = Object.keys(specSections) as SpecSectionId[];
+  const ids = Object.keys(allSpecSections) as AnySpecSectionId[];
   return (
     <main className="spec-view" id={active ? 'main' : undefined} tabIndex={-1}>
       <h2>Spec sections</h2>
       <p className="muted">
-        The error explanations link here. Each entry names the spec document and heading where the rule is
-        stated (the documents are not part of the app) and says what the section is about.
+        The error explanations and the lessons link here. Each entry names the spec document and heading where
+        the rule is stated (the documents are not part of the app) and says what the section is about.
       </p>
       <ul className="spec-sections">
         {ids.map((id) => {
-          const section: SpecSection = specSections[id];
+          const section: SpecSection = allSpecSections[id];
           const citing = explanationEntries.filter((e) => e.spec === id);
           return (
             <li key={id} aria-current={id === wanted ? 'true' : undefined}>

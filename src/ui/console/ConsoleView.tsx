@@ -3,7 +3,8 @@
  * beside it the request log of everything the UI sent, each entry openable
  * here and copyable as curl or kubectl for the Node host (`npm run serve`;
  * its URL and kubeconfig path are set in Workshop → Node host). A link may
- * prefill the form (`method`, `path`) or open a logged request (`from`).
+ * fill the form (`method`, `path`, `body`, `contentType`, `headers`) or open
+ * a logged request (`from`).
  */
 
 import { useEffect, useState } from 'react';
@@ -11,7 +12,7 @@ import { useClient } from '../client-context';
 import { useLoggedRequests, useRequestLog } from '../app/RequestLogContext';
 import type { ViewProps } from '../app/view-props';
 import { preferences } from '../lib/preferences';
-import { emptyComposed, fromLogged, splitPath, type Composed } from './composer-state';
+import { emptyComposed, fromLinkParams, fromLogged, type Composed } from './composer-state';
 import { RequestComposer } from './RequestComposer';
 import { RequestLogDetail } from './RequestLogDetail';
 import { RequestLogList } from './RequestLogList';
@@ -28,13 +29,11 @@ export function ConsoleView({ params, active }: ViewProps) {
   // Read on every render: the Node host settings may have changed in the workshop view.
   const target = preferences.nodeHost();
 
-  const linkKey = `${params['method'] ?? ''} ${params['path'] ?? ''}`;
+  const linkKey = JSON.stringify(['method', 'path', 'body', 'contentType', 'headers'].map((k) => params[k]));
   useEffect(() => {
-    const path = params['path'];
-    if (path === undefined) return;
-    const { path: bare, query } = splitPath(path);
-    setComposed({ ...emptyComposed, method: params['method'] ?? 'GET', path: bare, query });
-    // linkKey stands for the two parameters.
+    const linked = fromLinkParams(params);
+    if (linked !== undefined) setComposed(linked);
+    // linkKey stands for the parameters a link may fill the form with.
   }, [linkKey]);
 
   const entry = selected === undefined ? undefined : entries.find((e) => e.id === selected);

@@ -1,10 +1,10 @@
 /**
  * What the request console composes — method, path, query parameters,
- * headers, content type, body — and how a logged request becomes one again
- * (the "Open in console" of the request log).
+ * headers, content type, body — how a logged request becomes one again
+ * (the "Open in console" of the request log), and how a link's parameters
+ * fill it (a lesson step's "Console with the request").
  */
 
-import type { LoggedRequest } from '../lib/request-log';
 import { PROFILES } from '../../machinery/naming';
 
 export type Row = [string, string];
@@ -60,7 +60,43 @@ export function splitPath(pathAndQuery: string): { path: string; query: Row[] } 
   };
 }
 
-export function fromLogged(entry: LoggedRequest): Composed {
+/**
+ * The request a link describes: `method` and `path` (with its query), and optionally `body`, `contentType`
+ * and `headers` (`Name: value` lines, added to the default Accept; an `Accept` line replaces it).
+ * Undefined when the link names no path.
+ */
+export function fromLinkParams(params: Readonly<Record<string, string>>): Composed | undefined {
+  const given = params['path'];
+  if (given === undefined) return undefined;
+  const { path, query } = splitPath(given);
+  const extra: Row[] = (params['headers'] ?? '')
+    .split('\n')
+    .map((line): Row | undefined => {
+      const colon = line.indexOf(':');
+      return colon <= 0 ? undefined : [canonical(line.slice(0, colon).trim()), line.slice(colon + 1).trim()];
+    })
+    .filter((row): row is Row => row !== undefined);
+  const replaced = new Set(extra.map(([name]) => name.toLowerCase()));
+  return {
+    ...emptyComposed,
+    method: (params['method'] ?? 'GET').toUpperCase(),
+    path,
+    query,
+    headers: [...emptyComposed.headers.filter(([name]) => !replaced.has(name.toLowerCase())), ...extra],
+    contentType: params['contentType'] ?? emptyComposed.contentType,
+    body: params['body'] ?? '',
+  };
+}
+
+/** What of a logged request (request-log.ts's LoggedRequest) the console reopens; named here so this module stays DOM-free. */
+export interface ReopenedRequest {
+  method: string;
+  path: string;
+  requestHeaders: [string, string][];
+  requestBody?: string;
+}
+
+export function fromLogged(entry: ReopenedRequest): Composed {
   const { path, query } = splitPath(entry.path);
   const contentType = entry.requestHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
   return {

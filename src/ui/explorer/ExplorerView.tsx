@@ -9,6 +9,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../client/index';
 import { useClient } from '../client-context';
+import { CourseCard } from './CourseCard';
 import { useDiscovery } from '../app/DiscoveryContext';
 import type { ViewProps } from '../app/view-props';
 import { ErrorNotice } from '../common/ErrorNotice';
@@ -178,6 +179,7 @@ export function ExplorerView({ params, active }: ViewProps) {
             Refresh
           </button>
         </div>
+        <CourseCard />
         <BulkDeleteBar
           count={selected.size}
           names={selectedRows().map((row) => row.object.metadata?.name ?? row.key)}

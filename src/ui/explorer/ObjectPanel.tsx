@@ -1,7 +1,9 @@
 /**
  * One object: its YAML with `metadata.managedFields` folded away (they are
  * long, and the apply lab shows them better), its relationships (namespace,
- * owners, and on request the objects that name it as their owner), and
+ * owners, and on request the objects that name it as their owner), a pod's
+ * status (phase, conditions, containers and their logs), the Events about
+ * it, and
  * links that open it in the other views ("Watch it" in a new tab, so the
  * watch runs beside the edits that cause its events), and a delete that
  * asks first. Read again whenever the live table sees a new
@@ -19,6 +21,8 @@ import { toYaml, withoutManagedFields } from '../lib/yaml-text';
 import { routeHref } from '../lib/route';
 import { DeleteConfirm } from './DeleteConfirm';
 import { ManagedFieldsFold } from './ManagedFieldsFold';
+import { ObjectEvents } from './ObjectEvents';
+import { PodStatus } from './PodStatus';
 import { OwnerChain } from './OwnerChain';
 import { Relationships } from './Relationships';
 
@@ -112,6 +116,8 @@ export function ObjectPanel({ objectRef, kindLabel, resourceVersion, onClose }: 
         <>
           <Relationships object={object} groupVersions={groupVersions} />
           <OwnerChain object={object} groupVersions={groupVersions} />
+          {object.kind === 'Pod' ? <PodStatus object={object} /> : null}
+          {object.kind !== 'Event' ? <ObjectEvents object={object} /> : null}
           <h3>YAML</h3>
           <CodeBlock text={toYaml(withoutManagedFields(object))} label={`YAML of ${title}`} />
           <ManagedFieldsFold entries={object.metadata?.managedFields ?? []} />

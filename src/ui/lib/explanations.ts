@@ -22,87 +22,32 @@ export interface Problem {
   details?: { kind?: string; name?: string };
 }
 
-/** A section of the spec documents, which are not shipped: the in-app "Spec sections" page lists these anchors. */
-export interface SpecSection {
+/**
+ * A section of the spec documents, which are not shipped, as error explanations link to it; the in-app
+ * "Spec sections" page (spec-sections.ts) adds where it is and what it says.
+ */
+export interface SpecSectionTitle {
   document: 'Core Interface' | 'Authentication and Admission';
   section: string;
-  /** The section's heading path in its document, for finding it there. */
-  path: string;
-  /** What the section says, in one or two sentences of our own. */
-  summary: string;
 }
 
 export const specSections = {
-  'core-object-envelope': {
-    document: 'Core Interface',
-    section: 'Object envelope',
-    path: 'Resources and their fields › Object envelope',
-    summary:
-      'Every object has kind, apiVersion and metadata. A name is unique per kind within a namespace (or across the cluster for cluster-scoped kinds); uid and creationTimestamp are set by the server; resourceVersion is the opaque version of the object as stored.',
-  },
-  'core-field-validation': {
-    document: 'Core Interface',
-    section: 'Field validation',
-    path: 'Endpoints › Field validation',
-    summary:
-      'Field types are always validated and omitting a required field is an error. Unknown or duplicate fields are dropped (Ignore), dropped with a Warning header (Warn, the default) or rejected with 400 (Strict), as fieldValidation says.',
-  },
-  'core-content-negotiation': {
-    document: 'Core Interface',
-    section: 'Content negotiation',
-    path: 'Endpoints › Content negotiation',
-    summary:
-      'Responses are JSON unless Accept asks otherwise; a request body in another format needs a matching Content-Type (YAML, Protobuf, the patch types).',
-  },
-  'core-resource-version-semantics': {
-    document: 'Core Interface',
-    section: 'Resource version semantics',
-    path: 'Endpoints › Resource version semantics',
-    summary:
-      'Resource versions are opaque: pass them back unchanged and compare them only for equality. A write that carries one succeeds only if the object is still at that version.',
-  },
-  'core-watching': {
-    document: 'Core Interface',
-    section: 'Watching',
-    path: 'Endpoints › Watching',
-    summary:
-      'A watch continues from a resourceVersion. History is kept for a limited time; from an older version the answer is 410 Gone, and the client clears its cache, lists again and watches from the new version.',
-  },
-  'core-server-side-apply': {
-    document: 'Core Interface',
-    section: 'Server-side apply',
-    path: 'Endpoints › Server-side apply',
-    summary:
-      'Apply records who owns each field. Applying a different value to a field another manager owns conflicts; the ways out are force, dropping the field, or taking the server’s value (shared ownership).',
-  },
-  'core-states-and-transitions': {
-    document: 'Core Interface',
-    section: 'States and transitions',
-    path: 'States and transitions',
-    summary:
-      'Deletion sets deletionTimestamp; the object goes when its last finalizer does. A namespaced object lives in its namespace and is deleted with it.',
-  },
-  'core-errors': {
-    document: 'Core Interface',
-    section: 'Errors',
-    path: 'Errors',
-    summary:
-      'Which conditions answer 400, 406, 410 and 504, and the other signals: Warning and Retry-After headers.',
-  },
-  'auth-errors': {
-    document: 'Authentication and Admission',
-    section: 'Errors',
-    path: 'Errors',
-    summary:
-      'Invalid credentials answer 401; a caller without the right gets a Forbidden error naming the user and the action; webhook denials carry the webhook’s code and message.',
-  },
-} as const satisfies Record<string, SpecSection>;
+  'core-object-envelope': { document: 'Core Interface', section: 'Object envelope' },
+  'core-field-validation': { document: 'Core Interface', section: 'Field validation' },
+  'core-content-negotiation': { document: 'Core Interface', section: 'Content negotiation' },
+  'core-resource-version-semantics': { document: 'Core Interface', section: 'Resource version semantics' },
+  'core-watching': { document: 'Core Interface', section: 'Watching' },
+  'core-server-side-apply': { document: 'Core Interface', section: 'Server-side apply' },
+  'core-states-and-transitions': { document: 'Core Interface', section: 'States and transitions' },
+  'core-errors': { document: 'Core Interface', section: 'Errors' },
+  'auth-errors': { document: 'Authentication and Admission', section: 'Errors' },
+} as const satisfies Record<string, SpecSectionTitle>;
 
 export type SpecSectionId = keyof typeof specSections;
 
 /** The link text for a section: "Spec: Core Interface › Field validation". */
 export function specLinkText(id: SpecSectionId): string {
-  const s: SpecSection = specSections[id];
+  const s: SpecSectionTitle = specSections[id];
   return `Spec: ${s.document} › ${s.section}`;
 }
 

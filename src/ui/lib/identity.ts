@@ -14,7 +14,7 @@
  */
 
 import { explanationFromHeaders } from '../../client/index';
-import { signRequest, type ClientCredential } from '../../client/proof-of-possession';
+import { credentialFromPEM, signRequest, type ClientCredential } from '../../client/proof-of-possession';
 
 /** A built-in identity as the sandbox API lists it. */
 export interface SandboxIdentity {
@@ -296,19 +296,6 @@ export function effectiveUser(
   return acting.expected;
 }
 
-/** PEM blocks of `label` as DER bytes. */
-export function pemBlocks(pem: string, label: string): Uint8Array<ArrayBuffer>[] {
-  const out: Uint8Array<ArrayBuffer>[] = [];
-  const re = new RegExp(`-----BEGIN ${label}-----([\\s\\S]*?)-----END ${label}-----`, 'g');
-  for (const m of pem.matchAll(re)) {
-    const binary = atob((m[1] ?? '').replace(/\s+/g, ''));
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    out.push(bytes);
-  }
-  return out;
-}
-
 // Importing a key costs a few milliseconds; every request of a certificate identity needs it.
 const credentials = new Map<string, Promise<ClientCredential>>();
 
@@ -320,37 +307,11 @@ export function credentialOf(certificate: {
   const key = certificate.keyPEM + certificate.certificatePEM;
   let found = credentials.get(key);
   if (found === undefined) {
-    found = importCredential(certificate);
+    found = credentialFromPEM(certificate.certificatePEM, certificate.keyPEM);
     found.catch(() => credentials.delete(key));
     credentials.set(key, found);
   }
   return found;
-}
-
-// A PKCS#8 block does not say its algorithm in a way WebCrypto reads, so each supported one is tried.
-const keyCandidates: (EcKeyImportParams | RsaHashedImportParams)[] = [
-  { name: 'ECDSA', namedCurve: 'P-256' },
-  { name: 'ECDSA', namedCurve: 'P-384' },
-  { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
-];
-
-async function importCredential(certificate: {
-  certificatePEM: string;
-  keyPEM: string;
-}): Promise<ClientCredential> {
-  const der = pemBlocks(certificate.keyPEM, 'PRIVATE KEY')[0];
-  if (der === undefined) throw new Error('the certificate identity has no PRIVATE KEY (PKCS#8) block');
-  const chain = pemBlocks(certificate.certificatePEM, 'CERTIFICATE');
-  if (chain.length === 0) throw new Error('the certificate identity has no CERTIFICATE block');
-  for (const params of keyCandidates) {
-    try {
-      const privateKey = await crypto.subtle.importKey('pkcs8', der, params, false, ['sign']);
-      return { privateKey, chain };
-    } catch {
-      // Not this algorithm: try the next.
-    }
-  }
-  throw new Error('the private key is neither ECDSA (P-256, P-384) nor RSA');
 }
 
 function sessionStorageOrUndefined(): Storage | undefined {

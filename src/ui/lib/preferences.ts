@@ -62,6 +62,13 @@ export const preferences = {
   setNodeHost(value: NodeHostTarget): void {
     write('node-host', JSON.stringify(value));
   },
+  /** Whether the first-visit card offering the course was dismissed (or the course opened). */
+  courseCardDismissed(): boolean {
+    return read('course-card') === 'dismissed';
+  },
+  dismissCourseCard(): void {
+    write('course-card', 'dismissed');
+  },
   fieldManager(): string {
     return read('field-manager') ?? 'sandbox-editor';
   },

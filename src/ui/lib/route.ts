@@ -6,6 +6,7 @@
  */
 
 export type ViewName =
+  | 'learn'
   | 'explorer'
   | 'editor'
   | 'watch'
@@ -21,6 +22,7 @@ export type ViewName =
 
 /** The views; `tab: false` ones (the spec section list, reached from error explanations) have no header tab. */
 export const views: { name: ViewName; label: string; tab?: false }[] = [
+  { name: 'learn', label: 'Learn' },
   { name: 'explorer', label: 'Explorer' },
   { name: 'editor', label: 'Editor' },
   { name: 'watch', label: 'Watch' },
@@ -40,20 +42,35 @@ export interface Route {
   params: Record<string, string>;
 }
 
+/** Views whose route may name one item in the path (`#/learn/<lesson>`), as this parameter. */
+const pathParams: Partial<Record<ViewName, string>> = { learn: 'lesson' };
+
 export function parseRoute(hash: string): Route | undefined {
   if (!hash.startsWith('#/')) return undefined;
   const [path = '', search = ''] = hash.slice(2).split(/\?(.*)/s);
-  const view = views.find((v) => v.name === path)?.name;
+  const [first = '', ...rest] = path.split('/');
+  const view = views.find((v) => v.name === first)?.name;
   if (view === undefined) return undefined;
-  return { view, params: Object.fromEntries(new URLSearchParams(search)) };
+  const params = Object.fromEntries(new URLSearchParams(search));
+  const pathParam = pathParams[view];
+  if (rest.length > 0) {
+    if (pathParam === undefined) return undefined;
+    params[pathParam] = decodeURIComponent(rest.join('/'));
+  }
+  return { view, params };
 }
 
 export function routeHref(view: ViewName, params: Record<string, string | undefined> = {}): string {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params))
-    if (value !== undefined && value !== '') search.set(key, value);
+  const pathParam = pathParams[view];
+  let path = `#/${view}`;
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === '') continue;
+    if (key === pathParam) path += `/${encodeURIComponent(value)}`;
+    else search.set(key, value);
+  }
   const query = search.toString();
-  return `#/${view}${query === '' ? '' : `?${query}`}`;
+  return `${path}${query === '' ? '' : `?${query}`}`;
 }
 
 export function navigate(view: ViewName, params: Record<string, string | undefined> = {}): void {

@@ -7,7 +7,9 @@
  * multi-line pastes with here-documents, `ls`/`cat`/`rm` over a small file
  * area. Beside it, every command keeps a "requests" fold listing the HTTP
  * requests it sent, each linking to the console, the request log and, for
- * writes, its admission trace.
+ * writes, its admission trace. A link `#/terminal?command=<command>` (the
+ * course's steps use it) types the command at the prompt without running
+ * it: the learner reads it, may change it, and presses Enter.
  */
 
 import { FitAddon } from '@xterm/addon-fit';
@@ -39,7 +41,7 @@ const help = `Commands: kubectl (or k) …, ls, cat FILE, cat > FILE <<EOF … E
 Contexts are the sandbox identities: kubectl config get-contexts, kubectl config use-context alice.
 `;
 
-export function TerminalView({ active }: ViewProps) {
+export function TerminalView({ params, active }: ViewProps) {
   const container = useRef<HTMLDivElement>(null);
   const identities = useIdentityStore();
   const log = useRequestLog();
@@ -56,6 +58,7 @@ export function TerminalView({ active }: ViewProps) {
   const fitRef = useRef<FitAddon | null>(null);
   const clientRef = useRef(client);
   clientRef.current = client;
+  const prefillRef = useRef<((text: string) => void) | null>(null);
 
   useEffect(() => {
     if (container.current === null) return;
@@ -162,7 +165,28 @@ export function TerminalView({ active }: ViewProps) {
         if (aborted) break;
       }
       term.write(prompt);
+      if (pendingPrefill !== undefined) {
+        const text = pendingPrefill;
+        pendingPrefill = undefined;
+        prefill(text);
+      }
     };
+
+    // A linked command replaces what is being typed; while a command runs it waits for the next prompt.
+    let pendingPrefill: string | undefined;
+    const prefill = (text: string) => {
+      if (running !== undefined) {
+        pendingPrefill = text;
+        return;
+      }
+      if (buffer.includes('\n')) {
+        // A multi-line input cannot be erased in place: abandon it as Ctrl-C does.
+        buffer = '';
+        term.write('^C\n' + prompt);
+      }
+      replaceLine(text);
+    };
+    prefillRef.current = prefill;
 
     const submit = () => {
       const text = buffer;
@@ -309,8 +333,15 @@ export function TerminalView({ active }: ViewProps) {
       resize.disconnect();
       term.dispose();
       termRef.current = null;
+      prefillRef.current = null;
     };
   }, [identities, log, files]);
+
+  // `params` is a new object on every navigation here, so following a command link again types it again.
+  const command = params['command'];
+  useEffect(() => {
+    if (command !== undefined && command !== '') prefillRef.current?.(command);
+  }, [params, command]);
 
   useEffect(() => {
     if (!active) return;

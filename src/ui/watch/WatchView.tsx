@@ -17,7 +17,7 @@ import { EventFilter } from './EventFilter';
 import { EventList } from './EventList';
 import { HistoryControls } from './HistoryControls';
 import { useWatchSession, type LineType } from './useWatchSession';
-import { defaultWatchOptions, type WatchOptions } from './watch-options';
+import { defaultWatchOptions, optionsFromParams, type WatchOptions } from './watch-options';
 import { WatchOptionsForm } from './WatchOptionsForm';
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
@@ -37,19 +37,13 @@ export function WatchView({ params, active }: ViewProps) {
   const [hidden, setHidden] = useState<ReadonlySet<LineType>>(new Set());
   const choice = choiceFromParam(groupVersions, options.kind);
 
-  // A link (e.g. "Watch it" in the explorer) fills the form, and with start=1 starts the watch.
+  // A link (e.g. "Watch it" in the explorer, a lesson step) fills the form, and with start=1 starts the watch.
   const linkKey = JSON.stringify(params);
   const [handledLink, setHandledLink] = useState('{}');
   useEffect(() => {
     if (linkKey === handledLink || params['kind'] === undefined || groupVersions.length === 0) return;
     setHandledLink(linkKey);
-    const next: WatchOptions = {
-      ...defaultWatchOptions,
-      kind: params['kind'],
-      namespace: params['ns'] ?? '',
-      fieldSelector: params['fieldSelector'] ?? '',
-      labelSelector: params['labelSelector'] ?? '',
-    };
+    const next = optionsFromParams(params);
     setOptions(next);
     const linked = choiceFromParam(groupVersions, next.kind);
     if (params['start'] === '1' && linked !== undefined) session.start(linked, next);

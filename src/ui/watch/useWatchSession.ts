@@ -19,7 +19,10 @@ import {
   type ApiClient,
   type ResourceRef,
 } from '../../client/index';
+import { inspectorFeed } from '../lib/inspector-feed';
 import type { ResourceChoice } from '../lib/resource-choice';
+import type { JsonValue } from '../../api/meta';
+import type { InspectorEvent } from '../../lessons/inspector';
 import { selectorQuery, watchQuery, watchRef, type WatchOptions } from './watch-options';
 
 export type LineType =
@@ -71,6 +74,7 @@ export function useWatchSession(client: ApiClient) {
   const add = useCallback(
     (line: Omit<InspectorLine, 'seq' | 'at'>) => {
       const full: InspectorLine = { ...line, seq: ++seq.current, at: Date.now() };
+      inspectorFeed.add(feedEvent(full));
       if (pausedRef.current) buffer.current.push(full);
       else lines.current.push(full);
       if (lines.current.length > maxLines) lines.current.splice(0, lines.current.length - maxLines);
@@ -255,4 +259,19 @@ function keyOf(object: KubeObject): string {
 function describeStatus(status: Status | undefined): string {
   if (status === undefined) return 'an ERROR event without a Status';
   return `${status.code} ${status.reason ?? ''}: ${status.message ?? ''}`.trim();
+}
+
+/** A line as the course's checks read it (see lib/inspector-feed.ts). */
+function feedEvent(line: InspectorLine): InspectorEvent {
+  const status = line.type === 'ERROR' && isStatus(line.object) ? line.object : undefined;
+  return {
+    at: line.at,
+    type: line.type,
+    ...(line.resourceVersion !== undefined ? { resourceVersion: line.resourceVersion } : {}),
+    ...(line.namespace !== undefined ? { namespace: line.namespace } : {}),
+    ...(line.name !== undefined ? { name: line.name } : {}),
+    ...(line.object !== undefined ? { object: line.object as unknown as JsonValue } : {}),
+    ...(status?.code !== undefined ? { code: status.code } : {}),
+    ...(line.text !== undefined ? { text: line.text } : {}),
+  };
 }

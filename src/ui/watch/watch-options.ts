@@ -2,7 +2,8 @@
  * The options of a watch request as the inspector's form holds them, and
  * the query they make. Every parameter the API defines for a watch is here:
  * selectors, resourceVersion and resourceVersionMatch, bookmarks, streaming
- * lists (sendInitialEvents) and timeoutSeconds.
+ * lists (sendInitialEvents) and timeoutSeconds — and how a link's
+ * parameters fill them (optionsFromParams).
  */
 
 import type { QueryParams, ResourceRef } from '../../client/index';
@@ -40,6 +41,41 @@ export const defaultWatchOptions: WatchOptions = {
   timeoutSeconds: '',
   relistOnGone: true,
 };
+
+const startAts: readonly StartAt[] = ['unset', 'zero', 'list', 'exact'];
+
+/** `true`/`1` and `false`/`0` (a link's booleans); anything else keeps the default. */
+function flag(value: string | undefined, fallback: boolean): boolean {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return fallback;
+}
+
+/**
+ * The options a link describes (`#/watch?kind=v1/configmaps&ns=…`): `kind`, `ns`, `labelSelector`,
+ * `fieldSelector`, `startAt` (unset, zero, list, exact) with `resourceVersion`, `resourceVersionMatch`,
+ * `allowWatchBookmarks`, `sendInitialEvents`, `timeoutSeconds` and `relistOnGone`; what a link leaves out
+ * keeps its default. A `resourceVersion` alone means starting exactly there.
+ */
+export function optionsFromParams(params: Readonly<Record<string, string>>): WatchOptions {
+  const d = defaultWatchOptions;
+  const startAt = startAts.find((s) => s === params['startAt']);
+  const resourceVersion = params['resourceVersion'] ?? '';
+  const match = params['resourceVersionMatch'];
+  return {
+    kind: params['kind'] ?? d.kind,
+    namespace: params['ns'] ?? '',
+    labelSelector: params['labelSelector'] ?? '',
+    fieldSelector: params['fieldSelector'] ?? '',
+    startAt: startAt ?? (resourceVersion !== '' ? 'exact' : d.startAt),
+    resourceVersion,
+    resourceVersionMatch: match === 'NotOlderThan' || match === 'Exact' ? match : d.resourceVersionMatch,
+    allowWatchBookmarks: flag(params['allowWatchBookmarks'], d.allowWatchBookmarks),
+    sendInitialEvents: flag(params['sendInitialEvents'], d.sendInitialEvents),
+    timeoutSeconds: params['timeoutSeconds'] ?? d.timeoutSeconds,
+    relistOnGone: flag(params['relistOnGone'], d.relistOnGone),
+  };
+}
 
 export function watchRef(choice: ResourceChoice, options: WatchOptions): ResourceRef {
   return collectionRef(choice, choice.resource.namespaced ? options.namespace : '');

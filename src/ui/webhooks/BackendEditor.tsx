@@ -1,8 +1,8 @@
 /**
  * Create or edit one backend as YAML (JSON is YAML too): the document is
- * what the sandbox API takes, a sample can be loaded to start from, and a
- * refusal shows the server's 422 with one cause per problem (CEL compile
- * errors, bad patch templates, JavaScript that does not parse).
+ * what the sandbox API takes, a sample (or a link's document) can be the
+ * start, and a refusal shows the server's 422 with one cause per problem
+ * (CEL compile errors, bad patch templates, JavaScript that does not parse).
  */
 
 import { useEffect, useId, useState } from 'react';
@@ -14,15 +14,22 @@ import { samples } from './samples';
 
 export function BackendEditor({
   editing,
+  linkedText,
   onSaved,
 }: {
   /** The backend to edit; undefined: a new one. */
   editing: WebhookBackend | undefined;
+  /** A new backend's document from a link (`#/webhooks?text=…`, a lesson step), shown instead of a sample. */
+  linkedText?: string | undefined;
   onSaved: (backend: WebhookBackend) => void;
 }) {
   const client = useClient();
   const id = useId();
-  const [text, setText] = useState(() => toYaml(editing ?? samples[0]?.backend ?? {}));
+  const [text, setText] = useState(() => linkedText ?? toYaml(editing ?? samples[0]?.backend ?? {}));
+
+  useEffect(() => {
+    if (linkedText !== undefined) setText(linkedText);
+  }, [linkedText]);
   const [error, setError] = useState<unknown>(undefined);
   const [saved, setSaved] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);

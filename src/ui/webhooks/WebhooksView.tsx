@@ -3,7 +3,8 @@
  * has no webhook server) — list, create and edit as YAML or JSON, delete —
  * and "wire it up", which creates the webhook configuration sending a
  * resource's writes to one of them. Calls and their exact AdmissionReview
- * bodies then show in the Traces view.
+ * bodies then show in the Traces view. A link may open the editor with a
+ * backend's document (`text`).
  */
 
 import { useState } from 'react';
@@ -22,7 +23,7 @@ function addressOf(b: WebhookBackend): string {
   return `${backendUrl(b.name)}${service}`;
 }
 
-export function WebhooksView({ active }: ViewProps) {
+export function WebhooksView({ params, active }: ViewProps) {
   const client = useClient();
   const backends = useAsync(() => listBackends(client), [client]);
   const [editing, setEditing] = useState<WebhookBackend | undefined>(undefined);
@@ -106,7 +107,7 @@ export function WebhooksView({ active }: ViewProps) {
               </button>
             ) : null}
           </section>
-          <BackendEditor editing={editing} onSaved={() => backends.reload()} />
+          <BackendEditor editing={editing} linkedText={params['text']} onSaved={() => backends.reload()} />
         </div>
         <div className="workshop-right">
           <WireUpCard backends={items} selected={editing?.name} />

@@ -31,9 +31,9 @@ export function FeatureGatesFieldset({
       <legend>Feature gates</legend>
       <p className="muted">
         The {featureGateSpecs.length} gates of a v1.27 kube-apiserver (<code>--feature-gates</code>). A change
-        applies to the next request; gates that decide which resources are installed (e.g.
-        ValidatingAdmissionPolicy, APISelfSubjectReview) count only as <code>--feature-gates</code> of the
-        Node host. Locked GA gates cannot be turned off.
+        applies to the next request; a gate that installs resources (e.g. ValidatingAdmissionPolicy,
+        APISelfSubjectReview) serves them once their API version is on too. Locked GA gates cannot be turned
+        off.
       </p>
       <div className="row">
         <label>

@@ -2,8 +2,9 @@
  * The server's settings (`/sandbox/v1/settings`): the naming profile
  * (orch or kubernetes group names; switching re-registers the worker with
  * the other profile, whose state is kept apart), the history window after
- * which Exact lists from older versions get 410 Gone, and the feature gates
- * (FeatureGatesFieldset.tsx).
+ * which Exact lists from older versions get 410 Gone, the API versions
+ * served (`--runtime-config`, e.g. the alpha ValidatingAdmissionPolicy) and
+ * the feature gates (FeatureGatesFieldset.tsx).
  */
 
 import { useEffect, useState } from 'react';
@@ -18,6 +19,7 @@ interface Settings {
   profile: string;
   compactionIntervalMs: number;
   featureGates: Record<string, boolean>;
+  runtimeConfig: string;
   revision: number;
   compactedRevision: number;
 }
@@ -33,9 +35,12 @@ export function SettingsCard({ active = true }: { active?: boolean }) {
   const client = useClient();
   const [settings, setSettings] = useState<Settings | undefined>(undefined);
   const [seconds, setSeconds] = useState('');
+  // undefined: shows the server's value; a string: the learner is editing it.
+  const [runtimeConfig, setRuntimeConfig] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [note, setNote] = useState<string | undefined>(undefined);
   const current = preferences.profile();
+  const policyVersion = `${PROFILES[current].suffixed('admissionregistration')}/v1alpha1`;
   const [profile, setProfile] = useState<ProfilePreference>(current);
 
   const load = () =>
@@ -62,16 +67,19 @@ export function SettingsCard({ active = true }: { active?: boolean }) {
     // load is new each render; what matters is whether the view is shown.
   }, [active]);
 
-  async function put(patch: Partial<Settings>, done: string) {
+  /** Resolves true once the server took the change. */
+  async function put(patch: Partial<Settings>, done: string): Promise<boolean> {
     setError(undefined);
     try {
       const answer = await client.send<Settings>('PUT', '/sandbox/v1/settings', { body: patch });
       setSettings(answer.body);
       setSeconds(String(answer.body.compactionIntervalMs / 1000));
       setNote(done);
+      return true;
     } catch (e) {
       setError(e);
       void load();
+      return false;
     }
   }
 
@@ -176,6 +184,40 @@ export function SettingsCard({ active = true }: { active?: boolean }) {
             Compact now
           </button>
         </div>
+      </fieldset>
+      <fieldset>
+        <legend>API versions</legend>
+        <p className="muted">
+          <code>--runtime-config</code> entries: <code>&lt;group&gt;/&lt;version&gt;=true|false</code> or{' '}
+          <code>api/alpha=true</code>, separated by commas. Alpha versions are off by default; a resource
+          behind a feature gate (e.g. ValidatingAdmissionPolicy in <code>{policyVersion}</code>) also needs
+          its gate on. A change applies at once.
+        </p>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const text = runtimeConfig ?? settings?.runtimeConfig ?? '';
+            void put(
+              { runtimeConfig: text },
+              text === '' ? 'Default API versions.' : `Runtime config: ${text}`,
+            ).then((ok) => {
+              if (ok) setRuntimeConfig(undefined);
+            });
+          }}
+        >
+          <label>
+            Runtime config{' '}
+            <input
+              value={runtimeConfig ?? settings?.runtimeConfig ?? ''}
+              size={48}
+              spellCheck={false}
+              placeholder={`${policyVersion}=true`}
+              onChange={(e) => setRuntimeConfig(e.target.value)}
+            />
+          </label>
+          <button type="submit">Apply</button>
+        </form>
       </fieldset>
       <FeatureGatesFieldset
         gates={settings?.featureGates ?? {}}

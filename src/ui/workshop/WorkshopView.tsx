@@ -1,7 +1,8 @@
 /**
  * Workshop tools: a shared scenario (from a link), reset, export and
  * import of the whole state, scenarios to start attendees from the same
- * objects, the server settings (profile, history window, feature gates),
+ * objects, the simulated cluster (its nodes, the clock, the speed), the
+ * server settings (profile, history window, feature gates),
  * the Node host that copied commands target, the admission plugins and
  * audit policy, and the live audit log.
  */
@@ -10,6 +11,8 @@ import type { ViewProps } from '../app/view-props';
 import { OwnerNotice } from './OwnerNotice';
 import { AdmissionCard } from './AdmissionCard';
 import { AuditLogCard } from './AuditLogCard';
+import { ClockCard } from './ClockCard';
+import { NodesCard } from './NodesCard';
 import { NodeHostCard } from './NodeHostCard';
 import { ResetCard } from './ResetCard';
 import { ScenarioCard } from './ScenarioCard';
@@ -33,7 +36,11 @@ export function WorkshopView({ params, active }: ViewProps) {
           <NodeHostCard />
           <AdmissionCard active={active} />
         </div>
-        <SettingsCard active={active} />
+        <div className="workshop-right">
+          <NodesCard active={active} />
+          <ClockCard active={active} />
+          <SettingsCard active={active} />
+        </div>
       </div>
       <AuditLogCard active={active} />
     </main>

@@ -10,6 +10,7 @@
 
 import type { JsonObject, KubeObject } from '../../../../api/meta';
 import type { TokenAuthentication, TokenAuthenticator } from '../../../../auth/authn/types';
+import { withAuthenticatedGroup } from '../../../../auth/authn/anonymous';
 import { badRequest, internalError } from '../../../../machinery/errors';
 import type { Creater, RestStorage, WriteOptions } from '../../../rest/capabilities';
 import type { RequestScope } from '../../../rest/scope';
@@ -81,7 +82,11 @@ export class TokenReviewStorage implements Creater, RestStorage {
         throw internalError(new Error('error validating audiences'));
     }
 
-    const status: JsonObject = { authenticated: true, user: userInfoJson(result.user) };
+    // The real review runs the request authenticator, whose group adder gives `system:authenticated` too.
+    const status: JsonObject = {
+      authenticated: true,
+      user: userInfoJson(withAuthenticatedGroup(result.user)),
+    };
     putIfSet(status, 'audiences', [...result.audiences]);
     return status;
   }

@@ -4,6 +4,7 @@
  * with their v1.27 prefixed twins (`batch.<domain>/…`), the selector on the
  * prefixed uid label — and the validation of a selector against them
  * (`selector` not auto-generated, labels that must carry the generated values).
+ * A Job defaulted to its template's labels shows the generated ones too.
  */
 
 import type { KubeObject } from '../../../../api/meta';
@@ -55,6 +56,11 @@ function generateSelector(job: KubeObject, l: JobLabels): void {
   const selector = child(spec as Obj, 'selector');
   const matchLabels = child(selector, 'matchLabels');
   if (!(l.uid in matchLabels)) matchLabels[l.uid] = uid;
+}
+
+function sameLabels(a: Obj, b: Obj): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 /** The real `validateGeneratedSelector` for a new Job (prefixed labels required). */
@@ -136,7 +142,20 @@ function jobHooks(): KindHooks {
   return {
     prepareForCreate(obj: KubeObject, ctx: StrategyContext) {
       const spec = isObj(obj.spec) ? obj.spec : {};
-      if (!manual(spec)) generateSelector(obj, labelsOf(ctx.profile));
+      if (manual(spec)) return;
+      // Defaulting gave a Job without labels its template's labels; in Go both name the same map, so the
+      // labels generated into the template show on the Job too. Labels equal to the template's stand for that.
+      const template = isObj(spec.template) ? spec.template : {};
+      const templateLabels = isObj(template.metadata) ? template.metadata.labels : undefined;
+      const shared =
+        isObj(templateLabels) &&
+        isObj(obj.metadata?.labels) &&
+        sameLabels(obj.metadata.labels, templateLabels);
+      generateSelector(obj, labelsOf(ctx.profile));
+      if (shared && obj.metadata !== undefined) {
+        const generated = (spec.template as Obj).metadata as Obj;
+        obj.metadata.labels = { ...(generated.labels as Record<string, string>) };
+      }
     },
     validate: (obj, ctx) => [
       ...generatedSelectorErrors(obj, labelsOf(ctx.profile)),

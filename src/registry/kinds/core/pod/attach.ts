@@ -27,6 +27,7 @@ export function attachStorage(ctx: StoredKindContext): Connecter {
         container: queryString(query, 'container'),
       };
       const { container } = await scheduledPod(ctx, scope, name, options, options.container);
+      // Attaching to a simulated container's own streams is not offered: the stand-in's answer.
       return agentStream(container, streams);
     },
   };

@@ -4,11 +4,14 @@
  * PodExecOptions. The real server does not check `command` itself (kubectl
  * refuses an empty one before asking); the checks it does make come first,
  * so a pod without a node answers 400 `pod <p> does not have a host
- * assigned` whatever the command.
+ * assigned` whatever the command. The node agent then starts the command:
+ * its session is carried once the connection switched protocols
+ * (`http/handlers/connect.ts`), or its refusal is relayed.
  */
 
 import type { Connecter } from '../../../rest/capabilities';
 import type { StoredKindContext } from '../../types';
+import { badRequest, StatusError } from '../../../../machinery/errors';
 import { queryBool, queryString } from './connect';
 import { agentStream } from './node-agent';
 import { scheduledPod } from './stream';
@@ -30,8 +33,26 @@ export function execStorage(ctx: StoredKindContext): Connecter {
         container: queryString(query, 'container'),
         command: query.getAll('command'),
       };
-      const { container } = await scheduledPod(ctx, scope, name, options, options.container);
-      return agentStream(container, streams);
+      const { pod, container, agent } = await scheduledPod(ctx, scope, name, options, options.container);
+      if (agent === undefined) return agentStream(container, streams);
+      if (!streams.stdin && !streams.stdout && !streams.stderr)
+        throw badRequest('you must specify at least 1 of stdin, stdout, stderr');
+      const answer = await agent.exec({
+        namespace: scope.namespace,
+        pod: name,
+        ...(pod.metadata?.uid !== undefined ? { uid: pod.metadata.uid } : {}),
+        container,
+        command: options.command,
+        ...streams,
+        tty: options.tty,
+      });
+      if ('refused' in answer)
+        throw new StatusError(
+          answer.refused.code,
+          answer.refused.code === 400 ? 'BadRequest' : 'InternalError',
+          answer.refused.message,
+        );
+      return { status: 101, upgrade: { session: answer.session, streams: { ...streams, tty: options.tty } } };
     },
   };
 }

@@ -5,7 +5,9 @@
  * exist and name the container (400 `container <c> is not valid for pod
  * <pod>`). A pod that no node runs yet has no log to show: 204 with no body,
  * so `kubectl logs` prints nothing. A scheduled pod's node must exist (404)
- * and be reachable; what its node agent would say is `node-agent.ts`.
+ * and be reachable; its node agent answers (`agent-dial.ts`): the log, or
+ * its refusal relayed with its code and text. A node without an agent is
+ * answered by the stand-in (`node-agent.ts`).
  */
 
 import { fieldError, type FieldError } from '../../../../machinery/field-errors';
@@ -13,7 +15,8 @@ import { badRequest, invalid } from '../../../../machinery/errors';
 import { goQuote } from '../../../../machinery/go-format';
 import type { Connecter } from '../../../rest/capabilities';
 import type { StoredKindContext } from '../../types';
-import { nodeConnection } from '../node/connection';
+import { joinHostPort } from '../node/connection';
+import { agentError, dialAgent } from './agent-dial';
 import { chooseContainer, queryBool, queryInt64, queryString } from './connect';
 import { agentLog } from './node-agent';
 
@@ -83,8 +86,16 @@ export function logStorage(ctx: StoredKindContext): Connecter {
       const container = chooseContainer(pod, options.container);
       const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
       if (nodeName === '') return { status: 204 };
-      await nodeConnection(ctx, scope, nodeName);
-      return agentLog(pod, container, options.previous);
+      const { connection, agent } = await dialAgent(ctx, scope, nodeName);
+      if (agent === undefined) return agentLog(pod, container, options.previous);
+      const url = new URL(
+        `https://${joinHostPort(connection.hostname, connection.port)}/containerLogs/${encodeURIComponent(scope.namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(container)}`,
+      );
+      for (const [k, v] of Object.entries(options))
+        if (k !== 'container' && v !== undefined && v !== false) url.searchParams.set(k, String(v));
+      const response = await agent.fetch(new Request(url));
+      if (!response.ok) throw await agentError(response);
+      return { status: 200, contentType: 'text/plain', body: response.body ?? '' };
     },
   };
 }

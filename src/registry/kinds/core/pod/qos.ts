@@ -6,7 +6,7 @@
  */
 
 import type { KubeObject } from '../../../../api/meta';
-import { milliValue, parseQuantity } from '../../../../admission/quota/quantity';
+import { milliValue, parseQuantity } from '../../../../machinery/quantity';
 
 /** A quantity in milli-units (exact, so sums compare); 0 for text that is not one (validation reports it). */
 function quantity(value: unknown): bigint {

@@ -3,14 +3,15 @@
  * options decoded from the query, CONNECT admission of them, the pod (404),
  * for exec and attach its container (400), a host assigned (400 `pod <p>
  * does not have a host assigned`), the node and its address — and then the
- * node agent's answer (`node-agent.ts`).
+ * node agent (`agent-dial.ts`), or the stand-in's answer (`node-agent.ts`).
  */
 
 import type { KubeObject } from '../../../../api/meta';
 import { badRequest } from '../../../../machinery/errors';
 import type { RequestScope } from '../../../rest/scope';
 import type { StoredKindContext } from '../../types';
-import { nodeConnection } from '../node/connection';
+import type { NodeAgent } from '../../../../api/node-agent';
+import { dialAgent } from './agent-dial';
 import { admitConnect, chooseContainer } from './connect';
 
 /** The pod a stream request addresses, once admission, the container and the node all check out. */
@@ -20,12 +21,12 @@ export async function scheduledPod(
   name: string,
   options: KubeObject,
   container: string | undefined,
-): Promise<{ pod: KubeObject; container: string }> {
+): Promise<{ pod: KubeObject; container: string; agent: NodeAgent | undefined }> {
   await admitConnect(ctx.deps, ctx.rt, scope, name, options);
   const pod = await ctx.store.get(scope, name);
   const chosen = container === undefined ? '' : chooseContainer(pod, container);
   const nodeName = (pod.spec as { nodeName?: string } | undefined)?.nodeName ?? '';
   if (nodeName === '') throw badRequest(`pod ${name} does not have a host assigned`);
-  await nodeConnection(ctx, scope, nodeName);
-  return { pod, container: chosen };
+  const { agent } = await dialAgent(ctx, scope, nodeName);
+  return { pod, container: chosen, agent };
 }

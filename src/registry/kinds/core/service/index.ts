@@ -10,13 +10,18 @@ import type { KindRegistration, KindStorageContext } from '../../types';
 import type { ResourceType } from '../../../resource-type';
 import { allocateCreate, allocateUpdate } from './allocation';
 import { serviceProxyStorage } from './proxy';
-import { serviceUpdateErrors } from './validation';
+import { serviceTypeErrors, serviceUpdateErrors } from './validation';
 
 function serviceHooks(_rt: ResourceType, ctx: KindStorageContext): KindHooks {
   const allocators = ctx.services.serviceAllocators;
-  const validateUpdate = (obj: KubeObject, old: KubeObject) => serviceUpdateErrors(obj, old);
-  if (allocators === undefined) return { validateUpdate };
+  const validate = (obj: KubeObject) => serviceTypeErrors(obj);
+  const validateUpdate = (obj: KubeObject, old: KubeObject) => [
+    ...serviceTypeErrors(obj),
+    ...serviceUpdateErrors(obj, old),
+  ];
+  if (allocators === undefined) return { validate, validateUpdate };
   return {
+    validate,
     validateUpdate,
     beginWrite: (obj, old, sctx) => {
       const dryRun = sctx.scope?.dryRun ?? false;

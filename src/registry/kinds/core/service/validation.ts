@@ -7,7 +7,7 @@
  */
 
 import type { KubeObject } from '../../../../api/meta';
-import { GoValueText, type FieldError } from '../../../../machinery/field-errors';
+import { fieldError, GoValueText, type FieldError } from '../../../../machinery/field-errors';
 
 type Spec = Record<string, unknown>;
 
@@ -110,4 +110,13 @@ export function ipFamilyUpdateErrors(obj: KubeObject, old: KubeObject): FieldErr
 /** The rules `ValidateServiceUpdate` adds, in its order. */
 export function serviceUpdateErrors(obj: KubeObject, old: KubeObject): FieldError[] {
   return [...clusterIPUpdateErrors(obj, old), ...ipFamilyUpdateErrors(obj, old)];
+}
+
+const serviceTypes = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'] as const;
+
+/** `spec.type`, when set, is one of the four the real validation supports (an empty value is defaulted). */
+export function serviceTypeErrors(obj: KubeObject): FieldError[] {
+  const type = (obj['spec'] as Spec | undefined)?.['type'];
+  if (type === undefined || type === '' || (serviceTypes as readonly unknown[]).includes(type)) return [];
+  return [fieldError.notSupported('spec.type', type, serviceTypes)];
 }

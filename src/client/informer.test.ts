@@ -4,7 +4,7 @@
 // differences against the cache, each list followed by `relisted`.
 import { expect, it } from 'vitest';
 import type { KubeObject } from '../api/meta';
-import { createClient } from '../client/client';
+import { createClient } from './client';
 import { Informer } from './informer';
 
 function configMap(name: string, resourceVersion: string): KubeObject {

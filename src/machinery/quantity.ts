@@ -1,6 +1,6 @@
 /**
- * Resource quantities (`100m`, `128Mi`, `1e3`) as LimitRanger and
- * ResourceQuota need them: parsed exactly (held as a count of nano-units in
+ * Resource quantities (`100m`, `128Mi`, `1e3`) as LimitRanger, ResourceQuota
+ * and the scheduler need them: parsed exactly (held as a count of nano-units in
  * a bigint, so sums and comparisons never lose precision), added,
  * subtracted and compared, and printed in the canonical form the real
  * `resource.Quantity.String()` gives, because the refusal messages quote
@@ -110,6 +110,16 @@ export function subtract(a: Quantity, b: Quantity): Quantity {
 
 export function compare(a: Quantity, b: Quantity): number {
   return a.nanos < b.nanos ? -1 : a.nanos > b.nanos ? 1 : 0;
+}
+
+/**
+ * A quantity as a double, for what controllers compare where a double's
+ * precision is enough (a pod's usage against its requests, a claim's size
+ * against a volume's); 0 when it is not a quantity.
+ */
+export function quantityValue(input: unknown): number {
+  const q = parseQuantity(input);
+  return q === undefined ? 0 : Number(q.nanos) / 1e9;
 }
 
 /** `MilliValue()`: the value in thousandths, rounded up. */
