@@ -144,6 +144,14 @@ test('the explorer toolbar is one row for every kind, and Create proposes a name
       kind,
     ).toBeLessThan(8);
     expect(await clippedTexts(toolbar), kind).toEqual([]);
+    // The common kinds' names show whole (only a long one gives way, with its tooltip).
+    expect(
+      await toolbar.getByRole('heading').evaluate((h) => {
+        const el = h as unknown as { scrollWidth: number; clientWidth: number };
+        return el.scrollWidth - el.clientWidth;
+      }),
+      kind,
+    ).toBeLessThanOrEqual(0);
   }
   // After the reload: the list holds example and example-2, so the template proposes example-3, and Create works.
   await openView(page, 'explorer', { kind: 'v1/configmaps', ns: 'default' });
