@@ -8,7 +8,7 @@
  */
 
 import { expect, test, type Page } from '@playwright/test';
-import { uniqueName } from './support/sandbox';
+import { apiOk, uniqueName } from './support/sandbox';
 import { openView, setEditorText, shot, waitUsable } from './support/ui';
 
 // Each test boots the in-browser server and sends several writes: more than the default 30 s on a loaded machine.
@@ -105,6 +105,48 @@ test('a console write refused by NamespaceLifecycle: the denial is highlighted w
   await expect(
     log.getByRole('link', { name: /Admission trace of POST \/api\/v1\/namespaces\/nowhere\/pods/ }),
   ).toBeVisible();
+});
+
+test('an editor dry run refused by admission explains itself and links to its trace', async ({ page }) => {
+  await openView(page, 'explorer');
+  await waitUsable(page);
+  const ns = uniqueName('no-cm');
+  await apiOk(
+    page,
+    'POST',
+    '/api/v1/namespaces',
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+    201,
+  );
+  await apiOk(
+    page,
+    'POST',
+    `/api/v1/namespaces/${ns}/resourcequotas`,
+    {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'none' },
+      spec: { hard: { 'count/configmaps': '0' } },
+    },
+    201,
+  );
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Editor' }).click();
+  await setEditorText(page, `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: over\n  namespace: ${ns}\n`);
+  await page.getByRole('button', { name: 'Create…' }).click();
+  const preview = page.getByRole('region', { name: 'Dry run preview' });
+  const refusal = preview.getByRole('alert');
+  await expect(refusal).toContainText('The server would refuse this create');
+  await expect(refusal).toContainText('exceeded quota: none');
+  // Why and Next, as for other errors, and the trace of the dry run itself.
+  await expect(refusal).toHaveAttribute('data-explanation', 'admission-denied');
+  await expect(refusal).toContainText('the ResourceQuota plugin said no');
+  await refusal.getByRole('link', { name: 'Open admission trace' }).click();
+  const trace = page.getByRole('region', { name: 'Admission trace' });
+  await expect(
+    trace.getByRole('heading', { name: new RegExp(`POST /api/v1/namespaces/${ns}/configmaps`) }),
+  ).toBeVisible();
+  await expect(trace.getByText('Dry run', { exact: true })).toBeVisible();
+  await expect(trace.getByText(/^Denied by ResourceQuota \(HTTP 403\)/)).toBeVisible();
 });
 
 test('a dry run is traced and labelled', async ({ page }) => {

@@ -108,6 +108,11 @@ test('a CSR for carol: alice is refused, admin approves, the signer issues it, a
   await expect(
     page.getByRole('button', { name: /^Acting as cert:carol \(client certificate\)/ }),
   ).toBeVisible();
+  // The switch is confirmed, with what carol may do, even though the request list is now refused to her.
+  const now = page.getByRole('status', { name: 'Now acting as' });
+  await expect(now).toContainText('You now act as cert:carol');
+  await expect(now).toContainText('the server sees user carol in groups developers, system:authenticated');
+  await expect(now).toContainText(/In namespace default it may: .*verbs \[/);
   await detail.getByText('kubectl on the Node host').click();
   await expect(detail.getByLabel('kubeconfig user entry')).toContainText('client-certificate-data:');
   // Long PEM and base64 lines wrap: nothing scrolls sideways at 1280×720.

@@ -14,6 +14,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { uniqueName } from './support/sandbox';
+import { expectInViewport } from './support/layout';
 import { createConfigMap, openView, rowOf, shot, waitUsable } from './support/ui';
 
 /** Opens the header's switcher and acts as the identity `label` names (a radio in its form). */
@@ -64,6 +65,20 @@ test('alice is forbidden ConfigMaps, the 403 names the missing rule, and the gra
   const alert = listingAlert(page);
   await expect(alert).toContainText('User "alice" cannot list resource "configmaps"');
   const panel = alert.locator('[data-access-explain="authorization"]');
+  // Under the refusal only the error: no empty-state text, no object count, no "reconnecting".
+  await expect(page.getByText(/No configmaps here yet/)).toHaveCount(0);
+  await expect(page.locator('.object-count')).toHaveCount(0);
+  await expect(page.getByText('reconnecting…')).toHaveCount(0);
+  // One line leads (who, which verb on what, where) with the Grant button in the first viewport, unscrolled.
+  await expect(panel.locator('.access-lead')).toContainText(
+    'alice may not list configmaps in the core group "" in namespace default.',
+  );
+  await expectInViewport(page, panel.getByRole('button', { name: 'Grant this as admin…' }), 'Grant');
+  await expectInViewport(page, page.getByRole('combobox', { name: 'Namespace' }), 'the namespace picker');
+  await expectInViewport(page, page.getByRole('button', { name: 'Create', exact: true }), 'Create');
+  // The rest is behind "Why?".
+  await expect(panel.getByText('The server saw')).toBeHidden();
+  await panel.getByText('Why?', { exact: true }).click();
   await expect(panel.getByText('The server saw')).toBeVisible();
   await expect(panel.getByTestId('missing-rule')).toHaveText(
     'verbs [list] on configmaps in groups [""] in namespace default',

@@ -42,11 +42,38 @@ test('settings, export and import of the state, and reset', async ({ page }, tes
   await expect(stateCard.getByText(/^Saved orch-sandbox-orch-rv\d+\.json/)).toBeVisible();
   await api(page, 'DELETE', `/api/v1/namespaces/default/configmaps/${name}`);
   expect((await api(page, 'GET', `/api/v1/namespaces/default/configmaps/${name}`)).status).toBe(404);
+  // Picking the file asks first, saying what would be replaced; Cancel keeps the current state.
   await stateCard.getByLabel('Import state…').setInputFiles(file);
+  const confirm = stateCard.getByRole('group', { name: 'Confirm the import' });
+  await expect(confirm).toContainText(
+    /Replace the whole sandbox with state\.json\? The file holds \d+ objects/,
+  );
+  await expect(confirm).toContainText(/the history up to resourceVersion \d+/);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  expect((await api(page, 'GET', `/api/v1/namespaces/default/configmaps/${name}`)).status).toBe(404);
+  await stateCard.getByLabel('Import state…').setInputFiles(file);
+  await confirm.getByRole('button', { name: 'Yes, replace the sandbox' }).click();
   await expect(stateCard.getByText(/^Imported state\.json/)).toBeVisible();
   expect((await api(page, 'GET', `/api/v1/namespaces/default/configmaps/${name}`)).status).toBe(200);
+  // The settings card reads the revision again at once: never behind the import's own line.
+  const imported = Number(
+    /resourceVersion (\d+)/.exec(
+      (await stateCard.getByText(/^Imported state\.json/).textContent()) ?? '',
+    )?.[1],
+  );
+  await expect
+    .poll(async () => Number(/Now at rv (\d+)/.exec((await settings.textContent()) ?? '')?.[1] ?? -1))
+    .toBeGreaterThanOrEqual(imported);
 
-  // Reset, after a confirmation.
+  // Reset, after a confirmation — acting as alice: the controls act as the owner, and the view says so.
+  await page.getByRole('button', { name: /^Acting as .*Change identity$/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Choose the identity the UI acts as' });
+  await dialog.getByRole('radio', { name: /^alice/ }).check();
+  await dialog.getByRole('button', { name: 'Act as this identity' }).click();
+  await expect(page.getByRole('note', { name: 'Whom these controls act as' })).toContainText(
+    "These controls do not act as alice: they act as the sandbox's owner, you.",
+  );
   const reset = page.getByRole('region', { name: 'Reset' });
   await reset.getByRole('button', { name: 'Reset the sandbox…' }).click();
   await reset.getByRole('button', { name: 'Yes, reset the sandbox' }).click();

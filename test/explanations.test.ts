@@ -193,6 +193,31 @@ describe('error explanations', () => {
     );
   });
 
+  it('admission-denied: a quota of no ConfigMaps refuses a create, and its dry run alike', async () => {
+    // In a namespace of its own: the quota must not refuse the other cases' ConfigMaps.
+    const ns = await host.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'quota-explained' } },
+    });
+    expect(ns.status, ns.text).toBe(201);
+    const quotaCm = '/api/v1/namespaces/quota-explained/configmaps';
+    const quota = await host.request('POST', '/api/v1/namespaces/quota-explained/resourcequotas', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'no-configmaps' },
+        spec: { hard: { 'count/configmaps': '0' } },
+      },
+    });
+    expect(quota.status, quota.text).toBe(201);
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'over-quota' } };
+    for (const path of [`${quotaCm}?dryRun=All`, quotaCm]) {
+      const e = await expectEntry('admission-denied', host.request('POST', path, { body }));
+      expect(e?.rule).toContain('the ResourceQuota plugin said no');
+    }
+    // An authorization refusal (it also says "is forbidden:") keeps its own entry.
+    await expectEntry('forbidden', host.request('POST', quotaCm, { as: 'alice', body }));
+  });
+
   it('history-expired: a list from before the compacted history, a watch from before the watch cache', async () => {
     const created = await host.request('POST', cm, {
       body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'old' }, data: { v: '0' } },

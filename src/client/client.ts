@@ -115,7 +115,7 @@ export function createClient(options: ClientOptions = {}): ApiClient {
     }
     if (options.signal !== undefined) init.signal = options.signal;
     const response = await raw(method, withQuery(path, options.query), init);
-    if (!response.ok) throw await errorFromResponse(response);
+    if (!response.ok) throw await errorFromResponse(response, method);
     const text = await response.text();
     return {
       status: response.status,
@@ -161,7 +161,7 @@ export function createClient(options: ClientOptions = {}): ApiClient {
           ...(signal !== undefined ? { signal } : {}),
           ...(accept !== undefined ? { headers: { accept } } : {}),
         });
-        if (!response.ok) throw await errorFromResponse(response);
+        if (!response.ok) throw await errorFromResponse(response, 'GET');
         yield* readWatchEvents(response);
       },
     }),

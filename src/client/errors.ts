@@ -5,7 +5,9 @@
  * 401 or 403 from the sandbox it also carries the sandbox's explanation
  * (`X-Sandbox-Explain`): which authenticators said no, or which bindings
  * and rules authorization considered; real servers send no such header,
- * and then `explanation` is undefined.
+ * and then `explanation` is undefined. It also keeps the request's method
+ * and the answer's `Audit-Id` (real servers send one too), so a refused
+ * write can link to its admission trace.
  */
 
 import type { Status, StatusReason } from '../api/meta';
@@ -24,14 +26,22 @@ export class ApiError extends Error {
   readonly warnings: string[];
   /** Why a 401 or 403 happened, when the sandbox said (its `X-Sandbox-Explain` header). */
   readonly explanation: Explanation | undefined;
+  /** The request that was refused: its method and the answer's `Audit-Id` (which names its admission trace). */
+  readonly request: { method: string | undefined; auditId: string | undefined };
 
-  constructor(status: Status, warnings: string[] = [], explanation?: Explanation) {
+  constructor(
+    status: Status,
+    warnings: string[] = [],
+    explanation?: Explanation,
+    request: { method?: string; auditId?: string } = {},
+  ) {
     super(status.message ?? `request failed with HTTP ${status.code}`);
     this.name = 'ApiError';
     this.code = status.code;
     this.status = status;
     this.warnings = warnings;
     this.explanation = explanation;
+    this.request = { method: request.method, auditId: request.auditId };
   }
 
   get reason(): StatusReason | undefined {
@@ -40,13 +50,18 @@ export class ApiError extends Error {
 }
 
 /** Builds the ApiError for a failed response, reading its body. */
-export async function errorFromResponse(response: Response): Promise<ApiError> {
+export async function errorFromResponse(response: Response, method?: string): Promise<ApiError> {
   const text = await response.text();
   const parsed = parseJson(text);
   const warnings = parseWarnings(response.headers.get('warning'));
   const explanation = explanationFromHeaders(response.headers);
+  const auditId = response.headers.get('audit-id') ?? undefined;
+  const request = {
+    ...(method === undefined ? {} : { method }),
+    ...(auditId === undefined ? {} : { auditId }),
+  };
   if (isStatus(parsed))
-    return new ApiError({ ...parsed, code: parsed.code || response.status }, warnings, explanation);
+    return new ApiError({ ...parsed, code: parsed.code || response.status }, warnings, explanation, request);
   return new ApiError(
     {
       kind: 'Status',
@@ -58,6 +73,7 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
     },
     warnings,
     explanation,
+    request,
   );
 }
 

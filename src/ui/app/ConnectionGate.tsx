@@ -1,16 +1,18 @@
 /**
  * Starts the in-browser API server (via the `connect` the page hands in)
  * for the profile this browser chose, and renders its children only once the
- * page is served by a worker of that profile; until then, a progress
- * message, and on failure the reason and a retry button. After a profile
- * switch the old worker still controls the page while the new one installs,
- * so the gate also waits for the controller's script URL to name the profile.
+ * page is served by a worker of that profile; until then, the app's shell
+ * (the header, the explorer's panes as skeletons, the progress in words),
+ * and on failure the reason and a retry button. After a profile switch the
+ * old worker still controls the page while the new one installs, so the
+ * gate also waits for the controller's script URL to name the profile.
  */
 
 import { useEffect, useState, type ReactNode } from 'react';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { preferences } from '../lib/preferences';
 import type { Connect } from '../main';
+import { SkeletonRows } from '../explorer/SkeletonRows';
 
 type Phase = { name: 'connecting' } | { name: 'connected' } | { name: 'failed'; error: unknown };
 
@@ -36,22 +38,61 @@ export function ConnectionGate({ connect, children }: { connect: Connect; childr
   }, [connect, attempt]);
 
   if (phase.name === 'connected') return <>{children}</>;
+  if (phase.name === 'connecting') return <StartingShell />;
   return (
     <main className="gate">
       <h1>Orch Sandbox</h1>
-      {phase.name === 'connecting' ? (
-        <p role="status">
-          <span className="spinner" aria-hidden="true" /> Starting the API server in this browser…
-        </p>
-      ) : (
+      {
         <>
           <ErrorNotice title="The in-browser API server did not start" error={phase.error} />
           <button type="button" onClick={() => setAttempt((n) => n + 1)}>
             Try again
           </button>
         </>
-      )}
+      }
     </main>
+  );
+}
+
+/**
+ * The app's frame while the worker starts (a first visit takes a few seconds on a busy machine): the header
+ * and, for the explorer, its panes in grey with the status in words — the shell at once, not a blank page.
+ */
+function StartingShell() {
+  const route = location.hash.replace(/^#\/?/, '');
+  const explorer = route === '' || route.startsWith('explorer');
+  const status = 'Starting the API server in this browser…';
+  return (
+    <div className="app">
+      <header className="header">
+        <h1>Orch Sandbox</h1>
+      </header>
+      <div className="view">
+        {explorer ? (
+          <div className="explorer">
+            <aside className="sidebar">
+              <ul className="skeleton-nav" aria-hidden="true">
+                {[70, 55, 80, 60, 75, 50, 65, 58].map((w, i) => (
+                  <li key={i}>
+                    <span className="skeleton-bar" style={{ width: `${w}%` }} />
+                  </li>
+                ))}
+              </ul>
+            </aside>
+            <main className="content">
+              <SkeletonRows status={status} />
+            </main>
+            <aside className="side-panel" />
+          </div>
+        ) : (
+          <main className="gate">
+            <p role="status">
+              <span className="spinner" aria-hidden="true" /> {status}
+            </p>
+          </main>
+        )}
+      </div>
+    </div>
   );
 }
 

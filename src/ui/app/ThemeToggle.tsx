@@ -13,6 +13,7 @@ export function ThemeToggle() {
     <label className="theme-toggle">
       <span className="visually-hidden">Theme</span>
       <select
+        title="Theme: Auto follows the system's setting"
         value={theme}
         onChange={(event) => {
           const next = event.target.value as ThemePreference;
@@ -21,7 +22,8 @@ export function ThemeToggle() {
           applyTheme(next);
         }}
       >
-        <option value="system">System theme</option>
+        {/* Short, so the header stays one row at 1280 px; the hidden label and the tooltip say what it is. */}
+        <option value="system">Auto</option>
         <option value="light">Light</option>
         <option value="dark">Dark</option>
       </select>

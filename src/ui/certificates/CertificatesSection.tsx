@@ -16,6 +16,7 @@ import { preferences } from '../lib/preferences';
 import { apiNames } from './names';
 import { useClusterCA } from './useClusterCA';
 import { useLiveObjects } from './useLiveObjects';
+import { NowActingAs } from '../identity/NowActingAs';
 import './certificates.css';
 
 export function CertificatesSection() {
@@ -30,26 +31,29 @@ export function CertificatesSection() {
   const current = selected === undefined ? undefined : live.items.find((c) => c.metadata?.name === selected);
   const gone = selected === undefined || current !== undefined ? undefined : live.deleted.get(selected);
   return (
-    <div className="csr-columns">
-      <CsrForm names={names} onSubmitted={setSelected} />
-      <div className="csr-right">
-        <CsrList live={live} selected={selected} onSelect={setSelected} />
-        {current !== undefined || gone !== undefined ? (
-          <CsrDetail
-            csr={(current ?? gone) as CertificateSigningRequest}
-            deleted={current === undefined}
-            names={names}
-            ca={ca.value}
-            caError={ca.error}
-          />
-        ) : selected !== undefined ? (
-          <p className="muted" role="status">
-            Waiting for <code>{selected}</code> to appear in the watch…
-          </p>
-        ) : (
-          <p className="muted">Submit a request, or choose one in the list.</p>
-        )}
+    <>
+      <NowActingAs authorizationGroup={names.profile.suffixed('authorization')} />
+      <div className="csr-columns">
+        <CsrForm names={names} onSubmitted={setSelected} />
+        <div className="csr-right">
+          <CsrList live={live} selected={selected} onSelect={setSelected} />
+          {current !== undefined || gone !== undefined ? (
+            <CsrDetail
+              csr={(current ?? gone) as CertificateSigningRequest}
+              deleted={current === undefined}
+              names={names}
+              ca={ca.value}
+              caError={ca.error}
+            />
+          ) : selected !== undefined ? (
+            <p className="muted" role="status">
+              Waiting for <code>{selected}</code> to appear in the watch…
+            </p>
+          ) : (
+            <p className="muted">Submit a request, or choose one in the list.</p>
+          )}
+        </div>
       </div>
-    </div>
+    </>
   );
 }

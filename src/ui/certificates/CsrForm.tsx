@@ -89,7 +89,7 @@ export function CsrForm({ names, onSubmitted }: { names: ApiNames; onSubmitted: 
           onChange={setRequestName}
           placeholder={`${draft.commonName || 'request'}-xxxxx`}
         />
-        <label>
+        <label className="csr-wide">
           Signer{' '}
           <select
             value={signerChoice}
@@ -144,14 +144,16 @@ export function CsrForm({ names, onSubmitted }: { names: ApiNames; onSubmitted: 
           onChange={setExpiration}
           inputMode="numeric"
           placeholder="signer default (1 year)"
+          className="csr-wide"
         />
       </div>
-      <SignerRules checks={checks} id={ids.rules} />
-      <p className="button-row">
+      {/* The button before the rules: it names the outcome itself ("Submit anyway (…)"), and stays in the first viewport. */}
+      <p className="button-row csr-submit">
         <button type="submit" disabled={busy || blocked}>
           {busy ? 'Generating the key…' : submitText[outcome(checks)]}
         </button>
       </p>
+      <SignerRules checks={checks} id={ids.rules} />
       <p className="muted csr-hint">
         An ECDSA P-256 key is generated in this page and signs the PKCS#10 request; only the request is sent,
         as the identity the UI acts as. The key stays in this tab.

@@ -37,6 +37,7 @@ export function CsrList({
               : 'Listing failed'
           }
           error={live.error}
+          reveal={false}
         />
       ) : null}
       {rows.length === 0 ? (

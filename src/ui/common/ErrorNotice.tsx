@@ -6,7 +6,10 @@
  * section that states it. The server's own text always stays visible,
  * because learning to read it is the point of the sandbox; the explanation
  * only helps to read it. `source` is the text that was sent, when the
- * caller has it, so an explanation can quote the offending line.
+ * caller has it, so an explanation can quote the offending line. A
+ * refused write that reached admission (dry run or not) links to its
+ * admission trace by the answer's Audit-Id; a 401/403 from authentication
+ * or authorization (the sandbox explains those itself) never got that far.
  */
 
 import { useEffect, useRef } from 'react';
@@ -14,8 +17,24 @@ import { ApiError } from '../../client/index';
 import { AccessExplanation } from '../identity/AccessExplanation';
 import { explain, specLinkText, type Excerpt, type Problem } from '../lib/explanations';
 import { routeHref } from '../lib/route';
+import { TraceLink } from '../trace/TraceLink';
+import { isWrite } from '../trace/trace-model';
 
-export function ErrorNotice({ title, error, source }: { title: string; error: unknown; source?: string }) {
+export function ErrorNotice({
+  title,
+  error,
+  source,
+  reveal = true,
+}: {
+  title: string;
+  error: unknown;
+  source?: string;
+  /**
+   * Scroll the notice into view when it appears (an answer to what the learner just did). False for a
+   * list or read that fails by itself, which must not move the page under the learner.
+   */
+  reveal?: boolean;
+}) {
   const problem = problemOf(error);
   const explanation = explain(problem, source);
   const causes = (problem.causes ?? []).filter(
@@ -25,8 +44,24 @@ export function ErrorNotice({ title, error, source }: { title: string; error: un
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Errors appear under the form that caused them, often below the fold at 1280×720: bring them into view.
-    box.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [error]);
+    if (reveal) box.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [error, reveal]);
+  const access = error instanceof ApiError ? error.explanation : undefined;
+  const why =
+    explanation === undefined ? null : (
+      <div className="explanation">
+        <p>
+          <span className="explanation-label">Why</span> <Rich text={explanation.rule} />
+        </p>
+        {explanation.excerpt !== undefined ? <ExcerptLine excerpt={explanation.excerpt} /> : null}
+        <p>
+          <span className="explanation-label">Next</span> <Rich text={explanation.next} />
+        </p>
+        <p>
+          <a href={routeHref('spec', { section: explanation.spec })}>{specLinkText(explanation.spec)}</a>
+        </p>
+      </div>
+    );
   return (
     <div className="error" role="alert" ref={box} data-explanation={explanation?.id}>
       <strong>{title}</strong>
@@ -49,26 +84,28 @@ export function ErrorNotice({ title, error, source }: { title: string; error: un
           ))}
         </ul>
       ) : null}
-      {explanation !== undefined ? (
-        <div className="explanation">
-          <p>
-            <span className="explanation-label">Why</span> <Rich text={explanation.rule} />
-          </p>
-          {explanation.excerpt !== undefined ? <ExcerptLine excerpt={explanation.excerpt} /> : null}
-          <p>
-            <span className="explanation-label">Next</span> <Rich text={explanation.next} />
-          </p>
-          <p>
-            <a href={routeHref('spec', { section: explanation.spec })}>{specLinkText(explanation.spec)}</a>
-          </p>
-        </div>
-      ) : null}
-      {/* For a 401 or 403 the sandbox also says why (X-Sandbox-Explain): authenticators, bindings, the grant. */}
-      {error instanceof ApiError && error.explanation !== undefined ? (
-        <AccessExplanation explanation={error.explanation} />
-      ) : null}
+      {access === undefined ? (
+        <>
+          {why}
+          {traceOf(error) !== undefined ? (
+            <p>
+              <TraceLink auditId={traceOf(error)} />
+            </p>
+          ) : null}
+        </>
+      ) : (
+        // A 401 or 403: the sandbox says why (X-Sandbox-Explain); a 403 leads with the fix and folds the rest.
+        <AccessExplanation explanation={access} why={why} />
+      )}
     </div>
   );
+}
+
+/** The Audit-Id of a refused write's admission trace, when it has one. */
+export function traceOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.explanation !== undefined) return undefined;
+  const { method, auditId } = error.request;
+  return method !== undefined && isWrite(method) ? auditId : undefined;
 }
 
 /** What the explanation table reads from any error: the Status of an API error, else the message. */

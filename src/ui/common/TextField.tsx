@@ -15,11 +15,21 @@ export interface TextFieldProps {
   inputMode?: HTMLAttributes<HTMLInputElement>['inputMode'];
   /** The id of an element describing the field. */
   describedBy?: string;
+  /** A class for the label (a layout hook, e.g. to span a form grid's columns). */
+  className?: string;
 }
 
-export function TextField({ label, value, onChange, placeholder, inputMode, describedBy }: TextFieldProps) {
+export function TextField({
+  label,
+  value,
+  onChange,
+  placeholder,
+  inputMode,
+  describedBy,
+  className,
+}: TextFieldProps) {
   return (
-    <label>
+    <label className={className}>
       {label}{' '}
       <input
         value={value}

@@ -4,7 +4,7 @@
  * refusal (an apply conflict lists the fields and their managers).
  */
 
-import { ErrorNotice } from '../common/ErrorNotice';
+import { ErrorNotice, traceOf } from '../common/ErrorNotice';
 import { WarningList } from '../common/WarningList';
 import { routeHref } from '../lib/route';
 import { useLoggedRequests } from '../app/RequestLogContext';
@@ -15,8 +15,9 @@ import type { Outcome } from './useWriteFlow';
 export function WriteOutcome({ outcome }: { outcome: Outcome }) {
   const object = outcome.object;
   const logged = useLoggedRequests();
+  // A refused write's notice links to its trace itself.
   const auditId =
-    outcome.plan === undefined
+    outcome.plan === undefined || traceOf(outcome.error) !== undefined
       ? undefined
       : latestWriteAuditId(logged, outcome.plan.method, outcome.plan.path);
   const verb = { create: 'Created', update: 'Updated', apply: 'Applied' }[

@@ -8,14 +8,14 @@
  * stays a plain text area so the first screen loads no editor code.
  */
 
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { KubeObject } from '../../api/meta';
 import type { DiscoveredGroupVersion } from '../../client/index';
 import { useClient } from '../client-context';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { choiceForKind, choiceParam, type ResourceChoice } from '../lib/resource-choice';
 import { routeHref } from '../lib/route';
-import { templateFor } from './template';
+import { templateFor, withFreeName } from './template';
 
 interface Props {
   groupVersions: DiscoveredGroupVersion[];
@@ -24,26 +24,53 @@ interface Props {
   /** The namespace the list shows (`*` for all), to tell whether a new object appears in it. */
   shownNamespace?: string;
   onCreated?: (object: KubeObject) => void;
+  /** Whether the list holds `name` in `namespace`: the template proposes a name it does not hold. */
+  isTaken?: (name: string) => boolean;
+  /** Changes whenever the list does (isTaken reads a store mutated in place). */
+  listVersion?: number;
 }
+
+const noName = (): boolean => false;
 
 type Outcome =
   | { kind: 'idle' }
   | { kind: 'created'; object: KubeObject }
   | { kind: 'failed'; error: unknown; sent: string };
 
-export function CreatePanel({ groupVersions, choice, namespace, shownNamespace, onCreated }: Props) {
+export function CreatePanel({
+  groupVersions,
+  choice,
+  namespace,
+  shownNamespace,
+  onCreated,
+  isTaken = noName,
+  listVersion = 0,
+}: Props) {
   const client = useClient();
   const textId = useId();
-  const [text, setText] = useState(() => templateFor(choice, namespace));
+  const template = templateFor(choice, namespace);
+  // listVersion stands for the list isTaken reads.
+  const fresh = useMemo(() => withFreeName(template, isTaken), [template, isTaken, listVersion]);
+  const [text, setText] = useState(fresh);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
+  // The text last proposed: while the learner has not edited it, a list that fills in (or grows) renames it.
+  const proposed = useRef(fresh);
 
   // Choosing another kind or namespace starts from that kind's template (in that namespace).
-  const template = templateFor(choice, namespace);
   useEffect(() => {
-    setText(template);
+    proposed.current = fresh;
+    setText(fresh);
     setOutcome({ kind: 'idle' });
+    // fresh is read, not watched: the next effect follows the list without discarding edits.
   }, [template]);
+  useEffect(() => {
+    setText((current) => {
+      if (current !== proposed.current) return current;
+      proposed.current = fresh;
+      return fresh;
+    });
+  }, [fresh]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -79,7 +106,14 @@ export function CreatePanel({ groupVersions, choice, namespace, shownNamespace, 
           <button type="submit" disabled={busy}>
             Create
           </button>
-          <button type="button" className="secondary" onClick={() => setText(template)}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              proposed.current = fresh;
+              setText(fresh);
+            }}
+          >
             Reset to template
           </button>
           <a className="button-link" href={routeHref('editor', { text })}>

@@ -6,7 +6,8 @@
  * so every state of the screen is a link.
  */
 
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { ApiError } from '../../client/index';
 import { useClient } from '../client-context';
 import { CourseCard } from './CourseCard';
 import { useDiscovery } from '../app/DiscoveryContext';
@@ -23,12 +24,20 @@ import { LiveStatus } from './LiveStatus';
 import { allNamespaces, NamespaceSelect } from './NamespaceSelect';
 import { ObjectTable } from './ObjectTable';
 import { ResourceNav } from './ResourceNav';
+import { SkeletonRows } from './SkeletonRows';
 import { rowKey, type LiveRow } from './live-rows';
 import { useLiveTable } from './useLiveTable';
 
 const ObjectPanel = lazy(() => import('./ObjectPanel').then((m) => ({ default: m.ObjectPanel })));
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
+
+/** "configmaps (v1)" from a route's `v1/configmaps` (ConfigMap by default, as defaultChoice picks). */
+function headingFromParam(param: string | undefined): string {
+  if (param === undefined || param === '') return 'ConfigMap (v1)';
+  const slash = param.lastIndexOf('/');
+  return slash < 0 ? param : `${param.slice(slash + 1)} (${param.slice(0, slash)})`;
+}
 
 export function ExplorerView({ params, active }: ViewProps) {
   const client = useClient();
@@ -103,15 +112,43 @@ export function ExplorerView({ params, active }: ViewProps) {
     return { failed };
   }
 
+  const createNamespace = namespace === allNamespaces ? 'default' : namespace;
+  // The names the Create template must avoid: the listed objects in the namespace it creates in.
+  const createKeyPrefix = namespaced ? `${createNamespace}/` : '/';
+  const isTaken = useCallback(
+    (name: string) => rows.has(`${createKeyPrefix}${name}`),
+    [rows, createKeyPrefix],
+  );
+
+  // Before discovery the route's kind is already known: name it rather than show a generic heading.
+  const discoveryPending = discovery.discovery === undefined && discovery.loading;
+  const heading =
+    choice !== undefined
+      ? `${choice.resource.kind} (${choice.groupVersion})`
+      : discoveryPending
+        ? headingFromParam(params['kind'])
+        : 'Objects';
+  // The list's last attempt failed (it is retried); a 401/403 is a refusal, which retrying alone will not change.
+  const failing = table.error !== undefined && table.phase === 'retrying';
+  const refused =
+    failing && table.error instanceof ApiError && (table.error.code === 401 || table.error.code === 403);
+  // Nothing listed yet: under the error there is no state to show (no rows, count or empty-state text).
+  const unlisted = failing && !table.listed;
   const usable = discovery.discovery !== undefined && (table.phase === 'live' || !listable);
   return (
     <div className="explorer" data-usable={usable ? 'true' : undefined}>
       <aside className="sidebar">
         {discovery.error !== undefined ? (
-          <ErrorNotice title="Discovery failed" error={discovery.error} />
+          <ErrorNotice title="Discovery failed" error={discovery.error} reveal={false} />
         ) : null}
-        {discovery.discovery === undefined && discovery.loading ? (
-          <p role="status">Reading discovery…</p>
+        {discoveryPending ? (
+          <ul className="skeleton-nav" aria-hidden="true">
+            {[70, 55, 80, 60, 75, 50, 65, 58].map((w, i) => (
+              <li key={i}>
+                <span className="skeleton-bar" style={{ width: `${w}%` }} />
+              </li>
+            ))}
+          </ul>
         ) : null}
         <ResourceNav
           groupVersions={groupVersions}
@@ -121,9 +158,9 @@ export function ExplorerView({ params, active }: ViewProps) {
       </aside>
       <main className="content" id={active ? 'main' : undefined} tabIndex={-1}>
         <div className="toolbar">
-          <h2>{choice === undefined ? 'Objects' : `${choice.resource.kind} (${choice.groupVersion})`}</h2>
-          <LiveStatus phase={table.phase} resourceVersion={table.resourceVersion} />
-          {table.phase === 'listing' || table.phase === 'idle' ? null : (
+          <h2 title={heading}>{heading}</h2>
+          <LiveStatus phase={table.phase} resourceVersion={table.resourceVersion} refused={refused} />
+          {table.phase === 'listing' || table.phase === 'idle' || unlisted ? null : (
             <span className="muted object-count">
               {rows.size.toLocaleString('en')} {rows.size === 1 ? 'object' : 'objects'}
             </span>
@@ -150,17 +187,28 @@ export function ExplorerView({ params, active }: ViewProps) {
           onClear={() => setSelected(new Set())}
         />
         {actionError !== undefined ? <ErrorNotice title="Not deleted" error={actionError} /> : null}
-        {table.error !== undefined && table.phase === 'retrying' ? (
-          <ErrorNotice title="Listing failed; retrying" error={table.error} />
+        {failing ? (
+          // A refusal is no connection problem: the list is tried again (a grant makes it work), quietly.
+          <ErrorNotice
+            title={refused ? 'Listing failed' : 'Listing failed; retrying'}
+            error={table.error}
+            reveal={false}
+          />
         ) : null}
-        {table.phase === 'listing' ? <p role="status">Loading…</p> : null}
+        {discoveryPending || table.phase === 'listing' ? (
+          <SkeletonRows
+            status={
+              discoveryPending ? 'Reading discovery (which kinds the server serves)…' : `Listing ${heading}…`
+            }
+          />
+        ) : null}
         {choice !== undefined && !listable ? (
           <p className="muted">
             {choice.resource.name} cannot be listed; the server offers only:{' '}
             {choice.resource.verbs.join(', ') || 'no verbs'}.
           </p>
         ) : null}
-        {choice !== undefined && listable && table.phase !== 'listing' ? (
+        {choice !== undefined && listable && table.phase !== 'listing' && !unlisted ? (
           <ObjectTable
             kindLabel={choice.resource.name}
             columns={table.columns}
@@ -199,7 +247,23 @@ export function ExplorerView({ params, active }: ViewProps) {
         ) : null}
       </main>
       <aside className="side-panel">
-        {openName !== undefined && choice !== undefined ? (
+        {openName !== undefined && choice !== undefined && refused && unlisted ? (
+          // One explanation per refusal on screen: the list's says why this identity may not read here.
+          <section className="refused-object" aria-label="Object">
+            <p className="muted">
+              <code>{openName}</code> is not shown: acting as this identity, the list of{' '}
+              {choice.resource.name} is refused (see the explanation beside), and reading one object most
+              likely is too.
+            </p>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => show({ name: undefined, objns: undefined })}
+            >
+              Close
+            </button>
+          </section>
+        ) : openName !== undefined && choice !== undefined ? (
           <Suspense fallback={<p role="status">Loading…</p>}>
             <ObjectPanel
               objectRef={{
@@ -215,8 +279,10 @@ export function ExplorerView({ params, active }: ViewProps) {
           <CreatePanel
             groupVersions={groupVersions}
             choice={choice}
-            namespace={namespace === allNamespaces ? 'default' : namespace}
+            namespace={createNamespace}
             shownNamespace={namespace}
+            isTaken={isTaken}
+            listVersion={table.version}
           />
         )}
       </aside>

@@ -17,11 +17,21 @@ const labels: Record<LivePhase, string> = {
 export function LiveStatus({
   phase,
   resourceVersion,
+  refused = false,
 }: {
   phase: LivePhase;
   resourceVersion: string | undefined;
+  /** The server refused the list (401/403): not a connection problem, so not "reconnecting". */
+  refused?: boolean;
 }) {
   if (phase === 'idle') return <span className="live-status" />;
+  if (refused)
+    return (
+      <span className="live-status live-refused" title="The server refused the list for this identity.">
+        <span className="live-dot" aria-hidden="true" />
+        refused
+      </span>
+    );
   return (
     <span
       className={`live-status live-${phase}`}

@@ -18,7 +18,12 @@ export function NamespaceSelect({ namespaces, value, onChange }: Props) {
   return (
     <label className="namespace-select">
       Namespace{' '}
-      <select aria-label="Namespace" value={value} onChange={(event) => onChange(event.target.value)}>
+      <select
+        aria-label="Namespace"
+        title={value === allNamespaces ? 'All namespaces' : value}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      >
         <option value={allNamespaces}>All namespaces</option>
         {names.map((name) => (
           <option key={name} value={name}>

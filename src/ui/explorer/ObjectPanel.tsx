@@ -105,7 +105,9 @@ export function ObjectPanel({ objectRef, kindLabel, resourceVersion, onClose }: 
           }}
         />
       ) : null}
-      {error !== undefined ? <ErrorNotice title="Could not read the object" error={error} /> : null}
+      {error !== undefined ? (
+        <ErrorNotice title="Could not read the object" error={error} reveal={false} />
+      ) : null}
       {object === undefined ? (
         error === undefined ? (
           <p role="status">Reading…</p>

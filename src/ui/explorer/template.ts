@@ -302,3 +302,17 @@ export function templateFor(choice: ResourceChoice | undefined, namespace: strin
   if (entry !== undefined) lines.push(...entry.body(ctx));
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * The template with a name no listed object has: `example`, else the first
+ * free `example-N`. After a reload the list still holds the `example` made
+ * last time, and Create must not start from a certain 409.
+ */
+export function withFreeName(text: string, taken: (name: string) => boolean): string {
+  const match = /^metadata:\n(?: {2}.*\n)*? {2}name: example$/m.exec(text);
+  if (match === null || !taken('example')) return text;
+  let n = 2;
+  while (taken(`example-${n}`)) n++;
+  const named = match[0].replace(/name: example$/, `name: example-${n}`);
+  return text.slice(0, match.index) + named + text.slice(match.index + match[0].length);
+}

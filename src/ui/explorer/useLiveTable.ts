@@ -42,6 +42,8 @@ export interface LiveTable {
   resourceVersion: string | undefined;
   /** Lists again from scratch. */
   relist: () => void;
+  /** Whether the rows are a listed state (false until the first list succeeds, e.g. while the list is refused). */
+  listed: boolean;
 }
 
 interface Shown {
@@ -57,6 +59,7 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
   const [phase, setPhase] = useState<LivePhase>('idle');
   const [error, setError] = useState<unknown>(undefined);
   const [serverColumns, setServerColumns] = useState(false);
+  const [listed, setListed] = useState(false);
   const [generation, setGeneration] = useState(0);
   const relist = useCallback(() => setGeneration((n) => n + 1), []);
   const refKey = ref === undefined ? '' : resourcePath(ref);
@@ -66,6 +69,7 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
     let resourceVersion: string | undefined;
     const publish = () => setShown({ version: rows.version, resourceVersion });
     rows.clear();
+    setListed(false);
     if (ref === undefined || !enabled) {
       setPhase('idle');
       publish();
@@ -135,6 +139,7 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
       },
       handlers: {
         onList: (rv) => {
+          setListed(true);
           resourceVersion = rv;
           frame.schedule();
           setError(undefined);
@@ -190,5 +195,6 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
     serverColumns,
     resourceVersion: shown.resourceVersion,
     relist,
+    listed,
   };
 }

@@ -75,7 +75,8 @@ export function IdentitySwitcher() {
         aria-expanded={open}
         aria-controls={panelId}
         aria-label={`Acting as ${actingLabel(acting)} (${methodLabel[method] ?? method}). Change identity`}
-        title="Who the UI acts as: every view sends its requests with this identity"
+        // The full name, which the button may cut short at 1280 px.
+        title={`Acting as ${actingLabel(acting)} (${methodLabel[method] ?? method}): every view sends its requests with this identity`}
         data-identity={acting?.name}
         onClick={() => setOpen(!open)}
       >

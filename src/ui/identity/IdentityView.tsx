@@ -119,6 +119,13 @@ export function IdentityView({ params, active }: ViewProps) {
                 </>
               ) : null}
             </dd>
+          </dl>
+          {/* Right under the identity, so changing it needs no scrolling whatever the server says below. */}
+          <details className="identity-change">
+            <summary>Change identity</summary>
+            <IdentityForm current={acting} onDone={(next) => store.set(next)} />
+          </details>
+          <dl className="access-facts">
             {ssr !== undefined ? (
               <>
                 <dt>The server says (SelfSubjectReview)</dt>
@@ -157,12 +164,8 @@ export function IdentityView({ params, active }: ViewProps) {
             )}
           </dl>
           {whoami.error !== undefined ? (
-            <ErrorNotice title="SelfSubjectReview failed" error={whoami.error} />
+            <ErrorNotice title="SelfSubjectReview failed" error={whoami.error} reveal={false} />
           ) : null}
-          <details className="identity-change">
-            <summary>Change identity</summary>
-            <IdentityForm current={acting} onDone={(next) => store.set(next)} />
-          </details>
         </section>
         <section className="card identity-cando" aria-labelledby="cando-title">
           <h3 id="cando-title">What can I do</h3>
@@ -190,7 +193,7 @@ export function IdentityView({ params, active }: ViewProps) {
             <ErrorNotice title="Discovery failed, so the kinds are unknown" error={discoveryError} />
           ) : null}
           {review.error !== undefined ? (
-            <ErrorNotice title="SelfSubjectRulesReview failed" error={review.error} />
+            <ErrorNotice title="SelfSubjectRulesReview failed" error={review.error} reveal={false} />
           ) : null}
           {review.value?.evaluationError !== undefined ? (
             <p className="muted">Evaluation error: {review.value.evaluationError}</p>

@@ -347,6 +347,33 @@ export const explanationEntries: readonly ExplanationEntry[] = [
     }),
   },
   {
+    // After `forbidden`: an authorization refusal also says "is forbidden:", and names the user.
+    id: 'admission-denied',
+    when: {
+      code: 403,
+      message:
+        // Each alternative scans from the start, so the first that fits anywhere wins (not the leftmost match).
+        /^(?:.*?admission webhook "([^"]+)" denied the request|.*?(violates PodSecurity "[^"]+")|.*?ValidatingAdmissionPolicy '([^']+)'|.*?(exceeded quota)|.*?is forbidden: )/s,
+    },
+    spec: 'auth-errors',
+    explain: ({ groups }) => {
+      const who =
+        groups[1] !== undefined
+          ? `the validating webhook \`${groups[1]}\``
+          : groups[2] !== undefined
+            ? 'the PodSecurity plugin'
+            : groups[3] !== undefined
+              ? `the ValidatingAdmissionPolicy \`${groups[3]}\``
+              : groups[4] !== undefined
+                ? 'the ResourceQuota plugin'
+                : 'an admission step';
+      return {
+        rule: `Authentication and authorization let the write through; then admission refused it: ${who} said no. Admission runs on every write, a dry run too (only the storing is skipped), so a dry run is refused exactly as the write would be.`,
+        next: 'Open the admission trace: it lists every plugin, policy and webhook in the order they ran, what each saw and which refused. Change the object to meet the rule, or, as admin, the rule itself (the namespace’s labels, the quota, the policy or webhook; Workshop → Admission turns plugins on and off).',
+      };
+    },
+  },
+  {
     id: 'history-expired',
     when: { code: 410 },
     spec: 'core-watching',

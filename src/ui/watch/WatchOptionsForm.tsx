@@ -4,7 +4,7 @@
  * streaming list, timeout, relist on 410). Submitting starts the watch.
  */
 
-import type { FormEvent } from 'react';
+import { useId, type FormEvent } from 'react';
 import { choiceParam, type ResourceChoice } from '../lib/resource-choice';
 import type { StartAt, WatchOptions } from './watch-options';
 
@@ -18,17 +18,26 @@ interface Props {
   onStop: () => void;
 }
 
+/** Short enough for the select at 1280 px; the chosen one's meaning is spelled out under it. */
 const startLabels: Record<StartAt, string> = {
-  list: 'list first, then watch from its resourceVersion',
-  unset: 'resourceVersion unset (current state as ADDED, then changes)',
-  zero: 'resourceVersion=0 (state at any version, then changes)',
-  exact: 'a resourceVersion (changes after it)',
+  list: 'list, then watch',
+  unset: 'resourceVersion unset',
+  zero: 'resourceVersion=0',
+  exact: 'from a resourceVersion',
+};
+
+const startMeaning: Record<StartAt, string> = {
+  list: 'List first, then watch from the list’s resourceVersion.',
+  unset: 'The current state as ADDED events, then the changes.',
+  zero: 'The state at any version (the watch cache’s), then the changes.',
+  exact: 'Only the changes after the resourceVersion you give.',
 };
 
 export function WatchOptionsForm({ options, kinds, namespaces, running, onChange, onStart, onStop }: Props) {
   const set = <K extends keyof WatchOptions>(key: K, value: WatchOptions[K]) =>
     onChange({ ...options, [key]: value });
   const choice = kinds.find((k) => choiceParam(k) === options.kind);
+  const startHint = useId();
   return (
     <form
       className="watch-form"
@@ -38,9 +47,13 @@ export function WatchOptionsForm({ options, kinds, namespaces, running, onChange
         onStart();
       }}
     >
-      <label>
+      <label className="wide">
         Kind
-        <select value={options.kind} onChange={(e) => set('kind', e.target.value)}>
+        <select
+          value={options.kind}
+          title={choice === undefined ? undefined : `${choice.resource.kind} (${choice.groupVersion})`}
+          onChange={(e) => set('kind', e.target.value)}
+        >
           {kinds.map((k) => (
             <option key={choiceParam(k)} value={choiceParam(k)}>
               {k.resource.kind} ({k.groupVersion})
@@ -63,7 +76,7 @@ export function WatchOptionsForm({ options, kinds, namespaces, running, onChange
           ))}
         </datalist>
       </label>
-      <label>
+      <label className="wide">
         labelSelector
         <input
           value={options.labelSelector}
@@ -71,7 +84,7 @@ export function WatchOptionsForm({ options, kinds, namespaces, running, onChange
           onChange={(e) => set('labelSelector', e.target.value)}
         />
       </label>
-      <label>
+      <label className="wide">
         fieldSelector
         <input
           value={options.fieldSelector}
@@ -81,7 +94,11 @@ export function WatchOptionsForm({ options, kinds, namespaces, running, onChange
       </label>
       <label className="wide">
         Start
-        <select value={options.startAt} onChange={(e) => set('startAt', e.target.value as StartAt)}>
+        <select
+          value={options.startAt}
+          aria-describedby={startHint}
+          onChange={(e) => set('startAt', e.target.value as StartAt)}
+        >
           {(Object.keys(startLabels) as StartAt[]).map((key) => (
             <option key={key} value={key}>
               {startLabels[key]}
@@ -89,6 +106,9 @@ export function WatchOptionsForm({ options, kinds, namespaces, running, onChange
           ))}
         </select>
       </label>
+      <p className="muted wide watch-start-meaning" id={startHint}>
+        {startMeaning[options.startAt]}
+      </p>
       {options.startAt === 'exact' ? (
         <label>
           resourceVersion

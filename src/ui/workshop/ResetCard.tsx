@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useClient } from '../client-context';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { ProgressBar } from '../common/ProgressBar';
+import { stateReplacedEvent } from './state-file';
 
 export function ResetCard() {
   const client = useClient();
@@ -22,6 +23,7 @@ export function ResetCard() {
       const answer = await client.send<{ revision?: number }>('POST', '/sandbox/v1/reset');
       setRevision(answer.body.revision);
       setPhase('done');
+      window.dispatchEvent(new Event(stateReplacedEvent));
     } catch (e) {
       setError(e);
       setPhase('idle');

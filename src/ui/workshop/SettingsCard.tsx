@@ -13,6 +13,7 @@ import { ErrorNotice } from '../common/ErrorNotice';
 import { preferences, type ProfilePreference } from '../lib/preferences';
 import { PROFILES } from '../../machinery/naming';
 import { FeatureGatesFieldset } from './FeatureGatesFieldset';
+import { stateReplacedEvent } from './state-file';
 
 interface Settings {
   profile: string;
@@ -56,7 +57,13 @@ export function SettingsCard({ active = true }: { active?: boolean }) {
     const timer = setInterval(() => {
       if (document.visibilityState === 'visible') void load();
     }, 5000);
-    return () => clearInterval(timer);
+    // An import or reset replaced the state: read the revision now, not at the next tick.
+    const replaced = () => void load();
+    window.addEventListener(stateReplacedEvent, replaced);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener(stateReplacedEvent, replaced);
+    };
     // load is new each render; what matters is whether the view is shown.
   }, [active]);
 

@@ -2,8 +2,12 @@
  * Export and import of the whole state (objects, history, revisions,
  * settings) as one file in Dexie's export format. The same file imports
  * into the Node host (`POST /sandbox/v1/import`) and back. An import
- * replaces everything; open watches end with 410 and relist, and a progress
- * bar follows the server's progress lines.
+ * replaces everything, so picking a file first asks (what the file holds,
+ * what the sandbox holds now) and Cancel keeps the current state; open
+ * watches end with 410 and relist, and a progress bar follows the server's
+ * progress lines. After it the revision is read again (not taken from the
+ * import's last line, which controllers' first writes overtake), and every
+ * card showing it is told.
  */
 
 import { useState } from 'react';
@@ -12,6 +16,37 @@ import { useDiscovery } from '../app/DiscoveryContext';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { ProgressBar } from '../common/ProgressBar';
 import { importState } from './load-scenario';
+import { stateReplacedEvent, summarizeStateFile, type StateFileSummary } from './state-file';
+
+interface PendingImport {
+  file: File;
+  text: string;
+  summary: StateFileSummary;
+  /** The sandbox now: its resourceVersion (from the settings) and object count (when /metrics answers). */
+  current: { revision: number | undefined; objects: number | undefined };
+}
+
+/** The sandbox's current resourceVersion and object count, each undefined when it cannot be read. */
+async function currentState(client: ReturnType<typeof useClient>): Promise<PendingImport['current']> {
+  const [settings, metrics] = await Promise.allSettled([
+    client.send<{ revision?: number }>('GET', '/sandbox/v1/settings'),
+    client
+      .raw('GET', '/metrics')
+      .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status))))),
+  ]);
+  let objects: number | undefined;
+  if (metrics.status === 'fulfilled') {
+    objects = 0;
+    for (const line of metrics.value.split('\n')) {
+      const match = /^apiserver_storage_objects\{[^}]*\}\s+(\d+)/.exec(line);
+      if (match !== null) objects += Number(match[1]);
+    }
+  }
+  return {
+    revision: settings.status === 'fulfilled' ? settings.value.body.revision : undefined,
+    objects,
+  };
+}
 
 export function StateFileCard() {
   const client = useClient();
@@ -21,6 +56,7 @@ export function StateFileCard() {
   );
   const [message, setMessage] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
+  const [pending, setPending] = useState<PendingImport | undefined>(undefined);
 
   async function exportState() {
     setError(undefined);
@@ -47,16 +83,26 @@ export function StateFileCard() {
     }
   }
 
-  async function importFile(file: File) {
+  /** Reads the picked file and asks before anything is replaced. */
+  async function askImport(file: File) {
     setError(undefined);
     setMessage(undefined);
     try {
-      const settings = await importState(client, await file.text(), (done, total, label) =>
-        setProgress({ label, done, total }),
-      );
-      setMessage(
-        `Imported ${file.name}: the sandbox is at resourceVersion ${String(settings['revision'] ?? '?')}.`,
-      );
+      const text = await file.text();
+      const summary = summarizeStateFile(text);
+      setPending({ file, text, summary, current: await currentState(client) });
+    } catch (e) {
+      setError(e);
+    }
+  }
+
+  async function importFile({ file, text }: PendingImport) {
+    setPending(undefined);
+    try {
+      await importState(client, text, (done, total, label) => setProgress({ label, done, total }));
+      const now = await currentState(client);
+      setMessage(`Imported ${file.name}: the sandbox is at resourceVersion ${now.revision ?? '?'}.`);
+      window.dispatchEvent(new Event(stateReplacedEvent));
       discovery.reload();
     } catch (e) {
       setError(e);
@@ -78,15 +124,34 @@ export function StateFileCard() {
           <input
             type="file"
             accept=".json,application/json"
-            disabled={progress !== undefined}
+            disabled={progress !== undefined || pending !== undefined}
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';
-              if (file !== undefined) void importFile(file);
+              if (file !== undefined) void askImport(file);
             }}
           />
         </label>
       </div>
+      {pending !== undefined ? (
+        <div className="confirm" role="group" aria-label="Confirm the import">
+          <p>
+            <strong>Replace the whole sandbox with {pending.file.name}?</strong> The file holds{' '}
+            {pending.summary.objects} {pending.summary.objects === 1 ? 'object' : 'objects'}. Everything here
+            now — {pending.current.objects !== undefined ? `${pending.current.objects} objects, ` : ''}
+            the history up to resourceVersion {pending.current.revision ?? '?'} and the settings — is
+            replaced; export first to keep it.
+          </p>
+          <div className="row">
+            <button type="button" className="danger-solid" onClick={() => void importFile(pending)}>
+              Yes, replace the sandbox
+            </button>
+            <button type="button" className="secondary" onClick={() => setPending(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : null}
       {progress !== undefined ? (
         <ProgressBar
           label={progress.label}

@@ -8,6 +8,7 @@
  */
 
 import type { ViewProps } from '../app/view-props';
+import { OwnerNotice } from './OwnerNotice';
 import { AdmissionCard } from './AdmissionCard';
 import { AuditLogCard } from './AuditLogCard';
 import { ClockCard } from './ClockCard';
@@ -23,6 +24,7 @@ export function WorkshopView({ params, active }: ViewProps) {
   return (
     <main className="workshop-view" id={active ? 'main' : undefined} tabIndex={-1}>
       <h2>Workshop</h2>
+      <OwnerNotice />
       <SharedScenarioBanner url={params['scenario']} data={params['scenario-data']} />
       <div className="workshop-columns">
         <div className="workshop-left">
