@@ -46,7 +46,9 @@ test('a conflict, its three ways out, and the ownership view', async ({ page }, 
     await expect(conflict.getByRole('button', { name: way })).toBeVisible();
   await expect(conflict.locator('.way').nth(0)).toContainText('fieldManager=bob&force=true');
   const ownership = page.getByRole('region', { name: 'Ownership' });
-  await expect(ownership.locator('.own-line').filter({ hasText: 'replicas:' })).toContainText('alice');
+  // spec.replicas: the first such line (the Deployment controller's status lines, replicas among them, follow).
+  const specReplicas = (text: string) => ownership.locator('.own-line').filter({ hasText: text }).first();
+  await expect(specReplicas('replicas:')).toContainText('alice');
   await conflict.scrollIntoViewIfNeeded();
   await shot(page, testInfo, 'lab-409');
 
@@ -54,7 +56,7 @@ test('a conflict, its three ways out, and the ownership view', async ({ page }, 
   await conflict.getByRole('button', { name: "Adopt the server's values" }).click();
   await expect(bob.getByText(/^Applied: HTTP 200/)).toBeVisible();
   await expect(bob.getByLabel('Applied configuration of bob')).toHaveValue(/replicas: 2/);
-  const replicas = ownership.locator('.own-line').filter({ hasText: 'replicas:' });
+  const replicas = specReplicas('replicas:');
   await expect(replicas).toContainText('alice');
   await expect(replicas).toContainText('bob');
   await expect(replicas.locator('.shared-mark')).toBeVisible();
@@ -69,7 +71,7 @@ test('a conflict, its three ways out, and the ownership view', async ({ page }, 
   await expect(page.getByRole('region', { name: 'Conflict of bob' })).toContainText('.spec.replicas');
   await page.getByRole('region', { name: 'Conflict of bob' }).getByRole('button', { name: 'Force' }).click();
   await expect(bob.getByText(/^Forced: HTTP 200/)).toBeVisible();
-  await expect(ownership.locator('.own-line').filter({ hasText: 'replicas: 7' })).not.toContainText('alice');
+  await expect(specReplicas('replicas: 7')).not.toContainText('alice');
 
   // Dropping the field releases it: alice's apply without replicas no longer conflicts.
   const alice = page.getByRole('region', { name: 'Field manager alice' });
