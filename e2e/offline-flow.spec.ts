@@ -61,7 +61,12 @@ test('offline: create, watch and resolve an apply conflict', async ({ page, cont
   await expect(page.getByRole('region', { name: 'Conflict of bob' })).toContainText('.spec.replicas');
   await page.getByRole('region', { name: 'Conflict of bob' }).getByRole('button', { name: 'Force' }).click();
   await expect(bob.getByText(/^Forced: HTTP 200/)).toBeVisible();
+  // spec.replicas is the first such line; the Deployment controller's status lines (unavailableReplicas…) follow.
   await expect(
-    page.getByRole('region', { name: 'Ownership' }).locator('.own-line').filter({ hasText: 'replicas: 5' }),
+    page
+      .getByRole('region', { name: 'Ownership' })
+      .locator('.own-line')
+      .filter({ hasText: 'replicas: 5' })
+      .first(),
   ).toContainText('bob');
 });

@@ -290,6 +290,8 @@ async function conflictRound(
   const replicas = page
     .getByRole('region', { name: 'Ownership' })
     .locator('.own-line')
-    .filter({ hasText: 'replicas:' });
+    .filter({ hasText: 'replicas:' })
+    // spec.replicas: the controller's status lines follow it.
+    .first();
   for (const owner of owners.split(', ')) await expect(replicas).toContainText(owner);
 }
