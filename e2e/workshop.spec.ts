@@ -11,6 +11,10 @@ import { expect, test } from '@playwright/test';
 import { api, apiOk, uniqueName, waitForController } from './support/sandbox';
 import { createConfigMap, openView, rowOf, shot, waitUsable } from './support/ui';
 
+// Reset, import and a fresh browser scale with the store: run last in the suite, they meet every earlier
+// test's objects and the simulated cluster running their pods, which took them past 30 s on a loaded machine.
+test.describe.configure({ timeout: 90_000 });
+
 test('settings, export and import of the state, and reset', async ({ page }, testInfo) => {
   await openView(page, 'workshop');
   const settings = page.getByRole('region', { name: 'Settings' });
