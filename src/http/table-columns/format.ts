@@ -6,6 +6,7 @@
  * commas. Also small readers for the loosely typed JSON objects.
  */
 
+import { humanDuration } from '../../machinery/human-duration';
 import type { TableColumn } from '../table';
 
 export type Obj = Record<string, unknown>;
@@ -52,39 +53,7 @@ export const nameColumn = column(
 );
 export const ageColumn = column('Age', 'string', 'Time since the object was created.');
 
-/**
- * A duration the way people read it: two or three significant figures,
- * coarser as it grows (seconds up to two minutes, then minutes and
- * seconds, minutes, hours and minutes, hours, days and hours, days, years).
- */
-export function humanDuration(ms: number): string {
-  const seconds = Math.trunc(ms / 1000);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.trunc(seconds / 60);
-  if (minutes < 10) {
-    const s = seconds % 60;
-    return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
-  }
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.trunc(minutes / 60);
-  if (hours < 8) {
-    const m = minutes % 60;
-    return m === 0 ? `${hours}h` : `${hours}h${m}m`;
-  }
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) {
-    const h = hours % 24;
-    return h === 0 ? `${Math.trunc(hours / 24)}d` : `${Math.trunc(hours / 24)}d${h}h`;
-  }
-  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const d = Math.trunc(hours / 24) % 365;
-    return d === 0 ? `${Math.trunc(hours / 24 / 365)}y` : `${Math.trunc(hours / 24 / 365)}y${d}d`;
-  }
-  return `${Math.trunc(hours / 24 / 365)}y`;
-}
+export { humanDuration };
 
 /** Time since an RFC 3339 timestamp, or `<unknown>` when there is none. */
 export function since(timestamp: unknown, now: Date): string {
