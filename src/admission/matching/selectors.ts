@@ -7,6 +7,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import { notFound } from '../../machinery/errors';
+import { labelSelectorMatcher } from '../../machinery/scheduling/label-selector';
 import type { AdmissionAttributes, AdmissionPluginDeps } from '../types';
 import type { LabelSelector } from '../webhook/types';
 
@@ -16,29 +17,9 @@ export function selectorMatches(
   labels: Record<string, string>,
 ): boolean {
   if (selector === undefined) return true;
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const r of selector.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-    const values = r.values ?? [];
-    switch (r.operator) {
-      case 'In':
-        if (!has || !values.includes(labels[r.key] ?? '')) return false;
-        break;
-      case 'NotIn':
-        if (has && values.includes(labels[r.key] ?? '')) return false;
-        break;
-      case 'Exists':
-        if (!has) return false;
-        break;
-      case 'DoesNotExist':
-        if (has) return false;
-        break;
-      default:
-        // The configuration's validation refuses other operators; a stored one selects nothing.
-        return false;
-    }
-  }
-  return true;
+  // The configuration's validation refuses bad operators; a stored one selects nothing.
+  const match = labelSelectorMatcher(selector);
+  return match instanceof Error ? false : match(labels);
 }
 
 export function isEmptySelector(selector: LabelSelector | undefined): boolean {
