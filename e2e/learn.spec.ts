@@ -14,6 +14,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { builtinLessons } from '../src/lessons/builtin/index';
 import { openSandbox, waitForController, waitForOfflineShell } from './support/sandbox';
+import { shot } from './support/ui';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -62,9 +63,10 @@ test('a first visit shows the Learn entry in the first viewport, and #/learn lin
   await expect(page.getByText(`0 of ${builtinLessons.length} lessons done.`)).toBeVisible();
 });
 
-test('two lessons completed by Show me, and their progress survives a reload', async ({ page }) => {
+test('two lessons completed by Show me, and their progress survives a reload', async ({ page }, testInfo) => {
   test.setTimeout(150_000);
   await completeByShowMe(page, 'welcome');
+  await shot(page, testInfo, 'learn-lesson');
   // Webhooks: a backend and its configuration, then the alpha ValidatingAdmissionPolicy turned on in this tab's server.
   await completeByShowMe(page, 'webhooks');
 
