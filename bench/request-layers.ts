@@ -16,6 +16,12 @@ import { Agent } from 'undici';
 import { startNodeHost, type NodeHostOptions } from '../src/hosts/node/host';
 import { etcdSkipReason, startEtcd } from '../test/support/etcd';
 import type { Figure } from './report';
+import type { KubeObject } from '../src/api/meta';
+import type { AuthorizationAttributes } from '../src/auth/authorizer';
+import { authorizerIndexes, createAuthorizer } from '../src/auth/authz/index';
+import { memoryLister } from '../src/auth/authz/memory-lister';
+import { bootstrapPolicy } from '../src/auth/policy/index';
+import { namingProfile } from '../src/machinery/naming';
 
 const creates = 1500;
 const width = 16;
@@ -179,13 +185,94 @@ function figuresOf(
   ];
 }
 
+/**
+ * One authorization through Node+RBAC over the bootstrap policy plus 200
+ * namespaces' worth of bindings, for a service account bound in its
+ * namespace (the walk a controller's or a workload's request takes):
+ * evaluated every time, and remembered (rbac.ts) while RBAC is unchanged.
+ */
+async function rbacDecisionCost(): Promise<Figure[]> {
+  const profile = namingProfile('kubernetes');
+  const policy = bootstrapPolicy(profile);
+  const bindings: KubeObject[] = [...policy.roleBindings.map((r) => r.roleBinding)];
+  for (let i = 0; i < 200; i++)
+    bindings.push({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: `app-writer-${i}`, namespace: `ns-${i}` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'app-writer' },
+      subjects: [{ kind: 'ServiceAccount', name: 'app', namespace: `ns-${i}` }],
+    } as KubeObject);
+  const rbac = {
+    roles: memoryLister(policy.roles.map((r) => r.role)),
+    clusterRoles: memoryLister([
+      ...policy.clusterRoles,
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'app-writer' },
+        rules: [
+          { apiGroups: ['apps'], resources: ['deployments', 'replicasets'], verbs: ['*'] },
+          { apiGroups: [''], resources: ['pods', 'services', 'secrets'], verbs: ['get', 'list', 'watch'] },
+          { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update'] },
+        ],
+      } as KubeObject,
+    ]),
+    roleBindings: memoryLister(bindings, authorizerIndexes.rolebindings),
+    clusterRoleBindings: memoryLister(policy.clusterRoleBindings, authorizerIndexes.clusterrolebindings),
+  };
+  const node = { pods: memoryLister([], authorizerIndexes.pods), nodeRules: [] };
+  const attributes: AuthorizationAttributes = {
+    user: {
+      username: 'system:serviceaccount:ns-7:app',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:ns-7', 'system:authenticated'],
+    },
+    verb: 'create',
+    resourceRequest: true,
+    apiGroup: '',
+    apiVersion: 'v1',
+    resource: 'configmaps',
+    subresource: '',
+    namespace: 'ns-7',
+    name: '',
+    path: '/api/v1/namespaces/ns-7/configmaps',
+  };
+  const time = async (remember: boolean): Promise<number> => {
+    const authorizer = createAuthorizer(['Node', 'RBAC'], {
+      profile,
+      rbac,
+      node,
+      ...(remember ? { rbacGeneration: () => 0 } : {}),
+    });
+    const n = 20_000;
+    for (let i = 0; i < 2000; i++) await authorizer.authorize(attributes);
+    const start = performance.now();
+    for (let i = 0; i < n; i++) {
+      const r = await authorizer.authorize(attributes);
+      if (r.decision !== 'Allow') throw new Error(`expected Allow, got ${r.decision}`);
+    }
+    return ((performance.now() - start) * 1000) / n;
+  };
+  const evaluated = await time(false);
+  const remembered = await time(true);
+  return [
+    {
+      section: 'authorization per request (service account, 200 namespaces bound)',
+      name: 'RBAC decision, remembered',
+      value: remembered,
+      unit: 'µs',
+      floor: evaluated,
+      floorName: 'RBAC walk on every request',
+    },
+  ];
+}
+
 export async function runRequestLayersBench(): Promise<Figure[]> {
   const floor = await profileCreates({ storage: 'memory' }, { 'x-bench-floor': '1' });
   const memory = await profileCreates({ storage: 'memory' }, {});
-  const figures = figuresOf(
-    'request path per layer (memory store, 16 in flight, CPU µs per create)',
-    memory,
-    floor,
+  const figures = [...(await rbacDecisionCost())];
+  figures.push(
+    ...figuresOf('request path per layer (memory store, 16 in flight, CPU µs per create)', memory, floor),
   );
   const skip = etcdSkipReason();
   if (skip !== undefined) {
