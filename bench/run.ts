@@ -38,6 +38,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   explorer: async () => (await import('./explorer-load')).runExplorerLoadBench(),
   replicas: async () => (await import('./replicas')).runReplicasBench(),
   etcd: async () => (await import('./etcd')).runEtcdBench(),
+  layers: async () => (await import('./request-layers')).runRequestLayersBench(),
   services: async () => (await import('./services')).runServicesBench(),
   protobuf: async () => (await import('./protobuf')).runProtobufBench(),
   profile: async () => (await import('./profile-worker')).runProfileBench(),

@@ -55,6 +55,23 @@ describe('layer imports', () => {
     ).toEqual([]);
   });
 
+  it.each([
+    [
+      'src/registry/generic/x.ts',
+      `import type { AdmissionChain } from '../../admission/chain';\n`,
+      'registry may not import src/admission',
+    ],
+    [
+      'src/admission/plugins/x.ts',
+      `import type { Lister } from '../../registry/cache/types';\n`,
+      'admission may not import src/registry',
+    ],
+  ])('keeps %s from even a type-only import across registry and admission', async (file, code, message) => {
+    const errors = await layerErrors(file, code);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(message);
+  });
+
   it('allows downward imports and imports within a layer', async () => {
     expect(await layerErrors('src/ui/x.ts', `import { createClient } from '../client';\n`)).toEqual([]);
     expect(

@@ -6,7 +6,7 @@
  */
 
 import type { AdmissionTracePass, AdmissionTraceRecord, AdmissionTraceStep } from '../api/admission-trace';
-import type { AdmissionTrace } from '../registry/rest/scope';
+import type { AdmissionTrace } from '../machinery/admission/request-sinks';
 
 export interface TraceRequest {
   auditId: string;

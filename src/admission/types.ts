@@ -7,63 +7,18 @@
  * configuration, the webhook transport).
  */
 
-import type { GroupVersionKind, GroupVersionResource, JsonObject, KubeObject } from '../api/meta';
-import type { UserInfo } from '../api/authn';
+import type { GroupVersionResource, KubeObject } from '../api/meta';
 import type { NamingProfile } from '../machinery/naming';
 import type { Authorizer } from '../auth/authorizer';
-import type { Lister } from '../registry/cache/types';
-import type { AdmissionTrace, AuditAnnotations, AuditLevel, Warnings } from '../registry/rest/scope';
+import type { Lister } from '../machinery/lister';
+import type { AuditLevel } from '../machinery/admission/request-sinks';
+import type {
+  AdmissionAttributes,
+  AdmissionOperation,
+  NamespaceLister,
+} from '../machinery/admission/attributes';
 import type { AdmissionMetrics } from './metrics';
 import type { WebhookTransport } from './webhook-transport';
-
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-/**
- * State shared by one write's mutating passes: the real reinvocation
- * handler runs every mutating plugin a second time when a webhook with
- * `reinvocationPolicy: IfNeeded` asks for it (an object changed after it ran).
- */
-export interface ReinvocationContext {
-  /** True during the second pass. */
-  isReinvoke: boolean;
-  /** Set by a plugin during the first pass to request the second. */
-  shouldReinvoke: boolean;
-  /** Per-plugin state kept between the passes (keyed by plugin name). */
-  values: Map<string, unknown>;
-}
-
-export interface AdmissionAttributes {
-  operation: AdmissionOperation;
-  /** The resource as stored (`kind`/`resource` of an AdmissionReview). */
-  group: string;
-  version: string;
-  kind: string;
-  resource: string;
-  subresource: string;
-  namespace: string;
-  name: string;
-  /** The new object (absent for DELETE). Plugins never change it in place: a mutating plugin returns a changed copy. */
-  object?: KubeObject;
-  /** The stored object (absent for CREATE). */
-  oldObject?: KubeObject;
-  user: UserInfo;
-  dryRun: boolean;
-  /** The request's uid (an AdmissionReview's `request.uid`, the Audit-Id). */
-  uid?: string;
-  /** The resource and kind as the client addressed them, when they differ from the stored ones (`deployments/scale` is a Scale). */
-  requestKind?: GroupVersionKind;
-  requestResource?: GroupVersionResource;
-  /** The write's options as sent (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions). */
-  options?: JsonObject;
-  /** Where `Warning` headers go (absent: dropped). */
-  warnings?: Warnings;
-  /** Where audit annotations go (absent: dropped). */
-  annotations?: AuditAnnotations;
-  /** Webhooks and policies record their own steps here (the chain records plugin steps). */
-  trace?: AdmissionTrace;
-  /** Set by the chain for the mutating phase. */
-  reinvocation?: ReinvocationContext;
-}
 
 /**
  * One admission plugin. `admit` is its mutating half: it returns a changed
@@ -79,11 +34,6 @@ export interface AdmissionPlugin {
   validate?(attributes: AdmissionAttributes): Promise<void>;
   /** Webhook and policy dispatchers record a step per webhook or policy; the chain records none for them. */
   readonly recordsOwnSteps?: boolean;
-}
-
-/** Read access to namespaces for plugins (a lister handed in, never storage). */
-export interface NamespaceLister {
-  get(name: string): Promise<KubeObject | undefined>;
 }
 
 /**
@@ -145,3 +95,10 @@ export interface AdmissionFlags {
 export type AdmissionPluginFactory = (deps: AdmissionPluginDeps) => AdmissionPlugin;
 
 export type { AuditLevel };
+export type {
+  AdmissionAttributes,
+  AdmissionInterface,
+  AdmissionOperation,
+  NamespaceLister,
+  ReinvocationContext,
+} from '../machinery/admission/attributes';

@@ -27,10 +27,23 @@ export interface ResourceShape {
   subresources: ReadonlyMap<string, unknown>;
 }
 
+/**
+ * One root node per definition name: schema resolution is remembered per node
+ * (go-shape.ts, keyed weakly by the node), so a fresh `{ ref }` per write
+ * would miss every time and leave a dead entry per write for the collector.
+ */
+const refNodes = new Map<string, SchemaNode>();
+
+function refNode(definition: string): SchemaNode {
+  let node = refNodes.get(definition);
+  if (node === undefined) refNodes.set(definition, (node = Object.freeze({ ref: definition })));
+  return node;
+}
+
 export function objectTypeFor(rt: ResourceShape, definitions: DefinitionSet): ObjectType {
   return {
     definitions,
-    root: rt.schema ?? (rt.definition !== undefined ? { ref: rt.definition } : undefined),
+    root: rt.schema ?? (rt.definition !== undefined ? refNode(rt.definition) : undefined),
     goStructs: !rt.custom,
     statusSubresource: rt.subresources.has('status'),
   };

@@ -325,9 +325,18 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     ).values(),
   ];
 
+  // Every change to an RBAC object, as the authorizer's listers see it, retires its remembered decisions.
+  let rbacGeneration = 0;
+  for (const resource of ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'])
+    informers.informerFor({ group: rbacGroup, resource }).addEventHandler({
+      add: () => void rbacGeneration++,
+      update: () => void rbacGeneration++,
+      delete: () => void rbacGeneration++,
+    });
   const nodeRole = bootstrapPolicy(profile).clusterRoles.find((r) => r.metadata.name === 'system:node');
   const authorizer = createAuthorizer(o.authorizationModes, {
     profile,
+    rbacGeneration: () => rbacGeneration,
     rbac: {
       roles: lister(rbacGroup, 'roles'),
       roleBindings: lister(rbacGroup, 'rolebindings', authorizerIndexes.rolebindings),

@@ -19,6 +19,7 @@ import {
   loadYamlForSettings,
   type AdmissionSettings,
 } from './admission-settings';
+import type { AdmissionChain } from '../admission/chain';
 import { TraceStore } from '../admission/trace-store';
 import { createServerAudit } from './audit';
 import { handleAuditApi, isAuditApiPath } from './sandbox-audit-api';
@@ -318,7 +319,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     disablePlugins: [...(options.admission?.disablePlugins ?? [])],
     configuration: '',
   };
-  const storeDeps: StoreDeps = {
+  const storeDeps: StoreDeps & { admission: AdmissionChain } = {
     storage,
     admission: createAdmission(options.admission ?? {}, admissionDeps),
     definitions: catalog.definitions,

@@ -10,7 +10,7 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { Lister } from '../../registry/cache/types';
+import type { Lister } from '../../machinery/lister';
 import type { AdmissionAttributes, AdmissionPluginFactory } from '../types';
 import { admissionForbidden } from './support/errors';
 import { clonePod, isNotPod, podSpecOf } from './support/pod-shape';

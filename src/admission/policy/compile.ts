@@ -7,8 +7,8 @@
  * Fail`, as a compilation error does on the real server.
  */
 
-import type { CompiledPolicyExpression } from './expressions';
-import { compilePolicyExpression } from './expressions';
+import type { CompiledPolicyExpression } from '../../cel/policy-expressions';
+import { compilePolicyExpression } from '../../cel/policy-expressions';
 import type { ValidatingAdmissionPolicy } from './types';
 
 export interface CompiledValidation {

@@ -7,7 +7,7 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { Lister } from '../../registry/cache/types';
+import type { Lister } from '../../machinery/lister';
 import type { AdmissionPluginDeps } from '../types';
 import type { ParamKind, ParamRef } from './types';
 

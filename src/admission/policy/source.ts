@@ -6,7 +6,7 @@
  * has a stable order.
  */
 
-import type { Lister } from '../../registry/cache/types';
+import type { Lister } from '../../machinery/lister';
 import type { AdmissionPluginDeps } from '../types';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from './types';
 

@@ -12,7 +12,7 @@ import type { Authorizer } from '../../auth/authorizer';
 import { MAX_MESSAGE_EXPRESSION_BYTES, RUNTIME_CEL_COST_BUDGET } from '../../cel';
 import type { AdmissionAttributes } from '../types';
 import type { CompiledPolicy } from './compile';
-import type { CompiledPolicyExpression } from './expressions';
+import type { CompiledPolicyExpression } from '../../cel/policy-expressions';
 import {
   conditionFailure,
   evaluateWithAuthorizer,

@@ -5,7 +5,7 @@
  * ordered list whose positions are the audit annotations' indexes.
  */
 
-import type { Lister } from '../../registry/cache/types';
+import type { Lister } from '../../machinery/lister';
 import type { AdmissionPluginDeps } from '../types';
 import type { WebhookConfiguration, WebhookEntry, WebhookKind } from './types';
 

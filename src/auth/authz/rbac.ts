@@ -9,6 +9,16 @@
  * are allowed only through bindings naming `system:anonymous` or
  * `system:unauthenticated` (or a rule bound to `system:unauthenticated`-
  * holding groups), exactly as the real RBAC.
+ *
+ * Decisions are remembered per (user name, groups, request attributes) while
+ * the RBAC objects stay as they are: `generation` (when given) changes with
+ * every add, update and delete of a Role, ClusterRole or binding, and a
+ * changed generation drops every remembered decision, so a decision is
+ * never older than the listers it was read from and an RBAC change takes
+ * effect on the first request that reads the changed listers. The real
+ * server walks the rules on every request; here one Node thread serves
+ * every client, so repeated identical checks (a controller's or a client's
+ * steady traffic) are answered from the map.
  */
 
 import type { UserInfo } from '../../api/authn';
@@ -17,14 +27,55 @@ import { aggregate, describeBinding } from './objects';
 import type { RuleResolver } from './resolver';
 import { ruleAllows } from './rules';
 
+/** Decisions kept at most; past it the map starts over (a bound, not an eviction policy). */
+const maxDecisions = 4096;
+
+/** Everything an RBAC decision reads of the request: who (name and groups only: subjects match nothing else) and what. */
+function decisionKey(a: AuthorizationAttributes): string {
+  return [
+    a.user.username,
+    a.user.groups.join('\u0002'),
+    a.verb,
+    a.resourceRequest ? 'r' : 'n',
+    a.apiGroup,
+    a.resource,
+    a.subresource,
+    a.namespace,
+    a.name,
+    a.path,
+  ].join('\u0001');
+}
+
 export class RbacAuthorizer implements Authorizer {
-  constructor(readonly resolver: RuleResolver) {}
+  private readonly decisions = new Map<string, AuthorizationResult>();
+  private decisionsAt: number | undefined;
+
+  /** `generation`: changes whenever any RBAC object changes; absent, nothing is remembered. */
+  constructor(
+    readonly resolver: RuleResolver,
+    private readonly generation?: () => number,
+  ) {}
 
   async authorize(a: AuthorizationAttributes): Promise<AuthorizationResult> {
     return Promise.resolve(this.authorizeSync(a));
   }
 
   authorizeSync(a: AuthorizationAttributes): AuthorizationResult {
+    if (this.generation === undefined) return this.evaluate(a);
+    const generation = this.generation();
+    if (generation !== this.decisionsAt || this.decisions.size >= maxDecisions) {
+      this.decisions.clear();
+      this.decisionsAt = generation;
+    }
+    const key = decisionKey(a);
+    const known = this.decisions.get(key);
+    if (known !== undefined) return { ...known };
+    const result = this.evaluate(a);
+    this.decisions.set(key, result);
+    return { ...result };
+  }
+
+  private evaluate(a: AuthorizationAttributes): AuthorizationResult {
     let allowedBy: string | undefined;
     const errors: string[] = [];
     this.resolver.visitRulesFor(a.user, a.namespace, (source, rule, error) => {

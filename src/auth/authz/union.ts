@@ -27,6 +27,8 @@ export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'Node' | 'RBAC';
 export interface AuthorizerDeps {
   profile: NamingProfile;
   rbac: RbacListers;
+  /** Changes whenever a Role, ClusterRole or binding changes: lets RBAC remember decisions (see rbac.ts). */
+  rbacGeneration?: () => number;
   /** Needed for mode `Node`. */
   node?: NodeGraphListers & { nodeRules: readonly PolicyRule[] };
   /** Groups allowed everything before any mode; default `system:masters`. */
@@ -74,7 +76,7 @@ export function createAuthorizer(
   if (modes.length === 0) throw new Error('at least one authorization mode must be passed');
   const resolver = new RuleResolver(deps.rbac, deps.profile, 'lister');
   const registryResolver = new RuleResolver(deps.rbac, deps.profile, 'storage');
-  const rbac = new RbacAuthorizer(resolver);
+  const rbac = new RbacAuthorizer(resolver, deps.rbacGeneration);
   const steps: Step[] = [privilegedStep(deps.privilegedGroups ?? ['system:masters'])];
   for (const mode of modes) {
     switch (mode) {

@@ -6,7 +6,7 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { NamespaceLister } from '../../admission/types';
+import type { NamespaceLister } from '../../machinery/admission/attributes';
 import type { SharedInformerFactory } from './factory';
 
 /** Namespaces are stored in the core group under `namespaces`, in every naming profile. */

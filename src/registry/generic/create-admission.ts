@@ -7,7 +7,7 @@
  */
 
 import type { KubeObject } from '../../api/meta';
-import type { AdmissionAttributes } from '../../admission/types';
+import type { AdmissionAttributes } from '../../machinery/admission/attributes';
 import type { RequestScope } from '../rest/scope';
 import type { ResourceType } from '../resource-type';
 import type { StoreDeps } from './store';

@@ -25,8 +25,11 @@ import { deepClone, deepCloneSliced, deepEqual, dropNulls, isPlainObject } from 
 import type { DefinitionSet } from '../../machinery/schema';
 import type { NamingProfile } from '../../machinery/naming';
 import type { Storage } from '../../storage/types';
-import type { AdmissionChain } from '../../admission/chain';
-import type { AdmissionAttributes, AdmissionOperation } from '../../admission/types';
+import type {
+  AdmissionAttributes,
+  AdmissionInterface,
+  AdmissionOperation,
+} from '../../machinery/admission/attributes';
 import {
   ignoreManagedFieldsTimestamps,
   objectTypeFor,
@@ -61,7 +64,7 @@ import { ContinueExpiredError, waitForRevision } from './revisions';
 /** What every store shares: the backend, admission and the server's settings. */
 export interface StoreDeps {
   storage: Storage;
-  admission: AdmissionChain;
+  admission: AdmissionInterface;
   definitions: DefinitionSet;
   profile: NamingProfile;
   featureGates: Readonly<Record<string, boolean>>;

@@ -11,99 +11,16 @@
 import type { UserInfo } from '../../api/authn';
 import type { GroupVersionKind, GroupVersionResource, JsonObject } from '../../api/meta';
 import { newUid } from '../../machinery/ids';
-import type { AdmissionTracePass, AdmissionTraceStep } from '../../api/admission-trace';
 
-/** Where admission records each step it ran for one request (`admission/trace.ts` keeps them per audit id). */
-export interface AdmissionTrace {
-  /** A pass through admission begins; a retried attempt on the same object replaces the previous pass. */
-  begin(pass: Omit<AdmissionTracePass, 'steps'>): void;
-  record(step: AdmissionTraceStep): void;
-}
-
-/** Audit levels, lowest first (`audit.orch.io/v1`). */
-export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
-
-/**
- * Annotations admission adds to the request's audit event (PodSecurity's
- * `pod-security.orch.io/*`, the webhooks' `mutation.webhook…` and
- * `patch.webhook…`), each with the lowest audit level that records it.
- * Like warnings, a retried write attempt starts clean.
- */
-export class AuditAnnotations {
-  private kept = new Map<string, { value: string; level: AuditLevel }>();
-  private attempt = new Map<string, { value: string; level: AuditLevel }>();
-
-  /** The first value set for a key wins, as on the real server (a second, different value is dropped). */
-  add(key: string, value: string, level: AuditLevel = 'Metadata'): void {
-    if (this.kept.has(key) || this.attempt.has(key)) return;
-    this.attempt.set(key, { value, level });
-  }
-
-  keep(): void {
-    for (const [k, v] of this.attempt) this.kept.set(k, v);
-    this.attempt = new Map();
-  }
-
-  beginAttempt(): void {
-    this.attempt = new Map();
-  }
-
-  /** The annotations an event at `level` carries. */
-  at(level: AuditLevel): Record<string, string> {
-    const rank = auditLevelRank(level);
-    const out: Record<string, string> = {};
-    for (const map of [this.kept, this.attempt])
-      for (const [k, v] of map) if (auditLevelRank(v.level) <= rank) out[k] = v.value;
-    return out;
-  }
-}
-
-export function auditLevelRank(level: AuditLevel): number {
-  return ['None', 'Metadata', 'Request', 'RequestResponse'].indexOf(level);
-}
-
-/**
- * Warnings for the response's `Warning` header. An optimistic write may run
- * its steps several times; each attempt starts clean so a retried attempt
- * reports only its own findings, and warnings from outside the attempts
- * (deprecation, decoding) are kept.
- */
-export class Warnings {
-  private readonly kept: string[] = [];
-  private attempt: string[] = [];
-
-  add(text: string): void {
-    this.attempt.push(text);
-  }
-
-  push(...texts: string[]): void {
-    this.attempt.push(...texts);
-  }
-
-  /** Warnings added so far survive every later attempt (decoding, deprecation). */
-  keep(): void {
-    this.kept.push(...this.attempt);
-    this.attempt = [];
-  }
-
-  /** A write attempt begins: warnings of a previous, abandoned attempt are dropped. */
-  beginAttempt(): void {
-    this.attempt = [];
-  }
-
-  /** Every warning once, in the order first added. */
-  all(): string[] {
-    return [...new Set([...this.kept, ...this.attempt])];
-  }
-
-  [Symbol.iterator](): Iterator<string> {
-    return this.all()[Symbol.iterator]();
-  }
-
-  get length(): number {
-    return this.all().length;
-  }
-}
+export {
+  AuditAnnotations,
+  Warnings,
+  auditLevelRank,
+  type AdmissionTrace,
+  type AuditLevel,
+} from '../../machinery/admission/request-sinks';
+import type { AdmissionTrace, AuditAnnotations } from '../../machinery/admission/request-sinks';
+import { Warnings } from '../../machinery/admission/request-sinks';
 
 export type RequestVerb =
   'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'connect';

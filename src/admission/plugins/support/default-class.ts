@@ -7,7 +7,7 @@
  */
 
 import type { KubeObject } from '../../../api/meta';
-import type { Lister } from '../../../registry/cache/types';
+import type { Lister } from '../../../machinery/lister';
 
 export type DefaultClass =
   { kind: 'none' } | { kind: 'one'; name: string } | { kind: 'several'; count: number };

@@ -9,7 +9,7 @@
 
 import type { KubeObject } from '../../../api/meta';
 import { namingProfile, type NamingProfile } from '../../../machinery/naming';
-import type { Lister } from '../../../registry/cache/types';
+import type { Lister } from '../../../machinery/lister';
 import type { AdmissionAttributes, AdmissionPluginDeps } from '../../types';
 import type { WebhookTransport } from '../../webhook-transport';
 

@@ -11,7 +11,7 @@
  */
 
 import type { KubeObject } from '../../../../api/meta';
-import { compilePolicyExpression, type ExpectedType } from '../../../../admission/policy/expressions';
+import { compilePolicyExpression, type ExpectedType } from '../../../../cel/policy-expressions';
 import { fieldError, type FieldError } from '../../../../machinery/field-errors';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from '../../../../machinery/names';
 import { validateMatchResources } from './match-resources';

@@ -8,7 +8,7 @@
  */
 
 import type { KubeObject } from '../../../../api/meta';
-import type { AdmissionAttributes } from '../../../../admission/types';
+import type { AdmissionAttributes } from '../../../../machinery/admission/attributes';
 import { badRequest, StatusError } from '../../../../machinery/errors';
 import { goQuote } from '../../../../machinery/go-format';
 import type { StoreDeps } from '../../../generic/store';

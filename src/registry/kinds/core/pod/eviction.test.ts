@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../api/meta';
-import { AdmissionChain } from '../../../../admission/chain';
-import type { AdmissionAttributes } from '../../../../admission/types';
+import type { AdmissionAttributes } from '../../../../machinery/admission/attributes';
 import { allowAll } from '../../../../auth/authorizer';
 import { StaticTokens } from '../../../../auth/authn/static-tokens';
 import { StatusError } from '../../../../machinery/errors';
@@ -109,7 +108,7 @@ beforeEach(() => {
     catalog,
     {
       storage: createMemoryStorage(),
-      admission: new AdmissionChain([recorder]),
+      admission: { mutate: async () => undefined, validate: recorder.validate },
       definitions: catalog.definitions,
       profile,
       featureGates: {},

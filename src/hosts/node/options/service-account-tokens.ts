@@ -10,8 +10,8 @@
  * other authentication flags.
  */
 
-import { formatGoDuration, parseGoDuration } from '../../machinery/go-duration';
-import type { ApiServerOptions } from '../../server/options';
+import { formatGoDuration, parseGoDuration } from '../../../machinery/go-duration';
+import type { ApiServerOptions } from '../../../server/options';
 
 export const serviceAccountTokenFlagKinds = {
   'service-account-signing-key-file': 'string',

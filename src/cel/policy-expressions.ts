@@ -7,7 +7,7 @@
  * both for the 422 at create and for a stored policy that no longer compiles.
  */
 
-import { admissionEnvironment, compileExpression, isCompileError, type CompiledExpression } from '../../cel';
+import { admissionEnvironment, compileExpression, isCompileError, type CompiledExpression } from './index';
 
 /** The result types an expression may have: `bool` (validations, conditions), `string`, or string or null (audit values). */
 export type ExpectedType = 'bool' | 'string' | 'string-or-null';

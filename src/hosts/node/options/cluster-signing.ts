@@ -9,8 +9,8 @@
  * per-signer ones, with the real option validation's messages.
  */
 
-import { parseGoDuration } from '../../machinery/go-duration';
-import type { ClusterSigningOptions, SigningFiles } from '../../server/options';
+import { parseGoDuration } from '../../../machinery/go-duration';
+import type { ClusterSigningOptions, SigningFiles } from '../../../server/options';
 
 const perSigner = {
   kubeletServing: 'cluster-signing-kubelet-serving',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHostArgs } from './args';
+import { parseHostArgs } from '../args';
 
 const files: Record<string, string> = {
   '/ca.crt': 'CERT',
