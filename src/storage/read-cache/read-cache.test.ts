@@ -10,7 +10,7 @@ import { createDexieStorage } from '../dexie/dexie-storage';
 import { createMemoryStorage } from '../memory/memory-storage';
 import type { Storage } from '../types';
 import { type ReadCachedStorage, withReadCache } from './read-cache';
-import { createWriterLease, inProcessLocks, type LockManagerLike } from './writer-lease';
+import { createWriterLease, inProcessLocks, type ChannelLike, type LockManagerLike } from './writer-lease';
 
 let databases = 0;
 const opened: Storage[] = [];
@@ -18,8 +18,18 @@ afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
 });
 
+/** Node's BroadcastChannel (its typings name the DOM's listener types differently). */
+function channelOf(name: string): ChannelLike {
+  const channel = new BroadcastChannel(name);
+  return {
+    postMessage: (message) => channel.postMessage(message),
+    addEventListener: (type, listener) => channel.addEventListener(type, listener as never),
+    close: () => channel.close(),
+  };
+}
+
 function cached(inner: Storage, locks: LockManagerLike, name: string): ReadCachedStorage {
-  const lease = createWriterLease({ name, locks, channel: new BroadcastChannel(name) });
+  const lease = createWriterLease({ name, locks, channel: channelOf(name) });
   const storage = withReadCache(inner, lease) as ReadCachedStorage;
   opened.push(storage);
   return storage;
@@ -29,7 +39,7 @@ describeStorageConformance('read cache over memory', async () => {
   const name = `read-cache-conformance-${++databases}`;
   return withReadCache(
     createMemoryStorage(),
-    createWriterLease({ name, locks: inProcessLocks(), channel: new BroadcastChannel(name) }),
+    createWriterLease({ name, locks: inProcessLocks(), channel: channelOf(name) }),
   );
 });
 
