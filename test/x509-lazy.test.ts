@@ -106,6 +106,16 @@ describe('the lazily loaded X.509 library and cluster CA', () => {
     expect((await send(api, 'POST', '/api/v1/namespaces/default/configmaps', cm)).status).toBe(201);
     expect(x509Library.loaded).toBe(false);
     expect(await storage.getSetting(caSetting)).toBeUndefined();
+    // A page's first call: the identities with their tokens, the certificate marked as not issued yet.
+    const deferred = await send(api, 'GET', '/sandbox/v1/identities?certificates=deferred');
+    expect(deferred.status).toBe(200);
+    const items = deferred.body['items'] as Record<string, unknown>[];
+    expect(items.find((i) => i['name'] === 'admin')?.['token']).toEqual(expect.any(String));
+    expect(items.find((i) => i['name'] === 'admin-cert')).toMatchObject({ clientCertificate: 'deferred' });
+    expect(items.find((i) => i['name'] === 'admin-cert')?.['clientCertificatePEM']).toBeUndefined();
+    expect((await send(api, 'GET', '/sandbox/v1/identities?certificates=yes')).status).toBe(400);
+    expect(x509Library.loaded).toBe(false);
+    expect(await storage.getSetting(caSetting)).toBeUndefined();
 
     const csr = await createTestCSR({ cn: 'alice', orgs: ['dev'] });
     const bad = await send(api, 'POST', csrs, csrBody('bad', csr.badSignature));

@@ -450,7 +450,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
             : isIdentityApiPath(ctx.url.pathname.replace(/\/+$/, ''))
               ? handleIdentityApi(
                   need(),
-                  async () => need().identities(await sandboxServiceAccountUid()),
+                  async (options) => need().identities(await sandboxServiceAccountUid(), options),
                   ctx,
                 )
               : ctx.url.pathname.replace(/\/+$/, '') === clockPath

@@ -1,6 +1,7 @@
 /**
  * The identity part of the sandbox API: the built-in identities with their
- * credentials (`GET /sandbox/v1/identities`), and the sandbox's own OIDC
+ * credentials (`GET /sandbox/v1/identities`; with `?certificates=deferred`,
+ * a certificate not issued yet is left out and marked), and the sandbox's own OIDC
  * issuer — its discovery document and keys, and `POST
  * /sandbox/v1/oidc/token` minting an id_token for a chosen subject and
  * groups, so OIDC can be tried offline.
@@ -29,14 +30,19 @@ export function isPublicIdentityPath(method: string, path: string): boolean {
 
 export async function handleIdentityApi(
   identity: Identity,
-  identities: () => Promise<BuiltInIdentity[]>,
+  identities: (options: { certificates?: boolean }) => Promise<BuiltInIdentity[]>,
   ctx: RequestContext,
 ): Promise<Response> {
   const path = ctx.url.pathname.replace(/\/+$/, '');
   const method = ctx.request.method.toUpperCase();
   if (path === identitiesPath) {
     if (method !== 'GET') throw methodNotAllowed();
-    return respondValue(ctx, 200, { items: await identities() });
+    // `?certificates=deferred`: answer at once, without issuing a certificate not issued yet (a page's first
+    // call, which needs only the admin's token, does not wait for the X.509 library and the cluster CA).
+    const certificates = ctx.url.searchParams.get('certificates');
+    if (certificates !== null && certificates !== 'deferred')
+      throw badRequest(`certificates: unsupported value "${certificates}" (only "deferred")`);
+    return respondValue(ctx, 200, { items: await identities({ certificates: certificates === null }) });
   }
   if (path === discoveryPath) {
     if (method !== 'GET') throw methodNotAllowed();

@@ -24,6 +24,8 @@ export interface SandboxIdentity {
   token?: string;
   clientCertificatePEM?: string;
   clientKeyPEM?: string;
+  /** Listed before its certificate was issued (`?certificates=deferred`): the full list carries it. */
+  clientCertificate?: 'deferred';
 }
 
 /** Whom the acting identity impersonates (the `Impersonate-*` headers). */
@@ -76,7 +78,8 @@ export class IdentityStore {
   private generation = 0;
 
   constructor(
-    private readonly load: () => Promise<SandboxIdentity[]>,
+    /** Reads the built-in identities; `certificates: false` may leave certificates not issued yet out. */
+    private readonly load: (options?: { certificates?: boolean }) => Promise<SandboxIdentity[]>,
     private readonly storage: Storage | undefined = sessionStorageOrUndefined(),
   ) {
     this.acting = readStored(this.storage);
@@ -118,7 +121,8 @@ export class IdentityStore {
   /** The identity to act as now: the chosen one, else the built-in admin (loaded once). */
   async resolve(): Promise<ActingAs | undefined> {
     if (this.acting !== undefined) return this.acting;
-    this.loading ??= this.load()
+    // The admin's token is all this needs: the list answers without waiting for a client certificate.
+    this.loading ??= this.load({ certificates: false })
       .then((all) => {
         const admin = all.find((i) => i.name === 'admin');
         if (this.acting === undefined && admin?.token !== undefined)
@@ -232,8 +236,9 @@ export function identityFetch(
 }
 
 /** Reads the built-in identities from the sandbox API. */
-export async function loadIdentities(): Promise<SandboxIdentity[]> {
-  const response = await fetch(identitiesPath, { headers: { accept: 'application/json' } });
+export async function loadIdentities(options: { certificates?: boolean } = {}): Promise<SandboxIdentity[]> {
+  const url = options.certificates === false ? `${identitiesPath}?certificates=deferred` : identitiesPath;
+  const response = await fetch(url, { headers: { accept: 'application/json' } });
   if (!response.ok) throw new Error(`${identitiesPath}: ${response.status}`);
   const body = (await response.json()) as { items?: SandboxIdentity[] };
   return body.items ?? [];
