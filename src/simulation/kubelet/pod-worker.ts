@@ -451,13 +451,11 @@ export class PodWorker {
   }
 
   private async servicesFor(namespace: string, links: boolean): Promise<KubeObject[]> {
-    const master = (await this.host.source.services('default')).filter(
-      (s) => s.metadata?.name === 'kubernetes',
-    );
+    const inDefault = await this.host.source.services('default');
+    const master = inDefault.filter((s) => s.metadata?.name === 'kubernetes');
     if (!links) return master;
-    const own = namespace === 'default' ? [] : await this.host.source.services(namespace);
-    const base = namespace === 'default' ? await this.host.source.services('default') : master;
-    return [...base, ...own];
+    if (namespace === 'default') return inDefault;
+    return [...master, ...(await this.host.source.services(namespace))];
   }
 
   /** The pod is done on this node: its final status, then deleted with grace period 0 (the uid as precondition). */
