@@ -228,6 +228,23 @@ describe('a pod', () => {
       reason: 'NonZeroExitCode',
       details: { causes: [{ message: '4' }] },
     });
+    // The client goes away: the command it started ends with its session, as the runtime kills it.
+    const socket = await new Exec(kc).exec(
+      'default',
+      'shell',
+      'c',
+      ['sleep', '7777'],
+      new Writable({ write: (_c, _e, done) => done() }),
+      null,
+      null,
+      false,
+    );
+    const listed = async () => (await run(['ps'])).out;
+    await until('the exec running', async () => ((await listed()).includes('sleep 7777') ? true : undefined));
+    socket.close();
+    await until('the exec gone with its session', async () =>
+      (await listed()).includes('sleep 7777') ? undefined : true,
+    );
   });
 
   it('restarts a crashing container with the kubelet back-off (CrashLoopBackOff)', async () => {
