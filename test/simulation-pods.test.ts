@@ -116,6 +116,23 @@ describe('a pod', () => {
         'Normal Started: Started container web',
       ]),
     );
+    // A status someone else wrote (or a stale one the agent's watch delivers) does not move the kubelet's own
+    // conditions: its status manager writes back what it knows, with the transition time it had.
+    const readySince = p.status.conditions.find((c: Obj) => c.type === 'Ready').lastTransitionTime;
+    await advance(host, '1m');
+    const stale = await host.request('PATCH', '/api/v1/namespaces/default/pods/web/status', {
+      body: {
+        status: {
+          conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: '2020-01-01T00:00:00Z' }],
+        },
+      },
+      contentType: 'application/strategic-merge-patch+json',
+    });
+    expect(stale.status).toBe(200);
+    const restored = await podWhen(host, 'web', 'Ready again', isRunningReady);
+    expect(restored.status.conditions.find((c: Obj) => c.type === 'Ready').lastTransitionTime).toBe(
+      readySince,
+    );
   });
 
   it('prints what its command printed (logs, tail, timestamps)', async () => {
