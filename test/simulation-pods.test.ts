@@ -347,8 +347,13 @@ describe('a pod', () => {
       reason: 'ContainersNotReady',
     });
     expect(p.status.containerStatuses.find((c: Obj) => c.name === 'web').ready).toBe(false);
-    expect(await eventsOf(host, 'probed')).toContain(
-      'Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404',
+    // The Event is written beside the status, not before it: waited for, not read once.
+    await until('the readiness probe failure Event', async () =>
+      (await eventsOf(host, 'probed')).includes(
+        'Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404',
+      )
+        ? true
+        : undefined,
     );
     // /tmp/healthy goes after 30 s; two failed probes later the container is killed and restarted.
     for (let i = 0; i < 8; i++) await advance(host, '5s');
