@@ -131,7 +131,9 @@ export class PodWorker {
     this.pod = pod;
     // Someone else wrote the pod after the agent's last status write: the status manager compares and writes
     // its own status back where the API's differs (an older version, the watch lagging behind, needs nothing).
-    if (newerVersion(pod.metadata?.resourceVersion, this.writtenVersion)) {
+    // While a write is in flight the event may be that write's own (the browser's store tells its watchers
+    // before the writer hears back): taking it for another writer's looped, one write bringing the next.
+    if (this.flushing === undefined && newerVersion(pod.metadata?.resourceVersion, this.writtenVersion)) {
       this.lastWritten = '';
       this.scheduleFlush();
     }
