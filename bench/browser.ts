@@ -339,7 +339,11 @@ async function runPods(page: Page, count: number): Promise<void> {
       const list = (await (await fetch('/api/v1/namespaces/default/pods', { headers })).json()) as {
         items: { status?: { phase?: string } }[];
       };
-      if (list.items.filter((p) => p.status?.phase === 'Running').length >= n) return;
+      if (list.items.filter((p) => p.status?.phase === 'Running').length >= n) {
+        // Idle, as the figures mean it: the start's last writes (statuses, Events) are over, as in `simulation`.
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     throw new Error('the pods did not all run');

@@ -49,16 +49,18 @@ async function podsRate(c: Client, waitRunning: boolean): Promise<number> {
       }
     }),
   );
+  // Done when no pod of the namespace is anything but Running. (A list with a selector carries no
+  // remainingItemCount, as on the real server: counting the Running ones that way never reached 1,000,
+  // which is how this bench once seemed to stall.)
   if (waitRunning)
     for (;;) {
       const r = await send(
         c,
         'GET',
-        '/api/v1/namespaces/default/pods?fieldSelector=status.phase=Running&limit=1',
+        '/api/v1/namespaces/default/pods?fieldSelector=status.phase!=Running&limit=1',
       );
-      const list = (await r.json()) as { metadata: { remainingItemCount?: number }; items: unknown[] };
-      const running = list.items.length + (list.metadata.remainingItemCount ?? 0);
-      if (running >= pods) break;
+      const list = (await r.json()) as { items: unknown[] };
+      if (list.items.length === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   return (pods / (performance.now() - start)) * 1000;

@@ -173,6 +173,47 @@ describe('garbage collection', () => {
     });
     expect(fixed.body.metadata.ownerReferences[0].name).toBe('live-owner');
   });
+
+  it("reads an owner again when the dependent's owners change, not on each of its writes", async () => {
+    // The owner is of a kind nothing else reads (a PodTemplate), so the server's GET count of the kind is the
+    // collector's owner reads; a dependent with a missing owner, once deleted, marks the queue as worked off.
+    const templates = '/api/v1/namespaces/default/podtemplates';
+    const t = await host.request('POST', templates, {
+      body: {
+        metadata: { name: 'gc-owner' },
+        template: { spec: { containers: [{ name: 'c', image: 'x' }] } },
+      },
+    });
+    const owned = [{ apiVersion: 'v1', kind: 'PodTemplate', name: 'gc-owner', uid: t.body.metadata.uid }];
+    const missing = (name: string) => [
+      { apiVersion: 'v1', kind: 'PodTemplate', name, uid: '33333333-3333-3333-3333-333333333333' },
+    ];
+    const ownerReads = async () => {
+      const text = (await host.request('GET', '/metrics')).text;
+      let n = 0;
+      for (const l of text.split('\n'))
+        if (
+          l.startsWith('apiserver_request_total{') &&
+          l.includes('resource="podtemplates"') &&
+          l.includes('verb="GET"')
+        )
+          n += Number(l.slice(l.lastIndexOf(' ') + 1));
+      return n;
+    };
+    const settled = async (name: string) => {
+      await host.request('POST', cms, { body: { metadata: { name, ownerReferences: missing(name) } } });
+      await gone(`${cms}/${name}`);
+    };
+    await host.request('POST', cms, { body: { metadata: { name: 'gc-dep', ownerReferences: owned } } });
+    await settled('gc-mark-1');
+    const before = await ownerReads();
+    for (let i = 0; i < 5; i++)
+      await host.request('PATCH', `${cms}/gc-dep`, { body: { data: { n: String(i) } }, contentType: merge });
+    await settled('gc-mark-2');
+    // One read: the marker's missing owner. The five writes of the dependent read nothing.
+    expect((await ownerReads()) - before).toBe(1);
+    expect((await host.request('GET', `${cms}/gc-dep`)).status).toBe(200);
+  });
 });
 
 describe('pods', () => {

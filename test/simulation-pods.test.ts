@@ -116,6 +116,23 @@ describe('a pod', () => {
         'Normal Started: Started container web',
       ]),
     );
+    // A status someone else wrote (or a stale one the agent's watch delivers) does not move the kubelet's own
+    // conditions: its status manager writes back what it knows, with the transition time it had.
+    const readySince = p.status.conditions.find((c: Obj) => c.type === 'Ready').lastTransitionTime;
+    await advance(host, '1m');
+    const stale = await host.request('PATCH', '/api/v1/namespaces/default/pods/web/status', {
+      body: {
+        status: {
+          conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: '2020-01-01T00:00:00Z' }],
+        },
+      },
+      contentType: 'application/strategic-merge-patch+json',
+    });
+    expect(stale.status).toBe(200);
+    const restored = await podWhen(host, 'web', 'Ready again', isRunningReady);
+    expect(restored.status.conditions.find((c: Obj) => c.type === 'Ready').lastTransitionTime).toBe(
+      readySince,
+    );
   });
 
   it('prints what its command printed (logs, tail, timestamps)', async () => {
@@ -228,6 +245,23 @@ describe('a pod', () => {
       reason: 'NonZeroExitCode',
       details: { causes: [{ message: '4' }] },
     });
+    // The client goes away: the command it started ends with its session, as the runtime kills it.
+    const socket = await new Exec(kc).exec(
+      'default',
+      'shell',
+      'c',
+      ['sleep', '7777'],
+      new Writable({ write: (_c, _e, done) => done() }),
+      null,
+      null,
+      false,
+    );
+    const listed = async () => (await run(['ps'])).out;
+    await until('the exec running', async () => ((await listed()).includes('sleep 7777') ? true : undefined));
+    socket.close();
+    await until('the exec gone with its session', async () =>
+      (await listed()).includes('sleep 7777') ? undefined : true,
+    );
   });
 
   it('restarts a crashing container with the kubelet back-off (CrashLoopBackOff)', async () => {
@@ -313,8 +347,13 @@ describe('a pod', () => {
       reason: 'ContainersNotReady',
     });
     expect(p.status.containerStatuses.find((c: Obj) => c.name === 'web').ready).toBe(false);
-    expect(await eventsOf(host, 'probed')).toContain(
-      'Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404',
+    // The Event is written beside the status, not before it: waited for, not read once.
+    await until('the readiness probe failure Event', async () =>
+      (await eventsOf(host, 'probed')).includes(
+        'Warning Unhealthy: Readiness probe failed: HTTP probe failed with statuscode: 404',
+      )
+        ? true
+        : undefined,
     );
     // /tmp/healthy goes after 30 s; two failed probes later the container is killed and restarted.
     for (let i = 0; i < 8; i++) await advance(host, '5s');

@@ -37,6 +37,8 @@ export interface StreamIO {
   stderr(chunk: Uint8Array): void;
   /** Terminal sizes the client reports (a terminal's window); absent without `tty`. */
   resize?: AsyncIterable<TerminalSize>;
+  /** Aborted when the client's connection closes: the command's session is over, and so is the command. */
+  closed?: AbortSignal;
 }
 
 /** A command started in a container: `run` carries it out and resolves with the error channel's Status. */

@@ -109,8 +109,17 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     };
     nodes.set(uid, node);
     link(uid, owners(obj));
-    enqueueFor(node);
+    // Only what the graph reads moves it, as the real graph builder's update handling: a pod's status write or
+    // a node's Lease renewal (owned by its Node) changes neither its owners nor its deletion, and re-reading
+    // the owners live on each made a running cluster's every status write cost a GET (the owner of each
+    // object is read again when it changes, or when an owner goes).
+    if (prev === undefined || graphChanged(prev.obj, obj)) enqueueFor(node);
   };
+
+  const graphChanged = (before: KubeObject, after: KubeObject): boolean =>
+    terminating(before) !== terminating(after) ||
+    JSON.stringify(owners(before)) !== JSON.stringify(owners(after)) ||
+    JSON.stringify(before.metadata?.finalizers ?? []) !== JSON.stringify(after.metadata?.finalizers ?? []);
 
   const remove = (obj: KubeObject): void => {
     const uid = obj.metadata?.uid;

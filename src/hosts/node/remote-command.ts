@@ -81,6 +81,7 @@ export function serveSpdy(socket: Socket, head: Buffer, offer: UpgradeOffer): vo
   const streams = new Map<string, SpdyStream>();
   const input = new Queue<Uint8Array>();
   const sizes = new Queue<TerminalSize>();
+  const hangup = new AbortController();
   let started = false;
   const timeout = setTimeout(() => connection.goAway(), 30_000);
   const start = async (): Promise<void> => {
@@ -97,6 +98,7 @@ export function serveSpdy(socket: Socket, head: Buffer, offer: UpgradeOffer): vo
         if (err !== undefined) connection.write(err, chunk);
       },
       ...(tty ? { resize: sizes } : {}),
+      closed: hangup.signal,
     });
     for (const s of [out, err]) if (s !== undefined) connection.end(s);
     const error = streams.get('error');
@@ -125,6 +127,7 @@ export function serveSpdy(socket: Socket, head: Buffer, offer: UpgradeOffer): vo
       clearTimeout(timeout);
       input.end();
       sizes.end();
+      hangup.abort();
     },
   });
   if (head.length > 0) connection.receive(head);
@@ -135,6 +138,7 @@ export function serveWebSocket(socket: Socket, head: Buffer, offer: UpgradeOffer
   const input = new Queue<Uint8Array>();
   const sizes = new Queue<TerminalSize>();
   const readSize = resizeReader(sizes);
+  const hangup = new AbortController();
   const v5 = offer.subprotocol === 'v5.channel.k8s.io';
   const connection = new WebSocketConnection(socket, {
     message(data) {
@@ -148,6 +152,7 @@ export function serveWebSocket(socket: Socket, head: Buffer, offer: UpgradeOffer
     closed() {
       input.end();
       sizes.end();
+      hangup.abort();
     },
   });
   if (head.length > 0) connection.receive(head);
@@ -159,6 +164,7 @@ export function serveWebSocket(socket: Socket, head: Buffer, offer: UpgradeOffer
       stdout: (chunk) => send(1, chunk),
       stderr: (chunk) => send(2, chunk),
       ...(offer.streams.tty ? { resize: sizes } : {}),
+      closed: hangup.signal,
     });
     const message = outcome(offer.subprotocol, status);
     if (message.length > 0) send(3, message);

@@ -164,9 +164,10 @@ export class Container {
   async execute(
     argv: string[],
     io: { stdin: Input; stdout: Output; stderr: Output },
-    options: { tty?: boolean } = {},
+    options: { tty?: boolean; closed?: AbortSignal } = {},
   ): Promise<number> {
     if (!this.running) return 126;
+    if (options.closed?.aborted === true) return 137;
     const pid = this.nextPid++;
     let stopped = false;
     const killers = new Set<(e: unknown) => void>();
@@ -195,6 +196,10 @@ export class Container {
         for (const k of killers) k(new Killed('KILL'));
       },
     });
+    // The client went away: the runtime kills what its exec session started (containerd sends SIGKILL when
+    // the exec's context ends), so nothing a learner started by `kubectl exec` outlives the session.
+    const hangup = () => this.processes.get(pid)?.stop();
+    options.closed?.addEventListener('abort', hangup, { once: true });
     try {
       const [name = '', ...args] = argv;
       if (options.tty === true && shells.has(name) && args.length === 0)
@@ -205,6 +210,7 @@ export class Container {
       if (e instanceof Killed) return e.exitCode;
       throw e;
     } finally {
+      options.closed?.removeEventListener('abort', hangup);
       this.processes.delete(pid);
       this.retire(host.clock);
     }

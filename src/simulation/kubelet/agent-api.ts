@@ -211,7 +211,7 @@ export function kubeletAgent(kubelet: Kubelet): NodeAgent {
           const code = await process.execute(
             request.command,
             { stdin, stdout: out, stderr: err },
-            { tty: request.tty },
+            { tty: request.tty, ...(io.closed !== undefined ? { closed: io.closed } : {}) },
           );
           return code === 0 ? success : exitStatus(request.command, code);
         },

@@ -198,6 +198,7 @@ export class Kubelet {
     this.nodeInformer?.stop();
     this.nodeInformer = undefined;
     this.nodeRunner.reset();
+    this.host.source.close();
     for (const w of this.workers.values()) w.pause();
   }
 

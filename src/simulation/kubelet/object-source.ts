@@ -3,12 +3,16 @@
  * the node identity (so the Node authorizer decides, as on a cluster): the
  * ConfigMaps and Secrets the pod references, the Services whose variables
  * go into its environment, and service-account tokens for its projected
- * volumes (TokenRequest bound to the pod).
+ * volumes (TokenRequest bound to the pod). The Services come from a watch
+ * started at the first pod that needs them, as the kubelet's service
+ * informer: a list per pod start made 1,000 pods over 50 nodes send two
+ * Service lists each while they started.
  */
 
-import type { KubeObject, KubeList } from '../../api/meta';
+import type { KubeObject } from '../../api/meta';
 import type { ApiClient } from '../../client/client';
 import { isNotFound } from '../../client/api-errors';
+import { Informer } from '../../client/informer';
 import { resourcePath } from '../../client/paths';
 
 export interface ObjectSource {
@@ -25,10 +29,13 @@ export interface ObjectSource {
     audience?: string;
     expirationSeconds?: number;
   }): Promise<string>;
+  /** Stops the watch of Services (the agent stopped); the next pod that needs them starts it again. */
+  close(): void;
 }
 
 /** `authenticationGroup`: the profile's name of `authentication.k8s.io`, the TokenRequest's group. */
 export function apiObjectSource(client: ApiClient, authenticationGroup: string): ObjectSource {
+  let services: Informer | undefined;
   return {
     async get(resource, namespace, name) {
       try {
@@ -39,8 +46,20 @@ export function apiObjectSource(client: ApiClient, authenticationGroup: string):
       }
     },
     async services(namespace) {
-      const list: KubeList = await client.list({ group: '', version: 'v1', resource: 'services', namespace });
-      return list.items;
+      if (services === undefined) {
+        services = new Informer(client, { group: '', version: 'v1', resource: 'services' }, {});
+        services.start();
+      }
+      const informer = services;
+      await informer.synced;
+      // In the order a list answers (by name), so the environment reads the same on every start.
+      return [...informer.cache.values()]
+        .filter((s) => s.metadata?.namespace === namespace)
+        .sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
+    },
+    close() {
+      services?.stop();
+      services = undefined;
     },
     async token(r) {
       const path = resourcePath({

@@ -111,6 +111,26 @@ function condition(
   };
 }
 
+/**
+ * The pod as the status is made from: the kubelet's own conditions and a terminal phase from the status it
+ * made last (its status manager's cache, when it has one), the conditions others own (readiness gates,
+ * DisruptionTarget) from the pod the API shows.
+ */
+export function withCachedStatus(pod: Pod, cached: PodStatus | undefined): Pod {
+  if (cached === undefined) return pod;
+  const own = (cached.conditions ?? []).filter((c) => kubeletConditions.has(c.type));
+  const others = (pod.status?.conditions ?? []).filter((c) => !kubeletConditions.has(c.type));
+  const terminal = cached.phase === 'Succeeded' || cached.phase === 'Failed';
+  return {
+    ...pod,
+    status: {
+      ...pod.status,
+      ...(terminal ? { phase: cached.phase } : {}),
+      conditions: [...own, ...others],
+    },
+  };
+}
+
 /** The status the kubelet writes for the pod now. */
 export function generatePodStatus(pod: Pod, record: PodRecord, now: number, hostIP: string): PodStatus {
   const deleting = pod.metadata?.deletionTimestamp !== undefined && pod.metadata.deletionTimestamp !== null;

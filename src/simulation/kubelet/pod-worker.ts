@@ -25,7 +25,7 @@ import type { StageRunner } from '../stages/runner';
 import { containerView, podView, preciseDuration } from './container-view';
 import { ConfigError, processSetup, type ProcessSetup } from './environment';
 import type { ObjectSource } from './object-source';
-import { generatePodStatus } from './pod-status';
+import { generatePodStatus, withCachedStatus } from './pod-status';
 import { enterState, recordCreated, recordPulled, recordRestart, recordStarted } from './transitions';
 import { Prober, type ProbeTarget } from './prober';
 import { newPodRecord, type ContainerRecord, type PodRecord } from './records';
@@ -71,6 +71,13 @@ const statusRetryMaxMs = 10_000;
 const idleMillicores = 1;
 const baseMemoryMi = 4;
 
+/** Whether a resourceVersion is later than another (the store's are integers; anything else is not compared). */
+function newerVersion(version: string | undefined, than: string | undefined): boolean {
+  if (version === undefined || than === undefined || !/^\d+$/.test(version) || !/^\d+$/.test(than))
+    return false;
+  return BigInt(version) > BigInt(than);
+}
+
 export class PodWorker {
   pod: Pod;
   readonly record: PodRecord;
@@ -84,6 +91,10 @@ export class PodWorker {
   private flushFailures = 0;
   private cancelRetry: (() => void) | undefined;
   private lastWritten = '';
+  /** The pod's resourceVersion after the agent's last status write. */
+  private writtenVersion: string | undefined;
+  /** The status last made for the pod (the kubelet status manager's cache). */
+  private statusCache: PodStatus | undefined;
   /** The usage last sampled (written as annotations with the status) and each container's CPU time then. */
   private usage: { cpu: string; memory: string } | undefined;
   private usageWritten = '';
@@ -118,6 +129,14 @@ export class PodWorker {
   /** A newer version of the pod (its deletion, a changed label): the stages look at it again. */
   update(pod: Pod): void {
     this.pod = pod;
+    // Someone else wrote the pod after the agent's last status write: the status manager compares and writes
+    // its own status back where the API's differs (an older version, the watch lagging behind, needs nothing).
+    // While a write is in flight the event may be that write's own (the browser's store tells its watchers
+    // before the writer hears back): taking it for another writer's looped, one write bringing the next.
+    if (this.flushing === undefined && newerVersion(pod.metadata?.resourceVersion, this.writtenVersion)) {
+      this.lastWritten = '';
+      this.scheduleFlush();
+    }
     this.sync();
   }
 
@@ -451,13 +470,11 @@ export class PodWorker {
   }
 
   private async servicesFor(namespace: string, links: boolean): Promise<KubeObject[]> {
-    const master = (await this.host.source.services('default')).filter(
-      (s) => s.metadata?.name === 'kubernetes',
-    );
+    const inDefault = await this.host.source.services('default');
+    const master = inDefault.filter((s) => s.metadata?.name === 'kubernetes');
     if (!links) return master;
-    const own = namespace === 'default' ? [] : await this.host.source.services(namespace);
-    const base = namespace === 'default' ? await this.host.source.services('default') : master;
-    return [...base, ...own];
+    if (namespace === 'default') return inDefault;
+    return [...master, ...(await this.host.source.services(namespace))];
   }
 
   /** The pod is done on this node: its final status, then deleted with grace period 0 (the uid as precondition). */
@@ -561,12 +578,17 @@ export class PodWorker {
 
   private async writeStatus(): Promise<void> {
     if (this.record.state === 'new' || this.closed) return;
+    // The conditions' transition times and a terminal phase carry over from the status this worker last
+    // made, as the kubelet's status manager keeps it, not from the pod its watch last delivered: that lags a
+    // write behind, and a Ready condition judged against it flipped between two transition times on every
+    // write (1,000 idle pods over 50 nodes wrote ~75 statuses a second, none of them a change).
     const status = generatePodStatus(
-      this.pod,
+      withCachedStatus(this.pod, this.statusCache),
       this.record,
       this.host.clock.now().getTime(),
       this.host.hostIP(),
     );
+    this.statusCache = status;
     const text = JSON.stringify(status);
     // The usage goes with a write only when it changed: a value a learner set by hand
     // (`kubectl annotate pod … sandbox.orch.io/cpu-usage=900m`) holds until the simulated one moves.
@@ -601,7 +623,10 @@ export class PodWorker {
         },
         'application/strategic-merge-patch+json',
       );
-      if (updated.metadata?.uid === this.uid && !this.closed) this.pod = updated;
+      if (updated.metadata?.uid === this.uid && !this.closed) {
+        this.pod = updated;
+        this.writtenVersion = updated.metadata?.resourceVersion;
+      }
       this.flushFailures = 0;
     } catch (e) {
       // Gone: the informer will say so.
@@ -681,6 +706,8 @@ export class PodWorker {
     this.closed = false;
     this.pod = pod;
     this.lastWritten = '';
+    // A kubelet started again knows only what the API shows.
+    this.statusCache = undefined;
     for (const c of this.record.containers) if (c.process?.running === true) this.watchProcess(c);
     this.sync();
   }
