@@ -19,7 +19,7 @@ export function acceptsGzip(header: string | null): boolean {
 }
 
 /** The gzip encoding of a text's UTF-8 bytes. */
-export async function gzip(text: string): Promise<Uint8Array> {
+export async function gzip(text: string): Promise<Uint8Array<ArrayBuffer>> {
   const compressed = new Blob([text]).stream().pipeThrough(new CompressionStream('gzip'));
   return new Uint8Array(await new Response(compressed).arrayBuffer());
 }

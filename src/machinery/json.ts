@@ -6,7 +6,7 @@
  * run while a wide object is copied (machinery/cooperative.ts).
  */
 
-import { pauseDue, runSliced, type Work } from './cooperative';
+import { pauseDue, runNow, runSliced, type Work } from './cooperative';
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -71,10 +71,11 @@ export function jsonSizeAtMost(value: unknown, limit: number): boolean {
       return true;
     }
     const o = v as Record<string, unknown>;
-    for (const k in o) {
-      if (--left < 0) return false;
-      if (!visit(o[k])) return false;
-    }
+    // Object.keys, not for…in: for…in lists a wide object's every key (and its prototype's) before the first.
+    const keys = Object.keys(o);
+    left -= keys.length;
+    if (left < 0) return false;
+    for (const k of keys) if (!visit(o[k])) return false;
     return true;
   };
   return visit(value);
@@ -115,16 +116,27 @@ export async function deepCloneSliced<T>(value: T): Promise<T> {
 
 /** Removes fields whose value is null, recursively (list items are kept). */
 export function dropNulls(value: unknown): void {
+  runNow(dropNullsWork(value));
+}
+
+/** `dropNulls`, letting other requests run while a wide value is walked. */
+export async function dropNullsSliced(value: unknown): Promise<void> {
+  if (jsonSizeAtMost(value, slicedAbove)) dropNulls(value);
+  else await runSliced(dropNullsWork(value));
+}
+
+function* dropNullsWork(value: unknown): Work<void> {
   if (Array.isArray(value)) {
-    for (const item of value) dropNulls(item);
+    for (const item of value) if (typeof item === 'object' && item !== null) yield* dropNullsWork(item);
     return;
   }
   if (typeof value !== 'object' || value === null) return;
   const obj = value as Record<string, unknown>;
-  for (const k in obj) {
+  for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (v === null) delete obj[k];
-    else if (typeof v === 'object') dropNulls(v);
+    else if (typeof v === 'object') yield* dropNullsWork(v);
+    if (pauseDue()) yield;
   }
 }
 
