@@ -10,24 +10,47 @@
  */
 
 import { pauseDue, type Work } from './cooperative';
-import { jsonSizeAtMost } from './json';
 
 /** Members written by one native call. */
 const chunkMembers = 2048;
 
 export function* jsonTextWork(value: unknown, pretty: boolean): Work<string> {
   const parts: string[] = [];
-  yield* emit(value, pretty, '\n', parts);
+  yield* emit(value, pretty, '\n', parts, new Sizes());
   return parts.join('');
 }
 
-function isWide(v: unknown): v is object {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as { toJSON?: unknown }).toJSON !== 'function' &&
-    !jsonSizeAtMost(v, chunkMembers)
-  );
+/**
+ * Whether values are wide (more than `chunkMembers` members through every level), remembered for the
+ * whole text: listing a wide object's keys is one native pass over all of them, so each wide object is
+ * measured once, not once per level above it.
+ */
+class Sizes {
+  private readonly wide = new WeakSet<object>();
+
+  isWide(v: unknown): v is object {
+    if (typeof v !== 'object' || v === null || typeof (v as { toJSON?: unknown }).toJSON === 'function')
+      return false;
+    if (this.wide.has(v)) return true;
+    const over = this.over(v, { left: chunkMembers });
+    if (over) this.wide.add(v);
+    return over;
+  }
+
+  /** Counts `v`'s members against the budget: true once it runs out. An object wide by itself is remembered. */
+  private over(v: object, budget: { left: number }): boolean {
+    if (this.wide.has(v)) return true;
+    const items: unknown[] = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+    if (items.length > chunkMembers) {
+      this.wide.add(v);
+      return true;
+    }
+    budget.left -= items.length;
+    if (budget.left < 0) return true;
+    for (const item of items)
+      if (typeof item === 'object' && item !== null && this.over(item, budget)) return true;
+    return false;
+  }
 }
 
 /** Native text of a small value at the indentation `nl` (a newline and the current indent; '\n' at top). */
@@ -37,8 +60,8 @@ function native(v: unknown, pretty: boolean, nl: string): string {
   return nl === '\n' ? text : text.replace(/\n/g, nl);
 }
 
-function* emit(v: unknown, pretty: boolean, nl: string, parts: string[]): Work<void> {
-  if (!isWide(v)) {
+function* emit(v: unknown, pretty: boolean, nl: string, parts: string[], sizes: Sizes): Work<void> {
+  if (!sizes.isWide(v)) {
     parts.push(native(v, pretty, nl));
     return;
   }
@@ -52,7 +75,7 @@ function* emit(v: unknown, pretty: boolean, nl: string, parts: string[]): Work<v
       // As JSON.stringify: an item that has no JSON form is null.
       const shown =
         item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item;
-      yield* emit(shown, pretty, inner, parts);
+      yield* emit(shown, pretty, inner, parts, sizes);
       if (pauseDue()) yield;
     }
     parts.push(pretty ? `${nl}]` : ']');
@@ -77,12 +100,12 @@ function* emit(v: unknown, pretty: boolean, nl: string, parts: string[]): Work<v
   for (const key of Object.keys(obj)) {
     const child = obj[key];
     if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
-    if (isWide(child)) {
+    if (sizes.isWide(child)) {
       flush();
       if (!first) parts.push(',');
       first = false;
       parts.push(`${inner}${JSON.stringify(key)}:${pretty ? ' ' : ''}`);
-      yield* emit(child, pretty, inner, parts);
+      yield* emit(child, pretty, inner, parts, sizes);
     } else {
       run[key] = child;
       if (++runSize >= chunkMembers) flush();
