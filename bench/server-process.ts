@@ -149,10 +149,17 @@ export class TimedConnection {
 export async function pollLivez(port: number, gapMs = 20): Promise<{ stop(): Promise<number[]> }> {
   const samples: number[] = [];
   let running = true;
-  const c = await TimedConnection.open(port);
+  let c = await TimedConnection.open(port);
   const done = (async () => {
     while (running) {
-      samples.push((await c.request('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n')).ms);
+      try {
+        samples.push((await c.request('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n')).ms);
+      } catch (e) {
+        // The server closed the connection: say so, and go on probing on a new one.
+        process.stderr.write(`/livez probe: ${e instanceof Error ? e.message : String(e)}; reconnecting\n`);
+        c.close();
+        c = await TimedConnection.open(port);
+      }
       await new Promise((resolve) => setTimeout(resolve, gapMs));
     }
     c.close();
