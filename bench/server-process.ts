@@ -81,12 +81,18 @@ export class TimedConnection {
   private readonly pending: {
     sent: number;
     resolve: (r: { status: number; ms: number; body: string }) => void;
+    reject: (e: Error) => void;
   }[] = [];
 
   private constructor(private readonly socket: TLSSocket) {
     socket.on('data', (c: Buffer) => {
       this.buffer += c.toString('latin1');
       while (this.check());
+    });
+    // A connection the server closed (an idle one after its keep-alive deadline) answers nothing more:
+    // the requests waiting on it fail instead of waiting for ever.
+    socket.once('close', () => {
+      for (const p of this.pending.splice(0)) p.reject(new Error('connection closed before the answer'));
     });
   }
 
@@ -95,8 +101,12 @@ export class TimedConnection {
   }
 
   request(head: string, body = ''): Promise<{ status: number; ms: number; body: string }> {
-    return new Promise((resolve) => {
-      this.pending.push({ sent: performance.now(), resolve });
+    return new Promise((resolve, reject) => {
+      if (this.socket.destroyed) {
+        reject(new Error('connection closed'));
+        return;
+      }
+      this.pending.push({ sent: performance.now(), resolve, reject });
       this.socket.write(head + body);
     });
   }
@@ -139,10 +149,17 @@ export class TimedConnection {
 export async function pollLivez(port: number, gapMs = 20): Promise<{ stop(): Promise<number[]> }> {
   const samples: number[] = [];
   let running = true;
-  const c = await TimedConnection.open(port);
+  let c = await TimedConnection.open(port);
   const done = (async () => {
     while (running) {
-      samples.push((await c.request('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n')).ms);
+      try {
+        samples.push((await c.request('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n')).ms);
+      } catch (e) {
+        // The server closed the connection: say so, and go on probing on a new one.
+        process.stderr.write(`/livez probe: ${e instanceof Error ? e.message : String(e)}; reconnecting\n`);
+        c.close();
+        c = await TimedConnection.open(port);
+      }
       await new Promise((resolve) => setTimeout(resolve, gapMs));
     }
     c.close();

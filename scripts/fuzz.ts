@@ -61,14 +61,21 @@ async function main(): Promise<void> {
   const started = Date.now();
   try {
     const fuzzer = new Fuzzer(host, args.profile);
+    let printed = 0;
     await fuzzer.seed();
     const report = await fuzzer.run({
       seed: args.seed,
       n: args.n,
       futureVersions: args.future,
-      onProgress: (done) => {
+      onProgress: (done, partial) => {
+        // Failures as they are found, so that a run stopped early still tells what it saw.
+        for (const f of partial.failures.slice(printed))
+          process.stderr.write(`  failure #${f.index} ${f.problem} (${f.status})\n      ${f.request}\n`);
+        printed = partial.failures.length;
         if (done % 1000 === 0)
-          process.stderr.write(`  ${done} requests (${Math.round((Date.now() - started) / 1000)} s)\n`);
+          process.stderr.write(
+            `  ${done} requests (${Math.round((Date.now() - started) / 1000)} s), ${printed} failures\n`,
+          );
       },
     });
     const fivexx = Object.values(report.serverErrors).reduce((sum, e) => sum + e.count, 0);

@@ -11,7 +11,9 @@
  */
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fetchWithCA, startTestHost, type As, type TestHost } from './support/host';
+import { gunzipSync } from 'node:zlib';
+import { request as undiciRequest, type Dispatcher } from 'undici';
+import { fetchWithCA, initFor, startTestHost, type As, type TestHost } from './support/host';
 
 let host: TestHost;
 
@@ -144,3 +146,35 @@ it('made-up requests add no series: labels stay within what the server serves', 
   // Only the counts grow (a few digits per series), never the text's shape.
   expect(second.bytes - first.bytes).toBeLessThan(16 * 1024);
 }, 120_000);
+
+it('/metrics is gzipped when the scrape accepts gzip (as promhttp does), plain otherwise', async () => {
+  const url = `${host.url}/metrics`;
+  const get = async (acceptEncoding?: string): Promise<{ encoding: string | undefined; body: Buffer }> => {
+    const init = initFor(url, {}, 'admin');
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((v, k) => (headers[k] = v));
+    if (acceptEncoding !== undefined) headers['accept-encoding'] = acceptEncoding;
+    // undici's request leaves the body as sent (fetch would decode it).
+    const res = await undiciRequest(url, { headers, dispatcher: init.dispatcher as unknown as Dispatcher });
+    expect(res.statusCode).toBe(200);
+    const encoding = res.headers['content-encoding'];
+    return {
+      encoding: typeof encoding === 'string' ? encoding : undefined,
+      body: Buffer.from(await res.body.arrayBuffer()),
+    };
+  };
+  const families = (text: string): string[] =>
+    text.split('\n').filter((l) => l.startsWith('# TYPE apiserver_request_total'));
+
+  const plain = await get();
+  expect(plain.encoding).toBeUndefined();
+  const zipped = await get('gzip, deflate');
+  expect(zipped.encoding).toBe('gzip');
+  const text = gunzipSync(zipped.body).toString('utf8');
+  expect(families(text)).toEqual(families(plain.body.toString('utf8')));
+  expect(text).toContain('apiserver_request_total{');
+  // The compressed form is a small part of the text (Prometheus always asks for it).
+  expect(zipped.body.length).toBeLessThan(plain.body.length / 4);
+  // gzip refused by q=0 is plain.
+  expect((await get('gzip;q=0, identity')).encoding).toBeUndefined();
+});

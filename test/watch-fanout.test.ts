@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchWithCA, startTestHost, type TestHost } from './support/host';
 import { openWatch, type CollectedEvent, type WatchHandle } from './support/watch';
+import { frameEncodings } from '../src/http/watch/shared-frames';
 
 let host: TestHost;
 beforeAll(async () => {
@@ -53,6 +54,8 @@ describe('watch fan-out', () => {
       Array.from({ length: 100 }, () => openWatch(host.url, `${cms}?watch=1&resourceVersion=${rv}`)),
     );
     const names = Array.from({ length: 20 }, (_, i) => `fan-${String(i).padStart(2, '0')}`);
+    const types = ['ADDED', 'MODIFIED', 'DELETED'];
+    const encodedBefore = types.map((t) => frameEncodings(t, 'fan'));
     await churn(names);
     const expected = [
       ...names.map((n) => `ADDED ${n}`),
@@ -67,6 +70,8 @@ describe('watch fan-out', () => {
       expect(revisions).toEqual([...revisions].sort((a, b) => a - b));
       expect(new Set(revisions).size).toBe(revisions.length);
     }
+    // Each event was encoded once for all 100 watchers (one content type), not once per watcher.
+    expect(types.map((t, i) => frameEncodings(t, 'fan') - (encodedBefore[i] ?? 0))).toEqual([20, 20, 20]);
   });
 
   it('a Table watcher and a metadata-only watcher beside plain ones each get their own form of the same events', async () => {

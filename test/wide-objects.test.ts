@@ -111,3 +111,10 @@ it('a one-key patch of a wide object with dryRun answers the patched object and 
   expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
   expect(after.data.k7).toBe('v7');
 }, 120_000);
+
+it("a wide object's answer, written in slices, is the same text as one JSON.stringify, compact and ?pretty", async () => {
+  const compact = await (await api.fetch(request('GET', `${CMS}/wide`))).text();
+  expect(compact).toBe(`${JSON.stringify(JSON.parse(compact))}\n`);
+  const pretty = await (await api.fetch(request('GET', `${CMS}/wide?pretty=true`))).text();
+  expect(pretty).toBe(`${JSON.stringify(JSON.parse(compact), null, 2)}\n`);
+});

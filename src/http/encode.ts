@@ -10,7 +10,7 @@
 import type { KubeObject, ListMeta } from '../api/meta';
 import type { ResourceType } from '../registry/resource-type';
 import type { RequestContext } from './context';
-import { respondValue } from './respond';
+import { respondValue, respondValueSliced } from './respond';
 import type { ServerContext } from './server-context';
 import { tableFor } from './table';
 import { partialObjectMetadata, partialShapeMismatch } from './partial-metadata';
@@ -19,13 +19,13 @@ function partial(server: ServerContext, metaVersion: string, obj: KubeObject): K
   return partialObjectMetadata(server.profile, metaVersion, obj);
 }
 
-export function respondObject(
+export async function respondObject(
   server: ServerContext,
   ctx: RequestContext,
   status: number,
   rt: ResourceType,
   obj: KubeObject,
-): Response {
+): Promise<Response> {
   const out = ctx.output;
   if (out?.kind === 'table')
     return respondValue(
@@ -38,7 +38,7 @@ export function respondObject(
     if (out.partialAs === 'PartialObjectMetadataList') throw partialShapeMismatch(rt, out.partialAs);
     return respondValue(ctx, status, partial(server, out.metaVersion ?? 'v1', obj));
   }
-  return respondValue(ctx, status, obj);
+  return respondValueSliced(ctx, status, obj);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { RequestContext } from './context';
 import type { ServerContext } from './server-context';
 import { respondValue, baseHeaders, serialize } from './respond';
 import { negotiateOutput } from './negotiate';
+import { acceptsGzip, gzip } from './gzip';
 import { handleOpenIdMetadata, isOpenIdMetadataPath } from './openid-metadata';
 import { handleHealth, isHealthEndpoint } from './health/endpoint';
 import {
@@ -88,12 +89,15 @@ export async function handleNonResource(server: ServerContext, ctx: RequestConte
   if (path === '/version') return respondValue(ctx, 200, serverVersion);
   if (isHealthEndpoint(parts[0]))
     return handleHealth(server, ctx, parts[0], parts.length > 1 ? parts.slice(1).join('/') : undefined);
-  if (path === '/metrics')
-    return new Response(await server.metricsText(), {
-      status: 200,
-      // The Prometheus text format's own media type, as the real exporter labels it.
-      headers: baseHeaders(ctx, 'text/plain; version=0.0.4; charset=utf-8'),
-    });
+  if (path === '/metrics') {
+    const text = await server.metricsText();
+    // The Prometheus text format's own media type, as the real exporter labels it.
+    const headers = baseHeaders(ctx, 'text/plain; version=0.0.4; charset=utf-8');
+    if (!acceptsGzip(ctx.request.headers.get('accept-encoding')))
+      return new Response(text, { status: 200, headers });
+    headers.set('Content-Encoding', 'gzip');
+    return new Response(await gzip(text), { status: 200, headers });
+  }
   if (parts[0] === 'openapi') return server.openapi(ctx);
   throw pathNotFound();
 }

@@ -12,6 +12,9 @@ import { explainHeader, type Explanation } from '../api/explain';
 import { encodeProtobufBody } from './protobuf/http';
 import { goJsonFor } from '../registry/encoding/go-json';
 import { yamlSorted } from './yaml-key-order';
+import { breathe, runSliced } from '../machinery/cooperative';
+import { jsonSizeAtMost, slicedAbove } from '../machinery/json';
+import { jsonTextWork } from '../machinery/json-text';
 
 export function baseHeaders(
   ctx: Pick<RequestContext, 'auditId' | 'warnings'> & { explanation?: Explanation },
@@ -89,6 +92,26 @@ export function respondValue(ctx: RequestContext, status: number, value: unknown
   const profile = ctx.output?.profile;
   const body = serialize(profile === undefined ? value : goJsonFor(profile).shape(value), out, ctx.pretty);
   const headers = baseHeaders(ctx, out === 'yaml' ? 'application/yaml' : 'application/json');
+  return new Response(ctx.request.method === 'HEAD' ? null : body, { status, headers });
+}
+
+/**
+ * `respondValue` for a value that may be wide (an object as a write or read answers it): its JSON text is
+ * written in slices, letting other requests run meanwhile (machinery/json-text.ts); other forms and small
+ * values as `respondValue`.
+ */
+export async function respondValueSliced(
+  ctx: RequestContext,
+  status: number,
+  value: unknown,
+): Promise<Response> {
+  if (ctx.output?.protobuf !== undefined || ctx.output?.kind === 'yaml' || jsonSizeAtMost(value, slicedAbove))
+    return respondValue(ctx, status, value);
+  const profile = ctx.output?.profile;
+  const shaped = profile === undefined ? value : goJsonFor(profile).shape(value);
+  await breathe();
+  const body = `${await runSliced(jsonTextWork(shaped, ctx.pretty))}\n`;
+  const headers = baseHeaders(ctx, 'application/json');
   return new Response(ctx.request.method === 'HEAD' ? null : body, { status, headers });
 }
 

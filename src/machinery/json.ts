@@ -6,7 +6,7 @@
  * run while a wide object is copied (machinery/cooperative.ts).
  */
 
-import { pauseDue, runSliced, type Work } from './cooperative';
+import { pauseDue, runNow, runSliced, type Work } from './cooperative';
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -57,6 +57,20 @@ function copyJson(value: unknown): unknown {
 }
 
 /**
+ * Objects and lists known to have more than `slicedAbove` members of their own. Listing a wide object's
+ * keys is one native pass over all of them (~ms for 100,000, many times that on a loaded core), which
+ * the size checks before each copy, walk and encoding of a write would otherwise repeat; a value seen
+ * wide once is taken as wide after. Should it shrink later, it is merely handled in slices, which is
+ * correct for any size.
+ */
+const knownWide = new WeakSet<object>();
+
+/** Records a value built with more than `slicedAbove` members (a sliced copy of a wide one). */
+export function rememberWide(value: object): void {
+  knownWide.add(value);
+}
+
+/**
  * Whether a JSON value has at most `limit` members (object fields and list items, counted through every
  * level): a bounded look, so that deciding whether a value is worth slicing costs little either way.
  */
@@ -64,17 +78,21 @@ export function jsonSizeAtMost(value: unknown, limit: number): boolean {
   let left = limit;
   const visit = (v: unknown): boolean => {
     if (typeof v !== 'object' || v === null) return true;
+    if (knownWide.has(v)) return false;
     if (Array.isArray(v)) {
+      if (v.length > slicedAbove) knownWide.add(v);
       left -= v.length;
       if (left < 0) return false;
       for (const item of v) if (!visit(item)) return false;
       return true;
     }
     const o = v as Record<string, unknown>;
-    for (const k in o) {
-      if (--left < 0) return false;
-      if (!visit(o[k])) return false;
-    }
+    // Object.keys, not for…in: for…in lists a wide object's every key (and its prototype's) before the first.
+    const keys = Object.keys(o);
+    if (keys.length > slicedAbove) knownWide.add(o);
+    left -= keys.length;
+    if (left < 0) return false;
+    for (const k of keys) if (!visit(o[k])) return false;
     return true;
   };
   return visit(value);
@@ -98,12 +116,14 @@ function* copyJsonWork(value: unknown): Work<unknown> {
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
   const obj = value as Record<string, unknown>;
-  for (const key in obj) {
+  const keys = Object.keys(obj);
+  for (const key of keys) {
     const v = obj[key];
     if (v === undefined) continue;
     out[key] = typeof v === 'object' && v !== null ? yield* copyJsonWork(v) : v;
     if (pauseDue()) yield;
   }
+  if (keys.length > slicedAbove) rememberWide(out);
   return out;
 }
 
@@ -115,16 +135,27 @@ export async function deepCloneSliced<T>(value: T): Promise<T> {
 
 /** Removes fields whose value is null, recursively (list items are kept). */
 export function dropNulls(value: unknown): void {
+  runNow(dropNullsWork(value));
+}
+
+/** `dropNulls`, letting other requests run while a wide value is walked. */
+export async function dropNullsSliced(value: unknown): Promise<void> {
+  if (jsonSizeAtMost(value, slicedAbove)) dropNulls(value);
+  else await runSliced(dropNullsWork(value));
+}
+
+function* dropNullsWork(value: unknown): Work<void> {
   if (Array.isArray(value)) {
-    for (const item of value) dropNulls(item);
+    for (const item of value) if (typeof item === 'object' && item !== null) yield* dropNullsWork(item);
     return;
   }
   if (typeof value !== 'object' || value === null) return;
   const obj = value as Record<string, unknown>;
-  for (const k in obj) {
+  for (const k of Object.keys(obj)) {
     const v = obj[k];
     if (v === null) delete obj[k];
-    else if (typeof v === 'object') dropNulls(v);
+    else if (typeof v === 'object') yield* dropNullsWork(v);
+    if (pauseDue()) yield;
   }
 }
 

@@ -40,7 +40,8 @@ export interface FuzzOptions {
   /** Recreate what the requests deleted (the fuzz namespace, the CRD, objects) every this many requests (default 500). */
   reseedEvery?: number;
   /** Called after each request (progress). */
-  onProgress?: (done: number) => void;
+  /** After each request, with the report so far (a long run prints what it found before it ends). */
+  onProgress?: (done: number, report: FuzzReport) => void;
 }
 
 export interface FuzzFailure {
@@ -246,7 +247,7 @@ export class Fuzzer {
           if (problem !== undefined)
             report.failures.push({ index, problem, request: describeRequest(request), status: 0, body: '' });
         }
-        options.onProgress?.(index + 1);
+        options.onProgress?.(index + 1, report);
       }
     }
     return report;

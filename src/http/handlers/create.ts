@@ -8,7 +8,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import { badRequest } from '../../machinery/errors';
-import { dropNulls } from '../../machinery/json';
+import { dropNullsSliced } from '../../machinery/json';
 import type { Creater, NamedCreater, RestStorage } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
@@ -51,7 +51,7 @@ export async function handleCreate(
   await breathe();
   const obj = asObjectOfType(decoded.value, { apiVersion, kind: kind?.kind ?? req.rt.kind });
   // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
-  if (!req.rt.custom) dropNulls(obj);
+  if (!req.rt.custom) await dropNullsSliced(obj);
   await breathe();
   if (kind === undefined)
     enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {

@@ -11,7 +11,7 @@ import { badRequest, invalid, StatusError } from '../../machinery/errors';
 import { fieldError } from '../../machinery/field-errors';
 import { goValue } from '../../machinery/go-format';
 import { fromUnstructuredError } from '../../registry/validation/from-unstructured';
-import { dropNulls } from '../../machinery/json';
+import { dropNullsSliced } from '../../machinery/json';
 import { applyMergePatchInPlace } from '../../fieldmanager/merge-patch';
 import { applyJsonPatch, JsonPatchError } from '../../fieldmanager/json-patch';
 import { strategicMergePatch } from '../../fieldmanager/strategic-merge-patch';
@@ -159,7 +159,7 @@ export async function handlePatch(
       // Each phase over a wide object lets other requests run before the next (machinery/cooperative.ts).
       await breathe();
       // Built-in kinds decode into types that drop nulls; custom resources keep them (nullable fields).
-      if (!req.rt.custom) dropNulls(obj);
+      if (!req.rt.custom) await dropNullsSliced(obj);
       // A strategic merge patch's result is converted from a generic map (not decoded from JSON): its errors
       // are the converter's, about the patch as Go prints it (`%+v`).
       const strategicError =

@@ -7,7 +7,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import { badRequest } from '../../machinery/errors';
-import { deepCloneSliced, dropNulls } from '../../machinery/json';
+import { deepCloneSliced, dropNullsSliced } from '../../machinery/json';
 import { breathe } from '../../machinery/cooperative';
 import type { RestStorage, Updater } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
@@ -71,7 +71,7 @@ export async function handleUpdate(
   const obj = asObjectOfType(decoded.value, gvk);
   if (storage.objectKind === undefined) {
     // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
-    if (!req.rt.custom) dropNulls(obj);
+    if (!req.rt.custom) await dropNullsSliced(obj);
     await breathe();
     enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
       strictError: undecodable(req.rt),

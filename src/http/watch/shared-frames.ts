@@ -15,6 +15,13 @@ interface Remembered {
   frame: Uint8Array;
 }
 
+/** Encodings made so far, by event type and the object's namespace: what tests read to see that sharing holds. */
+const encodings = new Map<string, number>();
+
+export function frameEncodings(type: string, namespace: string): number {
+  return encodings.get(`${type} ${namespace}`) ?? 0;
+}
+
 /** Enough for the JSON and protobuf forms of an event and of the one before it. */
 const capacity = 4;
 const recent: Remembered[] = [];
@@ -28,6 +35,8 @@ export function sharedFrame(
   for (const r of recent)
     if (r.object === object && r.type === type && r.contentType === contentType) return r.frame;
   const frame = encode();
+  const key = `${type} ${(object as { metadata?: { namespace?: string } }).metadata?.namespace ?? ''}`;
+  encodings.set(key, (encodings.get(key) ?? 0) + 1);
   if (recent.length >= capacity) recent.pop();
   recent.unshift({ object, type, contentType, frame });
   return frame;

@@ -9,6 +9,7 @@
 
 import { scanDuplicateKeys, scanDuplicateKeysWork, valueEnd, type PathSegment } from './json-scan';
 import { breathe, runSliced } from '../cooperative';
+import { parseJsonWork } from './json-parse-sliced';
 import { findSyntaxError, lineColumn, quoteChar } from './json-syntax';
 
 export type { PathSegment } from './json-scan';
@@ -102,7 +103,7 @@ const slicedTextLength = 64 * 1024;
 
 /**
  * `decodeJson` for a request body: a long text is scanned for duplicates in slices, letting other requests run
- * between them (machinery/cooperative.ts); the parse itself is one step.
+ * between them (machinery/cooperative.ts), and parsed in slices too (json-parse-sliced.ts).
  */
 export async function decodeJsonSliced(text: string, options: JsonDecodeOptions = {}): Promise<DecodedJson> {
   if (text.length <= slicedTextLength) return decodeJson(text, options);
@@ -114,7 +115,13 @@ export async function decodeJsonSliced(text: string, options: JsonDecodeOptions 
     // Not JSON as far as the scanner can tell: JSON.parse (or the syntax finder) says why.
   }
   await breathe();
-  return finishDecode(text, options, found);
+  let parsed: { value: unknown } | undefined;
+  try {
+    parsed = { value: await runSliced(parseJsonWork(text)) };
+  } catch {
+    // Not steppable: JSON.parse of the whole text says why (or parses what the stepper refused).
+  }
+  return finishDecode(text, options, found, parsed);
 }
 
 function checkDepth(text: string): void {
@@ -148,10 +155,11 @@ function finishDecode(
   text: string,
   options: JsonDecodeOptions,
   found: ReturnType<typeof scanDuplicateKeys>,
+  parsed?: { value: unknown },
 ): DecodedJson {
   let value: unknown;
   try {
-    value = JSON.parse(text) as unknown;
+    value = parsed !== undefined ? parsed.value : (JSON.parse(text) as unknown);
   } catch {
     const problem = findSyntaxError(text) ?? { message: 'invalid JSON', offset: 0, line: 1, column: 1 };
     throw new JsonSyntaxError(problem.message, problem.offset, problem.line, problem.column);

@@ -9,7 +9,7 @@
  */
 
 import { pauseDue, runSliced, type Work } from '../../machinery/cooperative';
-import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
+import { jsonSizeAtMost, rememberWide, slicedAbove } from '../../machinery/json';
 
 export function cloneValue<T>(value: T): T {
   return copy(value) as T;
@@ -39,11 +39,13 @@ function* copyWork(value: unknown): Work<unknown> {
   if (proto !== Object.prototype && proto !== null) return structuredClone(value);
   const out: Record<string, unknown> = {};
   const obj = value as Record<string, unknown>;
-  for (const key of Object.keys(obj)) {
+  const keys = Object.keys(obj);
+  for (const key of keys) {
     const v = obj[key];
     out[key] = typeof v === 'object' && v !== null ? yield* copyWork(v) : copy(v);
     if (pauseDue()) yield;
   }
+  if (keys.length > slicedAbove) rememberWide(out);
   return out;
 }
 

@@ -1,0 +1,200 @@
+/**
+ * `JSON.parse` of a long text in slices: a body of 100,000 keys is one
+ * native pass of ~20 ms on an idle core (many times that on a loaded one),
+ * during which no other client is answered. This steps over the text's
+ * structure (strings by `indexOf`, nothing decoded) and hands each run of
+ * up to `chunkChars` characters of an object's members or an array's
+ * items to `JSON.parse` wrapped in braces or brackets, descending into a
+ * member only when it is longer than that; the work may pause between
+ * runs (machinery/cooperative.ts). The value is the one `JSON.parse`
+ * gives (key order, the last of repeated keys, `__proto__` as an own
+ * field). Any text it cannot step over throws; the caller then runs
+ * `JSON.parse` on the whole text, whose error is the one reported.
+ */
+
+import { pauseDue, type Work } from '../cooperative';
+
+/** Characters parsed by one native call. */
+const chunkChars = 32 * 1024;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+class NotSteppable extends Error {}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+export function* parseJsonWork(text: string): Work<unknown> {
+  const p = new Stepper(text);
+  const start = p.space(0);
+  const [value, end] = yield* p.value(start);
+  if (p.space(end) !== text.length) throw new NotSteppable('text after the value');
+  return value;
+}
+
+class Stepper {
+  constructor(private readonly text: string) {}
+
+  space(i: number): number {
+    const t = this.text;
+    while (i < t.length && isSpace(t.charCodeAt(i))) i++;
+    return i;
+  }
+
+  /** The offset just past the string whose opening quote is at `i`. */
+  private string(i: number): number {
+    const t = this.text;
+    let j = i + 1;
+    for (;;) {
+      const q = t.indexOf('"', j);
+      if (q < 0) throw new NotSteppable('unterminated string');
+      let backslashes = 0;
+      while (t.charCodeAt(q - 1 - backslashes) === BACKSLASH) backslashes++;
+      if (backslashes % 2 === 0) return q + 1;
+      j = q + 1;
+    }
+  }
+
+  /**
+   * The offset just past the value starting at `i` (not decoded); for an object or array not closed within
+   * `chunkChars` characters, -1 (it is descended into instead of being stepped over whole).
+   */
+  private skip(i: number): number {
+    const t = this.text;
+    const c = t.charCodeAt(i);
+    if (c === QUOTE) return this.string(i);
+    if (c === 0x7b || c === 0x5b) {
+      let depth = 0;
+      let j = i;
+      const stop = Math.min(t.length, i + chunkChars);
+      while (j < stop) {
+        const d = t.charCodeAt(j);
+        if (d === QUOTE) {
+          j = this.string(j);
+          continue;
+        }
+        if (d === 0x7b || d === 0x5b) depth++;
+        else if (d === 0x7d || d === 0x5d) {
+          depth--;
+          if (depth === 0) return j + 1;
+        }
+        j++;
+      }
+      if (stop < t.length) return -1;
+      throw new NotSteppable('unterminated container');
+    }
+    let j = i;
+    while (j < t.length) {
+      const d = t.charCodeAt(j);
+      if (d === 0x2c || d === 0x7d || d === 0x5d || isSpace(d)) break;
+      j++;
+    }
+    if (j === i) throw new NotSteppable('no value');
+    return j;
+  }
+
+  /** The value at `i` and the offset just past it. */
+  *value(i: number): Work<[unknown, number]> {
+    const t = this.text;
+    const c = t.charCodeAt(i);
+    if (c === 0x7b) return yield* this.members(i);
+    if (c === 0x5b) return yield* this.items(i);
+    const end = this.skip(i);
+    if (end < 0) throw new NotSteppable('unreachable: containers are descended into');
+    return [JSON.parse(t.slice(i, end)) as unknown, end];
+  }
+
+  /** An object: runs of short members parsed together, long ones descended into. */
+  private *members(open: number): Work<[unknown, number]> {
+    const t = this.text;
+    const out: Record<string, unknown> = {};
+    const put = (key: string, v: unknown): void => {
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      else out[key] = v;
+    };
+    let runStart = -1;
+    let runEnd = -1;
+    const flush = (): void => {
+      if (runStart < 0) return;
+      const part = JSON.parse(`{${t.slice(runStart, runEnd)}}`) as Record<string, unknown>;
+      for (const key of Object.keys(part)) put(key, part[key]);
+      runStart = -1;
+    };
+    let i = this.space(open + 1);
+    if (t.charCodeAt(i) === 0x7d) return [out, i + 1];
+    for (;;) {
+      if (t.charCodeAt(i) !== QUOTE) throw new NotSteppable('expected a key');
+      const keyStart = i;
+      const keyEnd = this.string(i);
+      i = this.space(keyEnd);
+      if (t.charCodeAt(i) !== 0x3a) throw new NotSteppable('expected a colon');
+      const valueStart = this.space(i + 1);
+      let valueEnd = this.skip(valueStart);
+      if (valueEnd < 0) {
+        flush();
+        const [v, end] = yield* this.value(valueStart);
+        put(JSON.parse(t.slice(keyStart, keyEnd)) as string, v);
+        valueEnd = end;
+      } else {
+        if (runStart < 0) runStart = keyStart;
+        runEnd = valueEnd;
+        if (runEnd - runStart > chunkChars) flush();
+      }
+      i = this.space(valueEnd);
+      const sep = t.charCodeAt(i);
+      if (pauseDue()) {
+        flush();
+        yield;
+      }
+      if (sep === 0x7d) {
+        flush();
+        return [out, i + 1];
+      }
+      if (sep !== 0x2c) throw new NotSteppable('expected a comma');
+      i = this.space(i + 1);
+    }
+  }
+
+  /** An array: runs of short items parsed together, long ones descended into. */
+  private *items(open: number): Work<[unknown, number]> {
+    const t = this.text;
+    const out: unknown[] = [];
+    let runStart = -1;
+    let runEnd = -1;
+    const flush = (): void => {
+      if (runStart < 0) return;
+      for (const v of JSON.parse(`[${t.slice(runStart, runEnd)}]`) as unknown[]) out.push(v);
+      runStart = -1;
+    };
+    let i = this.space(open + 1);
+    if (t.charCodeAt(i) === 0x5d) return [out, i + 1];
+    for (;;) {
+      let valueEnd = this.skip(i);
+      if (valueEnd < 0) {
+        flush();
+        const [v, end] = yield* this.value(i);
+        out.push(v);
+        valueEnd = end;
+      } else {
+        if (runStart < 0) runStart = i;
+        runEnd = valueEnd;
+        if (runEnd - runStart > chunkChars) flush();
+      }
+      i = this.space(valueEnd);
+      const sep = t.charCodeAt(i);
+      if (pauseDue()) {
+        flush();
+        yield;
+      }
+      if (sep === 0x5d) {
+        flush();
+        return [out, i + 1];
+      }
+      if (sep !== 0x2c) throw new NotSteppable('expected a comma');
+      i = this.space(i + 1);
+    }
+  }
+}
