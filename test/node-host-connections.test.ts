@@ -7,7 +7,8 @@
  * connection whose idle timer fires while the next request already waits
  * in the socket (the event loop was busy past the timer) serves that
  * request instead of resetting it — as Go's server closes only idle
- * connections.
+ * connections; and 300 writes pipelined on one TLS connection are all
+ * answered, in order, while their answers queue up.
  */
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -92,4 +93,36 @@ it('a request already sent on a keep-alive connection is served even when the id
   // Idle with nothing arriving, the connection closes after the idle time.
   await new Promise<void>((resolve) => socket.once('close', () => resolve()));
   expect(closed).toBe(true);
+});
+
+it('pipelined writes on one TLS connection are all answered, in order, while answers queue up', async () => {
+  // Enough answers queue behind the first that Node pauses the socket and its parser; the TLS socket still
+  // hands over records it had decrypted, which Node alone would refuse and then close the connection.
+  const count = 300;
+  const socket = await openRaw(host.port);
+  let received = '';
+  let closed = false;
+  socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => (closed = true));
+  for (let i = 0; i < count; i++) {
+    const body = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `pipelined-${i}` },
+      data: { payload: 'x'.repeat(2000) },
+    });
+    socket.write(
+      `POST /api/v1/namespaces/default/configmaps HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${host.token}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    if (i % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
+  }
+  const answered = (): number => (received.match(/^HTTP\/1\.1 /gm) ?? []).length;
+  while (answered() < count && !closed) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(closed).toBe(false);
+  expect(received.match(/^HTTP\/1\.1 \d+/gm)).toEqual(Array.from({ length: count }, () => 'HTTP/1.1 201'));
+  const names = [...received.matchAll(/"name":"(pipelined-\d+)"/g)].map((m) => m[1]);
+  expect(names).toEqual(Array.from({ length: count }, (_, i) => `pipelined-${i}`));
+  socket.destroy();
 });

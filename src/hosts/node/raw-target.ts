@@ -127,6 +127,34 @@ function drainThenClose(socket: Socket): void {
   setTimeout(() => socket.destroy(), 5000).unref();
 }
 
+/** Bytes a TLS socket handed over while Node had paused its parser, per socket, in arrival order. */
+const heldWhilePaused = new WeakMap<Socket, Buffer[]>();
+
+/**
+ * Pipelining over TLS: when answers queue up, Node pauses the socket and its parser, but a TLS socket can
+ * still deliver the records it had already decrypted, and the paused parser refuses them (`HPE_PAUSED`)
+ * without reading a byte — Node would then close the connection with the requests before them unanswered
+ * and whatever those wrote unreported. Go's server reads on. Here the bytes are held, in order, and put back
+ * in front of the socket's buffer when Node resumes it (its parser first), so they are parsed in sequence.
+ */
+function holdWhileParserPaused(error: ParserError, socket: Socket): boolean {
+  const paused = (socket as Socket & { _paused?: boolean })._paused === true;
+  if (error.code !== 'HPE_PAUSED' || !paused || error.rawPacket === undefined) return false;
+  let held = heldWhilePaused.get(socket);
+  if (held === undefined) {
+    const queue: Buffer[] = [];
+    held = queue;
+    heldWhilePaused.set(socket, queue);
+    socket.once('resume', () => {
+      heldWhilePaused.delete(socket);
+      socket.unshift(Buffer.concat(queue));
+    });
+  }
+  // The parser was paused before this chunk began (Node pauses it only between chunks): none of it was read.
+  held.push(error.rawPacket);
+  return true;
+}
+
 /**
  * The `clientError` listener: Node's HTTP parser refused the request (a raw
  * non-ASCII byte or a control character in the target, a malformed header,
@@ -138,6 +166,7 @@ function drainThenClose(socket: Socket): void {
  * whose handler is aborted.
  */
 export function answerClientError(error: ParserError, socket: Socket): void {
+  if (holdWhileParserPaused(error, socket)) return;
   if (refused.has(socket)) return;
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (inFlight !== undefined && inFlight !== null) {
