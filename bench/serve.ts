@@ -3,16 +3,47 @@
  * host with the bench floor on (`x-bench-floor: 1` requests answered by the
  * host's trivial handler), started on a free port with the given
  * kubeconfig; prints the same ready line and stops on SIGTERM.
+ * `ORCH_BENCH_STALLS=<file>` also records each stretch of 40 ms or more in
+ * which the event loop ran no timer (start and end in µs of the monotonic
+ * clock, the clock of `--cpu-prof`'s samples, and the process's CPU time
+ * in it, which a loaded machine inflates far less than the wall time),
+ * written as JSON on SIGTERM, for `bench/stalls.ts` to name what ran in each.
  */
 
+import { writeFileSync } from 'node:fs';
 import { startNodeHost } from '../src/hosts/node/host';
+
+function watchStalls(file: string): () => void {
+  const stalls: [number, number, number][] = [];
+  const now = (): number => Number(process.hrtime.bigint() / 1000n);
+  const cpu = (): number => {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  };
+  let last = now();
+  let lastCpu = cpu();
+  const timer = setInterval(() => {
+    const t = now();
+    const c = cpu();
+    if (t - last >= 40_000) stalls.push([last, t, c - lastCpu]);
+    last = t;
+    lastCpu = c;
+  }, 5);
+  return () => {
+    clearInterval(timer);
+    writeFileSync(file, JSON.stringify(stalls));
+  };
+}
 
 async function main(): Promise<void> {
   const kubeconfig = process.argv[2];
   const storage = (process.argv[3] ?? 'memory') as 'memory' | 'dexie';
+  const stallsFile = process.env['ORCH_BENCH_STALLS'];
+  const stopStalls = stallsFile !== undefined && stallsFile !== '' ? watchStalls(stallsFile) : () => undefined;
   const host = await startNodeHost({ port: 0, kubeconfig, storage, benchFloor: true });
   process.stdout.write(`bench server listening on ${host.url}\n`);
   process.once('SIGTERM', () => {
+    stopStalls();
     void host.close().then(() => process.exit(0));
   });
 }
