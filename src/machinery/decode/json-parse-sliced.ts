@@ -99,87 +99,59 @@ class Stepper {
   *value(i: number): Work<[unknown, number]> {
     const t = this.text;
     const c = t.charCodeAt(i);
-    if (c === 0x7b) return yield* this.members(i);
-    if (c === 0x5b) return yield* this.items(i);
+    if (c === 0x7b || c === 0x5b) return yield* this.container(i, c === 0x7b);
     const end = this.skip(i);
     if (end < 0) throw new NotSteppable('unreachable: containers are descended into');
     return [JSON.parse(t.slice(i, end)) as unknown, end];
   }
 
-  /** An object: runs of short members parsed together, long ones descended into. */
-  private *members(open: number): Work<[unknown, number]> {
+  /**
+   * An object's members or an array's items: runs of short ones parsed together (wrapped in the container's
+   * own braces or brackets), long ones descended into. An object's member has a key step before its value.
+   */
+  private *container(open: number, isObject: boolean): Work<[unknown, number]> {
     const t = this.text;
-    const out: Record<string, unknown> = {};
+    const close = isObject ? 0x7d : 0x5d;
+    const obj: Record<string, unknown> = {};
+    const arr: unknown[] = [];
     const put = (key: string, v: unknown): void => {
       if (key === '__proto__')
-        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-      else out[key] = v;
+        Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+      else obj[key] = v;
     };
     let runStart = -1;
     let runEnd = -1;
     const flush = (): void => {
       if (runStart < 0) return;
-      const part = JSON.parse(`{${t.slice(runStart, runEnd)}}`) as Record<string, unknown>;
-      for (const key of Object.keys(part)) put(key, part[key]);
+      const run = t.slice(runStart, runEnd);
+      if (isObject) {
+        const part = JSON.parse(`{${run}}`) as Record<string, unknown>;
+        for (const key of Object.keys(part)) put(key, part[key]);
+      } else for (const v of JSON.parse(`[${run}]`) as unknown[]) arr.push(v);
       runStart = -1;
     };
+    const out = isObject ? obj : arr;
     let i = this.space(open + 1);
-    if (t.charCodeAt(i) === 0x7d) return [out, i + 1];
+    if (t.charCodeAt(i) === close) return [out, i + 1];
     for (;;) {
-      if (t.charCodeAt(i) !== QUOTE) throw new NotSteppable('expected a key');
-      const keyStart = i;
-      const keyEnd = this.string(i);
-      i = this.space(keyEnd);
-      if (t.charCodeAt(i) !== 0x3a) throw new NotSteppable('expected a colon');
-      const valueStart = this.space(i + 1);
-      let valueEnd = this.skip(valueStart);
-      if (valueEnd < 0) {
-        flush();
-        const [v, end] = yield* this.value(valueStart);
-        put(JSON.parse(t.slice(keyStart, keyEnd)) as string, v);
-        valueEnd = end;
-      } else {
-        if (runStart < 0) runStart = keyStart;
-        runEnd = valueEnd;
-        if (runEnd - runStart > chunkChars) flush();
+      const memberStart = i;
+      let keyEnd = i;
+      if (isObject) {
+        if (t.charCodeAt(i) !== QUOTE) throw new NotSteppable('expected a key');
+        keyEnd = this.string(i);
+        i = this.space(keyEnd);
+        if (t.charCodeAt(i) !== 0x3a) throw new NotSteppable('expected a colon');
+        i = this.space(i + 1);
       }
-      i = this.space(valueEnd);
-      const sep = t.charCodeAt(i);
-      if (pauseDue()) {
-        flush();
-        yield;
-      }
-      if (sep === 0x7d) {
-        flush();
-        return [out, i + 1];
-      }
-      if (sep !== 0x2c) throw new NotSteppable('expected a comma');
-      i = this.space(i + 1);
-    }
-  }
-
-  /** An array: runs of short items parsed together, long ones descended into. */
-  private *items(open: number): Work<[unknown, number]> {
-    const t = this.text;
-    const out: unknown[] = [];
-    let runStart = -1;
-    let runEnd = -1;
-    const flush = (): void => {
-      if (runStart < 0) return;
-      for (const v of JSON.parse(`[${t.slice(runStart, runEnd)}]`) as unknown[]) out.push(v);
-      runStart = -1;
-    };
-    let i = this.space(open + 1);
-    if (t.charCodeAt(i) === 0x5d) return [out, i + 1];
-    for (;;) {
       let valueEnd = this.skip(i);
       if (valueEnd < 0) {
         flush();
         const [v, end] = yield* this.value(i);
-        out.push(v);
+        if (isObject) put(JSON.parse(t.slice(memberStart, keyEnd)) as string, v);
+        else arr.push(v);
         valueEnd = end;
       } else {
-        if (runStart < 0) runStart = i;
+        if (runStart < 0) runStart = memberStart;
         runEnd = valueEnd;
         if (runEnd - runStart > chunkChars) flush();
       }
@@ -189,7 +161,7 @@ class Stepper {
         flush();
         yield;
       }
-      if (sep === 0x5d) {
+      if (sep === close) {
         flush();
         return [out, i + 1];
       }
