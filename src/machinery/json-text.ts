@@ -10,6 +10,7 @@
  */
 
 import { pauseDue, type Work } from './cooperative';
+import { knownToBeWide } from './json';
 
 /** Members written by one native call. */
 const chunkMembers = 2048;
@@ -39,7 +40,9 @@ class Sizes {
 
   /** Counts `v`'s members against the budget: true once it runs out. An object wide by itself is remembered. */
   private over(v: object, budget: { left: number }): boolean {
-    if (this.wide.has(v)) return true;
+    // Known wide to the store's copies and the shaper (more than `slicedAbove` > `chunkMembers` members):
+    // not listed again.
+    if (this.wide.has(v) || knownToBeWide(v)) return true;
     const items: unknown[] = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
     if (items.length > chunkMembers) {
       this.wide.add(v);

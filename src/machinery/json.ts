@@ -70,6 +70,11 @@ export function rememberWide(value: object): void {
   knownWide.add(value);
 }
 
+/** Whether a value was seen or built with more than `slicedAbove` members of its own. */
+export function knownToBeWide(value: object): boolean {
+  return knownWide.has(value);
+}
+
 /**
  * Whether a JSON value has at most `limit` members (object fields and list items, counted through every
  * level): a bounded look, so that deciding whether a value is worth slicing costs little either way.

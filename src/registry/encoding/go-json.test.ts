@@ -252,6 +252,25 @@ describe.each<ProfileName>(['kubernetes', 'orch'])('Go JSON (%s profile)', (name
     expect(sortedDeep({ b: 1, a: null })).toEqual({ a: null, b: 1 });
   });
 
+  it("orders a map's keys by code point (Go's UTF-8 byte order), surrogate pairs and integer-like keys included", () => {
+    // UTF-16 order puts U+1F600 (a surrogate pair, 0xD83D…) before U+FF5E; code point order after.
+    const keys = ['b', '\u{1F600}', '\uFF5E', '10', '9', 'a', 'B', '\u00e9'];
+    const data = Object.fromEntries(keys.map((k) => [k, 'v']));
+    const sorted = [...keys].sort((a, b) => Buffer.from(a).compare(Buffer.from(b)));
+    // Integer-like keys come first in any JavaScript object (the Go encoder's text is written elsewhere).
+    const byCodePoint = Object.keys(Object.fromEntries(sorted.map((k) => [k, 1])));
+    const shaped = g.shape({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data }) as Obj;
+    expect(Object.keys(shaped['data'] as Obj)).toEqual(byCodePoint);
+    const plain = keys.filter((k) => !/[\uD800-\uDFFF]/.test(k));
+    const shapedPlain = g.shape({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c' },
+      data: Object.fromEntries(plain.map((k) => [k, 'v'])),
+    }) as Obj;
+    expect(Object.keys(shapedPlain['data'] as Obj)).toEqual(byCodePoint.filter((k) => plain.includes(k)));
+  });
+
   it("shapes a Table's and a watch event's objects by their own kind, and leaves raw values as written", () => {
     const table = g.shape({
       rows: [
