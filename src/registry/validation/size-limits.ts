@@ -8,6 +8,7 @@
  */
 
 import type { KubeObject } from '../../api/meta';
+import { pauseDue, runNow, type Work } from '../../machinery/cooperative';
 import { fieldError, type FieldError } from '../../machinery/field-errors';
 import { isPlainObject } from '../../machinery/json';
 
@@ -54,13 +55,18 @@ function* stringEntries(value: unknown): Generator<[string, string]> {
   }
 }
 
-function* stringValues(value: unknown): Generator<string> {
-  if (!isPlainObject(value)) return;
+/** The sum of `size` over a map's string values, a pass that may pause between them (a map may be wide). */
+function* sumOfStrings(value: unknown, size: (v: string) => number): Work<number> {
+  if (!isPlainObject(value)) return 0;
   const map = value as Record<string, unknown>;
-  for (const k in map) {
+  let total = 0;
+  // Object.keys, not for…in: for…in lists every key (and the prototype's) before the first, in one step.
+  for (const k of Object.keys(map)) {
     const v = map[k];
-    if (typeof v === 'string') yield v;
+    if (typeof v === 'string') total += size(v);
+    if (pauseDue()) yield;
   }
+  return total;
 }
 
 /**
@@ -69,9 +75,13 @@ function* stringValues(value: unknown): Generator<string> {
  * (`[]: Too long: must have at most 1048576 bytes`).
  */
 export function validateConfigMapSize(obj: KubeObject): FieldError[] {
-  let total = 0;
-  for (const v of stringValues(obj.data)) total += utf8Length(v);
-  for (const v of stringValues(obj.binaryData)) total += base64DecodedLength(v);
+  return runNow(configMapSizeWork(obj));
+}
+
+/** `validateConfigMapSize` as a pass that may pause between values (a wide ConfigMap's, in slices). */
+export function* configMapSizeWork(obj: KubeObject): Work<FieldError[]> {
+  const total =
+    (yield* sumOfStrings(obj.data, utf8Length)) + (yield* sumOfStrings(obj.binaryData, base64DecodedLength));
   return total > maxSecretSize ? [fieldError.tooLong('[]', maxSecretSize)] : [];
 }
 
