@@ -108,9 +108,11 @@ export async function respondValueSliced(
   if (ctx.output?.protobuf !== undefined || ctx.output?.kind === 'yaml' || jsonSizeAtMost(value, slicedAbove))
     return respondValue(ctx, status, value);
   const profile = ctx.output?.profile;
-  const shaped = profile === undefined ? value : goJsonFor(profile).shape(value);
+  // Wide maps of scalars are not copied in Go's order here but written in it by the sliced encoder.
+  const shaped =
+    profile === undefined ? { value, keyOrder: undefined } : goJsonFor(profile).shapeForSlicedText(value);
   await breathe();
-  const body = `${await runSliced(jsonTextWork(shaped, ctx.pretty))}\n`;
+  const body = `${await runSliced(jsonTextWork(shaped.value, ctx.pretty, shaped.keyOrder))}\n`;
   const headers = baseHeaders(ctx, 'application/json');
   return new Response(ctx.request.method === 'HEAD' ? null : body, { status, headers });
 }

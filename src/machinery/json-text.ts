@@ -15,9 +15,18 @@ import { knownToBeWide } from './json';
 /** Members written by one native call. */
 const chunkMembers = 2048;
 
-export function* jsonTextWork(value: unknown, pretty: boolean): Work<string> {
+/**
+ * `keyOrder`, when it gives an order for an object, is the order its keys are written in instead of their
+ * own (the Go shaper's wide maps, left unsorted: registry/encoding/go-json.ts); undefined members are
+ * skipped either way.
+ */
+export function* jsonTextWork(
+  value: unknown,
+  pretty: boolean,
+  keyOrder?: (o: object) => string[] | undefined,
+): Work<string> {
   const parts: string[] = [];
-  yield* emit(value, pretty, '\n', parts, new Sizes());
+  yield* emit(value, pretty, '\n', parts, new Sizes(), keyOrder);
   return parts.join('');
 }
 
@@ -63,7 +72,14 @@ function native(v: unknown, pretty: boolean, nl: string): string {
   return nl === '\n' ? text : text.replace(/\n/g, nl);
 }
 
-function* emit(v: unknown, pretty: boolean, nl: string, parts: string[], sizes: Sizes): Work<void> {
+function* emit(
+  v: unknown,
+  pretty: boolean,
+  nl: string,
+  parts: string[],
+  sizes: Sizes,
+  keyOrder: ((o: object) => string[] | undefined) | undefined,
+): Work<void> {
   if (!sizes.isWide(v)) {
     parts.push(native(v, pretty, nl));
     return;
@@ -78,7 +94,7 @@ function* emit(v: unknown, pretty: boolean, nl: string, parts: string[], sizes: 
       // As JSON.stringify: an item that has no JSON form is null.
       const shown =
         item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item;
-      yield* emit(shown, pretty, inner, parts, sizes);
+      yield* emit(shown, pretty, inner, parts, sizes, keyOrder);
       if (pauseDue()) yield;
     }
     parts.push(pretty ? `${nl}]` : ']');
@@ -100,7 +116,7 @@ function* emit(v: unknown, pretty: boolean, nl: string, parts: string[], sizes: 
     runSize = 0;
   };
   parts.push('{');
-  for (const key of Object.keys(obj)) {
+  for (const key of keyOrder?.(obj) ?? Object.keys(obj)) {
     const child = obj[key];
     if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
     if (sizes.isWide(child)) {
@@ -108,7 +124,7 @@ function* emit(v: unknown, pretty: boolean, nl: string, parts: string[], sizes: 
       if (!first) parts.push(',');
       first = false;
       parts.push(`${inner}${JSON.stringify(key)}:${pretty ? ' ' : ''}`);
-      yield* emit(child, pretty, inner, parts, sizes);
+      yield* emit(child, pretty, inner, parts, sizes, keyOrder);
     } else {
       run[key] = child;
       if (++runSize >= chunkMembers) flush();

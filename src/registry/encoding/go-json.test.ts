@@ -9,6 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { PROFILES, type ProfileName } from '../../machinery/naming';
 import { builtInDefinitions } from '../builtins';
 import goFieldOrder from '../generated/go-field-order.json';
+import { runNow } from '../../machinery/cooperative';
+import { rememberWide } from '../../machinery/json';
+import { jsonTextWork } from '../../machinery/json-text';
 import { goJsonFor, goOrderFor, sortedDeep } from './go-json';
 
 type Obj = Record<string, unknown>;
@@ -269,6 +272,27 @@ describe.each<ProfileName>(['kubernetes', 'orch'])('Go JSON (%s profile)', (name
       data: Object.fromEntries(plain.map((k) => [k, 'v'])),
     }) as Obj;
     expect(Object.keys(shapedPlain['data'] as Obj)).toEqual(byCodePoint.filter((k) => plain.includes(k)));
+  });
+
+  it('writes a wide map through the sliced encoder in the same order as the shaped copy, without copying it', () => {
+    const data: Obj = {};
+    for (let i = 6000; i > 0; i--)
+      data[i % 7 === 0 ? String(i) : `k${i}${i % 11 === 0 ? '\u{1F600}' : ''}`] = `v${i}`;
+    data['\uFF5E'] = 'x';
+    data['4294967295'] = 'not an index';
+    rememberWide(data); // as the store's sliced copy of a wide value is
+    const cm = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'w', labels: { b: '1', a: '2' } },
+      data,
+    };
+    const { value, keyOrder } = g.shapeForSlicedText(cm);
+    expect((value as Obj)['data']).toBe(data);
+    for (const pretty of [false, true])
+      expect(runNow(jsonTextWork(value, pretty, keyOrder))).toBe(
+        JSON.stringify(g.shape(cm), null, pretty ? 2 : 0),
+      );
   });
 
   it("shapes a Table's and a watch event's objects by their own kind, and leaves raw values as written", () => {

@@ -16,7 +16,7 @@
  * the server's own groups that have no facts, go out unchanged.
  */
 
-import { rememberWide, slicedAbove } from '../../machinery/json';
+import { knownToBeWide, rememberWide, slicedAbove } from '../../machinery/json';
 import type { Definition, DefinitionSet, SchemaNode } from '../../machinery/schema';
 import type { NamingProfile } from '../../machinery/naming';
 import { builtInDefinitions, builtInRegistry } from '../builtins';
@@ -106,7 +106,10 @@ const surrogate = /[\uD800-\uDFFF]/;
  * through a JavaScript comparator called ~n·log n times.
  */
 function sortedKeys(o: Obj): string[] {
-  const keys = Object.keys(o);
+  return sortKeys(Object.keys(o));
+}
+
+function sortKeys(keys: string[]): string[] {
   let sorted = true;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
@@ -114,6 +117,24 @@ function sortedKeys(o: Obj): string[] {
     if (sorted && i > 0 && (keys[i - 1] as string) > key) sorted = false;
   }
   return sorted ? keys : keys.sort();
+}
+
+/** An array index key, which any JavaScript object lists first, in numeric order, whatever the insertion order. */
+function isIndexKey(key: string): boolean {
+  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
+}
+
+/**
+ * The keys of a map of scalars in the order of the map the shaper would build from it: Go's order, except
+ * that array-index keys come first in numeric order (as in any JavaScript object; `Object.keys` lists them
+ * first already, so they are the map's leading keys).
+ */
+function shapedMapKeys(o: object): string[] {
+  const keys = Object.keys(o);
+  let indexKeys = 0;
+  while (indexKeys < keys.length && isIndexKey(keys[indexKeys] as string)) indexKeys++;
+  const rest = sortKeys(keys.slice(indexKeys));
+  return indexKeys === 0 ? rest : [...keys.slice(0, indexKeys), ...rest];
 }
 
 function sortedByCodePoint(keys: string[]): string[] {
@@ -165,6 +186,27 @@ export class GoJson {
     for (const g of ownGroupsWithoutResources) this.ownGroups.add(profile.suffixed(g));
   }
 
+  /** Set while `shapeForSlicedText` runs: the wide maps of scalars left as they are, to be written in order. */
+  private deferred: Set<object> | undefined;
+
+  /**
+   * `shape` for the sliced encoder (machinery/json-text.ts): a wide map of scalars (a 100,000-key ConfigMap's
+   * data) is not copied in Go's key order in one step; it is left as it is and `keyOrder` gives the order the
+   * encoder writes its keys in, so the text is the same as that of `shape`'s value and the work is sliced.
+   */
+  shapeForSlicedText(value: unknown): { value: unknown; keyOrder: (o: object) => string[] | undefined } {
+    const deferred = new Set<object>();
+    this.deferred = deferred;
+    try {
+      return {
+        value: this.shape(value),
+        keyOrder: (o) => (deferred.has(o) ? shapedMapKeys(o) : undefined),
+      };
+    } finally {
+      this.deferred = undefined;
+    }
+  }
+
   /** A value as the real server writes it (see the module comment); unchanged when it names no kind. */
   shape(value: unknown): unknown {
     if (!isObject(value)) return value;
@@ -198,6 +240,11 @@ export class GoJson {
       }
       case 'map': {
         if (Array.isArray(v)) return v;
+        // A wide map of scalars known to the store's copies: written in order by the sliced encoder instead.
+        if (shape.of.k === 'leaf' && this.deferred !== undefined && knownToBeWide(v)) {
+          this.deferred.add(v);
+          return v;
+        }
         const out: Obj = {};
         const keys = sortedKeys(v as Obj);
         for (const k of keys) {
