@@ -118,3 +118,65 @@ it("a wide object's answer, written in slices, is the same text as one JSON.stri
   const pretty = await (await api.fetch(request('GET', `${CMS}/wide?pretty=true`))).text();
   expect(pretty).toBe(`${JSON.stringify(JSON.parse(compact), null, 2)}\n`);
 });
+
+it("a wide ConfigMap's key and size checks, run in slices, still refuse a bad key and too much data", async () => {
+  const data: Record<string, string> = {};
+  for (let i = 0; i < 10_000; i++) data[`k${i}`] = 'v';
+  data['bad key'] = 'v';
+  const refused = await api.fetch(
+    request(
+      'POST',
+      CMS,
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' }, data }),
+    ),
+  );
+  expect(refused.status).toBe(422);
+  const status = (await refused.json()) as { details: { causes: { field: string }[] } };
+  expect(status.details.causes.map((c) => c.field)).toEqual(['data[bad key]']);
+  delete data['bad key'];
+  data['big'] = 'x'.repeat(1024 * 1024);
+  const tooBig = await api.fetch(
+    request(
+      'POST',
+      CMS,
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data }),
+    ),
+  );
+  expect(tooBig.status).toBe(422);
+  expect(((await tooBig.json()) as { message: string }).message).toContain('must have at most 1048576 bytes');
+});
+
+it("the in-process controller-manager's metadata-only list and watch carry no managedFields; other clients' do", async () => {
+  const accept = { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' };
+  const listed = async (trims: boolean) => {
+    const req = new Request(`http://sandbox.test${CMS}?fieldSelector=metadata.name%3Dwide`, {
+      headers: { authorization: `Bearer ${token}`, ...accept },
+    });
+    const r = await api.fetch(req, trims ? { trimsManagedFields: true } : undefined);
+    return ((await r.json()) as { items: { metadata: Record<string, unknown> }[] }).items[0]?.metadata;
+  };
+  const plain = await listed(false);
+  const trimmed = await listed(true);
+  expect(plain?.managedFields).toBeDefined();
+  expect(trimmed?.managedFields).toBeUndefined();
+  expect({ ...trimmed, managedFields: plain?.managedFields }).toEqual(plain);
+
+  const watched = async (trims: boolean) => {
+    const req = new Request(
+      `http://sandbox.test${CMS}?watch=1&resourceVersion=0&fieldSelector=metadata.name%3Dwide`,
+      {
+        headers: { authorization: `Bearer ${token}`, accept: accept.accept.replace('List', '') },
+      },
+    );
+    const r = await api.fetch(req, trims ? { trimsManagedFields: true } : undefined);
+    const reader = (r.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('\n')) text += (await reader.read()).value ?? '';
+    await reader.cancel();
+    return (
+      JSON.parse(text.slice(0, text.indexOf('\n'))) as { object: { metadata: Record<string, unknown> } }
+    ).object.metadata;
+  };
+  expect((await watched(false)).managedFields).toBeDefined();
+  expect((await watched(true)).managedFields).toBeUndefined();
+});

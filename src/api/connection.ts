@@ -32,4 +32,12 @@ export interface ConnectionInfo {
    * the core calls it at most once, then its response is not sent (the host answers 101 instead).
    */
   upgrade?: (offer: UpgradeOffer) => void;
+  /**
+   * The in-process controller-manager's own client (no socket). kube-controller-manager drops
+   * `metadata.managedFields` from every object its informers keep (kubernetes#118455, v1.28); its
+   * metadata-only (PartialObjectMetadata) answers here are written without them, so that a wide object's
+   * field sets (1.3 MB of JSON for a 100,000-key ConfigMap) are neither encoded nor parsed for a cache that
+   * would drop them.
+   */
+  trimsManagedFields?: boolean;
 }

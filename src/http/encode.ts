@@ -15,8 +15,13 @@ import type { ServerContext } from './server-context';
 import { tableFor } from './table';
 import { partialObjectMetadata, partialShapeMismatch } from './partial-metadata';
 
-function partial(server: ServerContext, metaVersion: string, obj: KubeObject): KubeObject {
-  return partialObjectMetadata(server.profile, metaVersion, obj);
+function partial(
+  server: ServerContext,
+  ctx: RequestContext,
+  metaVersion: string,
+  obj: KubeObject,
+): KubeObject {
+  return partialObjectMetadata(server.profile, metaVersion, obj, ctx.conn?.trimsManagedFields === true);
 }
 
 export async function respondObject(
@@ -36,7 +41,7 @@ export async function respondObject(
   // A Status (a delete's answer) is passed through whatever the client asked for, as the real transform does.
   if (out?.kind === 'partial' && !(obj.kind === 'Status' && obj.apiVersion === 'v1')) {
     if (out.partialAs === 'PartialObjectMetadataList') throw partialShapeMismatch(rt, out.partialAs);
-    return respondValue(ctx, status, partial(server, out.metaVersion ?? 'v1', obj));
+    return respondValue(ctx, status, partial(server, ctx, out.metaVersion ?? 'v1', obj));
   }
   return respondValueSliced(ctx, status, obj);
 }
@@ -68,7 +73,7 @@ export function respondList(
       kind: 'PartialObjectMetadataList',
       apiVersion: `${server.profile.metaGroup}/${v}`,
       metadata,
-      items: items.map((o) => partial(server, v, o)),
+      items: items.map((o) => partial(server, ctx, v, o)),
     });
   }
   return respondValue(ctx, 200, {

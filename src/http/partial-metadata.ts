@@ -13,12 +13,21 @@ export function partialObjectMetadata(
   profile: NamingProfile,
   metaVersion: string,
   obj: KubeObject,
+  withoutManagedFields = false,
 ): KubeObject {
+  const metadata = obj.metadata ?? {};
   return {
     kind: 'PartialObjectMetadata',
     apiVersion: `${profile.metaGroup}/${metaVersion}`,
-    metadata: obj.metadata ?? {},
+    metadata: withoutManagedFields ? trimmed(metadata) : metadata,
   };
+}
+
+/** Metadata without its managedFields (a shallow copy; the stored metadata is never changed). */
+function trimmed(metadata: NonNullable<KubeObject['metadata']>): NonNullable<KubeObject['metadata']> {
+  if (metadata.managedFields === undefined) return metadata;
+  const { managedFields: _dropped, ...rest } = metadata;
+  return rest;
 }
 
 /**

@@ -739,6 +739,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  /** The connection of the in-process controller-manager's requests. */
+  const controllerManagerConnection: ConnectionInfo = { trimsManagedFields: true };
+
   /** A client that calls this server in process as `user` (the real server's loopback client). */
   function loopbackClient(user: UserInfo) {
     const agent = user.username === 'system:apiserver' ? 'apiserver' : 'controller-manager';
@@ -860,7 +863,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const contextFor = (user: UserInfo): ControllerContext => ({
         client: createClient({
           baseUrl: 'http://orch.internal',
-          fetch: (request) => handleRequest(deps, request),
+          // As kube-controller-manager's informers, this client's keep no managedFields (api/connection.ts).
+          fetch: (request) => handleRequest(deps, request, controllerManagerConnection),
           headers: {
             authorization: `Bearer ${need().staticTokens.mint(user)}`,
             'user-agent': userAgent(user),

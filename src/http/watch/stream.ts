@@ -96,7 +96,13 @@ export function openWatchStream(
       }
       return { ...table, columnDefinitions: null };
     }
-    if (out?.kind === 'partial') return partialObjectMetadata(server.profile, out.metaVersion ?? 'v1', obj);
+    if (out?.kind === 'partial')
+      return partialObjectMetadata(
+        server.profile,
+        out.metaVersion ?? 'v1',
+        obj,
+        ctx.conn?.trimsManagedFields === true,
+      );
     return object;
   };
 
