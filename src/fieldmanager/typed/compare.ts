@@ -160,9 +160,10 @@ function* list(w: Walker, t: ListAtom): Work<void> {
 function* map(w: Walker, t: MapAtom): Work<void> {
   const l = asMap(w.lhs);
   const r = asMap(w.rhs);
-  const lEmpty = l === undefined || isEmpty(l);
-  const rEmpty = r === undefined || isEmpty(r);
-  if (t.atomic || (lEmpty && rEmpty)) {
+  // Each side's keys listed once (for…in to test emptiness listed a wide map's every key again, in one step).
+  const lKeys = l !== undefined ? Object.keys(l) : [];
+  const rKeys = r !== undefined ? Object.keys(r) : [];
+  if (t.atomic || (lKeys.length === 0 && rKeys.length === 0)) {
     leaf(w);
     return;
   }
@@ -177,20 +178,14 @@ function* map(w: Walker, t: MapAtom): Work<void> {
       [...w.path, fieldPE(key)],
     );
   };
-  if (l !== undefined)
-    for (const key of Object.keys(l)) {
-      yield* visit(key);
-      if (pauseDue()) yield;
-    }
+  for (const key of lKeys) {
+    yield* visit(key);
+    if (pauseDue()) yield;
+  }
   if (r !== undefined)
-    for (const key of Object.keys(r)) {
+    for (const key of rKeys) {
       if (l !== undefined && Object.hasOwn(l, key)) continue;
       yield* visit(key);
       if (pauseDue()) yield;
     }
-}
-
-function isEmpty(o: Record<string, unknown>): boolean {
-  for (const _ in o) return false;
-  return true;
 }
