@@ -15,7 +15,7 @@
 import type { JsonValue, KubeObject, ManagedFieldsEntry } from '../api/meta';
 import { badRequest } from '../machinery/errors';
 import { rfc3339Seconds } from '../machinery/ids';
-import { deepClone, deepEqual, dropNulls } from '../machinery/json';
+import { deepClone, deepEqualWork, dropNulls } from '../machinery/json';
 import { resolveSchema } from '../machinery/schema';
 import { ApplyConflictError, printManager, type FieldConflict } from './conflict';
 import { FieldSet } from './field-set';
@@ -410,10 +410,18 @@ export function apply(a: ApplyArgs): KubeObject {
  * kept as written.
  */
 export function ignoreManagedFieldsTimestamps(next: KubeObject, old: KubeObject | undefined): KubeObject {
+  return runNow(ignoreManagedFieldsTimestampsWork(next, old));
+}
+
+/** `ignoreManagedFieldsTimestamps` as a pass that may pause (the comparison of two wide objects, in slices). */
+export function* ignoreManagedFieldsTimestampsWork(
+  next: KubeObject,
+  old: KubeObject | undefined,
+): Work<KubeObject> {
   const now = next.metadata?.managedFields ?? [];
   const before = old?.metadata?.managedFields ?? [];
   if (old === undefined || now.length !== before.length || now.length === 0) return next;
   if (now.every((e, i) => e.time === before[i]?.time)) return next;
   const reverted: KubeObject = { ...next, metadata: { ...next.metadata, managedFields: before } };
-  return deepEqual(reverted, old) ? reverted : next;
+  return (yield* deepEqualWork(reverted, old)) ? reverted : next;
 }

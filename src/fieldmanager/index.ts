@@ -12,6 +12,7 @@ export {
   updateManagedFields,
   updateManagedFieldsWork,
   ignoreManagedFieldsTimestamps,
+  ignoreManagedFieldsTimestampsWork,
   FieldManagerError,
   type ApplyArgs,
 } from './field-manager';

@@ -28,6 +28,42 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * `deepEqual` as a pass that may pause between the members of a wide value (100,000 keys); values up to
+ * `slicedAbove` members are compared by `deepEqual` at once.
+ */
+export function* deepEqualWork(a: unknown, b: unknown): Work<boolean> {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (jsonSizeAtMost(a, slicedAbove)) return deepEqual(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      if (!(yield* deepEqualWork(a[i], bb[i]))) return false;
+      if (pauseDue()) yield;
+    }
+    return true;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  if (ak.length !== bk.length) return false;
+  for (const k of ak) {
+    if (!(yield* deepEqualWork(ao[k], bo[k]))) return false;
+    if (pauseDue()) yield;
+  }
+  return true;
+}
+
+/** `deepEqual`, letting other requests run while wide values are compared. */
+export async function deepEqualSliced(a: unknown, b: unknown): Promise<boolean> {
+  if (jsonSizeAtMost(a, slicedAbove)) return deepEqual(a, b);
+  return runSliced(deepEqualWork(a, b));
+}
+
+/**
  * A copy of a JSON value. Copying plain objects and arrays by hand is about
  * ten times faster than `structuredClone` and several times faster than a
  * JSON round trip, and every write copies objects a few times; anything

@@ -21,7 +21,7 @@ import {
 } from '../../machinery/errors';
 import { randomSuffix } from '../../machinery/ids';
 import { breathe, runSliced } from '../../machinery/cooperative';
-import { deepClone, deepCloneSliced, deepEqual, dropNulls, isPlainObject } from '../../machinery/json';
+import { deepClone, deepCloneSliced, deepEqualSliced, dropNulls, isPlainObject } from '../../machinery/json';
 import type { DefinitionSet } from '../../machinery/schema';
 import type { NamingProfile } from '../../machinery/naming';
 import type { Storage } from '../../storage/types';
@@ -31,7 +31,7 @@ import type {
   AdmissionOperation,
 } from '../../machinery/admission/attributes';
 import {
-  ignoreManagedFieldsTimestamps,
+  ignoreManagedFieldsTimestampsWork,
   objectTypeFor,
   updateManagedFieldsWork,
 } from '../../fieldmanager/index';
@@ -401,9 +401,10 @@ export class GenericStore implements RestStorage {
           }
         }
         if (obj.metadata !== undefined) obj.metadata.resourceVersion = String(current.revision);
-        if (w.fieldManager !== undefined) obj = ignoreManagedFieldsTimestamps(obj, current.object);
+        if (w.fieldManager !== undefined)
+          obj = await runSliced(ignoreManagedFieldsTimestampsWork(obj, current.object));
         await breathe();
-        if (deepEqual(obj, current.object)) return { object: current.object, created: false };
+        if (await deepEqualSliced(obj, current.object)) return { object: current.object, created: false };
         await breathe();
         if (scope.dryRun) return { object: obj, created: false };
         try {
