@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   const kubeconfig = process.argv[2];
   const storage = (process.argv[3] ?? 'memory') as 'memory' | 'dexie';
   const stallsFile = process.env['ORCH_BENCH_STALLS'];
-  const stopStalls = stallsFile !== undefined && stallsFile !== '' ? watchStalls(stallsFile) : () => undefined;
+  const stopStalls =
+    stallsFile !== undefined && stallsFile !== '' ? watchStalls(stallsFile) : () => undefined;
   const host = await startNodeHost({ port: 0, kubeconfig, storage, benchFloor: true });
   process.stdout.write(`bench server listening on ${host.url}\n`);
   process.once('SIGTERM', () => {

@@ -25,7 +25,8 @@ interface Profile {
 }
 
 const [profileFile, stallsFile, countArg] = process.argv.slice(2);
-if (profileFile === undefined || stallsFile === undefined) throw new Error('usage: stalls.ts <cpuprofile> <stalls.json> [count]');
+if (profileFile === undefined || stallsFile === undefined)
+  throw new Error('usage: stalls.ts <cpuprofile> <stalls.json> [count]');
 const profile = JSON.parse(readFileSync(profileFile, 'utf8')) as Profile;
 const stalls = JSON.parse(readFileSync(stallsFile, 'utf8')) as [number, number, number?][];
 const byCpu = process.env['STALLS_BY'] === 'cpu';
@@ -63,7 +64,9 @@ for (const [start, end, cpuUs] of [...stalls].sort((a, b) => length(b) - length(
     for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id))
       inclusive.set(id, (inclusive.get(id) ?? 0) + w);
   }
-  console.log(`\n== stall ${((end - start) / 1000).toFixed(0)} ms (CPU ${((cpuUs ?? 0) / 1000).toFixed(0)} ms) at +${((start - profile.startTime) / 1e6).toFixed(2)} s`);
+  console.log(
+    `\n== stall ${((end - start) / 1000).toFixed(0)} ms (CPU ${((cpuUs ?? 0) / 1000).toFixed(0)} ms) at +${((start - profile.startTime) / 1e6).toFixed(2)} s`,
+  );
   // The heaviest path from the root, then its branches of 10% or more at each step.
   const root = profile.nodes[0]?.id ?? 1;
   const total = inclusive.get(root) ?? 1;
@@ -73,7 +76,8 @@ for (const [start, end, cpuUs] of [...stalls].sort((a, b) => length(b) - length(
       .filter(([, w]) => w >= total * 0.1)
       .sort((a, b) => b[1] - a[1]);
     for (const [c, w] of kids) {
-      if (depth < 60) console.log(`${'  '.repeat(Math.min(depth, 30))}${(w / 1000).toFixed(1)} ms ${label(c)}`);
+      if (depth < 60)
+        console.log(`${'  '.repeat(Math.min(depth, 30))}${(w / 1000).toFixed(1)} ms ${label(c)}`);
       walk(c, depth + 1);
     }
   };
