@@ -265,17 +265,27 @@ const surrogate = /[\uD800-\uDFFF]/;
  * in that order.
  */
 function sortedByElement<T>(items: readonly T[], key: (item: T) => PathElement): T[] {
-  const byName = new Map<string, T[]>();
+  // The first item of each name; later ones (rare: an insertion out of order) kept apart, in their order.
+  const first = new Map<string, T>();
+  let later: Map<string, T[]> | undefined;
   for (const item of items) {
     const pe = key(item);
     if (pe.kind !== 'field' || surrogate.test(pe.name))
       return items.slice().sort((a, b) => comparePE(key(a), key(b)));
-    const same = byName.get(pe.name);
-    if (same === undefined) byName.set(pe.name, [item]);
-    else same.push(item);
+    if (!first.has(pe.name)) first.set(pe.name, item);
+    else {
+      later ??= new Map();
+      const same = later.get(pe.name);
+      if (same === undefined) later.set(pe.name, [item]);
+      else same.push(item);
+    }
   }
   const out: T[] = [];
-  for (const name of [...byName.keys()].sort()) for (const item of byName.get(name) as T[]) out.push(item);
+  for (const name of [...first.keys()].sort()) {
+    out.push(first.get(name) as T);
+    const more = later?.get(name);
+    if (more !== undefined) for (const item of more) out.push(item);
+  }
   return out;
 }
 
