@@ -167,5 +167,6 @@ export class AuditRecorder {
 
 /** RFC 3339 with microseconds, as audit timestamps are written. */
 function micro(d: Date): string {
-  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+  // toISOString always ends in `.sssZ`: three more digits before the Z, without a regular expression (every request).
+  return `${d.toISOString().slice(0, -1)}000Z`;
 }

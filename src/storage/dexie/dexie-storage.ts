@@ -23,6 +23,8 @@ import {
 } from '../types';
 import { assertRevision, checkReadable, prefixRange, revisionOf, type KeyRange } from '../keys';
 import { CommitOrder } from './commit-order';
+import { cloneValue } from '../memory/clone';
+import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import { listPage, type NativeKeyRanges } from './native-list';
 import { exportDatabase, importDatabase } from './export-import';
 import { openDatabase, type ChangeRow, type MetaName, type ObjectRow, type StorageDatabase } from './schema';
@@ -359,10 +361,14 @@ function checkExpected(key: string, existing: ObjectRow, expectedRevision: numbe
   }
 }
 
-/** A copy of the caller's object, so that stamping it leaves the caller's object alone. */
+/**
+ * A copy of the caller's object, so that stamping it leaves the caller's object alone. Objects are JSON: a
+ * small one is copied by hand (cloneValue: ~10× faster than `structuredClone`, which was the largest item of
+ * the storage's own JavaScript per create), a wide one at once by `structuredClone` as before.
+ */
 function cloneInput(object: KubeObject): KubeObject {
   try {
-    return structuredClone(object);
+    return jsonSizeAtMost(object, slicedAbove) ? cloneValue(object) : structuredClone(object);
   } catch (error) {
     throw toStorageError(error);
   }

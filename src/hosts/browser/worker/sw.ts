@@ -16,7 +16,8 @@ import './local-storage-shim';
 import { getResponse } from 'msw';
 import type { Status } from '../../../api/meta';
 import { CLAIM_MESSAGE } from '../messages';
-import { apiHandlers } from './api-routes';
+import { API_PREFIXES, apiHandlers, isUnderPrefix } from './api-routes';
+import { withBodyAside, withBodyBack } from './request-body';
 import { apiServer, profileFromScriptUrl } from './server-instance';
 import { dropOldShellCaches, ensureShellCached, precacheShell, shellResponse } from './shell-cache';
 import { probeHandlers } from './stream-probe';
@@ -29,7 +30,11 @@ declare const self: ServiceWorkerGlobalScope;
 setLazyModuleLoader(loadLazyModule);
 const profile = profileFromScriptUrl(self.location.href);
 const origin = self.location.origin;
-const handlers = [benchFloorHandler(origin), ...apiHandlers(origin, serveApi), ...probeHandlers(origin)];
+const handlers = [
+  benchFloorHandler(origin),
+  ...apiHandlers(origin, (request) => serveApi(withBodyBack(request))),
+  ...probeHandlers(origin),
+];
 
 /** The server start and shell precache under way; fetch events keep the worker alive until they are done. */
 let shellFilling: Promise<void> | undefined;
@@ -75,7 +80,11 @@ self.addEventListener('fetch', (event) => {
 });
 
 async function route(request: Request): Promise<Response> {
-  const answered = await getResponse(handlers, request);
+  // An API request's body goes around MSW, whose clone of a request with a body is its costliest step
+  // (request-body.ts); every other request keeps its body, as it may go on to the network.
+  const { pathname } = new URL(request.url);
+  const api = API_PREFIXES.some((prefix) => isUnderPrefix(pathname, prefix));
+  const answered = await getResponse(handlers, api ? await withBodyAside(request) : request);
   return answered ?? shellResponse(request);
 }
 
