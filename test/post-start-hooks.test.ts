@@ -58,6 +58,9 @@ it('answers the admin, reports the unfinished hook, and holds the full identitie
   );
   expect(names).toEqual(expect.arrayContaining(['default', 'kube-system', 'kube-public']));
 
+  for (const path of ['/api', '/apis', '/version', '/api/v1/namespaces/default/configmaps'])
+    expect((await send(path)).status, path).toBe(200);
+
   const readyz = await send('/readyz?verbose');
   expect(readyz.status).toBe(500);
   const body = await readyz.text();
