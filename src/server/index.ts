@@ -892,7 +892,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   const ready = (async () => {
     await serving;
-    await bootstrapPostStart();
+    // A failed write (a race with a learner's first request or a reset) is tried again, as the real hooks retry.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await bootstrapPostStart();
+        break;
+      } catch (e) {
+        if (attempt >= 3 || closing) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
     if (!bootstrapRefused) health.complete(...bootstrapHooks);
     stopMasterWatch = watchMasterService(informers, profile, reconcileMaster);
     compactor.start();

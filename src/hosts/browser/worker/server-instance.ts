@@ -49,6 +49,12 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
       // The first answers need only this; the default RBAC policy and the other start-up objects are written
       // beside them (`server.ready`, which `/readyz` reports).
       await server.serving;
+      // The server keeps answering; `/readyz` names the post-start step that did not finish.
+      server.ready.catch((error: unknown) =>
+        console.error(
+          `the API server's post-start steps failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
       return server;
     })();
     starting.catch(() => {
