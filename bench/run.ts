@@ -35,6 +35,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   admission: runAdmissionBench,
   certificates: runCertificatesBench,
   ui: async () => (await import('./ui-load')).runUiLoadBench(),
+  timeline: async () => (await import('./first-visit-timeline')).runTimelineBench(),
   explorer: async () => (await import('./explorer-load')).runExplorerLoadBench(),
   replicas: async () => (await import('./replicas')).runReplicasBench(),
   etcd: async () => (await import('./etcd')).runEtcdBench(),

@@ -10,7 +10,8 @@
  * Times run from navigation start to the first usable screen: for the app,
  * the explorer with discovery read and its list live (`[data-usable]`); for
  * the floor, its component rendered. A first visit installs the worker and
- * starts the server; a reload finds both in place. Each time is the median
+ * starts the server; a reload finds both in place (the server ready, its
+ * post-start writes done, see started.ts). Each time is the median
  * of several runs in fresh browser contexts.
  */
 
@@ -32,6 +33,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import { summarize, type Figure } from './report';
+import { waitForReadyz } from './started';
 
 const runs = 5;
 const section = 'ui load (Chromium)';
@@ -202,7 +204,10 @@ async function measure(
       await page.goto(url);
       cold.push(await usableAt(page));
       if (run === 0) files = [...new Set(loaded)];
-      if (hasWorker) await page.waitForFunction('navigator.serviceWorker.controller !== null');
+      if (hasWorker) {
+        await page.waitForFunction('navigator.serviceWorker.controller !== null');
+        await waitForReadyz(page);
+      }
       await page.reload();
       warm.push(await usableAt(page));
     } finally {

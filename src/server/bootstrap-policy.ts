@@ -50,12 +50,15 @@ export async function reconcileBootstrapPolicy(
   profile: NamingProfile,
   user: UserInfo,
   now: Date,
+  /** Awaited before each write: lets the clients' requests in flight go first (see server/foreground.ts). */
+  beforeWrite: () => Promise<void> = () => Promise.resolve(),
 ): Promise<void> {
   const policy = bootstrapPolicy(profile);
   for (let round = 0; round < 3; round++) {
     const ops = planPolicyReconcile(policy, stored(informers, profile), profile);
     let replan = false;
     const apply = async (op: (typeof ops)[number]): Promise<void> => {
+      await beforeWrite();
       const object = op.object as KubeObject;
       const kind = object.kind ?? '';
       const group = kind === 'Namespace' ? '' : profile.suffixed('rbac.authorization');

@@ -39,7 +39,12 @@ import { createIdentity, sandboxServiceAccount, type BuiltInIdentity, type Ident
 import { authenticate } from './filters/authentication';
 import { impersonation } from './filters/impersonation';
 import { authorize } from './filters/authorization';
-import { handleIdentityApi, isIdentityApiPath, isPublicIdentityPath } from './sandbox-identity-api';
+import {
+  handleIdentityApi,
+  identitiesPath,
+  isIdentityApiPath,
+  isPublicIdentityPath,
+} from './sandbox-identity-api';
 import { loopbackIdentities, serviceAccount } from './loopback';
 import { parseRuntimeConfig } from '../registry/runtime-config';
 import { FeatureGateState } from './feature-gate-state';
@@ -55,6 +60,7 @@ import { storedObjectCounter } from './object-counts';
 import { bootstrapHooks, ServerHealth } from './health/checks';
 import { Lifecycle } from './lifecycle';
 import { bootstrap, ensureSandboxServiceAccount } from './bootstrap';
+import { ForegroundRequests } from './foreground';
 import { reconcileBootstrapPolicy } from './bootstrap-policy';
 import { createOpenApiService } from '../http/openapi/service';
 import { serverVersion } from '../http/nonresource';
@@ -158,7 +164,17 @@ export interface ApiServer {
    * Status responses.
    */
   fetch(request: Request, conn?: ConnectionInfo): Promise<Response>;
-  /** Resolves once the server can serve (initial namespaces exist). */
+  /**
+   * Resolves once the server answers requests: the identity state and the informers are read and the initial
+   * namespaces exist. The default RBAC policy and the other start-up objects are written beside the first
+   * answers, as the real server's post-start hooks run while it serves; `ready` says when they are done.
+   */
+  readonly serving: Promise<void>;
+  /**
+   * Resolves once every post-start step has run (`/readyz` passes): the default RBAC policy and the start-up
+   * objects exist and the controllers are started. Whoever acts as an identity other than the admin waits
+   * for it.
+   */
   readonly ready: Promise<void>;
   readonly profile: NamingProfile;
   /** The server's clock (timestamps, expiries, schedules), which the sandbox may move forward. */
@@ -194,6 +210,13 @@ export interface ApiServer {
     dnsNames: string[],
     ipAddresses: string[],
   ): Promise<{ certPEM: string; keyPEM: string; caPEM: string }>;
+}
+
+/** A request answered only once the server is ready: the full built-in identities list (see fetch). */
+function waitsForReadiness(request: Request): boolean {
+  if (request.method !== 'GET' || !request.url.includes(identitiesPath)) return false;
+  const url = new URL(request.url);
+  return url.pathname.replace(/\/+$/, '') === identitiesPath && !url.searchParams.has('certificates');
 }
 
 /** The server's own identity for what it does itself (bootstrap objects), as the real loopback client's. */
@@ -686,9 +709,29 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   /** What exists from the start: the namespaces, the default RBAC policy, the sandbox's service account. */
   async function bootstrapState(): Promise<void> {
+    await bootstrapEssentials();
+    await bootstrapPostStart();
+  }
+
+  /**
+   * What a first answer needs: the initial namespaces (the UI lists in them) and the sandbox's service
+   * account (the identities list carries its token). The admin is `system:masters` and needs no policy.
+   */
+  async function bootstrapEssentials(): Promise<void> {
     await bootstrap(installer, profile, systemApiserver, now()).catch(
       refusedByAdmission('unable to create namespaces'),
     );
+    await ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now()).catch(
+      refusedByAdmission('unable to create the sandbox service account'),
+    );
+  }
+
+  /**
+   * The post-start hooks' writes, which run while the server already answers (as the real server's
+   * `rbac/bootstrap-roles` and the other hooks do; `/readyz` fails for them until they are done).
+   */
+  async function bootstrapPostStart(): Promise<void> {
+    await foreground.quiet();
     // A fresh store's cluster CA does not exist yet: cluster-info is written once it does, beside the start
     // (the real API server never writes cluster-info, so no readiness check waits for it).
     const caKnown = advertised?.caPEM !== undefined || need().knownCaPEM() !== undefined;
@@ -696,12 +739,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // Once the namespaces exist the rest is independent: written side by side, a fresh store takes the
     // few hundred objects in shared transactions instead of one after another.
     await Promise.all([
-      reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now()).catch(
-        refusedByAdmission('unable to reconcile the bootstrap RBAC policy'),
-      ),
-      ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now()).catch(
-        refusedByAdmission('unable to create the sandbox service account'),
-      ),
+      reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now(), () =>
+        foreground.quiet(),
+      ).catch(refusedByAdmission('unable to reconcile the bootstrap RBAC policy')),
       address !== undefined
         ? ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
             refusedByAdmission('unable to create the cluster-info ConfigMap'),
@@ -816,7 +856,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ),
   });
 
-  const ready = (async () => {
+  // The clients' requests in flight, which the start-up work beside them lets go first.
+  const foreground = new ForegroundRequests();
+  const serving = (async () => {
     await applySavedSettings();
     identity = await createIdentity({
       profile,
@@ -840,14 +882,34 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       'poststarthook/generic-apiserver-start-informers',
       'poststarthook/storage-object-count-tracker-hook',
     );
-    await bootstrapWithHealth();
-    // The watch caches start once the start-up objects exist, as the real cacher's first list finds them:
-    // on a fresh server a watch from resourceVersion 1 is 410 `too old resource version: 1 (<start>)`.
+    bootstrapRefused = false;
+    await bootstrapEssentials();
+    // The watch caches start once the initial namespaces exist, as the real cacher's first list finds them:
+    // on a fresh server a watch from resourceVersion 1 is 410 `too old resource version: 1 (<start>)`. The
+    // post-start writes below reach them as any later write does.
     await watchCaches.start();
-    stopMasterWatch = watchMasterService(informers, profile, reconcileMaster);
     await crdRegistrar.start();
     health.complete('poststarthook/start-apiextensions-informers', 'poststarthook/crd-informer-synced');
+  })();
+  serving.catch(() => undefined);
+
+  const ready = (async () => {
+    await serving;
+    // A failed write (a race with a learner's first request or a reset) is tried again, as the real hooks retry.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await bootstrapPostStart();
+        break;
+      } catch (e) {
+        if (attempt >= 3 || closing) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
+    if (!bootstrapRefused) health.complete(...bootstrapHooks);
+    stopMasterWatch = watchMasterService(informers, profile, reconcileMaster);
     compactor.start();
+    // The controllers' first lists take the thread for a while: the clients' requests in flight go first.
+    await foreground.quiet();
     // Bad signing flags stop the start, as they stop the real controller manager.
     const certificateSigning = await clusterSigningService(profile, options.clusterSigning, () =>
       need().clusterCA(),
@@ -982,15 +1044,26 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     profile,
     clock,
+    serving,
     ready,
     async fetch(request: Request, conn?: ConnectionInfo): Promise<Response> {
-      await ready;
-      const gate = lifecycle.admit(request);
-      if ('response' in gate) return gate.response;
+      // The full identities list is for acting as someone (the switcher, lessons, the terminal): identities
+      // other than the admin need the default policy, so it is answered once the server is ready. The admin's
+      // token (`?certificates=deferred`, the page's first call) needs no policy and is answered at once.
+      if (waitsForReadiness(request)) await ready.catch(() => undefined);
+      const end = foreground.begin();
       try {
-        return await handleRequest(deps, request, conn);
+        await serving;
+        const gate = lifecycle.admit(request);
+        if ('response' in gate) return gate.response;
+        try {
+          return await handleRequest(deps, request, conn);
+        } finally {
+          gate.done();
+        }
       } finally {
-        gate.done();
+        // A watch's answer is its headers: the stream that follows is not a request in flight.
+        end();
       }
     },
     beginShutdown() {

@@ -1,7 +1,9 @@
 /**
  * The identity part of the sandbox API: the built-in identities with their
- * credentials (`GET /sandbox/v1/identities`; with `?certificates=deferred`,
- * a certificate not issued yet is left out and marked), and the sandbox's own OIDC
+ * credentials (`GET /sandbox/v1/identities`, answered once the server is
+ * ready since identities other than the admin need the default RBAC policy;
+ * with `?certificates=deferred`, answered as soon as the server serves, a
+ * certificate not issued yet left out and marked), and the sandbox's own OIDC
  * issuer — its discovery document and keys, and `POST
  * /sandbox/v1/oidc/token` minting an id_token for a chosen subject and
  * groups, so OIDC can be tried offline.

@@ -36,7 +36,17 @@ export async function registerServiceWorker(
   const changed = new Promise<void>((resolve) =>
     container.addEventListener('controllerchange', () => resolve(), { once: true }),
   );
-  const registration = await container.register(url, { type: 'module', scope: '/' });
+  const registering = container.register(url, { type: 'module', scope: '/' });
+  // A reload is already served by this worker: registering again only checks for an update (the browser
+  // fetches the script and compares it), which the page need not wait for before its first request.
+  if (
+    container.controller !== null &&
+    new URL(container.controller.scriptURL).href === new URL(url, location.href).href
+  ) {
+    registering.catch(() => undefined);
+    return container.ready;
+  }
+  const registration = await registering;
   await withTimeout(
     untilControlled(container, changed),
     CONTROL_TIMEOUT_MS,

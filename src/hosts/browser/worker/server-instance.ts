@@ -3,7 +3,8 @@
  * idle service worker after 30–45 s and starts it again for the next event;
  * all state is in IndexedDB, so a fresh module instance simply creates the
  * server again on its next request. A failed start is forgotten so that the
- * next request retries instead of failing forever.
+ * next request retries instead of failing forever. It resolves once the
+ * server answers (`serving`), before its post-start writes are done.
  */
 
 import { createApiServer, type ApiServer } from '../../../server/index';
@@ -45,7 +46,15 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
       // The page asks for the identities (one carries a client certificate from the cluster CA) right after the
       // first response: a fresh store's CA is made beside the start, which mostly waits on IndexedDB.
       server.prepareClusterCA();
-      await server.ready;
+      // The first answers need only this; the default RBAC policy and the other start-up objects are written
+      // beside them (`server.ready`, which `/readyz` reports).
+      await server.serving;
+      // The server keeps answering; `/readyz` names the post-start step that did not finish.
+      server.ready.catch((error: unknown) =>
+        console.error(
+          `the API server's post-start steps failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
       return server;
     })();
     starting.catch(() => {
