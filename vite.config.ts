@@ -2,7 +2,9 @@
  * Build of the browser app: the React UI from `index.html` (client
  * environment, `dist/`), then each library the server loads on first use
  * (each `<name>.lazy.ts` under `src/`, see machinery/lazy-module.ts) as its own script at
- * `dist/sw-lazy/<name>.js`, then the service worker as its own module entry at
+ * `dist/sw-lazy/<name>.js` (the modules of ours it shares with the worker
+ * left out and bound to the worker's instances, see lazyShared below), then
+ * the service worker as its own module entry at
  * `dist/sw.js` (environment `sw`, one file without the lazy libraries, no hash
  * so its URL never changes). The worker builds last so that the
  * shell-manifest plugin can list the files the other builds emitted and
@@ -15,19 +17,22 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin } from 'vite';
+import { LAZY_SHARED_GLOBAL, lazyModuleGraph, sharedKey, workerModules } from './scripts/lazy-module-graph';
 
 const OUT_DIR = 'dist';
 const WORKER_ENTRY = 'src/hosts/browser/worker/sw.ts';
 const WORKER_FILE = 'sw.js';
 const MANIFEST_ID = 'virtual:orch-shell-manifest';
 const RESOLVED_MANIFEST_ID = `\0${MANIFEST_ID}`;
+const SHARED_ID = 'virtual:orch-lazy-shared';
+const RESOLVED_SHARED_ID = `\0${SHARED_ID}`;
 const LAZY_DIR = 'sw-lazy';
 /** The global a lazy library's script assigns (an IIFE); the worker's loader returns it. */
 const LAZY_GLOBAL = '__orchLazy';
 const isLazyModule = (id: string): boolean => /\.lazy(\.ts)?$/.test(id);
 
 export default defineConfig({
-  plugins: [react(), shellManifest(), workerCookieJar()],
+  plugins: [react(), shellManifest(), lazyShared(), workerCookieJar()],
   build: { outDir: OUT_DIR, target: 'es2022' },
   // The worker is not reachable from index.html; scanning it up front spares the dev server a reload when it first loads.
   optimizeDeps: { entries: ['index.html', WORKER_ENTRY] },
@@ -141,8 +146,53 @@ function lazyUrls(version: string): Record<string, string> {
   );
 }
 
-/** One lazy library as a classic script that assigns its exports to `LAZY_GLOBAL`. */
+/**
+ * Our modules each lazy module takes from the worker script instead of holding its own copy (see
+ * scripts/lazy-module-graph.ts); computed once per build or dev server from the source's imports.
+ */
+let sharedByLazy: Map<string, Set<string>> | undefined;
+function sharedModules(): Map<string, Set<string>> {
+  if (sharedByLazy === undefined) {
+    const worker = workerModules(resolve(WORKER_ENTRY));
+    sharedByLazy = new Map(
+      [...lazyModules()].map(([name, entry]) => [name, lazyModuleGraph(resolve(entry), worker).shared]),
+    );
+  }
+  return sharedByLazy;
+}
+
+/**
+ * The worker's side of the sharing: a module that puts the namespace of every module a lazy module shares into
+ * `LAZY_SHARED_GLOBAL`, which the lazy scripts read (their IIFE's globals). The worker's loader imports it.
+ */
+function lazyShared(): Plugin {
+  return {
+    name: 'orch-lazy-shared',
+    resolveId(id) {
+      return id === SHARED_ID ? RESOLVED_SHARED_ID : undefined;
+    },
+    load(id) {
+      if (id !== RESOLVED_SHARED_ID) return undefined;
+      const files = [...new Set([...sharedModules().values()].flatMap((set) => [...set]))].sort();
+      // Root-relative ids: the same module instances as the worker's own imports, in the build and the dev server.
+      const imports = files.map(
+        (file, i) => `import * as m${i} from '/${relative(resolve('.'), file).split(sep).join(posix.sep)}';`,
+      );
+      const entries = files.map((file, i) => `  ${sharedKey(resolve('.'), file)}: m${i},`);
+      return `${imports.join('\n')}\nglobalThis.${LAZY_SHARED_GLOBAL} = {\n${entries.join('\n')}\n};\n`;
+    },
+  };
+}
+
+/** One lazy library as a classic script that assigns its exports to `LAZY_GLOBAL`; shared modules stay out. */
 function lazyBuildConfig(name: string, entry: string, write: boolean) {
+  const shared = sharedModules().get(name) ?? new Set<string>();
+  const root = resolve('.');
+  // Asked before and after resolution; only a resolved id names the file (and its key) exactly.
+  const sharedFile = (id: string): string | undefined => {
+    const file = id.split('?')[0] ?? id;
+    return shared.has(file) ? file : undefined;
+  };
   return {
     configFile: false as const,
     logLevel: 'warn' as const,
@@ -154,6 +204,14 @@ function lazyBuildConfig(name: string, entry: string, write: boolean) {
       write,
       target: 'es2022',
       lib: { entry, formats: ['iife' as const], name: LAZY_GLOBAL, fileName: () => `${LAZY_DIR}/${name}.js` },
+      ...(process.env.ORCH_PROFILE_BUILD === 'size' ? { sourcemap: true } : {}),
+      rolldownOptions: {
+        external: (id: string, _importer: string | undefined, isResolved: boolean) =>
+          isResolved && sharedFile(id) !== undefined,
+        output: {
+          globals: (id: string) => `${LAZY_SHARED_GLOBAL}.${sharedKey(root, sharedFile(id) ?? id)}`,
+        },
+      },
     },
   };
 }

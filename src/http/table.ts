@@ -1,8 +1,8 @@
 /**
  * Server-side Table rendering (`Accept: application/json;as=Table;...`).
- * Kinds with a printer (`table-columns/`) get their own columns, as the
- * real server prints them; every other resource the default columns Name
- * and Created At. Each row carries the object's metadata
+ * Kinds with a printer (`table-columns/`, loaded by the pipeline when a
+ * request asks for a Table) get their own columns, as the real server
+ * prints them; every other resource the default columns Name and Created At. Each row carries the object's metadata
  * (includeObject=Metadata, the default), or the whole object or nothing as
  * `includeObject` asks.
  */
@@ -11,7 +11,8 @@ import type { KubeObject, ListMeta } from '../api/meta';
 import type { ResourceType } from '../registry/resource-type';
 import type { RequestContext } from './context';
 import type { ServerContext } from './server-context';
-import { printerFor, type RowCondition } from './table-columns';
+import type { RowCondition } from './table-columns';
+import { tablePrinters } from './table-columns/library';
 import { customPrinter } from './table-columns/custom';
 import { partialObjectMetadata } from './partial-metadata';
 
@@ -55,7 +56,8 @@ export function tableFor(
 ): KubeObject {
   const include = ctx.query.get('includeObject') ?? 'Metadata';
   const metaVersion = ctx.output?.metaVersion ?? 'v1';
-  const printer = rt.crd !== undefined ? customPrinter(rt.crd) : printerFor(server.profile, rt);
+  const printer =
+    rt.crd !== undefined ? customPrinter(rt.crd) : tablePrinters.get().printerFor(server.profile, rt);
   const print = { now: ctx.now, profile: server.profile };
   const rows: TableRow[] = items.map((obj) => {
     const fields = obj as unknown as Record<string, unknown>;

@@ -79,41 +79,20 @@ import {
 import { createClient } from '../client/client';
 import type { Controller, ControllerContext } from '../controllers/types';
 import { SandboxClock } from '../machinery/clock';
-import { namespaceController } from '../controllers/namespace-controller';
-import { garbageCollector } from '../controllers/garbage-collector';
-import { clusterRoleAggregationController } from '../controllers/clusterrole-aggregation';
-import { crdNamingController } from '../controllers/crd-naming';
-import { crdEstablishingController } from '../controllers/crd-establishing';
-import { crdFinalizer } from '../controllers/crd-finalizer';
-import { pvcProtectionController, pvProtectionController } from '../controllers/storage-protection';
-import { csrApprovingController } from '../controllers/csr-approving';
-import { csrSigningController } from '../controllers/csr-signing';
-import { csrCleaner } from '../controllers/csr-cleaner';
 import { clusterSigningService } from './certificate-signing';
-import { bootstrapSigner } from '../controllers/bootstrap-signer';
-import { tokenCleaner } from '../controllers/token-cleaner';
 import { ensureClusterInfo, type AdvertisedAddress } from './cluster-info';
-import { serviceAccountController } from '../controllers/service-account';
-import { rootCAPublisher } from '../controllers/root-ca-publisher';
-import { serviceAccountTokensController } from '../controllers/service-account-tokens';
 import { profileDefinitions } from '../registry/crd/definitions';
 import { CrdRegistrar } from '../registry/crd/registrar';
 import { SharedInformerFactory } from '../registry/cache/factory';
 import { namespaceLister } from '../registry/cache/namespace-lister';
-import { LeaderElector } from '../controllers/leader-election';
-import { apfConfigurationController } from '../controllers/apf-config';
-import { crdAutoregisterController } from '../controllers/crd-autoregister';
-import { workloadControllers } from '../controllers/workloads';
 import { ensureStartupObjects } from './startup-objects';
 import { initialSetting } from '../storage/settings';
 import type { ChangeRecord } from '../storage/types';
 import { ServiceAllocators } from '../registry/kinds/core/service/allocators';
-import {
-  SettingsError,
-  Simulation,
-  validateSimulationSettings,
-  type SimulationSettings,
-} from '../simulation/index';
+import type { Simulation } from '../simulation/index';
+import { SettingsError, validateSimulationSettings, type SimulationSettings } from '../simulation/settings';
+import { LazyModule } from '../machinery/lazy-module';
+import type * as ControllerManager from './controller-manager.lazy';
 import { clockPath, clockSetting, handleClockApi } from './sandbox-clock-api';
 
 import { handleNodesApi, isNodesApiPath } from './sandbox-nodes-api';
@@ -129,6 +108,12 @@ import {
   watchMasterService,
 } from './master-service';
 
+/** The controllers and the simulated cluster, loaded once the server answers (see controller-manager.lazy.ts). */
+const controllerManagerLibrary = new LazyModule<typeof ControllerManager>(
+  'controller-manager',
+  () => import('./controller-manager.lazy'),
+);
+
 /** The storage setting naming the simulated nodes whose agent was stopped. */
 const stoppedNodesSetting = 'sandbox.simulation.stopped';
 
@@ -142,7 +127,7 @@ export {
   SettingsError,
   validateSimulationSettings,
   type SimulationSettings,
-} from '../simulation/index';
+} from '../simulation/settings';
 // What hosts need to validate `--show-hidden-metrics-for-version` against this server's version.
 export { serverVersion } from '../http/nonresource';
 export { showHiddenMetricsError } from './prometheus';
@@ -272,7 +257,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const watchHub = new WatchHub(storage);
   const controllers: Controller[] = [];
   // Set with `--leader-elect`: the controller manager's controllers run only while this replica holds its Lease.
-  let elector: LeaderElector | undefined;
+  let elector: ControllerManager.LeaderElector | undefined;
   // The address published in cluster-info: the option, or what the host advertises once it listens.
   let advertised: { url: string; caPEM?: string } | undefined =
     options.advertisedURL !== undefined ? { url: options.advertisedURL } : undefined;
@@ -288,7 +273,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // once the server answers (or earlier, beside the start, see prepareClusterCA), never on the path to its
   // first response (see Identity.caPEM).
   const clusterCAPEM = async (): Promise<string> => {
-    await ready;
+    await serving;
     return need().caPEM();
   };
   let tokens: ContinueTokens | undefined;
@@ -893,6 +878,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   })();
   serving.catch(() => undefined);
 
+  // The controllers and the simulated cluster start once the post-start writes are done: at once (Node, so
+  // `ready` means they run), or in the browser once the server answered its first request, so neither their script nor their first
+  // lists compete with that answer (a second later at most, when no request comes).
+  let firstAnswered: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (firstAnswered = resolve));
   const ready = (async () => {
     await serving;
     // A failed write (a race with a learner's first request or a reset) is tried again, as the real hooks retry.
@@ -908,138 +898,158 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!bootstrapRefused) health.complete(...bootstrapHooks);
     stopMasterWatch = watchMasterService(informers, profile, reconcileMaster);
     compactor.start();
-    // The controllers' first lists take the thread for a while: the clients' requests in flight go first.
-    await foreground.quiet();
     // Bad signing flags stop the start, as they stop the real controller manager.
     const certificateSigning = await clusterSigningService(profile, options.clusterSigning, () =>
       need().clusterCA(),
     );
-    if (options.controllers !== false) {
-      // Each controller calls the API as its own identity, so authorization, admission and audit see who acts.
-      const identities = loopbackIdentities(profile);
-      // The real binaries' user agents, so managedFields name `kube-controller-manager` (or `kube-apiserver` for
-      // the loopback user) as on a real cluster; the profile renames the binary.
-      const binary = (part: string) => `${profile.shortWord}-${part}`;
-      const userAgent = (user: UserInfo) =>
-        `${binary(user.username === 'system:apiserver' ? 'apiserver' : 'controller-manager')}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`;
-      const contextFor = (user: UserInfo): ControllerContext => ({
-        client: createClient({
-          baseUrl: 'http://orch.internal',
-          // As kube-controller-manager's informers, this client's keep no managedFields (api/connection.ts).
-          fetch: (request) => handleRequest(deps, request, controllerManagerConnection),
-          headers: {
-            authorization: `Bearer ${need().staticTokens.mint(user)}`,
-            'user-agent': userAgent(user),
-          },
-        }),
-        profile,
-        now,
-        clock,
-      });
-      // The simulated cluster: each component a client as its own identity, with its binary's user agent.
-      const clientAs = (user: UserInfo, agent: string) =>
-        createClient({
-          baseUrl: 'http://orch.internal',
-          fetch: (request) => handleRequest(deps, request),
-          headers: {
-            authorization: `Bearer ${need().staticTokens.mint(user)}`,
-            'user-agent': `${agent}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`,
-          },
-        });
-      if (simulationSettings !== undefined)
-        simulation = new Simulation({
-          clients: {
-            scheduler: clientAs(identities.scheduler, binary('scheduler')),
-            // The orch profile's name for the kubelet is the node agent (as in its signer names).
-            node: (name) =>
-              clientAs(identities.node(name), profile.name === 'kubernetes' ? 'kubelet' : 'node-agent'),
-            nodeController: contextFor(identities.nodeController).client,
-            podGC: contextFor(identities.podGarbageCollector).client,
-            controllerManager: contextFor(identities.kubeControllerManager).client,
-            operator: contextFor(systemApiserver).client,
-          },
-          clock,
-          profile,
-          kubeletVersion: serverVersion.gitVersion,
-          hostname: 'control-plane',
-          settings: simulationSettings,
-          stoppedNodes,
-          onClockAdvance: (listener) => clock.onAdvance(() => listener()),
-        });
-      // The apiextensions controllers are the API server's own: every replica runs them, as every kube-apiserver does.
-      const apiserverControllers = [
-        crdNamingController(contextFor(identities.apiextensions)),
-        crdEstablishingController(contextFor(identities.apiextensions)),
-        crdFinalizer(contextFor(identities.apiextensions)),
-        apfConfigurationController(contextFor(systemApiserver)),
-        crdAutoregisterController(contextFor(systemApiserver)),
-      ];
-      controllers.push(...apiserverControllers);
-      for (const c of apiserverControllers) c.start();
-      health.complete('poststarthook/start-apiextensions-controllers');
-      // The controller manager's, a new set for each term of leadership (a stopped controller is not started again).
-      const managed: Controller[] = [];
-      const startManaged = () => {
-        managed.push(...build());
-        controllers.push(...managed);
-        for (const c of managed) c.start();
-      };
-      const build = (): Controller[] => [
-        namespaceController(contextFor(identities.namespaceController)),
-        garbageCollector(contextFor(identities.garbageCollector)),
-        clusterRoleAggregationController(contextFor(identities.clusterRoleAggregation)),
-        pvcProtectionController(contextFor(identities.pvcProtection)),
-        pvProtectionController(contextFor(identities.pvProtection)),
-        bootstrapSigner(contextFor(identities.bootstrapSigner)),
-        tokenCleaner(contextFor(identities.tokenCleaner)),
-        // The controller manager's shared informers list and watch with its own credentials.
-        serviceAccountController(
-          contextFor(identities.serviceAccount),
-          contextFor(identities.kubeControllerManager).client,
-        ),
-        rootCAPublisher(
-          contextFor(identities.rootCAPublisher),
-          contextFor(identities.kubeControllerManager).client,
-          { caPEM: clusterCAPEM },
-        ),
-        serviceAccountTokensController(contextFor(identities.kubeControllerManager), {
-          caPEM: clusterCAPEM,
-          legacyToken: (account, secretName) => need().signer.signLegacy(account, { name: secretName }),
-        }),
-        csrApprovingController(contextFor(identities.certificateController), certificateSigning),
-        csrSigningController(contextFor(identities.certificateController), certificateSigning),
-        csrCleaner(contextFor(identities.certificateController), certificateSigning),
-        ...workloadControllers(
-          (account) => contextFor(serviceAccount(profile, account)),
-          contextFor(identities.kubeControllerManager).client,
-          options.controllerSelection,
-        ),
-        // The simulated cluster runs where the controller manager runs: one replica at a time.
-        ...(simulation !== undefined ? [simulation] : []),
-      ];
-      const election = options.leaderElection;
-      if (election?.leaderElect === true) {
-        elector = new LeaderElector({
-          client: contextFor(identities.kubeControllerManager).client,
-          profile,
-          identity: election.identity ?? `sandbox_${crypto.randomUUID()}`,
-          ...(election.leaseDurationMs !== undefined ? { leaseDurationMs: election.leaseDurationMs } : {}),
-          ...(election.renewDeadlineMs !== undefined ? { renewDeadlineMs: election.renewDeadlineMs } : {}),
-          ...(election.retryPeriodMs !== undefined ? { retryPeriodMs: election.retryPeriodMs } : {}),
-          ...(election.releaseOnCancel !== undefined ? { releaseOnCancel: election.releaseOnCancel } : {}),
-          onStartedLeading: startManaged,
-          onStoppedLeading: () => {
-            for (const c of managed.splice(0)) {
-              c.stop();
-              controllers.splice(controllers.indexOf(c), 1);
-            }
-          },
-        });
-        elector.start();
-      } else startManaged();
+    if (options.controllers === false) return;
+    if (options.deferControllers === true) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([answered, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+      clearTimeout(timer);
     }
+    // The controllers' first lists take the thread for a while: the clients' requests in flight go first.
+    await foreground.quiet();
+    const cm = await loadControllerManager();
+    if (cm === undefined) return;
+    // Each controller calls the API as its own identity, so authorization, admission and audit see who acts.
+    const identities = loopbackIdentities(profile);
+    // The real binaries' user agents, so managedFields name `kube-controller-manager` (or `kube-apiserver` for
+    // the loopback user) as on a real cluster; the profile renames the binary.
+    const binary = (part: string) => `${profile.shortWord}-${part}`;
+    const userAgent = (user: UserInfo) =>
+      `${binary(user.username === 'system:apiserver' ? 'apiserver' : 'controller-manager')}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`;
+    const contextFor = (user: UserInfo): ControllerContext => ({
+      client: createClient({
+        baseUrl: 'http://orch.internal',
+        // As kube-controller-manager's informers, this client's keep no managedFields (api/connection.ts).
+        fetch: (request) => handleRequest(deps, request, controllerManagerConnection),
+        headers: {
+          authorization: `Bearer ${need().staticTokens.mint(user)}`,
+          'user-agent': userAgent(user),
+        },
+      }),
+      profile,
+      now,
+      clock,
+    });
+    // The simulated cluster: each component a client as its own identity, with its binary's user agent.
+    const clientAs = (user: UserInfo, agent: string) =>
+      createClient({
+        baseUrl: 'http://orch.internal',
+        fetch: (request) => handleRequest(deps, request),
+        headers: {
+          authorization: `Bearer ${need().staticTokens.mint(user)}`,
+          'user-agent': `${agent}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`,
+        },
+      });
+    if (simulationSettings !== undefined)
+      simulation = new cm.Simulation({
+        clients: {
+          scheduler: clientAs(identities.scheduler, binary('scheduler')),
+          // The orch profile's name for the kubelet is the node agent (as in its signer names).
+          node: (name) =>
+            clientAs(identities.node(name), profile.name === 'kubernetes' ? 'kubelet' : 'node-agent'),
+          nodeController: contextFor(identities.nodeController).client,
+          podGC: contextFor(identities.podGarbageCollector).client,
+          controllerManager: contextFor(identities.kubeControllerManager).client,
+          operator: contextFor(systemApiserver).client,
+        },
+        clock,
+        profile,
+        kubeletVersion: serverVersion.gitVersion,
+        hostname: 'control-plane',
+        settings: simulationSettings,
+        stoppedNodes,
+        onClockAdvance: (listener) => clock.onAdvance(() => listener()),
+      });
+    // The apiextensions controllers are the API server's own: every replica runs them, as every kube-apiserver does.
+    const apiserverControllers = [
+      cm.crdNamingController(contextFor(identities.apiextensions)),
+      cm.crdEstablishingController(contextFor(identities.apiextensions)),
+      cm.crdFinalizer(contextFor(identities.apiextensions)),
+      cm.apfConfigurationController(contextFor(systemApiserver)),
+      cm.crdAutoregisterController(contextFor(systemApiserver)),
+    ];
+    controllers.push(...apiserverControllers);
+    for (const c of apiserverControllers) c.start();
+    health.complete('poststarthook/start-apiextensions-controllers');
+    // The controller manager's, a new set for each term of leadership (a stopped controller is not started again).
+    const managed: Controller[] = [];
+    const startManaged = () => {
+      managed.push(...build());
+      controllers.push(...managed);
+      for (const c of managed) c.start();
+    };
+    const build = (): Controller[] => [
+      cm.namespaceController(contextFor(identities.namespaceController)),
+      cm.garbageCollector(contextFor(identities.garbageCollector)),
+      cm.clusterRoleAggregationController(contextFor(identities.clusterRoleAggregation)),
+      cm.pvcProtectionController(contextFor(identities.pvcProtection)),
+      cm.pvProtectionController(contextFor(identities.pvProtection)),
+      cm.bootstrapSigner(contextFor(identities.bootstrapSigner)),
+      cm.tokenCleaner(contextFor(identities.tokenCleaner)),
+      // The controller manager's shared informers list and watch with its own credentials.
+      cm.serviceAccountController(
+        contextFor(identities.serviceAccount),
+        contextFor(identities.kubeControllerManager).client,
+      ),
+      cm.rootCAPublisher(
+        contextFor(identities.rootCAPublisher),
+        contextFor(identities.kubeControllerManager).client,
+        { caPEM: clusterCAPEM },
+      ),
+      cm.serviceAccountTokensController(contextFor(identities.kubeControllerManager), {
+        caPEM: clusterCAPEM,
+        legacyToken: (account, secretName) => need().signer.signLegacy(account, { name: secretName }),
+      }),
+      cm.csrApprovingController(contextFor(identities.certificateController), certificateSigning),
+      cm.csrSigningController(contextFor(identities.certificateController), certificateSigning),
+      cm.csrCleaner(contextFor(identities.certificateController), certificateSigning),
+      ...cm.workloadControllers(
+        (account) => contextFor(serviceAccount(profile, account)),
+        contextFor(identities.kubeControllerManager).client,
+        options.controllerSelection,
+      ),
+      // The simulated cluster runs where the controller manager runs: one replica at a time.
+      ...(simulation !== undefined ? [simulation] : []),
+    ];
+    const election = options.leaderElection;
+    if (election?.leaderElect === true) {
+      elector = new cm.LeaderElector({
+        client: contextFor(identities.kubeControllerManager).client,
+        profile,
+        identity: election.identity ?? `sandbox_${crypto.randomUUID()}`,
+        ...(election.leaseDurationMs !== undefined ? { leaseDurationMs: election.leaseDurationMs } : {}),
+        ...(election.renewDeadlineMs !== undefined ? { renewDeadlineMs: election.renewDeadlineMs } : {}),
+        ...(election.retryPeriodMs !== undefined ? { retryPeriodMs: election.retryPeriodMs } : {}),
+        ...(election.releaseOnCancel !== undefined ? { releaseOnCancel: election.releaseOnCancel } : {}),
+        onStartedLeading: startManaged,
+        onStoppedLeading: () => {
+          for (const c of managed.splice(0)) {
+            c.stop();
+            controllers.splice(controllers.indexOf(c), 1);
+          }
+        },
+      });
+      elector.start();
+    } else startManaged();
   })();
   ready.catch(() => undefined);
+
+  /** The controllers' module; a failed load (offline before the worker cached it) is tried again until it loads. */
+  async function loadControllerManager(): Promise<typeof ControllerManager | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const cm = await controllerManagerLibrary.load();
+        return closing ? undefined : cm;
+      } catch (e) {
+        if (closing) return undefined;
+        console.error(`the controllers could not start: ${e instanceof Error ? e.message : String(e)}`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * attempt)));
+      }
+    }
+  }
 
   return {
     profile,
@@ -1060,6 +1070,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           return await handleRequest(deps, request, conn);
         } finally {
           gate.done();
+          firstAnswered();
         }
       } finally {
         // A watch's answer is its headers: the stream that follows is not a request in flight.
@@ -1074,10 +1085,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     drained: () => lifecycle.drained(),
     compact: () => compactor.compactNow(),
     async controllersIdle() {
+      // Started once the server serves (see ready): until then there is nothing they could have queued.
+      await ready.catch(() => undefined);
       await Promise.all(controllers.map((c) => c.idle()));
     },
     async close() {
       closing = true;
+      // Controllers waiting for a first answer start no more (loadControllerManager sees `closing`).
+      firstAnswered();
       // First, while the API still answers: stopping the elector stops its controllers (and releases the lease,
       // when configured to).
       await elector?.stop();
@@ -1096,11 +1111,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await storage.close();
     },
     async identities() {
-      await ready;
+      await serving;
       return need().identities(await sandboxServiceAccountUid());
     },
     async advertise(url, caPEM) {
-      await ready;
+      await serving;
       advertised = { url, ...(caPEM !== undefined ? { caPEM } : {}) };
       const address = await advertisedAddress();
       if (address !== undefined)
@@ -1115,7 +1130,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
     },
     async servingCertificate(dnsNames, ipAddresses) {
-      await ready;
+      await serving;
       return need().servingCertificate(dnsNames, ipAddresses);
     },
     prepareClusterCA() {

@@ -12,7 +12,7 @@ import type { AuditSink } from '../audit/log';
 import type { AdmissionFlags } from '../admission/types';
 import type { WebhookTransport } from '../admission/webhook-transport';
 import type { ScriptRunner } from '../admission/backends/types';
-import type { SimulationSettings } from '../simulation/index';
+import type { SimulationSettings } from '../simulation/settings';
 
 /** A signing CA given as files: certificate and PKCS#8 key, PEM, with the paths for messages. */
 export interface SigningFiles {
@@ -58,6 +58,13 @@ export interface ApiServerOptions {
   watchBookmarkIntervalMs?: number;
   /** Run the in-server controllers (namespace lifecycle, garbage collector); default true. */
   controllers?: boolean;
+  /**
+   * Start the controllers and the simulated cluster once the first request was answered (or a second after the
+   * server serves, when none comes) instead of as soon as it serves, and load their code then: the browser host,
+   * whose first answer should not share the worker's thread with them. `ready` resolves once they started;
+   * `serving` does not wait for them. Default false.
+   */
+  deferControllers?: boolean;
   /**
    * The simulated cluster around the server — scheduler, node agents, node lifecycle controller, pod GC (see
    * simulation/). Settings given here (the host's flags) win over the workshop settings; `false`: none, the

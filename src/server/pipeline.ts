@@ -16,6 +16,7 @@
  *                  warnings and Status errors shaped as the real server's.
  */
 
+import { acceptsTable, tablePrinters } from '../http/table-columns/library';
 import type { ConnectionInfo } from '../api/connection';
 import { toStatusError } from '../machinery/errors';
 import { newUid } from '../machinery/ids';
@@ -75,6 +76,8 @@ export async function handleRequest(
     if (mentionsProtobuf(request.headers)) await protobufLibrary.load();
     // So is YAML, for an answer in YAML (a YAML body loads it where it is decoded: most apply bodies are JSON).
     if (acceptsYaml(request.headers)) await yamlLibrary.load();
+    // And the built-in kinds' table printers, for an answer as a Table.
+    if (acceptsTable(request.headers)) await tablePrinters.load();
     // authenticate
     await deps.authenticate(ctx, conn);
     const authenticated = ctx.user;

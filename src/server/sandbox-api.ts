@@ -37,7 +37,7 @@ import { baseHeaders } from '../http/respond';
 import { toStatusError } from '../machinery/errors';
 import { isProfileName, namingProfile, type ProfileName } from '../machinery/naming';
 import { goOrderFor } from '../registry/encoding/go-json';
-import type { SimulationSettings } from '../simulation/index';
+import type { SimulationSettings } from '../simulation/settings';
 
 export interface SandboxSettings {
   compactionIntervalMs: number;

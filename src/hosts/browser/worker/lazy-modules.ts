@@ -3,10 +3,15 @@
  * is not allowed: each was built as a classic script that assigns its
  * exports to one global (vite.config.ts), so its text, from this build's
  * shell cache or else the network, is evaluated in a function scope and the
- * exports returned. The scripts are this origin's own build output, listed
+ * exports returned. Our modules a script shares with the worker are not
+ * copied into it: it takes the worker's own instances, which
+ * `virtual:orch-lazy-shared` publishes (scripts/lazy-module-graph.ts). The
+ * scripts are this origin's own build output, listed
  * in the manifest compiled into this worker, the same trust as `sw.js`.
  */
 
+// First: the scripts read the modules they share with this one from the namespaces it publishes.
+import 'virtual:orch-lazy-shared';
 import manifest from 'virtual:orch-shell-manifest';
 import { cachedShellFile } from './shell-cache';
 

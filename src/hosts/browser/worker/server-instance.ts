@@ -42,6 +42,8 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
         advertisedURL: location.origin,
         // As on a kubeadm-made cluster (`--enable-bootstrap-token-auth`), so the bootstrap token flow works here too.
         authentication: { bootstrapTokens: true },
+        // The controllers and the simulated cluster (a lazy script) start once the first request was answered.
+        deferControllers: true,
       });
       // The page asks for the identities (one carries a client certificate from the cluster CA) right after the
       // first response: a fresh store's CA is made beside the start, which mostly waits on IndexedDB.

@@ -15,3 +15,9 @@ declare module 'virtual:orch-shell-manifest' {
   };
   export default manifest;
 }
+
+/**
+ * Publishes the namespaces of the modules the lazy scripts share with the worker script (vite.config.ts); imported
+ * for that effect only.
+ */
+declare module 'virtual:orch-lazy-shared' {}

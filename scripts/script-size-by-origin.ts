@@ -1,0 +1,57 @@
+/**
+ * Where a built script's bytes come from: reads the source map of a size
+ * profile build (`ORCH_PROFILE_BUILD=size npx vite build`), gives every
+ * byte of the minified script to the source its mapping names, and prints
+ * each origin's share of the script's gzip size (its share of the raw bytes
+ * times the gzip size of the whole, an estimate: code compresses unevenly),
+ * grouped by package or by the first `depth` folders under `src/`.
+ *
+ *   npx tsx scripts/script-size-by-origin.ts dist/sw.js [depth=2] [top=40]
+ */
+
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { SourceMapConsumer } from 'source-map-js';
+
+const [file, depthArg, topArg] = process.argv.slice(2);
+if (file === undefined) throw new Error('usage: script-size-by-origin.ts <script.js> [depth] [top]');
+const depth = Number(depthArg ?? 2);
+const top = Number(topArg ?? 40);
+
+const code = readFileSync(file, 'utf8');
+const map = new SourceMapConsumer(JSON.parse(readFileSync(`${file}.map`, 'utf8')));
+const lines = code.split('\n');
+const bytes = new Map<string, number>();
+const give = (origin: string, n: number) => bytes.set(origin, (bytes.get(origin) ?? 0) + n);
+
+function originOf(source: string | null): string {
+  if (source === null) return '(unmapped)';
+  const path = source.replace(/\\/g, '/');
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
+  if (pkg !== null) return `npm:${pkg[1]}`;
+  const src = /(?:^|\/)src\/(.*)$/.exec(path);
+  if (src === null) return path;
+  const parts = (src[1] ?? '').split('/');
+  return parts.length <= depth ? parts.join('/') : `${parts.slice(0, depth).join('/')}/`;
+}
+
+// Mappings in generated order: each covers its line from its column up to the next mapping.
+const byLine: { column: number; origin: string }[][] = lines.map(() => []);
+map.eachMapping((m) =>
+  byLine[m.generatedLine - 1]?.push({ column: m.generatedColumn, origin: originOf(m.source) }),
+);
+lines.forEach((line, i) => {
+  const marks = byLine[i] ?? [];
+  marks.sort((a, b) => a.column - b.column);
+  const lineBytes = (from: number, to: number) => Buffer.byteLength(line.slice(from, to));
+  if (marks.length === 0) return give('(unmapped)', lineBytes(0, line.length) + 1);
+  give('(unmapped)', lineBytes(0, marks[0]?.column ?? 0) + 1);
+  marks.forEach((m, j) => give(m.origin, lineBytes(m.column, marks[j + 1]?.column ?? line.length)));
+});
+
+const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+const gzip = gzipSync(code, { level: 6 }).length;
+const kib = (n: number) => (n / 1024).toFixed(1);
+console.log(`${file}: ${kib(Buffer.byteLength(code))} KiB, ${kib(gzip)} KiB gzip`);
+for (const [origin, n] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, top))
+  console.log(`${kib((n / total) * gzip).padStart(7)} KiB gzip  ${origin}`);
