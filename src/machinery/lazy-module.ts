@@ -2,7 +2,7 @@
  * Code the server loads when first needed instead of at start (the
  * protobuf codec, the state export's addon, CEL with RE2, YAML and X.509,
  * see decisions 0038 and 0039; the controllers with the simulated cluster,
- * 0068). Each is a module named `<name>.lazy.ts` that only re-exports what
+ * 0070). Each is a module named `<name>.lazy.ts` that only re-exports what
  * the server uses, reached through one `LazyModule`.
  * Code awaits `load()` at an asynchronous entry
  * point (the request pipeline, a controller step) and then uses `get()`

@@ -1,7 +1,7 @@
 /**
  * The controllers the server runs beside itself (the apiextensions controllers, the controller manager's, the
  * leader election between replicas) and the simulated cluster: loaded once the server answers, never on the path
- * to its first response (decision 0068). They reach the server only through the clients it hands them. In the
+ * to its first response (decision 0070). They reach the server only through the clients it hands them. In the
  * browser this module is its own script; the modules it shares with the worker script (the client and its
  * errors, the clock, machinery) are the worker's own instances, not copies (see scripts/lazy-module-graph.ts).
  */
