@@ -692,10 +692,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     console.warn(`${step}: ${e.message}`);
   };
 
-  /** What exists from the start: the namespaces, the default RBAC policy, the sandbox's service account. */
+  /**
+   * What exists from the start (the namespaces, the default RBAC policy, the sandbox's service account),
+   * written again at once after a reset or an import.
+   */
   async function bootstrapState(): Promise<void> {
     await bootstrapEssentials();
-    await bootstrapPostStart();
+    await bootstrapPostStart(false);
   }
 
   /**
@@ -715,8 +718,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
    * The post-start hooks' writes, which run while the server already answers (as the real server's
    * `rbac/bootstrap-roles` and the other hooks do; `/readyz` fails for them until they are done).
    */
-  async function bootstrapPostStart(): Promise<void> {
-    await foreground.quiet();
+  async function bootstrapPostStart(yieldToClients: boolean): Promise<void> {
+    // After a reset or an import the request that asked for it is itself in flight: waiting for quiet would
+    // hold each of the policy's writes for the whole wait.
+    const quiet = yieldToClients ? () => foreground.quiet() : () => Promise.resolve();
+    await quiet();
     // A fresh store's cluster CA does not exist yet: cluster-info is written once it does, beside the start
     // (the real API server never writes cluster-info, so no readiness check waits for it).
     const caKnown = advertised?.caPEM !== undefined || need().knownCaPEM() !== undefined;
@@ -724,9 +730,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // Once the namespaces exist the rest is independent: written side by side, a fresh store takes the
     // few hundred objects in shared transactions instead of one after another.
     await Promise.all([
-      reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now(), () =>
-        foreground.quiet(),
-      ).catch(refusedByAdmission('unable to reconcile the bootstrap RBAC policy')),
+      reconcileBootstrapPolicy(installer, informers, profile, systemApiserver, now(), quiet).catch(
+        refusedByAdmission('unable to reconcile the bootstrap RBAC policy'),
+      ),
       address !== undefined
         ? ensureClusterInfo(installer, profile, address, systemApiserver, now()).catch(
             refusedByAdmission('unable to create the cluster-info ConfigMap'),
@@ -888,7 +894,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // A failed write (a race with a learner's first request or a reset) is tried again, as the real hooks retry.
     for (let attempt = 1; ; attempt++) {
       try {
-        await bootstrapPostStart();
+        await bootstrapPostStart(true);
         break;
       } catch (e) {
         if (attempt >= 3 || closing) throw e;
