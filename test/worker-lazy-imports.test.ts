@@ -25,9 +25,10 @@ const packageOf = (specifier: string): string =>
     .join('/');
 
 /**
- * Our code each lazy module holds, by folder, and the few files of those folders the worker holds on purpose:
- * the start-up objects write the APF configuration, the work queue and informer it keeps it with, the error
- * helpers; the simulation's settings are validated by the server and its hosts.
+ * Our code each lazy module holds, by folder (or file), and the few files of those folders the worker holds on
+ * purpose: the start-up objects write the APF configuration, the work queue and informer it keeps it with, the
+ * error helpers; the simulation's settings are validated by the server and its hosts. Generated tables that only
+ * a lazy module reads are named file by file.
  */
 const lazyCode = [
   {
@@ -52,6 +53,13 @@ const lazyCode = [
       'src/http/table-columns/format.ts',
       'src/http/table-columns/library.ts',
     ],
+  },
+  {
+    lazy: 'src/http/protobuf/protobufjs.lazy.ts',
+    // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields.
+    minimumOwn: 1,
+    folders: ['src/registry/generated/proto.json', 'src/registry/generated/go-pointers.json'],
+    onWorkerPath: [],
   },
 ];
 

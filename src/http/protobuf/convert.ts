@@ -22,7 +22,6 @@ import type { Field, Type } from 'protobufjs/light';
 import type { NamingProfile } from '../../machinery/naming';
 import type { DefinitionSet } from '../../machinery/schema';
 import { isPlainObject } from '../../machinery/json';
-import goPointers from '../../registry/generated/go-pointers.json';
 import { definitionOfProtoName, fieldAnnotations, fullNameOf } from './descriptor';
 import { protobufLibrary } from './library';
 import {
@@ -116,8 +115,6 @@ function hasOwn(obj: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
 }
 
-const pointerFields: Record<string, readonly string[] | undefined> = goPointers;
-
 function isZeroScalar(v: unknown): boolean {
   if (v === '' || v === false || v === 0) return true;
   if (typeof v === 'object' && v !== null && 'toNumber' in v) return toNumber(v) === 0;
@@ -158,6 +155,8 @@ export class ProtoConverter {
     const def = this.definitions[factsName];
     const props = def?.properties ?? {};
     const required = new Set(def?.required ?? []);
+    // The Go pointer fields come with the library (the lazy script), off the worker's path to its first answer.
+    const pointerFields: Record<string, readonly string[] | undefined> = protobufLibrary.get().goPointers;
     const pointers = new Set(pointerFields[factsName] ?? []);
     const fields = type.fieldsArray.map((f: Field): FieldPlan => {
       f.resolve();
