@@ -13,7 +13,7 @@
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
-import { exchange, openRaw, parseResponse } from './support/raw-tls';
+import { collectRaw, exchange, parseResponse } from './support/raw-tls';
 
 let host: TestHost;
 const idleMs = 150;
@@ -65,19 +65,11 @@ it('10,000 headers are read whole: one after them still counts; over 1 MiB is 43
 });
 
 it('a request already sent on a keep-alive connection is served even when the idle timer fires first', async () => {
-  const socket = await openRaw(host.port);
-  let received = '';
-  let closed = false;
-  socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => (closed = true));
+  const connection = await collectRaw(host.port);
+  const { socket } = connection;
   const request = `GET /api/v1/namespaces/default HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${host.token}\r\n\r\n`;
-  const responses = async (n: number): Promise<void> => {
-    while ((received.match(/^HTTP\/1\.1 /gm) ?? []).length < n && !closed)
-      await new Promise((resolve) => setTimeout(resolve, 5));
-  };
   socket.write(request);
-  await responses(1);
+  await connection.responses(1);
   // The next request reaches the socket, then the event loop is held past the idle deadline: when it is
   // free again, the idle timer fires before the request's bytes are read, as under a long request.
   socket.write(request);
@@ -86,25 +78,22 @@ it('a request already sent on a keep-alive connection is served even when the id
   while (performance.now() < until) {
     // busy: nothing else runs
   }
-  await responses(2);
-  expect(closed).toBe(false);
+  await connection.responses(2);
+  expect(connection.closed()).toBe(false);
+  const received = connection.received();
   const second = parseResponse(received.slice(received.lastIndexOf('HTTP/1.1 ')));
   expect(second.status).toBe(200);
   // Idle with nothing arriving, the connection closes after the idle time.
   await new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  expect(closed).toBe(true);
+  expect(connection.closed()).toBe(true);
 });
 
 it('pipelined writes on one TLS connection are all answered, in order, while answers queue up', async () => {
   // Enough answers queue behind the first that Node pauses the socket and its parser; the TLS socket still
   // hands over records it had decrypted, which Node alone would refuse and then close the connection.
   const count = 300;
-  const socket = await openRaw(host.port);
-  let received = '';
-  let closed = false;
-  socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
-  socket.on('close', () => (closed = true));
-  socket.on('error', () => (closed = true));
+  const connection = await collectRaw(host.port);
+  const { socket } = connection;
   for (let i = 0; i < count; i++) {
     const body = JSON.stringify({
       apiVersion: 'v1',
@@ -118,9 +107,9 @@ it('pipelined writes on one TLS connection are all answered, in order, while ans
     );
     if (i % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
   }
-  const answered = (): number => (received.match(/^HTTP\/1\.1 /gm) ?? []).length;
-  while (answered() < count && !closed) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(closed).toBe(false);
+  await connection.responses(count, 10);
+  expect(connection.closed()).toBe(false);
+  const received = connection.received();
   expect(received.match(/^HTTP\/1\.1 \d+/gm)).toEqual(Array.from({ length: count }, () => 'HTTP/1.1 201'));
   const names = [...received.matchAll(/"name":"(pipelined-\d+)"/g)].map((m) => m[1]);
   expect(names).toEqual(Array.from({ length: count }, (_, i) => `pipelined-${i}`));

@@ -2,7 +2,8 @@
  * Raw bytes over TLS to a test host, for what no HTTP client sends (a
  * malformed chunk, a body that stops, bytes that are not a request): the
  * response is read until the server closes the connection (or `waitMs`
- * passes) and parsed; `closedByServer` says which ended it.
+ * passes) and parsed; `closedByServer` says which ended it. For several
+ * requests on one connection, `collectRaw` keeps the bytes received so far.
  */
 
 import { connect, type TLSSocket } from 'node:tls';
@@ -23,6 +24,38 @@ export function openRaw(port: number): Promise<TLSSocket> {
     const socket = connect({ port, host: '127.0.0.1', rejectUnauthorized: false }, () => resolve(socket));
     socket.once('error', reject);
   });
+}
+
+/** A raw connection that keeps every byte the server sent, for several exchanges on one socket. */
+export interface RawConnection {
+  socket: TLSSocket;
+  /** Everything received so far, as Latin-1. */
+  received(): string;
+  /** How many response heads (`HTTP/1.1 ` at a line start) have arrived. */
+  answered(): number;
+  /** Whether the connection has closed (or failed). */
+  closed(): boolean;
+  /** Resolves once `n` responses have arrived or the connection closed, polling every `everyMs`. */
+  responses(n: number, everyMs?: number): Promise<void>;
+}
+
+export async function collectRaw(port: number): Promise<RawConnection> {
+  const socket = await openRaw(port);
+  let received = '';
+  let closed = false;
+  socket.on('data', (c: Buffer) => (received += c.toString('latin1')));
+  socket.on('close', () => (closed = true));
+  socket.on('error', () => (closed = true));
+  const answered = (): number => (received.match(/^HTTP\/1\.1 /gm) ?? []).length;
+  return {
+    socket,
+    received: () => received,
+    answered,
+    closed: () => closed,
+    async responses(n, everyMs = 5) {
+      while (answered() < n && !closed) await new Promise((resolve) => setTimeout(resolve, everyMs));
+    },
+  };
 }
 
 /** Parses the first response of a byte stream. */
