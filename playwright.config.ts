@@ -2,11 +2,8 @@
  * Browser tests (e2e/) against the built app in `dist/`, served by
  * `vite preview` on a fixed port. Chromium is Playwright's own when
  * installed, else Debian's; with neither, the run stops with an install
- * instruction. Two workers, one spec file each at a time: every test gets a
- * fresh browser context (its own service worker and IndexedDB) and the
- * preview server only serves files, so no spec sees another's state; the
- * tests wait on the UI and the worker much of the time, which a second
- * worker fills on CI's two cores.
+ * instruction. One worker: CI has two cores and every test already gets a
+ * fresh browser context (its own service worker and IndexedDB).
  */
 
 import { defineConfig } from '@playwright/test';
@@ -27,7 +24,7 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 2,
+  workers: 1,
   forbidOnly: !!process.env['CI'],
   retries: 0,
   timeout: 30_000,
