@@ -214,6 +214,32 @@ describe('audit policy levels', () => {
     expect(body.enabled).toBe(true);
     expect(body.items.some((e) => e.auditID === id && e.stage === 'ResponseComplete')).toBe(true);
   });
+
+  it("the live view hides the cluster components' own requests when asked, and refuses an unknown choice", async () => {
+    const r = await host.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm-people' } },
+    });
+    const id = r.headers.get('audit-id');
+    const all = (await host.request('GET', '/sandbox/v1/audit')).body as { items: Event[] };
+    const users = (items: Event[]) => new Set(items.map((e) => e.user.username));
+    // The in-process controllers list and watch as their service accounts from the start.
+    expect([...users(all.items)].some((u) => u.startsWith('system:serviceaccount:'))).toBe(true);
+    const hidden = (await host.request('GET', '/sandbox/v1/audit?components=hide')).body as {
+      items: Event[];
+    };
+    expect(hidden.items.some((e) => e.auditID === id)).toBe(true);
+    for (const u of users(hidden.items)) {
+      expect(u).not.toMatch(
+        /^system:(node:|serviceaccount:[a-z]+-system:|[a-z]+-(scheduler|controller-manager)$)/,
+      );
+      expect(u).not.toBe('system:apiserver');
+    }
+    const shown = (await host.request('GET', '/sandbox/v1/audit?components=show')).body as { items: Event[] };
+    expect(shown.items.length).toBeGreaterThanOrEqual(all.items.length);
+    const bad = await host.request('GET', '/sandbox/v1/audit?components=some');
+    expect(bad.status).toBe(400);
+    expect((bad.body as { message: string }).message).toContain('components must be "hide" or "show"');
+  });
 });
 
 describe('webhook annotations in the audit log', () => {

@@ -454,7 +454,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         : isTraceApiPath(ctx.url.pathname.replace(/\/+$/, ''))
           ? handleTraceApi(traces, ctx, (callback) => server.onShutdown(callback))
           : isAuditApiPath(ctx.url.pathname.replace(/\/+$/, ''))
-            ? Promise.resolve(handleAuditApi(audit.log, ctx, audit.policy !== undefined))
+            ? Promise.resolve(
+                handleAuditApi(audit.log, ctx, audit.policy !== undefined, profile.systemNamespace),
+              )
             : isIdentityApiPath(ctx.url.pathname.replace(/\/+$/, ''))
               ? handleIdentityApi(
                   need(),
