@@ -136,6 +136,12 @@ export interface Storage {
    */
   initSetting?<T>(name: string, value: T): Promise<T>;
 
+  /**
+   * Optional: the caller promises (`true`) that no other handle writes the store until it calls with `false`, as
+   * the browser's writer lease guarantees; a backend may then skip reading what only its own writes change.
+   */
+  writeExclusively?(exclusive: boolean): void;
+
   /** Called once per committed write, in revision order, within this process. Returns an unsubscribe function. */
   onCommit(listener: CommitListener): () => void;
 

@@ -71,6 +71,12 @@ export class DexieStorage implements Storage {
   /** True while a batch's transaction is in flight: new writes queue behind it. */
   private committing = false;
   private readonly transactionOptions: NativeTransactionOptions | undefined;
+  /** Set by `writeExclusively`: no other handle writes the store, so the revision this handle wrote last is current. */
+  private exclusive = false;
+  /** Bumped whenever exclusivity or the whole state changes: a batch that began before does not teach `knownRevision`. */
+  private epoch = 0;
+  /** The store's current revision, known without reading it (only while exclusive; see write-batch.ts). */
+  private knownRevision: number | undefined;
   private readonly keyRanges: NativeKeyRanges;
 
   constructor(options: DexieStorageOptions) {
@@ -141,10 +147,14 @@ export class DexieStorage implements Storage {
 
   async create(key: string, object: KubeObject): Promise<StoredObject> {
     const input = cloneInput(object);
-    return this.write(key, (existing, revision) => {
-      if (existing) throw new StorageError('KeyExists', `${key} already exists`, existing);
-      return { revision, type: 'ADDED', key, object: stamp(input, revision) };
-    });
+    return this.write(
+      key,
+      (existing, revision) => {
+        if (existing) throw new StorageError('KeyExists', `${key} already exists`, existing);
+        return { revision, type: 'ADDED', key, object: stamp(input, revision) };
+      },
+      true,
+    );
   }
 
   async update(key: string, object: KubeObject, expectedRevision: number): Promise<StoredObject> {
@@ -226,13 +236,29 @@ export class DexieStorage implements Storage {
     return () => this.listeners.delete(entry);
   }
 
-  clear(): Promise<void> {
+  /**
+   * The caller's promise that no other handle writes this store until it calls again with `false` (the browser's
+   * writer lease, decision 0066): meanwhile the revision this handle's last batch left is the store's current one,
+   * and batches skip reading it (decision 0075).
+   */
+  writeExclusively(exclusive: boolean): void {
+    if (exclusive === this.exclusive) return;
+    this.exclusive = exclusive;
+    this.forgetRevision();
+  }
+
+  async clear(): Promise<void> {
     const { db } = this;
-    return guard(() =>
-      db.transaction('rw!', db.objects, db.changes, db.meta, db.settings, async () => {
-        await Promise.all([db.objects.clear(), db.changes.clear(), db.meta.clear(), db.settings.clear()]);
-      }),
-    );
+    this.forgetRevision();
+    try {
+      await guard(() =>
+        db.transaction('rw!', db.objects, db.changes, db.meta, db.settings, async () => {
+          await Promise.all([db.objects.clear(), db.changes.clear(), db.meta.clear(), db.settings.clear()]);
+        }),
+      );
+    } finally {
+      this.forgetRevision();
+    }
   }
 
   exportState(): Promise<Blob> {
@@ -245,7 +271,12 @@ export class DexieStorage implements Storage {
     const running = (async () => {
       while (this.importing !== undefined) await this.importing.catch(() => undefined);
       await this.order.drained();
-      await guard(() => importDatabase(this.db, data, options));
+      this.forgetRevision();
+      try {
+        await guard(() => importDatabase(this.db, data, options));
+      } finally {
+        this.forgetRevision();
+      }
     })();
     const gate = running.finally(() => {
       if (this.importing === gate) this.importing = undefined;
@@ -266,11 +297,11 @@ export class DexieStorage implements Storage {
    * next batch (see write-batch.ts) and is acknowledged once that batch's
    * transaction completed.
    */
-  private async write(key: string, plan: WritePlan): Promise<StoredObject> {
+  private async write(key: string, plan: WritePlan, creates = false): Promise<StoredObject> {
     while (this.importing !== undefined) await this.importing.catch(() => undefined);
     const slot = this.order.begin();
     const change = await new Promise<ChangeRow>((resolve, reject) => {
-      this.queued.push({ key, plan, slot, resolve, reject });
+      this.queued.push({ key, plan, creates, slot, resolve, reject });
       if (!this.committing) void this.commitQueued();
     });
     // Listeners may keep the change record, so the caller then gets its own copy.
@@ -287,8 +318,20 @@ export class DexieStorage implements Storage {
         this.queued = [];
         let outcomes: WriteOutcome[] | undefined;
         let failure: StorageError | undefined;
+        const epoch = this.epoch;
+        const known = this.exclusive ? this.knownRevision : undefined;
+        // Unknown until this batch has committed (a failed one leaves nothing known).
+        this.knownRevision = undefined;
         try {
-          outcomes = await commitBatch(await this.backend(), batch, this.transactionOptions);
+          try {
+            outcomes = await commitBatch(await this.backend(), batch, this.transactionOptions, known);
+          } catch (error) {
+            if (known === undefined) throw error;
+            // What this handle took for granted did not hold (a create's key exists, or a writer outside the
+            // lease took the revision): the same batch again, reading the revision and every key.
+            outcomes = await commitBatch(await this.backend(), batch, this.transactionOptions);
+          }
+          if (this.exclusive && epoch === this.epoch) this.knownRevision = lastRevision(outcomes, known);
         } catch (error) {
           failure = toStorageError(error);
           // One write's IndexedDB error (an object it cannot clone) must not fail the others it shared the
@@ -322,6 +365,11 @@ export class DexieStorage implements Storage {
     }
   }
 
+  private forgetRevision(): void {
+    this.knownRevision = undefined;
+    this.epoch++;
+  }
+
   /** The native connection under Dexie, opened (again) when needed. */
   private async backend(): Promise<NativeDatabase> {
     if (!this.db.isOpen()) await this.db.open();
@@ -349,6 +397,15 @@ export class DexieStorage implements Storage {
       return range.lowerOpen ? where.above(range.lower) : where.aboveOrEqual(range.lower);
     return where.between(range.lower, range.upper, !range.lowerOpen, false);
   }
+}
+
+/** The revision a committed batch left: its last change's, or, when none was written, what it started from. */
+function lastRevision(outcomes: readonly WriteOutcome[], before: number | undefined): number | undefined {
+  for (let i = outcomes.length - 1; i >= 0; i--) {
+    const outcome = outcomes[i];
+    if (outcome !== undefined && 'change' in outcome) return outcome.change.revision;
+  }
+  return before;
 }
 
 function checkExpected(key: string, existing: ObjectRow, expectedRevision: number): void {

@@ -113,6 +113,54 @@ describe('commitBatch', () => {
     expect((await db.meta.get('revision'))?.value).toBe(1);
     db.close();
   });
+
+  it('with a known revision reads nothing for creates, and IndexedDB refuses a wrong belief whole', async () => {
+    const db = await freshDatabase();
+    await commitBatch(native(db), [create('/a/x')]);
+    const creating = (key: string): BatchWrite => ({ ...create(key), creates: true });
+    // Counts the reads the batch issues.
+    let reads = 0;
+    const counting: NativeDatabase = {
+      transaction: (stores, mode, options) => {
+        const tx = native(db).transaction(stores, mode, options);
+        const objectStore = tx.objectStore.bind(tx);
+        tx.objectStore = (name) => {
+          const store = objectStore(name);
+          const get = store.get.bind(store);
+          store.get = (key) => {
+            reads++;
+            return get(key);
+          };
+          return store;
+        };
+        return tx;
+      },
+    };
+    const outcomes = await commitBatch(
+      counting,
+      [creating('/a/y'), creating('/a/y'), creating('/a/z')],
+      {},
+      1,
+    );
+    expect(revisions(outcomes)).toEqual([2, 'KeyExists', 3]);
+    expect(reads).toBe(0);
+    expect((await db.meta.get('revision'))?.value).toBe(3);
+    // An update in the batch reads its key (its plan needs the row), still not the revision.
+    reads = 0;
+    expect(revisions(await commitBatch(counting, [update('/a/y', 2), creating('/a/w')], {}, 3))).toEqual([
+      4, 5,
+    ]);
+    expect(reads).toBe(1);
+    // A key that exists: `add` refuses it, and nothing of the batch is written.
+    await expect(commitBatch(native(db), [creating('/a/v'), creating('/a/x')], {}, 5)).rejects.toThrow();
+    // A revision taken (by a writer the caller did not know of): the history refuses it, nothing is written.
+    await expect(commitBatch(native(db), [creating('/a/u')], {}, 4)).rejects.toThrow();
+    expect(await db.objects.get('/a/v')).toBeUndefined();
+    expect(await db.objects.get('/a/u')).toBeUndefined();
+    expect((await db.meta.get('revision'))?.value).toBe(5);
+    expect(await db.changes.count()).toBe(5);
+    db.close();
+  });
 });
 
 describe('dexie storage group commit', () => {
@@ -188,6 +236,59 @@ describe('dexie storage group commit', () => {
       '/a/y',
     ]);
     expect(await storage.currentRevision()).toBe(3);
+    await storage.close();
+  });
+
+  it('while exclusive, takes its own last revision on trust, and a wrong trust costs a retry, not a write', async () => {
+    const name = `write-batch-storage-${++databases}`;
+    const storage = createDexieStorage({ name, indexedDB, IDBKeyRange });
+    storage.writeExclusively?.(true);
+    const first = await Promise.all([storage.create('/a/x', thing('x')), storage.create('/a/y', thing('y'))]);
+    expect(first.map((s) => s.revision)).toEqual([1, 2]);
+    // Counts the reads the storage's batches issue from here on.
+    let reads = 0;
+    const inner = storage as unknown as { backend(): Promise<NativeDatabase> };
+    const real = inner.backend.bind(storage);
+    inner.backend = async () => {
+      const db = await real();
+      return {
+        transaction: (stores, mode, options) => {
+          const tx = db.transaction(stores, mode, options);
+          const objectStore = tx.objectStore.bind(tx);
+          tx.objectStore = (store) => {
+            const opened = objectStore(store);
+            const get = opened.get.bind(opened);
+            opened.get = (key) => (reads++, get(key));
+            return opened;
+          };
+          return tx;
+        },
+      };
+    };
+    expect((await storage.create('/a/v', thing('v'))).revision).toBe(3);
+    expect(reads).toBe(0);
+    await storage.delete('/a/v');
+    // Known now: the next creates go out without reads; an existing key still fails as KeyExists, with the object.
+    const again = await Promise.allSettled([
+      storage.create('/a/z', thing('z')),
+      storage.create('/a/x', thing('x')),
+      storage.update('/a/y', thing('y', { spec: { n: 1 } }), 2),
+    ]);
+    expect(
+      again.map((s) => (s.status === 'fulfilled' ? s.value.revision : (s.reason as StorageError).code)),
+    ).toEqual([5, 'KeyExists', 6]);
+    expect(((again[1] as PromiseRejectedResult).reason as StorageError).current?.revision).toBe(1);
+    // A writer that broke the promise (took revision 7): the next create is refused by the history and retried
+    // reading, so it takes 8 and the other writer's write stays.
+    const other = createDexieStorage({ name, indexedDB, IDBKeyRange });
+    await other.create('/a/other', thing('other'));
+    expect((await storage.create('/a/w', thing('w'))).revision).toBe(8);
+    expect((await other.get('/a/other'))?.revision).toBe(7);
+    expect((await other.changesSince(0)).map((c) => c.revision)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // A reset through the handle forgets what it knew: revisions start again at 1.
+    await storage.clear();
+    expect((await storage.create('/a/x', thing('x'))).revision).toBe(1);
+    await other.close();
     await storage.close();
   });
 

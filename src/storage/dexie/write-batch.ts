@@ -8,6 +8,16 @@
  * transaction and so fails the whole batch with nothing written. This runs on
  * the native IndexedDB connection under Dexie: the write path is the hottest
  * path of the browser host and Dexie's promise zones cost more than the work.
+ *
+ * A caller that knows the store's current revision for certain (the only
+ * writer, decision 0075) passes it, and the batch then reads nothing it can do
+ * without: not the revision counter, and not the rows of keys it only
+ * creates, which it adds (`add`, so that IndexedDB itself refuses a key that
+ * exists, aborting the batch). Its writes then go out in the same task that
+ * opens the transaction, one round trip to the database fewer. A wrong
+ * belief fails loudly, never silently: a revision another writer took is
+ * refused by `changes.add` (the history's key is the revision), a taken key by
+ * `objects.add`; the caller runs the batch again, reading.
  */
 
 import type { ChangeRow, MetaRow, ObjectRow } from './schema';
@@ -51,6 +61,8 @@ export type WritePlan = (existing: ObjectRow | undefined, revision: number) => C
 export interface BatchWrite {
   key: string;
   plan: WritePlan;
+  /** The write is a create (its plan refuses an existing row): with a known revision, its key is not read. */
+  creates?: boolean;
 }
 
 /** One write's result: its change record, or the error its plan threw. */
@@ -60,11 +72,14 @@ export type WriteOutcome = { change: ChangeRow } | { error: unknown };
  * Commits `writes` in one transaction over `objects`, `changes` and `meta`.
  * Resolves once the transaction completed, with one outcome per write in
  * order; rejects, with nothing written, when the transaction failed.
+ * `known`: the store's current revision, when the caller knows it for certain
+ * (see above); the batch then reads only the rows of keys it updates or deletes.
  */
 export function commitBatch(
   db: NativeDatabase,
   writes: readonly BatchWrite[],
   options?: NativeTransactionOptions,
+  known?: number,
 ): Promise<WriteOutcome[]> {
   return new Promise((resolve, reject) => {
     let tx: NativeTransaction;
@@ -91,18 +106,27 @@ export function commitBatch(
     const meta = tx.objectStore('meta');
 
     const rows = new Map<string, ObjectRow | undefined>();
-    let current = 0;
+    // Keys only created, not read (with a known revision): their first write adds, refused if the key exists.
+    const unread = new Set<string>();
+    let current = known ?? 0;
+    // One more than the reads issued, until all are issued: a read answered early must not start `apply`.
     let waiting = 1;
     const loaded = () => {
       if (--waiting === 0) apply();
     };
     try {
-      const revision = meta.get('revision');
-      revision.onsuccess = () => {
-        current = (revision.result as MetaRow | undefined)?.value ?? 0;
-        loaded();
-      };
+      if (known === undefined) {
+        waiting++;
+        const revision = meta.get('revision');
+        revision.onsuccess = () => {
+          current = (revision.result as MetaRow | undefined)?.value ?? 0;
+          loaded();
+        };
+      }
+      if (known !== undefined) for (const w of writes) if (w.creates === true) unread.add(w.key);
+      for (const w of writes) if (w.creates !== true) unread.delete(w.key);
       for (const key of new Set(writes.map((w) => w.key))) {
+        if (unread.has(key)) continue;
         waiting++;
         const row = objects.get(key);
         row.onsuccess = () => {
@@ -110,6 +134,7 @@ export function commitBatch(
           loaded();
         };
       }
+      loaded();
     } catch (error) {
       abort(error);
     }
@@ -132,7 +157,8 @@ export function commitBatch(
           } else {
             const row: ObjectRow = { key, revision: change.revision, object: change.object };
             rows.set(key, row);
-            objects.put(row);
+            if (unread.delete(key)) objects.add(row);
+            else objects.put(row);
           }
           changes.add(change);
           outcomes.push({ change });

@@ -96,6 +96,55 @@ describe('read cache over one IndexedDB with two writers', () => {
     expect(a.hits + b.hits).toBeGreaterThan(0);
   });
 
+  it('two handles creating 16 at a time each: every acknowledged write kept, revisions consecutive', async () => {
+    // Each handle's backend takes its own last revision on trust while it holds the lease (decision 0075): the
+    // lease changing hands between bursts must make the next holder read the revision again.
+    const { db, a, b } = pair();
+    const feeds = new Map<ReadCachedStorage, number[]>();
+    for (const h of [a, b]) {
+      const seen: number[] = [];
+      feeds.set(h, seen);
+      h.onCommit((change) => seen.push(change.revision));
+    }
+    const acknowledged = new Map<string, number>();
+    for (let round = 0; round < 6; round++) {
+      const burst = [a, b].flatMap((h, which) =>
+        Array.from({ length: 16 }, async (_, i) => {
+          const key = `/t/${round}-${which}-${i}`;
+          acknowledged.set(key, (await h.create(key, thing(i))).revision);
+        }),
+      );
+      // A name both handles create: exactly one wins, the other is told it exists.
+      const both = await Promise.allSettled([
+        a.create(`/t/both-${round}`, thing(0)),
+        b.create(`/t/both-${round}`, thing(1)),
+      ]);
+      await Promise.all(burst);
+      expect(both.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(
+        ((both.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as Error).message,
+      ).toMatch(/already exists/);
+    }
+    const reader = createDexieStorage({ name: db, indexedDB, IDBKeyRange });
+    opened.push(reader);
+    const history = await reader.changesSince(0);
+    expect(history.map((c) => c.revision)).toEqual(history.map((_, i) => i + 1));
+    expect(history).toHaveLength(6 * 33);
+    for (const [key, revision] of acknowledged) expect((await reader.get(key))?.revision, key).toBe(revision);
+    // Each handle heard its own commits in increasing order.
+    for (const seen of feeds.values()) expect(seen).toEqual([...seen].sort((x, y) => x - y));
+    expect(new Set([...(feeds.get(a) ?? []), ...(feeds.get(b) ?? [])]).size).toBe(6 * 33);
+  });
+
+  it('a reset through the other handle: the first handle forgets the revision it knew', async () => {
+    const { a, b } = pair();
+    await a.create('/t/x', thing(1));
+    await a.create('/t/y', thing(2));
+    await b.clear();
+    expect((await a.create('/t/z', thing(3))).revision).toBe(1);
+    expect(await spec(a, '/t/x')).toBeUndefined();
+  });
+
   it('reads writes that happened during a read in flight correctly afterwards', async () => {
     const { a, b } = pair();
     await a.create('/t/x', thing(1));

@@ -177,6 +177,8 @@ export class ReadCachedStorage implements Storage {
       this.generation++;
       this.lastRevision = undefined;
       this.serving = true;
+      // The lease also lets the backend trust its own last revision (decision 0075).
+      this.inner.writeExclusively?.(true);
     }
     this.inFlight++;
     if (replacesAll) this.forget();
@@ -221,6 +223,7 @@ export class ReadCachedStorage implements Storage {
 
   private stopServing(): void {
     this.serving = false;
+    this.inner.writeExclusively?.(false);
     this.forget();
   }
 
