@@ -304,8 +304,8 @@ export class DexieStorage implements Storage {
       this.queued.push({ key, plan, creates, slot, resolve, reject });
       if (!this.committing) void this.commitQueued();
     });
-    // Listeners may keep the change record, so the caller then gets its own copy.
-    const object = this.delivered.has(change) ? structuredClone(change.object) : change.object;
+    // Listeners may keep the change record, so the caller then gets its own copy (by hand when small, as cloneInput).
+    const object = this.delivered.has(change) ? cloneInput(change.object) : change.object;
     return { key, revision: change.revision, object };
   }
 
