@@ -170,7 +170,7 @@ export class DexieStorage implements Storage {
     return this.write(key, (existing, revision) => {
       if (!existing) throw new StorageError('NotFound', `${key} not found`);
       if (expectedRevision !== undefined) checkExpected(key, existing, expectedRevision);
-      const last = stamp(structuredClone(existing.object), revision);
+      const last = stamp(cloneInput(existing.object), revision);
       return { revision, type: 'DELETED', key, object: last, previous: existing.object };
     });
   }
