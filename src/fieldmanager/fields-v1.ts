@@ -12,6 +12,8 @@ import { pauseDue, runNow, type Work } from '../machinery/cooperative';
 import { comparePE, deserializePE, serializePE, type PathElement } from './path';
 
 function* emit(set: FieldSet, includeSelf: boolean): Work<JsonObject> {
+  // A wide map's members arrive in the body's order: sorted here in slices, not at once on first read.
+  yield* set.sortWork();
   const out: JsonObject = {};
   if (includeSelf && (set.members.length > 0 || set.children.length > 0)) out['.'] = {};
   let mi = 0;
@@ -55,7 +57,8 @@ function isObject(v: JsonValue | undefined): v is JsonObject {
 function* read(node: JsonObject): Work<{ children: FieldSet | undefined; isMember: boolean }> {
   let children: FieldSet | undefined;
   let isMember = false;
-  for (const key in node) {
+  // Object.keys, not for…in: for…in lists a wide node's every key before the first, in one step.
+  for (const key of Object.keys(node)) {
     const value = node[key];
     if (key === '.') {
       isMember = true;
