@@ -36,6 +36,15 @@ function request(method: string, path: string, body?: string, contentType = 'app
   });
 }
 
+/** A create of the ConfigMap `name` holding `data`. */
+function configMapRequest(name: string, data: Record<string, string>): Request {
+  return request(
+    'POST',
+    CMS,
+    JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data }),
+  );
+}
+
 /**
  * Sends `big` and, one after another until it answers, `/livez` probes; returns the big answer and how many
  * probes came back while it was still running.
@@ -62,9 +71,8 @@ async function whileRunning(big: Request): Promise<{ response: Response; answere
 it('a 30,000-key ConfigMap is created, patched and read back while other requests are answered', async () => {
   const data: Record<string, string> = {};
   for (let i = 0; i < keys; i++) data[`k${i}`] = `v${i}`;
-  const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'wide' }, data });
 
-  const created = await whileRunning(request('POST', CMS, body));
+  const created = await whileRunning(configMapRequest('wide', data));
   expect(created.response.status).toBe(201);
   // Other clients were served while it ran (a probe takes one turn; the create takes many slices).
   expect(created.answeredMeanwhile).toBeGreaterThanOrEqual(3);
@@ -123,25 +131,13 @@ it("a wide ConfigMap's key and size checks, run in slices, still refuse a bad ke
   const data: Record<string, string> = {};
   for (let i = 0; i < 10_000; i++) data[`k${i}`] = 'v';
   data['bad key'] = 'v';
-  const refused = await api.fetch(
-    request(
-      'POST',
-      CMS,
-      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' }, data }),
-    ),
-  );
+  const refused = await api.fetch(configMapRequest('bad', data));
   expect(refused.status).toBe(422);
   const status = (await refused.json()) as { details: { causes: { field: string }[] } };
   expect(status.details.causes.map((c) => c.field)).toEqual(['data[bad key]']);
   delete data['bad key'];
   data['big'] = 'x'.repeat(1024 * 1024);
-  const tooBig = await api.fetch(
-    request(
-      'POST',
-      CMS,
-      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data }),
-    ),
-  );
+  const tooBig = await api.fetch(configMapRequest('big', data));
   expect(tooBig.status).toBe(422);
   expect(((await tooBig.json()) as { message: string }).message).toContain('must have at most 1048576 bytes');
 });

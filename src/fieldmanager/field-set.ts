@@ -7,6 +7,7 @@
  * recursive, which removes them too).
  */
 
+import { pauseDue, runNow, type Work } from '../machinery/cooperative';
 import { comparePE, type Path, type PathElement } from './path';
 
 interface Child {
@@ -45,20 +46,40 @@ export class FieldSet {
    * it per field (quadratic in the number of fields).
    */
   get members(): PathElement[] {
-    if (this.membersUnsorted) {
-      this.memberList = sortedUnique(this.memberList, self);
-      this.membersUnsorted = false;
-    }
+    if (this.membersUnsorted) runNow(this.sortWork());
     return this.memberList;
   }
 
   /** Sorted by element, unique; may be empty sets only transiently (operations drop them). */
   get children(): Child[] {
-    if (this.childrenUnsorted) {
-      this.childList = sortedUniqueChildren(this.childList);
-      this.childrenUnsorted = false;
-    }
+    if (this.childrenUnsorted) runNow(this.sortWork());
     return this.childList;
+  }
+
+  /**
+   * Sorts this level's members and children if an insertion left them unsorted, as work that may pause
+   * (a wide map's 100,000 members are sorted in slices); `members` and `children` do the same at once.
+   */
+  *sortWork(): Work<void> {
+    if (this.membersUnsorted) {
+      const list = this.memberList;
+      const n = list.length;
+      const sorted = yield* sortedUniqueWork(list, self);
+      // Read (and so sorted) or added to while this paused: left to the next read.
+      if (this.memberList === list && list.length === n && this.membersUnsorted) {
+        this.memberList = sorted;
+        this.membersUnsorted = false;
+      }
+    }
+    if (this.childrenUnsorted) {
+      const list = this.childList;
+      const n = list.length;
+      const sorted = yield* sortedUniqueChildrenWork(list);
+      if (this.childList === list && list.length === n && this.childrenUnsorted) {
+        this.childList = sorted;
+        this.childrenUnsorted = false;
+      }
+    }
   }
 
   static of(...paths: Path[]): FieldSet {
@@ -255,60 +276,101 @@ export class FieldSet {
   }
 }
 
-/** The items sorted by element, the first of equal ones kept. */
 const surrogate = /[\uD800-\uDFFF]/;
 
+/** Items sorted natively per block before the blocks are merged: one block's sort is one step that cannot pause. */
+const sortBlock = 1024;
+
 /**
- * `items` sorted by element, stably. When every element is a field name without surrogates (a wide map's
- * keys), the order is the native string order, so the names are sorted natively — a JavaScript comparator
- * called ~n·log n times was the costliest step of a 100,000-key map's field set — and the items put back
- * in that order.
+ * `items` sorted by element, stably (so equal elements keep their insertion order, the first one first), as
+ * work that may pause: a wide map's field set has 100,000 members, and one sort of them held the event
+ * loop for ~150 ms. Blocks of `sortBlock` items are sorted natively (TimSort: a block that arrived in
+ * order costs one comparison per item), then merged pairwise, bottom up, pausing between items. A stable
+ * sort by a total order has one result, so this is the order a single `sort` gives. When every element is
+ * a field name without surrogates (a wide map's keys), code point order is the native `<` of the names;
+ * otherwise `comparePE` decides.
  */
-function sortedByElement<T>(items: readonly T[], key: (item: T) => PathElement): T[] {
-  // The first item of each name; later ones (rare: an insertion out of order) kept apart, in their order.
-  const first = new Map<string, T>();
-  let later: Map<string, T[]> | undefined;
+function* sortedByElementWork<T>(items: readonly T[], key: (item: T) => PathElement): Work<T[]> {
+  let plain = true;
   for (const item of items) {
     const pe = key(item);
-    if (pe.kind !== 'field' || surrogate.test(pe.name))
-      return items.slice().sort((a, b) => comparePE(key(a), key(b)));
-    if (!first.has(pe.name)) first.set(pe.name, item);
-    else {
-      later ??= new Map();
-      const same = later.get(pe.name);
-      if (same === undefined) later.set(pe.name, [item]);
-      else same.push(item);
+    if (pe.kind !== 'field' || surrogate.test(pe.name)) {
+      plain = false;
+      break;
     }
+    if (pauseDue()) yield;
   }
-  const out: T[] = [];
-  for (const name of [...first.keys()].sort()) {
-    out.push(first.get(name) as T);
-    const more = later?.get(name);
-    if (more !== undefined) for (const item of more) out.push(item);
+  const name = (item: T): string => (key(item) as { name: string }).name;
+  const compare = plain
+    ? (a: T, b: T): number => {
+        const x = name(a);
+        const y = name(b);
+        return x < y ? -1 : x > y ? 1 : 0;
+      }
+    : (a: T, b: T): number => comparePE(key(a), key(b));
+  let runs: T[][] = [];
+  for (let i = 0; i < items.length; i += sortBlock) {
+    runs.push(items.slice(i, i + sortBlock).sort(compare));
+    if (pauseDue()) yield;
   }
-  return out;
+  while (runs.length > 1) {
+    const merged: T[][] = [];
+    for (let r = 0; r + 1 < runs.length; r += 2) {
+      const a = runs[r] as T[];
+      const b = runs[r + 1] as T[];
+      const out: T[] = new Array<T>(a.length + b.length);
+      let i = 0;
+      let j = 0;
+      let k = 0;
+      // Runs already in order (the common case) are joined without comparing each item.
+      if (a.length > 0 && b.length > 0 && compare(a[a.length - 1] as T, b[0] as T) <= 0) {
+        for (const x of a) out[k++] = x;
+        for (const x of b) out[k++] = x;
+      } else {
+        while (i < a.length && j < b.length) {
+          // Ties take the left run's item: the merge is stable.
+          out[k++] = compare(b[j] as T, a[i] as T) < 0 ? (b[j++] as T) : (a[i++] as T);
+          if (pauseDue()) yield;
+        }
+        while (i < a.length) out[k++] = a[i++] as T;
+        while (j < b.length) out[k++] = b[j++] as T;
+      }
+      merged.push(out);
+      if (pauseDue()) yield;
+    }
+    if (runs.length % 2 === 1) merged.push(runs[runs.length - 1] as T[]);
+    runs = merged;
+  }
+  return runs[0] ?? [];
 }
 
-function sortedUnique<T>(items: T[], key: (item: T) => PathElement): T[] {
-  const sorted = sortedByElement(items, key);
+function* sortedUniqueWork<T>(items: readonly T[], key: (item: T) => PathElement): Work<T[]> {
+  const sorted = yield* sortedByElementWork(items, key);
   const out: T[] = [];
   for (const item of sorted) {
     const last = out[out.length - 1];
     if (last === undefined || comparePE(key(last), key(item)) !== 0) out.push(item);
+    if (pauseDue()) yield;
   }
   return out;
 }
 
 /** Children sorted by element; children inserted twice for one element (out of order) are merged. */
-function sortedUniqueChildren(items: Child[]): Child[] {
-  const sorted = sortedByElement(items, (c) => c.pe);
+function* sortedUniqueChildrenWork(items: readonly Child[]): Work<Child[]> {
+  const sorted = yield* sortedByElementWork(items, childPE);
   const out: Child[] = [];
   for (const item of sorted) {
     const last = out[out.length - 1];
     if (last !== undefined && comparePE(last.pe, item.pe) === 0) last.set = last.set.union(item.set);
     else out.push({ pe: item.pe, set: item.set });
+    if (pauseDue()) yield;
   }
   return out;
+}
+
+/** Test hook: the sort the sets use, run at once. */
+export function sortedByElementForTest<T>(items: readonly T[], key: (item: T) => PathElement): T[] {
+  return runNow(sortedByElementWork(items, key));
 }
 
 function mergeSorted<T>(

@@ -99,12 +99,12 @@ describe('POST and PUT bodies', () => {
     ]);
   });
 
-  it('prunes unknown fields in every mode and words the Strict error as the real server', () => {
+  it('prunes unknown fields in every mode and words the Strict error as the real server', async () => {
     const decoded = decodeObjectBody(invalidJson, 'json', { kind: 'Deployment', typed: true });
     const obj = decoded.value as KubeObject;
     let caught: unknown;
     try {
-      enforceFieldValidation(builtInDefinitions, deployments, obj, 'Strict', [], decoded.findings, {
+      await enforceFieldValidation(builtInDefinitions, deployments, obj, 'Strict', [], decoded.findings, {
         strictError: undecodable(deployments),
       });
     } catch (e) {
@@ -116,7 +116,7 @@ describe('POST and PUT bodies', () => {
     );
     const warnings: string[] = [];
     const again = decodeObjectBody(invalidJson, 'json', { kind: 'Deployment', typed: true });
-    enforceFieldValidation(
+    await enforceFieldValidation(
       builtInDefinitions,
       deployments,
       again.value as KubeObject,

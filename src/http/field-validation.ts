@@ -12,6 +12,7 @@ import { fieldError } from '../machinery/field-errors';
 import type { DuplicateField } from '../machinery/decode/json';
 import type { DefinitionSet, SchemaNode } from '../machinery/schema';
 import type { ResourceType } from '../registry/resource-type';
+import { breathe } from '../machinery/cooperative';
 import { checkAgainstSchema } from '../registry/validation/schema-check';
 import { decodeTypeError } from '../registry/validation/decode-types';
 import {
@@ -197,7 +198,7 @@ export function strictMessages(
  * findings per the mode: Warning items (Warn), one error (Strict), or
  * nothing (Ignore). `findings` may also be a list of duplicate paths.
  */
-export function enforceFieldValidation(
+export async function enforceFieldValidation(
   defs: DefinitionSet,
   rt: ResourceType,
   obj: KubeObject,
@@ -205,7 +206,10 @@ export function enforceFieldValidation(
   warnings: { push(...items: string[]): void },
   findings: DecodeFindings | readonly string[] = [],
   options: FieldValidationOptions = {},
-): void {
+): Promise<void> {
+  // Marks this turn's start for the slice clock (machinery/cooperative.ts) before the first long pass, so
+  // that the pause after it counts it.
+  await breathe();
   // Shapes first: nothing below (or after) may meet a field of the wrong JSON type.
   const typeMismatch = typedDecodeError(defs, rt, obj);
   if (typeMismatch !== undefined) {
@@ -215,6 +219,8 @@ export function enforceFieldValidation(
     // Patches (and apply configurations) are decoded after they are applied: the result is what failed.
     throw patchTypeError(obj, typeMismatch);
   }
+  // Each check is one pass over the object (tens of ms for a 100,000-key map): others may run between them.
+  await breathe();
   const messages = strictMessages(defs, rt, obj, findings);
   if (messages.length === 0 || mode === 'Ignore') return;
   if (mode === 'Strict') {

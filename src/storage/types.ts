@@ -114,9 +114,16 @@ export interface Storage {
   /** Number of objects under a prefix at the current revision. */
   count(prefix: string): Promise<number>;
 
-  /** Creates `key`; fails with `KeyExists`. Returns the stored object with its new revision. */
+  /**
+   * Creates `key`; fails with `KeyExists`. Returns the stored object with its new revision. What is stored is
+   * a copy of `object`; the answer may be `object` itself, stamped with the revision (a wide object's copy is
+   * the costliest step of its write), so a caller keeps no use for `object` after a successful call.
+   */
   create(key: string, object: KubeObject): Promise<StoredObject>;
-  /** Replaces `key` if its stored revision equals `expectedRevision`; fails with `NotFound` or `RevisionMismatch`. */
+  /**
+   * Replaces `key` if its stored revision equals `expectedRevision`; fails with `NotFound` or `RevisionMismatch`.
+   * As with `create`, the answer may be `object` itself, stamped.
+   */
   update(key: string, object: KubeObject, expectedRevision: number): Promise<StoredObject>;
   /** Deletes `key` if its stored revision equals `expectedRevision` (when given). Returns the deleted object stamped with the deletion's revision. */
   delete(key: string, expectedRevision?: number): Promise<StoredObject>;

@@ -9,7 +9,7 @@
 
 import type { JsonValue } from '../../api/meta';
 import { deepEqual } from '../../machinery/json';
-import { pauseDue, runNow, type Work } from '../../machinery/cooperative';
+import { pauseDue, runNow, sliceSpent, type Work } from '../../machinery/cooperative';
 import { FieldSet } from '../field-set';
 import { fieldPE, pathString, peString, serializePE, type PathElement } from '../path';
 import {
@@ -100,6 +100,34 @@ function* node(
   }
 }
 
+/**
+ * `node` at once for a member whose sides are leaves of scalar type (a wide map's strings), as `node` would
+ * record it; false, with nothing done, otherwise. A generator per member was most of a wide map's
+ * comparison, and of its garbage.
+ */
+function scalarNode(
+  types: TypeResolver,
+  c: Comparison,
+  lhs: JsonValue | undefined,
+  rhs: JsonValue | undefined,
+  ref: TypeRef,
+  parent: PathElement[],
+  key: string,
+): boolean {
+  if ((typeof lhs === 'object' && lhs !== null) || (typeof rhs === 'object' && rhs !== null)) return false;
+  const atom = types.atom(ref);
+  // The atoms `node` hands on: the left's when the right is absent, else the right's, and the left's too when they differ.
+  const al = deduceAtom(atom, lhs);
+  const ar = deduceAtom(atom, rhs);
+  if (rhs === undefined || lhs === undefined || !sameAtom(al, ar)) {
+    if (rhs !== undefined && atomKind(ar) !== 'scalar') return false;
+    if (lhs !== undefined && rhs !== undefined && atomKind(al) !== 'scalar') return false;
+    if (rhs === undefined && atomKind(al) !== 'scalar') return false;
+  } else if (atomKind(ar) !== 'scalar') return false;
+  leaf({ types, c, lhs, rhs, path: [...parent, fieldPE(key)], inLeaf: false });
+  return true;
+}
+
 function* handle(w: Walker, atom: Atom): Work<void> {
   switch (atomKind(atom)) {
     case 'scalar':
@@ -160,23 +188,23 @@ function* list(w: Walker, t: ListAtom): Work<void> {
 function* map(w: Walker, t: MapAtom): Work<void> {
   const l = asMap(w.lhs);
   const r = asMap(w.rhs);
-  // Each side's keys listed once (for…in to test emptiness listed a wide map's every key again, in one step).
+  // Each side's keys listed once (for…in to test emptiness listed a wide map's every key again, in one step);
+  // each listing of a wide map is one native step of tens of ms, so others may run between them.
   const lKeys = l !== undefined ? Object.keys(l) : [];
+  if (sliceSpent()) yield;
   const rKeys = r !== undefined ? Object.keys(r) : [];
+  if (sliceSpent()) yield;
   if (t.atomic || (lKeys.length === 0 && rKeys.length === 0)) {
     leaf(w);
     return;
   }
   // Every key of either side once: the left's, then the right's the left does not have.
   const visit = function* (key: string): Work<void> {
-    yield* node(
-      w.types,
-      w.c,
-      l !== undefined && Object.hasOwn(l, key) ? l[key] : undefined,
-      r !== undefined && Object.hasOwn(r, key) ? r[key] : undefined,
-      w.types.fieldType(t, key) ?? 'deduced',
-      [...w.path, fieldPE(key)],
-    );
+    const lv = l !== undefined && Object.hasOwn(l, key) ? l[key] : undefined;
+    const rv = r !== undefined && Object.hasOwn(r, key) ? r[key] : undefined;
+    const ref = w.types.fieldType(t, key) ?? 'deduced';
+    if (!scalarNode(w.types, w.c, lv, rv, ref, w.path, key))
+      yield* node(w.types, w.c, lv, rv, ref, [...w.path, fieldPE(key)]);
   };
   for (const key of lKeys) {
     yield* visit(key);

@@ -10,7 +10,7 @@
  */
 
 import type { JsonValue } from '../../api/meta';
-import { isPlainObject } from '../../machinery/json';
+import { isPlainObject, knownToBeWide } from '../../machinery/json';
 import {
   resolveSchema as resolveUncached,
   type DefinitionSet,
@@ -90,7 +90,8 @@ function isScalar(defs: DefinitionSet, ref: SchemaNode): boolean {
 function isOmittedEmpty(defs: DefinitionSet, v: JsonValue, prop: SchemaNode, required: boolean): boolean {
   if (required) return false;
   if (Array.isArray(v)) return v.length === 0;
-  if (!isPlainObject(v) || Object.keys(v).length > 0) return false;
+  // A value already seen wide is not empty: listing its 100,000 keys to learn so was one long step.
+  if (!isPlainObject(v) || knownToBeWide(v) || Object.keys(v).length > 0) return false;
   const r = resolveSchema(defs, prop);
   return (
     r !== undefined &&

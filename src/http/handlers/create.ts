@@ -54,9 +54,17 @@ export async function handleCreate(
   if (!req.rt.custom) await dropNullsSliced(obj);
   await breathe();
   if (kind === undefined)
-    enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
-      strictError: undecodable(req.rt),
-    });
+    await enforceFieldValidation(
+      server.catalog.definitions,
+      req.rt,
+      obj,
+      mode,
+      ctx.warnings,
+      decoded.findings,
+      {
+        strictError: undecodable(req.rt),
+      },
+    );
   await breathe();
   ctx.warnings.keep();
   const meta = obj.metadata ?? (obj.metadata = {});

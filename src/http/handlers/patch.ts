@@ -174,7 +174,7 @@ export async function handlePatch(
       if (converted !== undefined && strategicError !== undefined) throw strategicError(converted);
       checkNameAndNamespace(req, obj);
       await breathe();
-      enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, {
+      await enforceFieldValidation(defs, req.rt, obj, mode, ctx.warnings, findings, {
         strictError: patchStrictError(),
         ...(strategicError !== undefined ? { typeError: strategicError } : {}),
       });
@@ -273,7 +273,7 @@ async function handleApply(
   }
 
   // Fields the kind does not know are handled per fieldValidation before they could be owned.
-  enforceFieldValidation(defs, req.rt, config, mode, ctx.warnings, findings);
+  await enforceFieldValidation(defs, req.rt, config, mode, ctx.warnings, findings);
   ctx.warnings.keep();
   const outcome = await storage.update(
     scope,

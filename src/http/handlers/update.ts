@@ -73,9 +73,17 @@ export async function handleUpdate(
     // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
     if (!req.rt.custom) await dropNullsSliced(obj);
     await breathe();
-    enforceFieldValidation(server.catalog.definitions, req.rt, obj, mode, ctx.warnings, decoded.findings, {
-      strictError: undecodable(req.rt),
-    });
+    await enforceFieldValidation(
+      server.catalog.definitions,
+      req.rt,
+      obj,
+      mode,
+      ctx.warnings,
+      decoded.findings,
+      {
+        strictError: undecodable(req.rt),
+      },
+    );
     await breathe();
   }
   ctx.warnings.keep();

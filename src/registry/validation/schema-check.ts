@@ -126,7 +126,7 @@ function walk(
     if (props === undefined && element !== undefined && element !== true && element !== false) {
       const r = element.ref === undefined ? resolveSchema(defs, element) : undefined;
       if (r?.type === 'string' && r.intOrString !== true) {
-        for (const key in obj) {
+        for (const key of Object.keys(obj)) {
           const v = obj[key];
           if (v !== null && v !== undefined && typeof v !== 'string')
             typeError(out, join(path, key), typeOf(v), 'string');
