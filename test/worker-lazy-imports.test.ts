@@ -55,6 +55,25 @@ const lazyCode = [
     ],
   },
   {
+    lazy: 'src/http/openapi/openapi-documents.lazy.ts',
+    minimumOwn: 5,
+    folders: ['src/http/openapi/'],
+    // The service answers `/openapi/*` and loads the builders on the first such request.
+    onWorkerPath: ['src/http/openapi/service.ts', 'src/http/openapi/library.ts'],
+  },
+  {
+    lazy: 'src/registry/crd/crd-validation.lazy.ts',
+    minimumOwn: 3,
+    // The CRD write's validation; serving custom resources (facts, pruning, defaulting) stays on the path.
+    folders: [
+      'src/registry/crd/validate-crd.ts',
+      'src/registry/crd/schema-validation.ts',
+      'src/registry/crd/openapi-schema.ts',
+      'src/registry/crd/structural.ts',
+    ],
+    onWorkerPath: [],
+  },
+  {
     lazy: 'src/http/protobuf/protobufjs.lazy.ts',
     // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields.
     minimumOwn: 1,
