@@ -74,6 +74,31 @@ const lazyCode = [
     onWorkerPath: [],
   },
   {
+    lazy: 'src/admission/plugins/off-by-default.lazy.ts',
+    minimumOwn: 10,
+    // The plugins off by default, file by file; the default-on ones and their helpers stay on the path.
+    folders: [
+      'src/admission/plugins/always-admit.ts',
+      'src/admission/plugins/namespace-auto-provision.ts',
+      'src/admission/plugins/namespace-exists.ts',
+      'src/admission/plugins/security-context-deny.ts',
+      'src/admission/plugins/limit-pod-hard-anti-affinity-topology.ts',
+      'src/admission/plugins/node-restriction.ts',
+      'src/admission/plugins/node-restriction/',
+      'src/admission/plugins/always-pull-images.ts',
+      'src/admission/plugins/image-policy-webhook.ts',
+      'src/admission/plugins/pod-node-selector.ts',
+      'src/admission/plugins/pod-toleration-restriction.ts',
+      'src/admission/plugins/event-rate-limit.ts',
+      'src/admission/plugins/extended-resource-toleration.ts',
+      'src/admission/plugins/persistent-volume-label.ts',
+      'src/admission/plugins/owner-references-permission-enforcement.ts',
+      'src/admission/plugins/deny-service-external-i-ps.ts',
+      'src/admission/plugins/always-deny.ts',
+    ],
+    onWorkerPath: [],
+  },
+  {
     lazy: 'src/http/protobuf/protobufjs.lazy.ts',
     // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields.
     minimumOwn: 1,
