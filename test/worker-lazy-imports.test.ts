@@ -5,6 +5,7 @@
 // machinery/lazy-module.ts, scripts/lazy-module-graph.ts and vite.config.ts). A plain `import { X } from
 // 'protobufjs'`, or a server module importing `controllers/job.ts`, anywhere on the worker's path would put that
 // code back on the path to its first response; this test names the importer.
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -74,7 +75,7 @@ const lazyCode = [
     onWorkerPath: [],
   },
   {
-    lazy: 'src/admission/plugins/off-by-default.lazy.ts',
+    lazy: 'src/admission/plugins/off-by-default-plugins.lazy.ts',
     minimumOwn: 10,
     // The plugins off by default, file by file; the default-on ones and their helpers stay on the path.
     folders: [
@@ -109,6 +110,24 @@ const lazyCode = [
 
 describe('the worker script leaves its lazy code out', () => {
   const worker = workerModules(entry);
+
+  // The browser loads a lazy module's script by the LazyModule's name (the build names it for its file); Node
+  // imports the file itself, so a name that differs would only fail in the browser.
+  it('every LazyModule is named for the file it imports', () => {
+    const uses: string[] = [];
+    const wrong: string[] = [];
+    for (const file of worker) {
+      const text = readFileSync(file, 'utf8');
+      const declared =
+        /new LazyModule(?:<[^>]*>)?\(\s*'([^']+)',\s*\(\)\s*=>\s*import\('[^']*?([^/']+)\.lazy'\)/g;
+      for (const m of text.matchAll(declared)) {
+        uses.push(m[1] as string);
+        if (m[1] !== m[2]) wrong.push(`${relative(root, file)}: '${m[1]}' loads ${m[2]}.lazy.ts`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(uses.length).toBeGreaterThanOrEqual(lazyModuleFiles(join(root, 'src')).length);
+  });
 
   it('walks the whole server (not a wrong entry path ending it early)', () => {
     expect(worker.size).toBeGreaterThan(500);

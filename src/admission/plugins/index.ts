@@ -2,7 +2,7 @@
  * Every admission plugin the server knows, in the real v1.27 recommended
  * order (the order they run in, whatever order the flags name them in), and
  * the set enabled by default. One file per plugin beside this one; those
- * off by default are loaded only when enabled (off-by-default.lazy.ts).
+ * off by default are loaded only when enabled (off-by-default-plugins.lazy.ts).
  */
 
 import type { AdmissionPluginFactory } from '../types';

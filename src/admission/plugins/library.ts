@@ -4,9 +4,9 @@
  */
 
 import { LazyModule } from '../../machinery/lazy-module';
-import type * as OffByDefault from './off-by-default.lazy';
+import type * as OffByDefault from './off-by-default-plugins.lazy';
 
 export const offByDefaultPlugins = new LazyModule<typeof OffByDefault>(
-  'admission-plugins',
-  () => import('./off-by-default.lazy'),
+  'off-by-default-plugins',
+  () => import('./off-by-default-plugins.lazy'),
 );
