@@ -63,14 +63,19 @@ const lazyCode = [
     onWorkerPath: ['src/http/openapi/service.ts', 'src/http/openapi/library.ts'],
   },
   {
-    lazy: 'src/registry/crd/crd-validation.lazy.ts',
-    minimumOwn: 3,
-    // The CRD write's validation; serving custom resources (facts, pruning, defaulting) stays on the path.
+    lazy: 'src/registry/crd/crd-machinery.lazy.ts',
+    minimumOwn: 8,
+    // A CRD write's validation and the builder of its served resources (schema facts, pruning, defaulting).
     folders: [
       'src/registry/crd/validate-crd.ts',
       'src/registry/crd/schema-validation.ts',
       'src/registry/crd/openapi-schema.ts',
       'src/registry/crd/structural.ts',
+      'src/registry/crd/resource-types.ts',
+      'src/registry/crd/facts.ts',
+      'src/registry/crd/prune.ts',
+      'src/registry/crd/defaulting.ts',
+      'src/registry/crd/rules.ts',
     ],
     onWorkerPath: [],
   },
@@ -101,9 +106,15 @@ const lazyCode = [
   },
   {
     lazy: 'src/http/protobuf/protobufjs.lazy.ts',
-    // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields.
-    minimumOwn: 1,
-    folders: ['src/registry/generated/proto.json', 'src/registry/generated/go-pointers.json'],
+    // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields; and the codec.
+    minimumOwn: 3,
+    folders: [
+      'src/registry/generated/proto.json',
+      'src/registry/generated/go-pointers.json',
+      'src/http/protobuf/codec.ts',
+      'src/http/protobuf/convert.ts',
+      'src/http/protobuf/descriptor.ts',
+    ],
     onWorkerPath: [],
   },
 ];

@@ -1,9 +1,12 @@
 /**
- * A CustomResourceDefinition's validation on create and update (its names,
- * versions, conversion, and each version's schema: structural, OpenAPI
- * subset, defaults, CEL rules' cost): loaded by the CRD strategy before the
- * first CRD write, never on the path to the worker's first response
- * (decision 0073). Serving custom resources does not need it.
+ * The CRD machinery a store without CRDs never needs: a CRD's validation on
+ * create and update (names, versions, conversion, each version's schema:
+ * structural, OpenAPI subset, defaults, CEL rules' cost) and the builder of
+ * its served resources (schema facts: pruning, defaulting, value and rule
+ * validation). Loaded by the CRD strategy before a CRD write and by the
+ * registrar when a CRD is stored, never on the path to the worker's first
+ * response on such a store (decision 0073).
  */
 
 export { validateCrdCreate, validateCrdUpdate } from './validate-crd';
+export { ResourceBuilder } from './resource-types';

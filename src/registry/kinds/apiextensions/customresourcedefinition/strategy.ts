@@ -3,8 +3,8 @@
  * storedVersions hold its storage version; every later storage version is
  * appended (the real strategy's PrepareForCreate / PrepareForUpdate); it is
  * validated as the real server validates it (asynchronously: the
- * validation is a lazy script, and a schema with rules or patterns loads
- * the CEL library first); and its first
+ * validation is a lazy script, crd/library.ts, and a schema with rules or
+ * patterns loads the CEL library first); and its first
  * DELETE adds the cleanup finalizer instead of removing it.
  */
 
@@ -14,7 +14,7 @@ import type { KindHooks, StrategyContext } from '../../../rest/strategy';
 import { dropDisabledValidations } from '../../../crd/drop-validations';
 import { crdNeedsCelLibrary } from '../../../crd/needs-cel';
 import { asCrd } from '../../../crd/types';
-import { crdValidation } from '../../../crd/validation-library';
+import { crdMachinery } from '../../../crd/library';
 import { beginDeletion } from './deletion';
 
 function storageVersionName(obj: KubeObject): string | undefined {
@@ -44,7 +44,8 @@ export const crdHooks: KindHooks = {
   },
   async validateAsync(obj, old, ctx) {
     if (crdNeedsCelLibrary(ctx.profile, obj)) await celLibrary.load();
-    const { validateCrdCreate, validateCrdUpdate } = await crdValidation.load();
+    // Also the registrar's builder: the commit serves the CRD's resources synchronously.
+    const { validateCrdCreate, validateCrdUpdate } = await crdMachinery.load();
     return old === undefined
       ? validateCrdCreate(ctx.profile, ctx.definitions, asCrd(obj))
       : validateCrdUpdate(ctx.profile, ctx.definitions, asCrd(obj), asCrd(old));
