@@ -4,7 +4,7 @@
  * `--disable-admission-plugins` removes from it (an unknown name, or a name
  * in both, refuses to start with the real message); the enabled plugins run
  * in the recommended order whatever order the flags give. The plugins off
- * by default are a lazy script (decision 0073): `loadAdmissionPlugins`
+ * by default are a lazy script (decision 0070): `loadAdmissionPlugins`
  * before building a chain that enables one, so that its configuration's
  * errors are the caller's (a start refused, a settings update's 400).
  */

@@ -2,7 +2,7 @@
  * The admission plugins that are off unless `--enable-admission-plugins`
  * (or the workshop's settings) names them: loaded when a chain that enables
  * one is built, never on the path to the worker's first response (decision
- * 0073). The default-on plugins stay in plugins/index.ts.
+ * 0070). The default-on plugins stay in plugins/index.ts.
  */
 
 import type { AdmissionPluginFactory } from '../types';

@@ -10,7 +10,7 @@
  * a Status). Documents are rebuilt when the
  * catalog's generation changes (custom resources come and go). The
  * builders are a lazy script loaded by the first such request (decision
- * 0073): a first answer elsewhere never waits for them.
+ * 0070): a first answer elsewhere never waits for them.
  */
 
 import type { JsonObject } from '../../api/meta';

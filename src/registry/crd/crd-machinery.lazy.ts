@@ -5,7 +5,7 @@
  * its served resources (schema facts: pruning, defaulting, value and rule
  * validation). Loaded by the CRD strategy before a CRD write and by the
  * registrar when a CRD is stored, never on the path to the worker's first
- * response on such a store (decision 0073).
+ * response on such a store (decision 0070).
  */
 
 export { validateCrdCreate, validateCrdUpdate } from './validate-crd';
