@@ -4,14 +4,16 @@
  * patterns without it; the first CRD with a validation rule and a pattern
  * loads it, and its custom resources get the rule's and the pattern's real
  * errors. The CRD machinery (a CRD's validation, its resources' builder) is
- * a lazy script too, loaded by the first CRD write. This file must not load
- * either itself: the server's own load is what is tested (each test file
+ * a lazy script too, loaded by the first CRD write; the webhook dispatch is
+ * not loaded without a webhook configuration. This file must not load
+ * any of them itself: the server's own load is what is tested (each test file
  * runs in its own process).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { celLibrary } from '../src/cel/engine';
 import { crdMachinery } from '../src/registry/crd/library';
+import { webhookDispatch } from '../src/admission/webhook/library';
 import { PROFILES } from '../src/machinery/naming';
 import { causes, crdBody, createEstablished, withSpec, type Json } from './support/crd';
 import { startTestHost, type TestHost } from './support/host';
@@ -46,8 +48,10 @@ describe('the lazily loaded CEL library, first used by a CRD', () => {
       expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
     }
     expect(celLibrary.loaded).toBe(false);
-    // Nor the CRD machinery (validation, the served resources' builder): no CRD was stored yet.
+    // Nor the CRD machinery (validation, the served resources' builder): no CRD was stored yet; nor the webhook
+    // dispatch: the writes went through admission, but no webhook configuration exists.
     expect(crdMachinery.loaded).toBe(false);
+    expect(webhookDispatch.loaded).toBe(false);
   });
 
   it('is not loaded by a CRD without rules or patterns, nor by its custom resources', async () => {

@@ -105,6 +105,17 @@ const lazyCode = [
     onWorkerPath: [],
   },
   {
+    lazy: 'src/admission/webhook/webhook-dispatch.lazy.ts',
+    minimumOwn: 5,
+    // The dispatch; the plugins list configurations through the source, and matching shares the types.
+    folders: ['src/admission/webhook/'],
+    onWorkerPath: [
+      'src/admission/webhook/library.ts',
+      'src/admission/webhook/source.ts',
+      'src/admission/webhook/types.ts',
+    ],
+  },
+  {
     lazy: 'src/http/protobuf/protobufjs.lazy.ts',
     // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields; and the codec.
     minimumOwn: 3,

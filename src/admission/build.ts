@@ -19,6 +19,7 @@ import {
   type AdmissionPluginName,
 } from './plugins/index';
 import { offByDefaultPlugins } from './plugins/library';
+import { webhookDispatch } from './webhook/library';
 import type { AdmissionPluginDeps, AdmissionPluginFactory } from './types';
 
 export interface AdmissionOptions {
@@ -60,10 +61,22 @@ export function enabledPluginNames(o: AdmissionOptions): AdmissionPluginName[] {
   );
 }
 
-/** Loads the plugins these options enable that are off by default (a lazy script), if they enable any. */
+/**
+ * Loads what building these options' chain needs from lazy scripts: the plugins off by default they enable, and the
+ * webhook dispatch when a webhook plugin has a configuration.
+ */
 export async function loadAdmissionPlugins(o: AdmissionOptions): Promise<void> {
-  if (enabledPluginNames(o).some((name) => !defaultOnPluginNames.has(name))) await offByDefaultPlugins.load();
+  const enabled = enabledPluginNames(o);
+  if (enabled.some((name) => !defaultOnPluginNames.has(name))) await offByDefaultPlugins.load();
+  // A webhook plugin with a configuration reads its kubeconfig as it is built (the webhook dispatch, lazy too).
+  if (enabled.some((name) => webhookPlugins.has(name) && o.pluginConfigurations?.get(name) !== undefined))
+    await webhookDispatch.load();
 }
+
+const webhookPlugins: ReadonlySet<string> = new Set([
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionWebhook',
+]);
 
 function factoryOf(name: AdmissionPluginName): AdmissionPluginFactory {
   const factory = defaultOnFactories[name] ?? offByDefaultPlugins.get().offByDefaultFactories[name];
