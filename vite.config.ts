@@ -17,7 +17,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, resolve, sep } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin } from 'vite';
-import { LAZY_SHARED_GLOBAL, lazyModuleGraph, sharedKey, workerModules } from './scripts/lazy-module-graph';
+import {
+  LAZY_SHARED_GLOBAL,
+  lazyModuleGraph,
+  sharedKey,
+  workerModules,
+} from './scripts/lazy-module-graph.ts';
 
 const OUT_DIR = 'dist';
 const WORKER_ENTRY = 'src/hosts/browser/worker/sw.ts';

@@ -20,7 +20,7 @@ import { formatJson, sortKeysDeep } from './gen-registry/json';
 import { packageOf, protoNameOfDefinition } from './gen-registry/names';
 import { loadOpenApi } from './gen-registry/openapi';
 import { exportDescriptor, loadProtos } from './gen-registry/proto';
-import { goFieldOrder } from './gen-registry/field-order';
+import { encodeGoFieldOrder, goFieldOrder } from './gen-registry/field-order';
 import { goPointerFacts } from './gen-registry/go-pointer-facts';
 import { deriveRegistry } from './gen-registry/resources';
 
@@ -70,7 +70,7 @@ function main(): void {
     [
       'go-field-order.json',
       formatJson(
-        json(goFieldOrder(definitions, protos, converted.annotations)),
+        json(encodeGoFieldOrder(definitions, goFieldOrder(definitions, protos, converted.annotations))),
         (_value, path) => path.length >= 1,
       ),
     ],

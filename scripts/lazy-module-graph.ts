@@ -47,21 +47,35 @@ export function lazyModuleFiles(dir: string, out: string[] = []): string[] {
 
 const isLazyFile = (file: string): boolean => file.endsWith('.lazy.ts');
 
-/** Our modules the worker script holds: reachable from its entry without passing through a lazy module. */
-export function workerModules(entry: string): Set<string> {
+/**
+ * Walks our modules breadth-first from `entry` along their code imports (relative specifiers only: npm packages
+ * are not ours). `visit` decides for each module reached the first time whether the walk goes on through its
+ * imports; lazy modules are never entered (each is its own script).
+ */
+export function walkImports(entry: string, visit: (file: string) => boolean): void {
   const seen = new Set<string>([entry]);
   const queue = [entry];
-  while (queue.length > 0) {
-    const file = queue.pop() as string;
+  for (let i = 0; i < queue.length; i++) {
+    const file = queue[i] as string;
     for (const specifier of importsOf(file)) {
       if (!specifier.startsWith('.')) continue;
       const target = resolveLocal(file, specifier);
-      if (target === undefined || isLazyFile(target) || seen.has(target)) continue;
+      if (target === undefined || seen.has(target)) continue;
       seen.add(target);
-      queue.push(target);
+      if (visit(target)) queue.push(target);
     }
   }
-  return seen;
+}
+
+/** Our modules the worker script holds: reachable from its entry without passing through a lazy module. */
+export function workerModules(entry: string): Set<string> {
+  const held = new Set<string>([entry]);
+  walkImports(entry, (file) => {
+    if (isLazyFile(file)) return false;
+    held.add(file);
+    return true;
+  });
+  return held;
 }
 
 /**
@@ -74,20 +88,14 @@ export function lazyModuleGraph(
 ): { own: Set<string>; shared: Set<string> } {
   const own = new Set<string>([lazyEntry]);
   const shared = new Set<string>();
-  const queue = [lazyEntry];
-  while (queue.length > 0) {
-    const file = queue.pop() as string;
-    for (const specifier of importsOf(file)) {
-      if (!specifier.startsWith('.')) continue;
-      const target = resolveLocal(file, specifier);
-      if (target === undefined || own.has(target) || shared.has(target)) continue;
-      if (worker.has(target)) shared.add(target);
-      else {
-        own.add(target);
-        queue.push(target);
-      }
+  walkImports(lazyEntry, (file) => {
+    if (worker.has(file)) {
+      shared.add(file);
+      return false;
     }
-  }
+    own.add(file);
+    return true;
+  });
   return { own, shared };
 }
 

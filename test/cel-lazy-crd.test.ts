@@ -3,12 +3,17 @@
  * server answers ordinary requests and serves a CRD without rules or
  * patterns without it; the first CRD with a validation rule and a pattern
  * loads it, and its custom resources get the rule's and the pattern's real
- * errors. This file must not load the library itself: the server's own load
- * is what is tested (each test file runs in its own process).
+ * errors. The CRD machinery (a CRD's validation, its resources' builder) is
+ * a lazy script too, loaded by the first CRD write; the webhook dispatch is
+ * not loaded without a webhook configuration. This file must not load
+ * any of them itself: the server's own load is what is tested (each test file
+ * runs in its own process).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { celLibrary } from '../src/cel/engine';
+import { crdMachinery } from '../src/registry/crd/library';
+import { webhookDispatch } from '../src/admission/webhook/library';
 import { PROFILES } from '../src/machinery/naming';
 import { causes, crdBody, createEstablished, withSpec, type Json } from './support/crd';
 import { startTestHost, type TestHost } from './support/host';
@@ -43,6 +48,10 @@ describe('the lazily loaded CEL library, first used by a CRD', () => {
       expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
     }
     expect(celLibrary.loaded).toBe(false);
+    // Nor the CRD machinery (validation, the served resources' builder): no CRD was stored yet; nor the webhook
+    // dispatch: the writes went through admission, but no webhook configuration exists.
+    expect(crdMachinery.loaded).toBe(false);
+    expect(webhookDispatch.loaded).toBe(false);
   });
 
   it('is not loaded by a CRD without rules or patterns, nor by its custom resources', async () => {
@@ -60,6 +69,8 @@ describe('the lazily loaded CEL library, first used by a CRD', () => {
       body: { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w' }, spec: { size: 2 } },
     });
     expect(ok.status, ok.text).toBe(201);
+    // The CRD's write loaded the CRD machinery first; its resources were served as soon as it was established.
+    expect(crdMachinery.loaded).toBe(true);
     const tooBig = await host.request('POST', path, {
       body: { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: 'w2' }, spec: { size: 4 } },
     });

@@ -5,6 +5,7 @@
 // machinery/lazy-module.ts, scripts/lazy-module-graph.ts and vite.config.ts). A plain `import { X } from
 // 'protobufjs'`, or a server module importing `controllers/job.ts`, anywhere on the worker's path would put that
 // code back on the path to its first response; this test names the importer.
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -55,16 +56,100 @@ const lazyCode = [
     ],
   },
   {
+    lazy: 'src/http/openapi/openapi-documents.lazy.ts',
+    minimumOwn: 5,
+    folders: ['src/http/openapi/'],
+    // The service answers `/openapi/*` and loads the builders on the first such request.
+    onWorkerPath: ['src/http/openapi/service.ts', 'src/http/openapi/library.ts'],
+  },
+  {
+    lazy: 'src/registry/crd/crd-machinery.lazy.ts',
+    minimumOwn: 8,
+    // A CRD write's validation and the builder of its served resources (schema facts, pruning, defaulting).
+    folders: [
+      'src/registry/crd/validate-crd.ts',
+      'src/registry/crd/schema-validation.ts',
+      'src/registry/crd/openapi-schema.ts',
+      'src/registry/crd/structural.ts',
+      'src/registry/crd/resource-types.ts',
+      'src/registry/crd/facts.ts',
+      'src/registry/crd/prune.ts',
+      'src/registry/crd/defaulting.ts',
+      'src/registry/crd/rules.ts',
+    ],
+    onWorkerPath: [],
+  },
+  {
+    lazy: 'src/admission/plugins/off-by-default-plugins.lazy.ts',
+    minimumOwn: 10,
+    // The plugins off by default, file by file; the default-on ones and their helpers stay on the path.
+    folders: [
+      'src/admission/plugins/always-admit.ts',
+      'src/admission/plugins/namespace-auto-provision.ts',
+      'src/admission/plugins/namespace-exists.ts',
+      'src/admission/plugins/security-context-deny.ts',
+      'src/admission/plugins/limit-pod-hard-anti-affinity-topology.ts',
+      'src/admission/plugins/node-restriction.ts',
+      'src/admission/plugins/node-restriction/',
+      'src/admission/plugins/always-pull-images.ts',
+      'src/admission/plugins/image-policy-webhook.ts',
+      'src/admission/plugins/pod-node-selector.ts',
+      'src/admission/plugins/pod-toleration-restriction.ts',
+      'src/admission/plugins/event-rate-limit.ts',
+      'src/admission/plugins/extended-resource-toleration.ts',
+      'src/admission/plugins/persistent-volume-label.ts',
+      'src/admission/plugins/owner-references-permission-enforcement.ts',
+      'src/admission/plugins/deny-service-external-i-ps.ts',
+      'src/admission/plugins/always-deny.ts',
+    ],
+    onWorkerPath: [],
+  },
+  {
+    lazy: 'src/admission/webhook/webhook-dispatch.lazy.ts',
+    minimumOwn: 5,
+    // The dispatch; the plugins list configurations through the source, and matching shares the types.
+    folders: ['src/admission/webhook/'],
+    onWorkerPath: [
+      'src/admission/webhook/library.ts',
+      'src/admission/webhook/source.ts',
+      'src/admission/webhook/types.ts',
+    ],
+  },
+  {
     lazy: 'src/http/protobuf/protobufjs.lazy.ts',
-    // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields.
-    minimumOwn: 1,
-    folders: ['src/registry/generated/proto.json', 'src/registry/generated/go-pointers.json'],
+    // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields; and the codec.
+    minimumOwn: 3,
+    folders: [
+      'src/registry/generated/proto.json',
+      'src/registry/generated/go-pointers.json',
+      'src/http/protobuf/codec.ts',
+      'src/http/protobuf/convert.ts',
+      'src/http/protobuf/descriptor.ts',
+    ],
     onWorkerPath: [],
   },
 ];
 
 describe('the worker script leaves its lazy code out', () => {
   const worker = workerModules(entry);
+
+  // The browser loads a lazy module's script by the LazyModule's name (the build names it for its file); Node
+  // imports the file itself, so a name that differs would only fail in the browser.
+  it('every LazyModule is named for the file it imports', () => {
+    const uses: string[] = [];
+    const wrong: string[] = [];
+    for (const file of worker) {
+      const text = readFileSync(file, 'utf8');
+      const declared =
+        /new LazyModule(?:<[^>]*>)?\(\s*'([^']+)',\s*\(\)\s*=>\s*import\('[^']*?([^/']+)\.lazy'\)/g;
+      for (const m of text.matchAll(declared)) {
+        uses.push(m[1] as string);
+        if (m[1] !== m[2]) wrong.push(`${relative(root, file)}: '${m[1]}' loads ${m[2]}.lazy.ts`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(uses.length).toBeGreaterThanOrEqual(lazyModuleFiles(join(root, 'src')).length);
+  });
 
   it('walks the whole server (not a wrong entry path ending it early)', () => {
     expect(worker.size).toBeGreaterThan(500);

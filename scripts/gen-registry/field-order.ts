@@ -69,3 +69,33 @@ export function goFieldOrder(
   }
   return out;
 }
+
+/** The alphabet of `encodeGoFieldOrder`: one character per property index (a definition has at most 64). */
+export const FIELD_INDEX_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
+
+/**
+ * The Go field order as `go-field-order.json` stores it (read by src/registry/go-field-order.ts): one entry per
+ * definition, in the order of the definitions' sorted names; each the Go order written as indexes into the
+ * definition's sorted property names, one `FIELD_INDEX_ALPHABET` character each; `""` when Go's order is the
+ * sorted one, `null` for a definition without properties. The names are the definitions' own (already in
+ * definitions.json), so only the permutation is stored: ~1 KiB gzip against ~9 for the names.
+ */
+export function encodeGoFieldOrder(
+  definitions: DefinitionSet,
+  order: Record<string, string[]>,
+): (string | null)[] {
+  return Object.keys(definitions)
+    .sort()
+    .map((name) => {
+      const fields = order[name];
+      if (fields === undefined) return null;
+      const sorted = Object.keys(definitions[name]?.properties ?? {}).sort();
+      if (sorted.length > FIELD_INDEX_ALPHABET.length)
+        throw new Error(
+          `${name} has ${sorted.length} properties, more than the field order's alphabet holds`,
+        );
+      const indexes = fields.map((f) => sorted.indexOf(f));
+      if (indexes.every((index, i) => index === i)) return '';
+      return indexes.map((index) => FIELD_INDEX_ALPHABET[index]).join('');
+    });
+}

@@ -3,19 +3,24 @@
  * `--enable-admission-plugins` adds to the default-on set and
  * `--disable-admission-plugins` removes from it (an unknown name, or a name
  * in both, refuses to start with the real message); the enabled plugins run
- * in the recommended order whatever order the flags give.
+ * in the recommended order whatever order the flags give. The plugins off
+ * by default are a lazy script (decision 0070): `loadAdmissionPlugins`
+ * before building a chain that enables one, so that its configuration's
+ * errors are the caller's (a start refused, a settings update's 400).
  */
 
-import { AdmissionChain } from './chain';
+import { AdmissionChain, DeferredAdmissionChain } from './chain';
 import type { PluginConfigurations } from './config';
 import type { AdmissionMetrics } from './metrics';
 import {
+  defaultOnFactories,
   defaultOnPluginNames,
   orderedPluginNames,
-  pluginFactories,
   type AdmissionPluginName,
 } from './plugins/index';
-import type { AdmissionPluginDeps } from './types';
+import { offByDefaultPlugins } from './plugins/library';
+import { webhookDispatch } from './webhook/library';
+import type { AdmissionPluginDeps, AdmissionPluginFactory } from './types';
 
 export interface AdmissionOptions {
   /** `--enable-admission-plugins` (in addition to the default-on set). */
@@ -56,14 +61,44 @@ export function enabledPluginNames(o: AdmissionOptions): AdmissionPluginName[] {
   );
 }
 
+/**
+ * Loads what building these options' chain needs from lazy scripts: the plugins off by default they enable, and the
+ * webhook dispatch when a webhook plugin has a configuration.
+ */
+export async function loadAdmissionPlugins(o: AdmissionOptions): Promise<void> {
+  const enabled = enabledPluginNames(o);
+  if (enabled.some((name) => !defaultOnPluginNames.has(name))) await offByDefaultPlugins.load();
+  // A webhook plugin with a configuration reads its kubeconfig as it is built (the webhook dispatch, lazy too).
+  if (enabled.some((name) => webhookPlugins.has(name) && o.pluginConfigurations?.get(name) !== undefined))
+    await webhookDispatch.load();
+}
+
+const webhookPlugins: ReadonlySet<string> = new Set([
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionWebhook',
+]);
+
+function factoryOf(name: AdmissionPluginName): AdmissionPluginFactory {
+  const factory = defaultOnFactories[name] ?? offByDefaultPlugins.get().offByDefaultFactories[name];
+  if (factory === undefined) throw new Error(`admission plugin ${name} has no factory`);
+  return factory;
+}
+
 export function buildAdmissionChain(
   o: AdmissionOptions,
   deps: Omit<AdmissionPluginDeps, 'config'>,
   metrics: AdmissionMetrics,
 ): AdmissionChain {
-  const plugins = enabledPluginNames(o).map((name) => {
-    const config = o.pluginConfigurations?.get(name);
-    return pluginFactories[name](config === undefined ? deps : { ...deps, config });
-  });
-  return new AdmissionChain(plugins, metrics);
+  const names = enabledPluginNames(o);
+  const build = () =>
+    new AdmissionChain(
+      names.map((name) => {
+        const config = o.pluginConfigurations?.get(name);
+        return factoryOf(name)(config === undefined ? deps : { ...deps, config });
+      }),
+      metrics,
+    );
+  if (offByDefaultPlugins.loaded || names.every((name) => defaultOnPluginNames.has(name))) return build();
+  // A caller that did not load them first: the chain loads them and builds itself before its first use.
+  return new DeferredAdmissionChain(names, offByDefaultPlugins.load().then(build), metrics);
 }

@@ -177,3 +177,31 @@ function added(
   }
   return out;
 }
+
+/**
+ * A chain whose plugins are still loading (admission/build.ts: plugins off by default, enabled by a caller that
+ * did not await their script): its names are known now, and every admission waits for the chain to be built.
+ */
+export class DeferredAdmissionChain extends AdmissionChain {
+  constructor(
+    private readonly pluginNames: readonly string[],
+    private readonly chain: Promise<AdmissionChain>,
+    metrics: AdmissionMetrics = noAdmissionMetrics,
+  ) {
+    super([], metrics);
+    // Failures reach the requests that wait for it; none is left unhandled meanwhile.
+    chain.catch(() => undefined);
+  }
+
+  override get names(): string[] {
+    return [...this.pluginNames];
+  }
+
+  override async mutate(attributes: AdmissionAttributes): Promise<KubeObject | undefined> {
+    return (await this.chain).mutate(attributes);
+  }
+
+  override async validate(attributes: AdmissionAttributes): Promise<void> {
+    return (await this.chain).validate(attributes);
+  }
+}

@@ -179,5 +179,5 @@ function admissionResources(catalog: Catalog): AdmissionResources {
 }
 
 // What hosts need to read the admission flags (they import the server, never the admission layer).
-export { validateAdmissionOptions, type AdmissionOptions } from '../admission/build';
+export { loadAdmissionPlugins, validateAdmissionOptions, type AdmissionOptions } from '../admission/build';
 export { AdmissionConfigError, parseAdmissionConfiguration } from '../admission/config';

@@ -11,7 +11,7 @@ import type { Status } from '../api/meta';
 import { namingProfile, type NamingProfile } from '../machinery/naming';
 import { newUid } from '../machinery/ids';
 import { badRequest, resourceExpired, StatusError } from '../machinery/errors';
-import { createAdmission, type ServerAdmissionDeps } from './admission';
+import { createAdmission, loadAdmissionPlugins, type ServerAdmissionDeps } from './admission';
 import {
   admissionOptionsOf,
   admissionPluginStates,
@@ -499,6 +499,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // Validated before anything changes: a bad plugin name or document is a 400 and nothing is saved.
       const admissionOptions =
         patch.admission !== undefined ? admissionOptionsOf(profile, patch.admission) : undefined;
+      // Plugins off by default are a lazy script: loaded before the chain is built, so its errors are this 400.
+      if (admissionOptions !== undefined) await loadAdmissionPlugins(admissionOptions);
       const policy = patch.auditPolicy !== undefined ? auditPolicyOf(profile, patch.auditPolicy) : undefined;
       let nextSimulation: SimulationSettings | undefined;
       if (patch.simulation !== undefined) {
@@ -603,7 +605,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     reloadBuiltIns();
     if (saved?.admission !== undefined && options.admission === undefined) {
       try {
-        storeDeps.admission = createAdmission(admissionOptionsOf(profile, saved.admission), admissionDeps);
+        const savedOptions = admissionOptionsOf(profile, saved.admission);
+        await loadAdmissionPlugins(savedOptions);
+        storeDeps.admission = createAdmission(savedOptions, admissionDeps);
         admissionSettings = { ...saved.admission };
       } catch (e) {
         console.error('saved admission settings ignored', e);

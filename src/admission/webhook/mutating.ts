@@ -20,7 +20,7 @@ import { credentialsFor, isExempt, metricCode, reviewOf, sameJson, stepBase } fr
 import { webhookRejection } from './errors';
 import { applyPatch, decodePatch, JsonPatchError } from './json-patch';
 import { matchWebhook } from './match';
-import { webhookSource } from './source';
+import { webhookSource, type WebhookSource } from './source';
 import type { WebhookEntry } from './types';
 
 const PLUGIN = 'MutatingAdmissionWebhook';
@@ -47,8 +47,10 @@ class ReinvokeState {
   }
 }
 
-export function mutatingWebhookPlugin(deps: AdmissionPluginDeps): AdmissionPlugin {
-  const source = webhookSource(deps, 'mutating');
+export function mutatingWebhookPlugin(
+  deps: AdmissionPluginDeps,
+  source: WebhookSource = webhookSource(deps, 'mutating'),
+): AdmissionPlugin {
   const ctx: CallContext = { deps, credentials: credentialsFor(deps) };
   const suffix = deps.profile.groupSuffix;
   return {

@@ -14,7 +14,7 @@ import { callWebhook, type CallContext } from './call';
 import { credentialsFor, isExempt, metricCode, reviewOf, stepBase } from './common';
 import { webhookRejection } from './errors';
 import { matchWebhook } from './match';
-import { webhookSource } from './source';
+import { webhookSource, type WebhookSource } from './source';
 import type { WebhookEntry } from './types';
 
 interface Outcome {
@@ -22,8 +22,10 @@ interface Outcome {
   error?: StatusError;
 }
 
-export function validatingWebhookPlugin(deps: AdmissionPluginDeps): AdmissionPlugin {
-  const source = webhookSource(deps, 'validating');
+export function validatingWebhookPlugin(
+  deps: AdmissionPluginDeps,
+  source: WebhookSource = webhookSource(deps, 'validating'),
+): AdmissionPlugin {
   const ctx: CallContext = { deps, credentials: credentialsFor(deps) };
   const suffix = deps.profile.groupSuffix;
   return {

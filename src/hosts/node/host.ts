@@ -28,6 +28,7 @@ import {
   type ApiServer,
   type ApiServerOptions,
 } from '../../server/index';
+import { loadAdmissionPlugins } from '../../server/admission';
 import { nodeScriptRunner } from './script-runner';
 import type { ProfileName } from '../../machinery/naming';
 import type { AuthenticationConfig } from '../../auth/authn/config';
@@ -283,6 +284,9 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
   };
   // Plugins read the kubeconfig files their configurations name (YAML) as the chain is built, synchronously.
   if ((options.admission?.pluginConfigurations?.size ?? 0) > 0) await yamlLibrary.load();
+  // The plugins the flags enable that are off by default (a lazy script): loaded first, so a bad configuration
+  // refuses the start as the real server's does.
+  await loadAdmissionPlugins(options.admission ?? {});
   const api = createApiServer(apiOptions);
   await api.ready;
 

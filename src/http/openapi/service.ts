@@ -8,7 +8,9 @@
  * `Accept`; anything else is a 406 with a Status naming what is offered
  * (the real server's 406 here is bare; every error of this server carries
  * a Status). Documents are rebuilt when the
- * catalog's generation changes (custom resources come and go).
+ * catalog's generation changes (custom resources come and go). The
+ * builders are a lazy script loaded by the first such request (decision
+ * 0070): a first answer elsewhere never waits for them.
  */
 
 import type { JsonObject } from '../../api/meta';
@@ -17,8 +19,7 @@ import type { Catalog } from '../../registry/catalog';
 import type { RequestContext } from '../context';
 import { parseAccept } from '../media-type';
 import { baseHeaders } from '../respond';
-import { buildV2Document, buildV3Documents } from './documents';
-import { encodeSwaggerDocument } from './gnostic';
+import { openApiDocuments } from './library';
 
 const v2Protobuf = [
   'com.github.proto-openapi.spec.v2@v1.0+protobuf',
@@ -74,6 +75,7 @@ export function createOpenApiService(catalog: Catalog, serverVersion: string): O
   const buildV3 = async (): Promise<V3State> => {
     const docs = new Map<string, Doc>();
     const paths: Record<string, { serverRelativeURL: string }> = {};
+    const { buildV3Documents } = await openApiDocuments.load();
     for (const [key, value] of buildV3Documents(catalog)) {
       const d = await doc(value);
       docs.set(key, d);
@@ -82,6 +84,7 @@ export function createOpenApiService(catalog: Catalog, serverVersion: string): O
     return { index: await doc({ paths }), docs };
   };
   const buildV2 = async (): Promise<V2State> => {
+    const { buildV2Document } = await openApiDocuments.load();
     const document = buildV2Document(catalog, serverVersion);
     return { document, json: await doc(document) };
   };
@@ -169,7 +172,8 @@ function serveV2(ctx: RequestContext, state: V2State): Response {
   ]);
   if (choice === undefined) return notAcceptable(ctx, ['application/json', v2ProtobufContentType]);
   if (choice === 'json') return serve(ctx, state.json, 'application/json');
-  state.proto ??= encodeSwaggerDocument(state.document);
+  // The builders are loaded: the document was built by them.
+  state.proto ??= openApiDocuments.get().encodeSwaggerDocument(state.document);
   return serve(ctx, { body: state.proto, hash: state.json.hash }, v2ProtobufContentType);
 }
 

@@ -14,10 +14,13 @@ import { badRequest } from '../../machinery/errors';
 import type { RequestContext } from '../context';
 import { parseMediaType } from '../media-type';
 import { readBodyBytes, summarizeBody } from '../body';
-import { protobufCodec } from './codec';
+import { protobufLibrary } from './library';
 import { goJsonFor } from '../../registry/encoding/go-json';
 
 /** The protobuf body of a response value, or undefined when its kind has no message. */
+/** The codec, from the lazy script the pipeline loaded for a request that mentions protobuf. */
+const protobufCodec = (profile: NamingProfile) => protobufLibrary.get().protobufCodec(profile);
+
 export function encodeProtobufBody(
   profile: NamingProfile,
   value: unknown,

@@ -6,6 +6,11 @@
  * discovery and OpenAPI — as soon as its Established condition is stored,
  * and disappear with it. A group's versions are rebuilt whole whenever one
  * of its CRDs changes; built-in resources of the same group always win.
+ * The builder of a CRD's resources is a lazy script (crd/library.ts): the
+ * start loads it when CRDs are stored, before it serves; the CRD strategy
+ * loads it before a CRD write, so a commit still serves the CRD at once; a
+ * CRD that reaches the informer otherwise (another writer, an import) is
+ * served once the script is loaded.
  */
 
 import type { KubeObject } from '../../api/meta';
@@ -14,7 +19,8 @@ import type { SharedInformerFactory } from '../cache/factory';
 import type { SharedInformer } from '../cache/informer';
 import type { Catalog, ServedVersion } from '../catalog';
 import type { ResourceType } from '../resource-type';
-import { ResourceBuilder } from './resource-types';
+import { crdMachinery } from './library';
+import type { ResourceBuilder } from './resource-types';
 import { asCrd, compareKubeVersions, crdGroup, CRD_RESOURCE, stabilityOf } from './types';
 
 /** Index of the CRD informer: CRDs by `spec.group`. */
@@ -22,7 +28,7 @@ const BY_GROUP = 'crd-registrar/group';
 const byGroup = (obj: KubeObject): readonly string[] => [groupOf(obj)];
 
 export class CrdRegistrar {
-  private readonly builder: ResourceBuilder;
+  private builderOnce: ResourceBuilder | undefined;
   private readonly informer: SharedInformer;
   private starting: Promise<void> | undefined;
   private removeHandler: (() => void) | undefined;
@@ -33,9 +39,8 @@ export class CrdRegistrar {
   constructor(
     private readonly catalog: Catalog,
     informers: SharedInformerFactory,
-    profile: NamingProfile,
+    private readonly profile: NamingProfile,
   ) {
-    this.builder = new ResourceBuilder(profile, catalog.definitions);
     this.informer = informers.informerFor({ group: crdGroup(profile), resource: CRD_RESOURCE });
     this.informer.addIndex(BY_GROUP, byGroup);
   }
@@ -53,12 +58,13 @@ export class CrdRegistrar {
       add: (crd) => this.changed(crd),
       update: (before, crd) => this.changed(before, crd),
       delete: (crd) => {
-        this.builder.forget(crd.metadata?.name ?? '');
+        this.builderOnce?.forget(crd.metadata?.name ?? '');
         this.changed(crd);
       },
     });
     try {
       await this.informer.start();
+      if (this.informer.lister.list().length > 0) await crdMachinery.load();
     } catch (error) {
       this.stop(); // so that a later start() tries again
       throw error;
@@ -85,6 +91,13 @@ export class CrdRegistrar {
     }
   }
 
+  /** The builder, once its script is loaded. */
+  private builder(): ResourceBuilder | undefined {
+    if (this.builderOnce === undefined && crdMachinery.loaded)
+      this.builderOnce = new (crdMachinery.get().ResourceBuilder)(this.profile, this.catalog.definitions);
+    return this.builderOnce;
+  }
+
   private rebuild(group: string): void {
     if (group === '') return;
     const versions = new Map<string, ServedVersion>();
@@ -100,7 +113,16 @@ export class CrdRegistrar {
       .byIndex(BY_GROUP, group)
       .map(asCrd)
       .sort((a, b) => compareStrings(a.metadata?.name ?? '', b.metadata?.name ?? ''));
-    const custom: ResourceType[] = crds.flatMap((crd) => this.builder.build(crd));
+    const builder = this.builder();
+    if (builder === undefined && crds.length > 0) {
+      // Not written through this server's strategy (which loads it first): served once the script is here.
+      void crdMachinery.load().then(
+        () => this.starting !== undefined && this.rebuild(group),
+        (error: unknown) => console.error(`serving the CRDs of ${group}`, error),
+      );
+      return;
+    }
+    const custom: ResourceType[] = builder === undefined ? [] : crds.flatMap((crd) => builder.build(crd));
     const customVersions: string[] = [];
     for (const rt of custom) {
       let served = versions.get(rt.version);

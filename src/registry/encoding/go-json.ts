@@ -1,7 +1,7 @@
 /**
  * Objects shaped as the real server's Go encoder writes them, for every
  * JSON (and YAML) answer: a built-in kind's fields in its Go struct's order
- * at every depth (`registry/generated/go-field-order.json`), map keys
+ * at every depth (`registry/go-field-order.ts`), map keys
  * sorted (Go sorts map keys), and the zero values Go writes for fields that
  * are neither pointers nor `omitempty` scalars — `creationTimestamp: null`
  * in a template's metadata, `status: {}`, `lastProbeTime: null`,
@@ -21,11 +21,9 @@ import type { Definition, DefinitionSet, SchemaNode } from '../../machinery/sche
 import type { NamingProfile } from '../../machinery/naming';
 import { builtInDefinitions, builtInRegistry } from '../builtins';
 import { profileDefinitions } from '../crd/definitions';
-import goFieldOrderJson from '../generated/go-field-order.json';
+import { goFieldOrder } from '../go-field-order';
 
 type Obj = Record<string, unknown>;
-
-const goFieldOrder: Readonly<Record<string, readonly string[] | undefined>> = goFieldOrderJson;
 
 /** How a value of one schema position is shaped. */
 type Shape =
@@ -289,7 +287,7 @@ export class GoJson {
     if (plan !== undefined) return plan;
     const d: Definition | undefined = this.definitions[def];
     const props = d?.properties ?? {};
-    const order = (goFieldOrder[def] ?? []).map((n) => this.spelled(n));
+    const order = (goFieldOrder(def) ?? []).map((n) => this.spelled(n));
     // Properties the profile's definitions add (v1.28 validation rule fields) follow the generated order.
     for (const n of Object.keys(props)) if (!order.includes(n)) order.push(n);
     const fields: FieldPlan[] = [];

@@ -12,9 +12,7 @@
  */
 
 import type { DefinitionSet, SchemaNode } from '../../machinery/schema';
-import goFieldOrderJson from '../generated/go-field-order.json';
-
-const goFieldOrder: Readonly<Record<string, readonly string[] | undefined>> = goFieldOrderJson;
+import { goFieldOrder } from '../go-field-order';
 
 class Mismatch {
   constructor(readonly message: string) {}
@@ -72,7 +70,7 @@ function visit(defs: DefinitionSet, node: SchemaNode, value: unknown, depth: num
     // A type of its own JSON form (no fields in the facts): decoded as JSON, checked elsewhere.
     if (props === undefined || Object.keys(props).length === 0) return;
     if (!isMap(value)) throw new Mismatch(`cannot restore struct from: ${kindOf(value)}`);
-    const order = goFieldOrder[node.ref] ?? Object.keys(props);
+    const order = goFieldOrder(node.ref) ?? Object.keys(props);
     for (const name of order) {
       const child = props[name];
       if (child !== undefined && value[name] !== undefined) visit(defs, child, value[name], depth + 1);

@@ -2,8 +2,9 @@
  * The CRD kind's strategy. A CRD starts with an empty status whose
  * storedVersions hold its storage version; every later storage version is
  * appended (the real strategy's PrepareForCreate / PrepareForUpdate); it is
- * validated as the real server validates it (asynchronously, so that a
- * schema with rules or patterns loads the CEL library first); and its first
+ * validated as the real server validates it (asynchronously: the
+ * validation is a lazy script, crd/library.ts, and a schema with rules or
+ * patterns loads the CEL library first); and its first
  * DELETE adds the cleanup finalizer instead of removing it.
  */
 
@@ -13,8 +14,8 @@ import type { KindHooks, StrategyContext } from '../../../rest/strategy';
 import { dropDisabledValidations } from '../../../crd/drop-validations';
 import { crdNeedsCelLibrary } from '../../../crd/needs-cel';
 import { asCrd } from '../../../crd/types';
+import { crdMachinery } from '../../../crd/library';
 import { beginDeletion } from './deletion';
-import { validateCrdCreate, validateCrdUpdate } from '../../../crd/validate-crd';
 
 function storageVersionName(obj: KubeObject): string | undefined {
   return asCrd(obj).spec?.versions?.find((v) => v.storage === true)?.name;
@@ -43,6 +44,8 @@ export const crdHooks: KindHooks = {
   },
   async validateAsync(obj, old, ctx) {
     if (crdNeedsCelLibrary(ctx.profile, obj)) await celLibrary.load();
+    // Also the registrar's builder: the commit serves the CRD's resources synchronously.
+    const { validateCrdCreate, validateCrdUpdate } = await crdMachinery.load();
     return old === undefined
       ? validateCrdCreate(ctx.profile, ctx.definitions, asCrd(obj))
       : validateCrdUpdate(ctx.profile, ctx.definitions, asCrd(obj), asCrd(old));
