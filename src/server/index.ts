@@ -116,6 +116,10 @@ const controllerManagerLibrary = new LazyModule<typeof ControllerManager>(
 
 /** The storage setting naming the simulated nodes whose agent was stopped. */
 const stoppedNodesSetting = 'sandbox.simulation.stopped';
+/** A pause this long with no request in flight ends a page's first screen (its rounds are a render apart). */
+const FIRST_SCREEN_PAUSE_MS = 300;
+/** The post-start writes wait at most this long after the first answer, however busy the page. */
+const FIRST_SCREEN_MAX_WAIT_MS = 3000;
 
 export type { ApiServerOptions } from './options';
 // What hosts need to carry exec streams (the Node host's SPDY and WebSocket) and to check simulation flags.
@@ -748,6 +752,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (advertised !== undefined && !caKnown) void publishClusterInfoOnceCAExists();
   }
 
+  /**
+   * The browser host's post-start writes wait for the page's first screen: its first request answered (at most
+   * a second after the server serves, when none comes), then a pause with no request in flight long enough to
+   * be the end of its rounds (identities, then discovery and lists), at most a few seconds in all. Each write
+   * yields to a request in flight, but its work and its IndexedDB transactions still delay a request that
+   * arrives meanwhile (a first list took ~0.5 s beside them).
+   */
+  async function firstRequestsDone(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([answered, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+    clearTimeout(timer);
+    await foreground.settled(FIRST_SCREEN_PAUSE_MS, FIRST_SCREEN_MAX_WAIT_MS);
+  }
+
   /** cluster-info for a CA created after the start; a failed write (a race with a reset) is tried again. */
   async function publishClusterInfoOnceCAExists(): Promise<void> {
     for (let attempt = 1; !closing; attempt++) {
@@ -893,6 +911,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const answered = new Promise<void>((resolve) => (firstAnswered = resolve));
   const ready = (async () => {
     await serving;
+    if (options.deferPostStart === true) await firstRequestsDone();
     // A failed write (a race with a learner's first request or a reset) is tried again, as the real hooks retry.
     for (let attempt = 1; ; attempt++) {
       try {
