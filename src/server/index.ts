@@ -160,6 +160,11 @@ export interface ApiServer {
    */
   readonly serving: Promise<void>;
   /**
+   * Resolves once the clients' first requests are answered and they paused (`deferPostStart`), else with
+   * `serving`: when a host's own start-up work (the browser's shell precache) no longer holds them back.
+   */
+  readonly firstRequestsDone: Promise<void>;
+  /**
    * Resolves once every post-start step has run (`/readyz` passes): the default RBAC policy and the start-up
    * objects exist and the controllers are started. Whoever acts as an identity other than the admin waits
    * for it.
@@ -909,9 +914,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // lists compete with that answer (a second later at most, when no request comes).
   let firstAnswered: () => void = () => undefined;
   const answered = new Promise<void>((resolve) => (firstAnswered = resolve));
-  const ready = (async () => {
+  const afterFirstRequests = (async () => {
     await serving;
     if (options.deferPostStart === true) await firstRequestsDone();
+  })();
+  afterFirstRequests.catch(() => undefined);
+  const ready = (async () => {
+    await afterFirstRequests;
     // A failed write (a race with a learner's first request or a reset) is tried again, as the real hooks retry.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -1082,6 +1091,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     profile,
     clock,
     serving,
+    firstRequestsDone: afterFirstRequests,
     ready,
     async fetch(request: Request, conn?: ConnectionInfo): Promise<Response> {
       // The full identities list is for acting as someone (the switcher, lessons, the terminal): identities

@@ -5,9 +5,9 @@
  * unmatched ones fall through to the shell cache or the network. It takes over
  * at once (`skipWaiting` + `clients.claim`) so a first visit is served without
  * a reload (on a first install the server starts while it installs), and
- * fills the offline shell cache only once the server is ready: the page that
- * installed it already has its files, and filling the cache would hold back
- * its first screen. Streamed responses go straight to
+ * fills the offline shell cache only once the page's first requests are
+ * answered: the page that installed it already has its files, and filling
+ * the cache would hold back its first screen. Streamed responses go straight to
  * `respondWith`, never into `waitUntil`, which Chrome ends after about five
  * minutes.
  */
@@ -41,13 +41,13 @@ const handlers = [
 let shellFilling: Promise<void> | undefined;
 
 /**
- * Starts the server, then fills the shell cache once the server is ready (the page's first screen answered and
- * the post-start writes done), so that neither competes with the first screen: the fill's forty-odd requests
- * would queue the page's own (a lazy library the first list needs) behind them at the web server.
+ * Starts the server, then fills the shell cache once the page's first requests are answered (see
+ * `deferPostStart`), so that the two do not compete for the worker's thread and the fill's forty-odd requests
+ * do not queue the page's own (a lazy library the first list needs) behind them at the web server.
  */
 function startServerThenFill(fill: () => Promise<void>): void {
   const filling = apiServer(profile)
-    .then((server) => server.ready)
+    .then((server) => server.firstRequestsDone)
     .catch(() => undefined)
     .then(fill)
     .finally(() => {
