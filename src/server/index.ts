@@ -117,9 +117,13 @@ const controllerManagerLibrary = new LazyModule<typeof ControllerManager>(
 /** The storage setting naming the simulated nodes whose agent was stopped. */
 const stoppedNodesSetting = 'sandbox.simulation.stopped';
 /** A pause this long with no request in flight ends a page's first screen (its rounds are a render apart). */
-const FIRST_SCREEN_PAUSE_MS = 300;
-/** The post-start writes wait at most this long after the first answer, however busy the page. */
-const FIRST_SCREEN_MAX_WAIT_MS = 3000;
+const FIRST_SCREEN_PAUSE_MS = 250;
+/**
+ * The post-start writes wait at most this long after the first answer, however busy the page: a first screen
+ * takes 0.3–0.6 s idle after it, and a client that keeps polling (a test waiting for `/readyz`) must not hold
+ * readiness back for long.
+ */
+const FIRST_SCREEN_MAX_WAIT_MS = 1500;
 
 export type { ApiServerOptions } from './options';
 // What hosts need to carry exec streams (the Node host's SPDY and WebSocket) and to check simulation flags.
