@@ -26,4 +26,25 @@ describe('ForegroundRequests', () => {
     f.begin();
     await expect(f.quiet(5)).resolves.toBeUndefined();
   });
+
+  it('settles only after a pause of the whole window, however many requests came before', async () => {
+    const f = new ForegroundRequests();
+    let settled = false;
+    const waiting = f.settled(40, 60_000).then(() => (settled = true));
+    // A burst: a request begins and ends every 10 ms, each gap shorter than the window.
+    for (let i = 0; i < 5; i++) {
+      const end = f.begin();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      end();
+      expect(settled).toBe(false);
+    }
+    await waiting;
+    expect(settled).toBe(true);
+  });
+
+  it('stops waiting for a pause after maxWaitMs', async () => {
+    const f = new ForegroundRequests();
+    f.begin();
+    await expect(f.settled(60_000, 5)).resolves.toBeUndefined();
+  });
 });

@@ -4,21 +4,28 @@
  * lists) lets them go first: a page's first requests are answered before
  * the next start-up step takes the thread. A step waits for a moment with
  * no client request in flight, at most `maxWaitMs`, so a client that never
- * pauses cannot hold the start back for long.
+ * pauses cannot hold the start back for long. `settled` waits for a longer
+ * pause: a page's first screen asks in rounds (identities, then discovery
+ * and lists) with short gaps between them, and the browser host holds its
+ * post-start writes until the rounds are over.
  */
 
 export class ForegroundRequests {
   private inFlight = 0;
   private waiters: (() => void)[] = [];
+  /** When a request last began or ended (ms, `Date.now()`). */
+  private lastChange = Date.now();
 
   /** A client request begins; call the returned function once it has its answer. */
   begin(): () => void {
     this.inFlight++;
+    this.lastChange = Date.now();
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       this.inFlight--;
+      this.lastChange = Date.now();
       if (this.inFlight === 0) for (const wake of this.waiters.splice(0)) wake();
     };
   }
@@ -34,5 +41,24 @@ export class ForegroundRequests {
       }
       this.waiters.push(done);
     });
+  }
+
+  /**
+   * Resolves once no client request has been in flight for `windowMs` in a row, or after `maxWaitMs`: the
+   * end of a burst of requests (a page's first screen), not only a gap between two of them.
+   */
+  async settled(windowMs: number, maxWaitMs: number): Promise<void> {
+    const deadline = Date.now() + maxWaitMs;
+    for (;;) {
+      const now = Date.now();
+      if (now >= deadline) return;
+      if (this.inFlight > 0) {
+        await this.quiet(deadline - now);
+        continue;
+      }
+      const pausedFor = now - this.lastChange;
+      if (pausedFor >= windowMs) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(windowMs - pausedFor, deadline - now)));
+    }
   }
 }

@@ -116,6 +116,14 @@ const controllerManagerLibrary = new LazyModule<typeof ControllerManager>(
 
 /** The storage setting naming the simulated nodes whose agent was stopped. */
 const stoppedNodesSetting = 'sandbox.simulation.stopped';
+/** A pause this long with no request in flight ends a page's first screen (its rounds are a render apart). */
+const FIRST_SCREEN_PAUSE_MS = 250;
+/**
+ * The post-start writes wait at most this long after the first answer, however busy the page: a first screen
+ * takes 0.3–0.6 s idle after it, and a client that keeps polling (a test waiting for `/readyz`) must not hold
+ * readiness back for long.
+ */
+const FIRST_SCREEN_MAX_WAIT_MS = 1500;
 
 export type { ApiServerOptions } from './options';
 // What hosts need to carry exec streams (the Node host's SPDY and WebSocket) and to check simulation flags.
@@ -155,6 +163,11 @@ export interface ApiServer {
    * answers, as the real server's post-start hooks run while it serves; `ready` says when they are done.
    */
   readonly serving: Promise<void>;
+  /**
+   * Resolves once the clients' first requests are answered and they paused (`deferPostStart`), else with
+   * `serving`: when a host's own start-up work (the browser's shell precache) no longer holds them back.
+   */
+  readonly firstRequestsDone: Promise<void>;
   /**
    * Resolves once every post-start step has run (`/readyz` passes): the default RBAC policy and the start-up
    * objects exist and the controllers are started. Whoever acts as an identity other than the admin waits
@@ -752,6 +765,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (advertised !== undefined && !caKnown) void publishClusterInfoOnceCAExists();
   }
 
+  /**
+   * The browser host's post-start writes wait for the page's first screen: its first request answered (at most
+   * a second after the server serves, when none comes), then a pause with no request in flight long enough to
+   * be the end of its rounds (identities, then discovery and lists), at most a few seconds in all. Each write
+   * yields to a request in flight, but its work and its IndexedDB transactions still delay a request that
+   * arrives meanwhile (a first list took ~0.5 s beside them).
+   */
+  async function firstRequestsDone(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([answered, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+    clearTimeout(timer);
+    await foreground.settled(FIRST_SCREEN_PAUSE_MS, FIRST_SCREEN_MAX_WAIT_MS);
+  }
+
   /** cluster-info for a CA created after the start; a failed write (a race with a reset) is tried again. */
   async function publishClusterInfoOnceCAExists(): Promise<void> {
     for (let attempt = 1; !closing; attempt++) {
@@ -895,8 +922,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // lists compete with that answer (a second later at most, when no request comes).
   let firstAnswered: () => void = () => undefined;
   const answered = new Promise<void>((resolve) => (firstAnswered = resolve));
-  const ready = (async () => {
+  const afterFirstRequests = (async () => {
     await serving;
+    if (options.deferPostStart === true) await firstRequestsDone();
+  })();
+  afterFirstRequests.catch(() => undefined);
+  const ready = (async () => {
+    await afterFirstRequests;
     // A failed write (a race with a learner's first request or a reset) is tried again, as the real hooks retry.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -1067,6 +1099,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     profile,
     clock,
     serving,
+    firstRequestsDone: afterFirstRequests,
     ready,
     async fetch(request: Request, conn?: ConnectionInfo): Promise<Response> {
       // The full identities list is for acting as someone (the switcher, lessons, the terminal): identities

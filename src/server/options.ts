@@ -66,6 +66,13 @@ export interface ApiServerOptions {
    */
   deferControllers?: boolean;
   /**
+   * Hold the post-start writes (the default RBAC policy, the start-up objects; `/readyz` fails until they are
+   * done) until the first request was answered and the clients paused for a moment: the browser host, whose
+   * page's first screen should have the worker's thread and the store to itself. Default false: they start as
+   * soon as the server serves, beside its first answers.
+   */
+  deferPostStart?: boolean;
+  /**
    * The simulated cluster around the server — scheduler, node agents, node lifecycle controller, pod GC (see
    * simulation/). Settings given here (the host's flags) win over the workshop settings; `false`: none, the
    * server alone. Runs with the controller manager's controllers (and not when `controllers` is false).

@@ -17,6 +17,7 @@ import { preferences } from './lib/preferences';
 import { RequestLog, recordingFetch } from './lib/request-log';
 import { IdentityStore, identityFetch, loadIdentities } from './lib/identity';
 import { IdentityProvider } from './identity/IdentityContext';
+import { servedBy } from './app/ConnectionGate';
 import './styles.css';
 
 export type Connect = (profile: ProfileName) => Promise<unknown>;
@@ -33,6 +34,9 @@ export function mountApp(container: HTMLElement | null, connect: Connect): void 
     identityFetch(identity, (request) => fetch(request)),
   );
   const makeClient = () => createClient({ fetch: transport });
+  // A reload is served by the profile's worker already: the identity to act as (the first thing the shell
+  // asks for) is asked now, beside the first render, not after it (ConnectionGate asks on a first visit).
+  if (servedBy(preferences.profile())) void identity.resolve();
   createRoot(container).render(
     <StrictMode>
       <RequestLogProvider log={log}>

@@ -13,6 +13,7 @@ import { ErrorNotice } from '../common/ErrorNotice';
 import { preferences } from '../lib/preferences';
 import type { Connect } from '../main';
 import { SkeletonRows } from '../explorer/SkeletonRows';
+import { useIdentityStore } from '../identity/IdentityContext';
 
 type Phase = { name: 'connecting' } | { name: 'connected' } | { name: 'failed'; error: unknown };
 
@@ -22,6 +23,8 @@ export function ConnectionGate({ connect, children }: { connect: Connect; childr
   const [phase, setPhase] = useState<Phase>({ name: 'connecting' });
   const [attempt, setAttempt] = useState(0);
 
+  const identity = useIdentityStore();
+
   useEffect(() => {
     let live = true;
     setPhase({ name: 'connecting' });
@@ -29,13 +32,18 @@ export function ConnectionGate({ connect, children }: { connect: Connect; childr
     connect(profile)
       .then(() => controlledBy(profile))
       .then(
-        () => live && setPhase({ name: 'connected' }),
+        () => {
+          // The identity to act as is the first thing the shell asks the server for: asked as soon as the
+          // page is served by the profile's worker, not after the shell's render (a reload asked in main.tsx).
+          void identity.resolve();
+          if (live) setPhase({ name: 'connected' });
+        },
         (error: unknown) => live && setPhase({ name: 'failed', error }),
       );
     return () => {
       live = false;
     };
-  }, [connect, attempt]);
+  }, [connect, attempt, identity]);
 
   if (phase.name === 'connected') return <>{children}</>;
   if (phase.name === 'connecting') return <StartingShell />;
@@ -96,14 +104,17 @@ function StartingShell() {
   );
 }
 
-/** Resolves once the page's controller is the worker of `profile` (`/sw.js?profile=…`; none means orch). */
+/** Whether the page's controller is the worker of `profile` (`/sw.js?profile=…`; none means orch). */
+export function servedBy(profile: string): boolean {
+  const url = navigator.serviceWorker?.controller?.scriptURL;
+  if (url === undefined) return false;
+  return (new URL(url).searchParams.get('profile') ?? 'orch') === profile;
+}
+
+/** Resolves once the page's controller is the worker of `profile`. */
 async function controlledBy(profile: string): Promise<void> {
   const container = navigator.serviceWorker;
-  const matches = () => {
-    const url = container.controller?.scriptURL;
-    if (url === undefined) return false;
-    return (new URL(url).searchParams.get('profile') ?? 'orch') === profile;
-  };
+  const matches = () => servedBy(profile);
   if (matches()) return;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -15,7 +15,13 @@ import type { ViewProps } from '../app/view-props';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { useLiveNames } from '../hooks/useLiveNames';
 import { useNow } from '../hooks/useNow';
-import { choiceFromParam, choiceParam, collectionRef, defaultChoice } from '../lib/resource-choice';
+import {
+  assumedDefaultCollection,
+  choiceFromParam,
+  choiceParam,
+  collectionRef,
+  defaultChoice,
+} from '../lib/resource-choice';
 import { navigate } from '../lib/route';
 import { BulkDeleteBar } from './BulkDeleteBar';
 import { CreatePanel } from './CreatePanel';
@@ -47,10 +53,15 @@ export function ExplorerView({ params, active }: ViewProps) {
   const namespace = params['ns'] ?? 'default';
   const namespaced = choice?.resource.namespaced ?? false;
   const listable = choice?.resource.verbs.includes('list') ?? false;
+  const listNamespace = namespace === allNamespaces ? '' : namespace;
+  // Before discovery answers, the default kind's list already goes (its answer is most of the first screen).
+  const discoveryPending = discovery.discovery === undefined && discovery.loading;
   const ref =
     choice === undefined || !listable
-      ? undefined
-      : collectionRef(choice, namespace === allNamespaces ? '' : namespace);
+      ? discoveryPending
+        ? assumedDefaultCollection(params['kind'], listNamespace)
+        : undefined
+      : collectionRef(choice, listNamespace);
   const table = useLiveTable(ref, true);
   const namespaceNames = useLiveNames(NAMESPACES);
   const now = useNow(5000);
@@ -121,7 +132,6 @@ export function ExplorerView({ params, active }: ViewProps) {
   );
 
   // Before discovery the route's kind is already known: name it rather than show a generic heading.
-  const discoveryPending = discovery.discovery === undefined && discovery.loading;
   const heading =
     choice !== undefined
       ? `${choice.resource.kind} (${choice.groupVersion})`

@@ -24,6 +24,20 @@ export function collectionRef(choice: ResourceChoice, namespace: string): Resour
   return ref;
 }
 
+/**
+ * The collection to list while discovery is still on its way: the default kind's (ConfigMaps, core v1, which
+ * every server serves) when the route names that kind or none, so that the first screen's list goes beside
+ * discovery instead of after it. Once discovery answers, the chosen collection is the same one (the list
+ * goes on) or, on a server without it, another (the list starts again).
+ */
+export function assumedDefaultCollection(
+  param: string | undefined,
+  namespace: string,
+): ResourceRef | undefined {
+  if (param !== undefined && param !== 'v1/configmaps') return undefined;
+  return { group: '', version: 'v1', resource: 'configmaps', namespace };
+}
+
 /** Config maps if served (the simplest object to play with), else the first listable resource. */
 export function defaultChoice(groupVersions: DiscoveredGroupVersion[]): ResourceChoice | undefined {
   const choices = groupVersions.flatMap((gv) =>

@@ -44,6 +44,8 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
         authentication: { bootstrapTokens: true },
         // The controllers and the simulated cluster (a lazy script) start once the first request was answered.
         deferControllers: true,
+        // The post-start writes wait for the page's first screen (its first requests and a pause after them).
+        deferPostStart: true,
       });
       // The page asks for the identities (one carries a client certificate from the cluster CA) right after the
       // first response: a fresh store's CA is made beside the start, which mostly waits on IndexedDB.

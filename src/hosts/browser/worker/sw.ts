@@ -4,9 +4,10 @@
  * handlers (API prefixes → the server core, plus the stream probe), and lets
  * unmatched ones fall through to the shell cache or the network. It takes over
  * at once (`skipWaiting` + `clients.claim`) so a first visit is served without
- * a reload, and fills the offline shell cache only once it is active: the
- * page that installed it already has its files, and waiting for the cache
- * would hold back its first API answer. Streamed responses go straight to
+ * a reload (on a first install the server starts while it installs), and
+ * fills the offline shell cache only once the page's first requests are
+ * answered: the page that installed it already has its files, and filling
+ * the cache would hold back its first screen. Streamed responses go straight to
  * `respondWith`, never into `waitUntil`, which Chrome ends after about five
  * minutes.
  */
@@ -39,9 +40,14 @@ const handlers = [
 /** The server start and shell precache under way; fetch events keep the worker alive until they are done. */
 let shellFilling: Promise<void> | undefined;
 
-/** Starts the server, then fills the shell cache, so the two do not compete for the worker's thread. */
+/**
+ * Starts the server, then fills the shell cache once the page's first requests are answered (see
+ * `deferPostStart`), so that the two do not compete for the worker's thread and the fill's forty-odd requests
+ * do not queue the page's own (a lazy library the first list needs) behind them at the web server.
+ */
 function startServerThenFill(fill: () => Promise<void>): void {
   const filling = apiServer(profile)
+    .then((server) => server.firstRequestsDone)
     .catch(() => undefined)
     .then(fill)
     .finally(() => {
@@ -54,6 +60,11 @@ function startServerThenFill(fill: () => Promise<void>): void {
 // page then asks the API): the server starts now rather than at the first API request, and a shell fill that
 // an earlier run did not finish is done again.
 if (self.serviceWorker.state === 'activated') startServerThenFill(ensureShellCached);
+// A first install: no other worker serves this scope, so none writes the store, and the server starts now,
+// while the browser installs and activates this worker and the page gets ready to ask, instead of after
+// activation. An update (an older worker active or waiting) starts it only once this one takes over.
+else if (self.registration.active === null && self.registration.waiting === null)
+  void apiServer(profile).catch(() => undefined);
 
 self.addEventListener('install', (event) => {
   event.waitUntil(self.skipWaiting());
