@@ -9,17 +9,13 @@
 import type { JsonObject, JsonValue } from '../api/meta';
 import { FieldSet } from './field-set';
 import { pauseDue, runNow, type Work } from '../machinery/cooperative';
-import { sharedEmpty } from '../machinery/json';
 import { comparePE, deserializePE, serializePE, type PathElement } from './path';
-
-/** Every leaf is the one shared, frozen empty object: a wide set's 100,000 leaves cost no copies after. */
-const leaf = sharedEmpty as JsonObject;
 
 function* emit(set: FieldSet, includeSelf: boolean): Work<JsonObject> {
   // A wide map's members arrive in the body's order: sorted here in slices, not at once on first read.
   yield* set.sortWork();
   const out: JsonObject = {};
-  if (includeSelf && (set.members.length > 0 || set.children.length > 0)) out['.'] = leaf;
+  if (includeSelf && (set.members.length > 0 || set.children.length > 0)) out['.'] = {};
   let mi = 0;
   let ci = 0;
   const members = set.members;
@@ -29,7 +25,7 @@ function* emit(set: FieldSet, includeSelf: boolean): Work<JsonObject> {
     const c = children[ci];
     const order = m === undefined ? 1 : c === undefined ? -1 : comparePE(m, c.pe);
     if (order < 0) {
-      out[serializePE(m as PathElement)] = leaf;
+      out[serializePE(m as PathElement)] = {};
       mi++;
     } else {
       const child = c as { pe: PathElement; set: FieldSet };

@@ -207,9 +207,6 @@ export async function enforceFieldValidation(
   findings: DecodeFindings | readonly string[] = [],
   options: FieldValidationOptions = {},
 ): Promise<void> {
-  // Marks this turn's start for the slice clock (machinery/cooperative.ts) before the first long pass, so
-  // that the pause after it counts it.
-  await breathe();
   // Shapes first: nothing below (or after) may meet a field of the wrong JSON type.
   const typeMismatch = typedDecodeError(defs, rt, obj);
   if (typeMismatch !== undefined) {

@@ -8,14 +8,6 @@
 
 import { pauseDue, runNow, runSliced, sliceSpent, type Work } from './cooperative';
 
-/**
- * The one shared empty object: a FieldsV1 leaf (`{}`), of which a wide object's managedFields holds one per
- * key. Frozen, and kept as it is by every copy here and in the stores (`storage/memory/clone.ts`): copying
- * 100,000 of them per copy of the object made each copy and each young-generation collection after it
- * several times longer. Nothing writes into a FieldsV1 leaf; a write would throw.
- */
-export const sharedEmpty: Readonly<Record<string, never>> = Object.freeze({});
-
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
@@ -109,7 +101,7 @@ export function deepClone<T>(value: T): T {
 }
 
 function copyJson(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || value === sharedEmpty) return value;
+  if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     const out: unknown[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
@@ -182,7 +174,7 @@ function* copyJsonWork(value: unknown): Work<unknown> {
     const out: unknown[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      out[i] = typeof v === 'object' && v !== null && v !== sharedEmpty ? yield* copyJsonWork(v) : v;
+      out[i] = typeof v === 'object' && v !== null ? yield* copyJsonWork(v) : v;
       if (pauseDue()) yield;
     }
     return out;
@@ -195,7 +187,7 @@ function* copyJsonWork(value: unknown): Work<unknown> {
   for (const key of keys) {
     const v = obj[key];
     if (v === undefined) continue;
-    out[key] = typeof v === 'object' && v !== null && v !== sharedEmpty ? yield* copyJsonWork(v) : v;
+    out[key] = typeof v === 'object' && v !== null ? yield* copyJsonWork(v) : v;
     if (pauseDue()) yield;
   }
   if (keys.length > slicedAbove) rememberWide(out);

@@ -5,12 +5,11 @@
  * and write. Anything else (Dates, Maps, class instances) goes through
  * `structuredClone`, and functions and symbols throw a `DataCloneError`, so
  * the copy is what IndexedDB would have stored. A large value is copied in
- * slices (`cloneValueSliced`), so that other requests run meanwhile. The
- * shared empty FieldsV1 leaf (`sharedEmpty`, frozen) is kept, not copied.
+ * slices (`cloneValueSliced`), so that other requests run meanwhile.
  */
 
 import { pauseDue, runSliced, type Work } from '../../machinery/cooperative';
-import { jsonSizeAtMost, rememberWide, sharedEmpty, slicedAbove } from '../../machinery/json';
+import { jsonSizeAtMost, rememberWide, slicedAbove } from '../../machinery/json';
 
 export function cloneValue<T>(value: T): T {
   return copy(value) as T;
@@ -31,7 +30,7 @@ function* copyWork(value: unknown): Work<unknown> {
     const out: unknown[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      out[i] = typeof v === 'object' && v !== null && v !== sharedEmpty ? yield* copyWork(v) : copy(v);
+      out[i] = typeof v === 'object' && v !== null ? yield* copyWork(v) : copy(v);
       if (pauseDue()) yield;
     }
     return out;
@@ -43,7 +42,7 @@ function* copyWork(value: unknown): Work<unknown> {
   const keys = Object.keys(obj);
   for (const key of keys) {
     const v = obj[key];
-    out[key] = typeof v === 'object' && v !== null && v !== sharedEmpty ? yield* copyWork(v) : copy(v);
+    out[key] = typeof v === 'object' && v !== null ? yield* copyWork(v) : copy(v);
     if (pauseDue()) yield;
   }
   if (keys.length > slicedAbove) rememberWide(out);
@@ -54,7 +53,7 @@ function copy(value: unknown): unknown {
   if (typeof value === 'function' || typeof value === 'symbol') {
     throw new DOMException(`${String(value)} could not be cloned.`, 'DataCloneError');
   }
-  if (typeof value !== 'object' || value === null || value === sharedEmpty) return value;
+  if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     const out: unknown[] = new Array(value.length);
     for (let i = 0; i < value.length; i++) out[i] = copy(value[i]);
