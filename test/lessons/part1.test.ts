@@ -41,9 +41,17 @@ it('welcome: create, change, see the requests, delete', async () => {
       );
     },
     change: async ({ learner }) => {
-      // A read, then a full update instead of a merge patch.
+      // A read, then a full update instead of a merge patch. The read is a list by field selector: a GET of
+      // hello would already pass the next step's check ("a GET of hello answered 200"), so whether that step
+      // showed done before its own action would depend on when the lesson evaluated it.
       const c = await learner();
-      const current = await c.get(cm('learn-welcome', 'hello'));
+      const { group, version, resource, namespace } = cm('learn-welcome', 'hello');
+      const listed = await c.list(
+        { group, version, resource, namespace },
+        { fieldSelector: 'metadata.name=hello' },
+      );
+      const current = listed.items[0];
+      if (current === undefined) throw new Error('hello is not listed');
       await c.update(cm('learn-welcome', 'hello'), { ...current, data: { answer: '43' } });
     },
     requests: async ({ learner }) => {
