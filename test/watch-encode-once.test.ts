@@ -34,7 +34,21 @@ function request(method: string, path: string, headers: Record<string, string> =
   });
 }
 
+/**
+ * The controllers start beside the first answers, and one of them publishes `kube-root-ca.crt` into every
+ * namespace: the watch starts after it is there, or its creation would be one more event in the stream.
+ */
+async function rootCaPublished(): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const r = await api.fetch(request('GET', `${CMS}/kube-root-ca.crt`));
+    if (r.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('kube-root-ca.crt was not published into default within 10 s');
+}
+
 it('every watcher of a content type gets the same bytes of each event, every event, in order', async () => {
+  await rootCaPublished();
   const list = (await (await api.fetch(request('GET', CMS))).json()) as {
     metadata: { resourceVersion: string };
   };
