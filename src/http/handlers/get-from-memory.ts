@@ -72,7 +72,6 @@ export function answerFromMemory(
     !(storage instanceof GenericStore) ||
     Object.getPrototypeOf(storage) !== GenericStore.prototype ||
     Object.hasOwn(storage, 'get') ||
-    storage.objectKind !== undefined ||
     req.info.subresource !== '' ||
     storage.rt !== req.rt
   )
