@@ -31,7 +31,7 @@ import type { Status } from '../api/meta';
 import type { RequestAudit } from './audit';
 import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
 import { acceptsYaml, yamlLibrary } from '../machinery/decode/yaml-library';
-import { sliceSpent } from '../machinery/cooperative';
+import { turnArrived } from '../machinery/cooperative';
 
 export interface PipelineDeps {
   server: ServerContext;
@@ -51,7 +51,7 @@ export async function handleRequest(
 ): Promise<Response> {
   const started = performance.now();
   // The turn that brought the request counts from here for long work's slices (machinery/cooperative.ts).
-  sliceSpent();
+  turnArrived();
   // decode
   const url = new URL(request.url);
   const ctx: RequestContext = {

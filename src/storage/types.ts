@@ -149,6 +149,14 @@ export interface Storage {
    */
   writeExclusively?(exclusive: boolean): void;
 
+  /**
+   * Optional: the current value of `key` when this handle holds it in memory and knows it is current, without a
+   * copy — the stored entry itself, `null` when the key does not exist — or `undefined` when memory cannot answer
+   * (read with `get`). The storage never changes an entry it handed out: a commit replaces it by another object,
+   * so what is derived from an entry may be kept beside it, keyed by its identity. The caller must not change it.
+   */
+  peekCurrent?(key: string): Readonly<StoredObject> | null | undefined;
+
   /** Called once per committed write, in revision order, within this process. Returns an unsubscribe function. */
   onCommit(listener: CommitListener): () => void;
 

@@ -2,6 +2,8 @@
  * get: one object by name, or a subresource's view of it (`status`,
  * `scale`). A resourceVersion other than 0 means "not older than": a
  * version the server has not reached yet is waited for, then answered 504.
+ * A current read of an object the storage holds in memory is answered from
+ * text kept beside it (get-from-memory.ts).
  */
 
 import type { Getter, RestStorage } from '../../registry/rest/capabilities';
@@ -12,6 +14,7 @@ import { respondObject } from '../encode';
 import { parseResourceVersion } from '../options';
 import { respondValue } from '../respond';
 import { requestScope } from '../scope';
+import { answerFromMemory } from './get-from-memory';
 
 export async function handleGet(
   server: ServerContext,
@@ -21,6 +24,10 @@ export async function handleGet(
 ): Promise<Response> {
   const rvText = ctx.query.get('resourceVersion') ?? '';
   if (rvText !== '' && rvText !== '0') parseResourceVersion(rvText);
+  else {
+    const kept = answerFromMemory(ctx, req, storage);
+    if (kept !== undefined) return kept;
+  }
   const object = await storage.get(requestScope(ctx, req, storage, 'get'), req.info.name, {
     resourceVersion: rvText,
   });

@@ -24,7 +24,7 @@ import { breathe, runSliced } from '../../machinery/cooperative';
 import { deepClone, deepCloneSliced, deepEqualSliced, dropNulls, isPlainObject } from '../../machinery/json';
 import type { DefinitionSet } from '../../machinery/schema';
 import type { NamingProfile } from '../../machinery/naming';
-import type { Storage } from '../../storage/types';
+import type { Storage, StoredObject } from '../../storage/types';
 import type {
   AdmissionAttributes,
   AdmissionInterface,
@@ -132,6 +132,18 @@ export class GenericStore implements RestStorage {
     const rv = options.resourceVersion ?? '';
     if (rv !== '' && rv !== '0') await this.waitFor(Number(rv), scope.signal);
     return (await this.objects.mustGet(this.rt, this.namespaceOf(scope), name)).object;
+  }
+
+  /**
+   * A current read (resourceVersion "" or "0") answered from the storage's memory, uncopied, for a caller that
+   * only encodes it: the served object and the stored entry it comes from (`ObjectStore.peek`). `get` has no
+   * step of its own beyond that read, so both answer the same object; undefined when memory cannot answer.
+   */
+  peekCurrent(
+    namespace: string,
+    name: string,
+  ): { entry: Readonly<StoredObject>; object: KubeObject } | undefined {
+    return this.objects.peek(this.rt, this.rt.namespaced ? namespace : '', name);
   }
 
   /** Resolves once the store has reached `revision`, or fails with 504 after the configured wait. */

@@ -6,7 +6,8 @@
  * history is an array in revision order plus a per-key index for reads at
  * past revisions. Stored
  * values are never handed out: everything that goes in or out is a copy, as
- * IndexedDB would have stored it. Copies of large objects are made in slices
+ * IndexedDB would have stored it — except to `peekCurrent`, whose callers
+ * only read (an entry is replaced, never changed, by each commit). Copies of large objects are made in slices
  * (other requests run meanwhile), before a write's atomic part: the checks
  * and the commit run without a pause, so writes stay in revision order.
  */
@@ -70,6 +71,11 @@ export class MemoryStorage implements Storage {
     const stored = this.objects.get(key);
     if (stored === undefined) return undefined;
     return jsonSizeAtMost(stored.object, slicedAbove) ? copy(stored) : copySliced(stored);
+  }
+
+  /** The stored entry itself: each commit stores a new one, and no entry is changed or handed out elsewhere. */
+  peekCurrent(key: string): StoredObject | null {
+    return this.objects.get(key) ?? null;
   }
 
   async getAt(key: string, revision: number): Promise<StoredObject | undefined> {

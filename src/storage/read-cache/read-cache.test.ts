@@ -64,6 +64,32 @@ describe('read cache over one IndexedDB with two writers', () => {
     expect(await a.get('/t/none')).toBeUndefined();
   });
 
+  it('hands out its own entry uncopied: replaced by every commit, never the object listeners got', async () => {
+    const { a, b } = pair();
+    const delivered: unknown[] = [];
+    a.onCommit((change) => delivered.push(change.object));
+    expect(a.peekCurrent('/t/x')).toBeUndefined(); // not serving before its first write
+    const created = await a.create('/t/x', thing(1));
+    const first = a.peekCurrent('/t/x');
+    expect(first?.object.spec).toEqual({ n: 1 });
+    expect(first?.object).not.toBe(delivered[0]);
+    expect(a.peekCurrent('/t/x')).toBe(first); // the same entry until a commit replaces it
+    await a.update('/t/x', thing(2), created.revision);
+    const second = a.peekCurrent('/t/x');
+    expect(second).not.toBe(first);
+    expect(second?.object.spec).toEqual({ n: 2 });
+    expect(first?.object.spec).toEqual({ n: 1 }); // the old entry was replaced, not changed
+    // The other handle writes: this one stops answering from memory; the writer answers its own commit.
+    await b.update('/t/x', thing(3), (second as NonNullable<typeof second>).revision);
+    expect(a.peekCurrent('/t/x')).toBeUndefined();
+    expect(b.peekCurrent('/t/x')?.object.spec).toEqual({ n: 3 });
+    expect(await spec(a, '/t/x')).toEqual({ n: 3 });
+    await b.delete('/t/x');
+    expect(b.peekCurrent('/t/x')).toBeNull();
+    await b.clear();
+    expect(b.peekCurrent('/t/y')).toBeUndefined();
+  });
+
   it('reads what the other handle wrote last, whichever handle writes and reads', async () => {
     const { a, b } = pair();
     const handles = [a, b];
@@ -90,6 +116,12 @@ describe('read cache over one IndexedDB with two writers', () => {
         expect(await spec(handle, key), `step ${step}: ${key}`).toEqual(
           want === undefined ? undefined : { n: want },
         );
+        // What memory hands out uncopied, when it answers at all, is the same value.
+        const peeked = handle.peekCurrent(key);
+        if (peeked !== undefined)
+          expect(peeked?.object.spec, `step ${step}: ${key} peeked`).toEqual(
+            want === undefined ? undefined : { n: want },
+          );
       }
     }
     // Both handles served some reads from memory: the test exercised the cache, not only the store.

@@ -21,6 +21,14 @@
  * not follow the previous one (someone else took revisions in between)
  * empties the map.
  *
+ * `peekCurrent` hands out an entry itself, without the copy `get` makes, for
+ * a reader that only encodes it (a GET's answer, whose text the HTTP layer
+ * keeps beside the entry): only entries the cache made itself, which no one
+ * else holds — a commit's object is shared with the store's other listeners,
+ * so the first peek replaces such an entry by the cache's own copy. Entries
+ * are never changed, only replaced (a commit, a fill, that copy), so an
+ * entry's identity stands for its value.
+ *
  * Reads at a past revision, lists, counts and history go to the backend.
  */
 
@@ -53,6 +61,8 @@ type Entry = StoredObject | null;
 
 export class ReadCachedStorage implements Storage {
   private readonly entries = new Map<string, Entry>();
+  /** Entries whose object only this cache holds (made by a fill or a peek): they may be handed out uncopied. */
+  private readonly own = new WeakSet<StoredObject>();
   /** Bumped by every commit and lease change: a read that saw it move does not fill the map. */
   private generation = 0;
   /** True while the lease is held and not being handed over: the map is served. */
@@ -97,9 +107,24 @@ export class ReadCachedStorage implements Storage {
     // A large object is not kept: copying it in slices would let commits slip in between.
     if (this.serving && generation === this.generation) {
       if (stored === undefined) this.remember(key, null);
-      else if (jsonSizeAtMost(stored.object, slicedAbove)) this.remember(key, copySmall(stored));
+      else if (jsonSizeAtMost(stored.object, slicedAbove)) this.remember(key, this.owned(stored));
     }
     return stored;
+  }
+
+  peekCurrent(key: string): StoredObject | null | undefined {
+    if (!this.serving) return undefined;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    let out = entry;
+    if (entry !== null && !this.own.has(entry)) {
+      // A commit's object, shared with the store's other listeners: a wide one is left to `get`'s sliced copy.
+      if (!jsonSizeAtMost(entry.object, slicedAbove)) return undefined;
+      out = this.owned(entry);
+    }
+    this.hits++;
+    this.remember(key, out);
+    return out;
   }
 
   create(key: string, object: KubeObject): Promise<StoredObject> {
@@ -204,6 +229,13 @@ export class ReadCachedStorage implements Storage {
         ? null
         : { key: change.key, revision: change.revision, object: change.object };
     this.remember(change.key, entry);
+  }
+
+  /** A new entry holding a copy of `stored`'s object that only this cache holds. */
+  private owned(stored: StoredObject): StoredObject {
+    const entry = copySmall(stored);
+    this.own.add(entry);
+    return entry;
   }
 
   private remember(key: string, entry: Entry): void {

@@ -1,0 +1,75 @@
+// Which turn a check counts from, with the clock and the timers in the test's hands: a request's arrival arms
+// no timer; a check in the arrival's own task counts from the arrival (as a check made there would), a check
+// less than a slice after it too (ending the slice sooner, never later), and a check a slice or more after it,
+// once the arrival's task is over, from itself; a timer that ran ends the turn.
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import type * as Cooperative from './cooperative';
+
+// Each test loads the module afresh: the turn it tracks is module state.
+let coop: typeof Cooperative;
+let clock = 0;
+
+beforeEach(async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  clock = 1_000;
+  vi.spyOn(performance, 'now').mockImplementation(() => clock);
+  vi.resetModules();
+  coop = await import('./cooperative');
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+/** Lets the microtasks queued so far run (the arrival's task is over), without running a timer. */
+const endOfTask = async () => {
+  for (let i = 0; i < 3; i++) await Promise.resolve();
+};
+
+it('an arrival arms no timer', () => {
+  coop.turnArrived();
+  expect(vi.getTimerCount()).toBe(0);
+});
+
+it("a check in the arrival's own task counts from the arrival", () => {
+  coop.turnArrived();
+  clock += coop.sliceMs;
+  expect(coop.sliceSpent()).toBe(true);
+});
+
+it('a check less than a slice after the arrival, in a later task, counts from the arrival', async () => {
+  coop.turnArrived();
+  await endOfTask();
+  clock += 6;
+  expect(coop.sliceSpent()).toBe(false);
+  clock += coop.sliceMs - 6;
+  expect(coop.sliceSpent()).toBe(true);
+});
+
+it('a check a slice or more after the arrival, in a later task, counts from itself', async () => {
+  coop.turnArrived();
+  await endOfTask();
+  clock += 15;
+  expect(coop.sliceSpent()).toBe(false);
+  clock += coop.sliceMs;
+  expect(coop.sliceSpent()).toBe(true);
+});
+
+it('an arrival after a check of the same turn does not move its start', () => {
+  expect(coop.sliceSpent()).toBe(false);
+  clock += 5;
+  coop.turnArrived();
+  clock += coop.sliceMs - 5;
+  expect(coop.sliceSpent()).toBe(true);
+});
+
+it('a timer that ran ends the turn: the next check starts another', async () => {
+  coop.turnArrived();
+  clock += 3;
+  expect(coop.sliceSpent()).toBe(false);
+  vi.runAllTimers();
+  await endOfTask();
+  clock += coop.sliceMs;
+  expect(coop.sliceSpent()).toBe(false);
+});
