@@ -14,10 +14,14 @@ import { App } from './App';
 import { RequestLogProvider } from './app/RequestLogContext';
 import { applyTheme } from './app/theme';
 import { preferences } from './lib/preferences';
-import { RequestLog, recordingFetch } from './lib/request-log';
+import { RequestLog, recordAnswer, recordingFetch } from './lib/request-log';
 import { IdentityStore, identityFetch, loadIdentities } from './lib/identity';
 import { IdentityProvider } from './identity/IdentityContext';
 import { servedBy } from './app/ConnectionGate';
+import { EarlyAnswers, earlyFetch } from './lib/early-answers';
+import { discoveryScope, readDiscovery } from './lib/discovery-cache';
+import { askedByPage, askFirstScreen, firstScreenReads, rememberFirstScreen } from './lib/first-screen';
+import { parseRoute, startRoute } from './lib/route';
 import './styles.css';
 
 export type Connect = (profile: ProfileName) => Promise<unknown>;
@@ -29,14 +33,51 @@ export function mountApp(container: HTMLElement | null, connect: Connect): void 
   // The UI acts as an identity (the built-in admin unless the learner picks another in this tab); the log
   // shows its credential. A new client per identity makes every view fetch again as the new one.
   const identity = new IdentityStore(loadIdentities);
-  const transport = recordingFetch(
+  const sent = recordingFetch(
     log,
     identityFetch(identity, (request) => fetch(request)),
   );
+  const early = new EarlyAnswers(sent, () => identity.version());
+  const transport = earlyFetch(early, sent);
   const makeClient = () => createClient({ fetch: transport });
-  // A reload is served by the profile's worker already: the identity to act as (the first thing the shell
-  // asks for) is asked now, beside the first render, not after it (ConnectionGate asks on a first visit).
-  if (servedBy(preferences.profile())) void identity.resolve();
+  // A reload is served by the profile's worker already: the identity to act as and the first screen's reads
+  // (discovery, the default list, …) are asked now, while React renders, not after the shell's effects; the
+  // components' own requests take those answers (ConnectionGate asks the identity on a first visit). What
+  // index.html asked already (first-screen.ts) is adopted rather than asked again.
+  const discoveryShown = () => readDiscovery(discoveryScope(preferences.profile(), identity.current()));
+  const askEarly = () => {
+    void identity.resolve();
+    askFirstScreen(
+      createClient({ fetch: (request) => early.ask(request) }),
+      parseRoute(location.hash) ?? startRoute,
+      discoveryShown(),
+    );
+  };
+  if (servedBy(preferences.profile())) {
+    for (const asked of askedByPage()) {
+      const request = new Request(asked.path, { headers: { accept: asked.accept } });
+      const when = { at: asked.at ?? Date.now(), started: asked.started ?? performance.now() };
+      void early.adopt(request, recordAnswer(log, request, when, asked.answer)).catch(() => undefined);
+    }
+    askEarly();
+  } else {
+    // A first visit: the same reads as soon as the profile's worker takes the page, before the shell renders.
+    const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
+    const taken = () => {
+      if (!servedBy(preferences.profile())) return;
+      container?.removeEventListener('controllerchange', taken);
+      askEarly();
+    };
+    container?.addEventListener('controllerchange', taken);
+  }
+  // The next load of this route asks its reads from index.html, before the main script runs.
+  addEventListener('pagehide', () =>
+    rememberFirstScreen(
+      location.hash,
+      preferences.profile(),
+      firstScreenReads(parseRoute(location.hash) ?? startRoute, discoveryShown()),
+    ),
+  );
   createRoot(container).render(
     <StrictMode>
       <RequestLogProvider log={log}>

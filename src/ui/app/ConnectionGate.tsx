@@ -20,15 +20,19 @@ type Phase = { name: 'connecting' } | { name: 'connected' } | { name: 'failed'; 
 const switchTimeoutMs = 30_000;
 
 export function ConnectionGate({ connect, children }: { connect: Connect; children: ReactNode }) {
-  const [phase, setPhase] = useState<Phase>({ name: 'connecting' });
+  // A reload is served by the profile's worker already: the shell renders at once (its requests go to that
+  // worker) while connect() only checks for an update, instead of a frame of the starting shell first.
+  const [phase, setPhase] = useState<Phase>(() =>
+    servedBy(preferences.profile()) ? { name: 'connected' } : { name: 'connecting' },
+  );
   const [attempt, setAttempt] = useState(0);
 
   const identity = useIdentityStore();
 
   useEffect(() => {
     let live = true;
-    setPhase({ name: 'connecting' });
     const profile = preferences.profile();
+    if (!servedBy(profile)) setPhase({ name: 'connecting' });
     connect(profile)
       .then(() => controlledBy(profile))
       .then(

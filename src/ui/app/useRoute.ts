@@ -4,12 +4,10 @@
  */
 
 import { useEffect, useState } from 'react';
-import { parseRoute, type Route } from '../lib/route';
-
-const start: Route = { view: 'explorer', params: {} };
+import { parseRoute, startRoute, type Route } from '../lib/route';
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState<Route>(() => parseRoute(location.hash) ?? start);
+  const [route, setRoute] = useState<Route>(() => parseRoute(location.hash) ?? startRoute);
   useEffect(() => {
     const follow = () => {
       const next = parseRoute(location.hash);

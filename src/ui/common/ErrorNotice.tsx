@@ -18,7 +18,7 @@ import { AccessExplanation } from '../identity/AccessExplanation';
 import { explain, specLinkText, type Excerpt, type Problem } from '../lib/explanations';
 import { routeHref } from '../lib/route';
 import { TraceLink } from '../trace/TraceLink';
-import { isWrite } from '../trace/trace-model';
+import { isWrite } from '../trace/audit-id';
 
 export function ErrorNotice({
   title,

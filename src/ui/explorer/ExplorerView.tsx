@@ -6,8 +6,8 @@
  * so every state of the screen is a link.
  */
 
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { ApiError } from '../../client/index';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { ApiError, type DiscoveredGroupVersion } from '../../client/index';
 import { useClient } from '../client-context';
 import { CourseCard } from './CourseCard';
 import { useDiscovery } from '../app/DiscoveryContext';
@@ -21,7 +21,9 @@ import {
   choiceParam,
   collectionRef,
   defaultChoice,
+  type ResourceChoice,
 } from '../lib/resource-choice';
+import { firstScreenShown } from '../lib/first-screen';
 import { navigate } from '../lib/route';
 import { BulkDeleteBar } from './BulkDeleteBar';
 import { CreatePanel } from './CreatePanel';
@@ -37,6 +39,7 @@ import { useLiveTable } from './useLiveTable';
 const ObjectPanel = lazy(() => import('./ObjectPanel').then((m) => ({ default: m.ObjectPanel })));
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
+const noGroupVersions: DiscoveredGroupVersion[] = [];
 
 /** "configmaps (v1)" from a route's `v1/configmaps` (ConfigMap by default, as defaultChoice picks). */
 function headingFromParam(param: string | undefined): string {
@@ -48,8 +51,13 @@ function headingFromParam(param: string | undefined): string {
 export function ExplorerView({ params, active }: ViewProps) {
   const client = useClient();
   const discovery = useDiscovery();
-  const groupVersions = discovery.discovery?.groupVersions ?? [];
-  const choice = choiceFromParam(groupVersions, params['kind']) ?? defaultChoice(groupVersions);
+  const groupVersions = discovery.discovery?.groupVersions ?? noGroupVersions;
+  const kindParam = params['kind'];
+  // One object while discovery and the route stay the same, so what depends on the choice is not redone per render.
+  const choice = useMemo(
+    () => choiceFromParam(groupVersions, kindParam) ?? defaultChoice(groupVersions),
+    [groupVersions, kindParam],
+  );
   const namespace = params['ns'] ?? 'default';
   const namespaced = choice?.resource.namespaced ?? false;
   const listable = choice?.resource.verbs.includes('list') ?? false;
@@ -79,6 +87,11 @@ export function ExplorerView({ params, active }: ViewProps) {
   }, [scopeKey]);
 
   const show = (patch: Record<string, string | undefined>) => navigate('explorer', { ...params, ...patch });
+  const selectKind = useCallback(
+    (next: ResourceChoice) =>
+      navigate('explorer', { ...params, kind: choiceParam(next), name: undefined, objns: undefined }),
+    [params],
+  );
   const openName = params['name'];
   const openNamespace = params['objns'] ?? (namespace === allNamespaces ? undefined : namespace);
   const openRow =
@@ -144,7 +157,12 @@ export function ExplorerView({ params, active }: ViewProps) {
     failing && table.error instanceof ApiError && (table.error.code === 401 || table.error.code === 403);
   // Nothing listed yet: under the error there is no state to show (no rows, count or empty-state text).
   const unlisted = failing && !table.listed;
-  const usable = discovery.discovery !== undefined && (table.phase === 'live' || !listable);
+  // Real data only: discovery as the server answers it now (not the tab's last one, shown until then), the list live.
+  const usable =
+    discovery.fresh && discovery.discovery !== undefined && (table.phase === 'live' || !listable);
+  useEffect(() => {
+    if (usable) firstScreenShown();
+  }, [usable]);
   return (
     <div className="explorer" data-usable={usable ? 'true' : undefined}>
       <aside className="sidebar">
@@ -160,11 +178,7 @@ export function ExplorerView({ params, active }: ViewProps) {
             ))}
           </ul>
         ) : null}
-        <ResourceNav
-          groupVersions={groupVersions}
-          selected={choice}
-          onSelect={(next) => show({ kind: choiceParam(next), name: undefined, objns: undefined })}
-        />
+        <ResourceNav groupVersions={groupVersions} selected={choice} onSelect={selectKind} />
       </aside>
       <main className="content" id={active ? 'main' : undefined} tabIndex={-1}>
         <div className="toolbar">

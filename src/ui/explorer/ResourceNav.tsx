@@ -5,7 +5,7 @@
  * defined, since discovery is read again after each CRD change.
  */
 
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { DiscoveredGroupVersion } from '../../client/index';
 import { Breakable } from '../common/Breakable';
 import { choiceKey, type ResourceChoice } from '../lib/resource-choice';
@@ -16,7 +16,8 @@ interface Props {
   onSelect: (choice: ResourceChoice) => void;
 }
 
-export function ResourceNav({ groupVersions, selected, onSelect }: Props) {
+/** Memoized: the explorer renders on every watch frame, and the list of kinds changes only with discovery. */
+export const ResourceNav = memo(function ResourceNav({ groupVersions, selected, onSelect }: Props) {
   const [filter, setFilter] = useState('');
   const selectedKey = selected === undefined ? undefined : choiceKey(selected);
   const needle = filter.trim().toLowerCase();
@@ -76,4 +77,4 @@ export function ResourceNav({ groupVersions, selected, onSelect }: Props) {
       })}
     </nav>
   );
-}
+});

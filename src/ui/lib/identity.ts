@@ -238,10 +238,22 @@ export function identityFetch(
 /** Reads the built-in identities from the sandbox API. */
 export async function loadIdentities(options: { certificates?: boolean } = {}): Promise<SandboxIdentity[]> {
   const url = options.certificates === false ? `${identitiesPath}?certificates=deferred` : identitiesPath;
-  const response = await fetch(url, { headers: { accept: 'application/json' } });
+  const response = await ((options.certificates === false ? takeAskedByPage() : undefined) ??
+    fetch(url, { headers: { accept: 'application/json' } }));
   if (!response.ok) throw new Error(`${identitiesPath}: ${response.status}`);
   const body = (await response.json()) as { items?: SandboxIdentity[] };
   return body.items ?? [];
+}
+
+/**
+ * The deferred identities list that index.html asked for on a reload, before the main script ran (the same
+ * request as above; see its inline script), taken once.
+ */
+function takeAskedByPage(): Promise<Response> | undefined {
+  const page = globalThis as { __orchIdentities?: Promise<Response> };
+  const asked = page.__orchIdentities;
+  delete page.__orchIdentities;
+  return asked;
 }
 
 /** Asks the sandbox's OIDC issuer for an id_token for `sub` (the server accepts it as a bearer token). */

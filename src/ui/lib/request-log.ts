@@ -79,38 +79,57 @@ export function recordingFetch(
   log: RequestLog,
   inner: (request: Request) => Promise<Response> = (request) => fetch(request),
 ): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const url = new URL(request.url, location.href);
-    const streamed = isStreamed(url, request);
-    const requestBody = request.body === null ? undefined : capped(await request.clone().text());
-    const started = performance.now();
-    const entry: Omit<LoggedRequest, 'id'> = {
-      startedAt: Date.now(),
-      method: request.method,
-      path: url.pathname + url.search,
-      requestHeaders: [...request.headers],
-      streamed,
-    };
-    if (requestBody !== undefined) entry.requestBody = requestBody;
-    const id = log.begin(entry);
-    try {
-      const response = await inner(request);
-      log.update(id, {
-        status: response.status,
-        statusText: response.statusText,
-        responseHeaders: [...response.headers],
-        durationMs: performance.now() - started,
-      });
-      if (!streamed) void keepBody(log, id, response.clone());
-      return response;
-    } catch (error) {
-      log.update(id, {
-        error: error instanceof Error ? error.message : String(error),
-        durationMs: performance.now() - started,
-      });
-      throw error;
-    }
+  return (request) => record(log, request, Date.now(), performance.now(), () => inner(request));
+}
+
+/**
+ * Records an exchange sent before the log existed (index.html's early requests of a reload, see
+ * first-screen.ts), with the moment it was sent (epoch and `performance.now()` milliseconds).
+ */
+export function recordAnswer(
+  log: RequestLog,
+  request: Request,
+  sent: { at: number; started: number },
+  answer: Promise<Response>,
+): Promise<Response> {
+  return record(log, request, sent.at, sent.started, () => answer);
+}
+
+async function record(
+  log: RequestLog,
+  request: Request,
+  startedAt: number,
+  started: number,
+  send: () => Promise<Response>,
+): Promise<Response> {
+  const url = new URL(request.url, location.href);
+  const streamed = isStreamed(url, request);
+  const requestBody = request.body === null ? undefined : capped(await request.clone().text());
+  const entry: Omit<LoggedRequest, 'id'> = {
+    startedAt,
+    method: request.method,
+    path: url.pathname + url.search,
+    requestHeaders: [...request.headers],
+    streamed,
   };
+  if (requestBody !== undefined) entry.requestBody = requestBody;
+  const id = log.begin(entry);
+  try {
+    const response = await send();
+    log.update(id, {
+      status: response.status,
+      statusText: response.statusText,
+      responseHeaders: [...response.headers],
+      durationMs: performance.now() - started,
+    });
+    if (!streamed) void keepBody(log, id, response.clone());
+    return response;
+  } catch (error) {
+    log.update(id, {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  }
 }
 
 async function keepBody(log: RequestLog, id: number, response: Response): Promise<void> {

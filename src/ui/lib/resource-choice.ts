@@ -40,12 +40,16 @@ export function assumedDefaultCollection(
 
 /** Config maps if served (the simplest object to play with), else the first listable resource. */
 export function defaultChoice(groupVersions: DiscoveredGroupVersion[]): ResourceChoice | undefined {
-  const choices = groupVersions.flatMap((gv) =>
-    gv.resources
-      .filter((resource) => resource.verbs.includes('list'))
-      .map((resource) => ({ group: gv.group, version: gv.version, groupVersion: gv.groupVersion, resource })),
-  );
-  return choices.find((c) => c.group === '' && c.resource.name === 'configmaps') ?? choices[0];
+  // A walk without copies: the explorer asks on every render, over every served resource.
+  let first: ResourceChoice | undefined;
+  for (const gv of groupVersions)
+    for (const resource of gv.resources) {
+      if (!resource.verbs.includes('list')) continue;
+      if (gv.group === '' && resource.name === 'configmaps')
+        return { group: gv.group, version: gv.version, groupVersion: gv.groupVersion, resource };
+      first ??= { group: gv.group, version: gv.version, groupVersion: gv.groupVersion, resource };
+    }
+  return first;
 }
 
 /** The route parameter naming a kind: `v1/configmaps`, `apps/v1/deployments`. */

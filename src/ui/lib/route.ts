@@ -42,6 +42,9 @@ export interface Route {
   params: Record<string, string>;
 }
 
+/** The route of a page whose fragment names none: the explorer, the first screen. */
+export const startRoute: Route = { view: 'explorer', params: {} };
+
 /** Views whose route may name one item in the path (`#/learn/<lesson>`), as this parameter. */
 const pathParams: Partial<Record<ViewName, string>> = { learn: 'lesson' };
 

@@ -5,7 +5,7 @@
  */
 
 import { routeHref } from '../lib/route';
-import { auditIdOf, isWrite } from './trace-model';
+import { auditIdOf, isWrite } from './audit-id';
 
 interface Props {
   /** The answer's headers (its `Audit-Id`), or the id itself. */

@@ -16,19 +16,9 @@ import type {
   AdmissionTraceStep,
 } from '../../api/admission-trace';
 
-/** The `Audit-Id` of an answer, from a header list or `Headers`. */
-export function auditIdOf(
-  headers: readonly (readonly [string, string])[] | Headers | undefined,
-): string | undefined {
-  if (headers === undefined) return undefined;
-  if (headers instanceof Headers) return headers.get('audit-id') ?? undefined;
-  return headers.find(([name]) => name.toLowerCase() === 'audit-id')?.[1];
-}
+import { auditIdOf } from './audit-id';
 
-/** Reads never reach admission, so only writes have a trace to open. */
-export function isWrite(method: string): boolean {
-  return ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method.toUpperCase());
-}
+export { auditIdOf, isWrite } from './audit-id';
 
 export interface StageStep {
   step: AdmissionTraceStep;

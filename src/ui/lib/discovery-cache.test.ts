@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Discovery } from '../../client/index';
+import { discoveryScope, readDiscovery, writeDiscovery } from './discovery-cache';
+
+function memoryStorage(): Storage {
+  const items = new Map<string, string>();
+  return {
+    get length() {
+      return items.size;
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  };
+}
+
+const discovery: Discovery = {
+  groupVersions: [
+    {
+      group: '',
+      version: 'v1',
+      groupVersion: 'v1',
+      preferred: true,
+      resources: [
+        {
+          name: 'configmaps',
+          singularName: 'configmap',
+          namespaced: true,
+          kind: 'ConfigMap',
+          verbs: ['list'],
+        },
+      ],
+    },
+  ],
+  failed: [],
+};
+
+describe('discovery cache', () => {
+  it('gives back the last discovery of the same profile and identity only', () => {
+    const storage = memoryStorage();
+    const admin = discoveryScope('orch', undefined);
+    writeDiscovery(admin, discovery, storage);
+    expect(readDiscovery(admin, storage)).toEqual(discovery);
+    // The default identity is the built-in admin, named or not yet resolved.
+    expect(readDiscovery(discoveryScope('orch', { name: 'admin', token: 't' }), storage)).toEqual(discovery);
+    expect(readDiscovery(discoveryScope('kubernetes', undefined), storage)).toBeUndefined();
+    expect(readDiscovery(discoveryScope('orch', { name: 'alice', token: 'a' }), storage)).toBeUndefined();
+    const impersonating = { name: 'admin', token: 't', impersonate: { user: 'bob', groups: [] } };
+    expect(readDiscovery(discoveryScope('orch', impersonating), storage)).toBeUndefined();
+  });
+
+  it('keeps no discovery with a failed group version, and forgets the one before', () => {
+    const storage = memoryStorage();
+    const scope = discoveryScope('orch', undefined);
+    writeDiscovery(scope, discovery, storage);
+    writeDiscovery(
+      scope,
+      { ...discovery, failed: [{ groupVersion: 'x/v1', error: new Error('stale') }] },
+      storage,
+    );
+    expect(readDiscovery(scope, storage)).toBeUndefined();
+  });
+
+  it('reads nothing from a damaged entry', () => {
+    const storage = memoryStorage();
+    storage.setItem('orch-sandbox.discovery', '{not json');
+    expect(readDiscovery(discoveryScope('orch', undefined), storage)).toBeUndefined();
+  });
+});
