@@ -99,6 +99,19 @@ test('offline, a Deployment becomes three Running pods on the simulated nodes', 
   await context.setOffline(true);
   await page.reload();
   await waitForController(page);
+  // The simulated nodes register and turn Ready after the page's first screen (decision 0074); a Deployment made
+  // before that has its pods scheduled on the nodes Ready so far, as the real scheduler would.
+  type NodeLike = {
+    spec?: { taints?: unknown[] };
+    status?: { conditions?: { type: string; status: string }[] };
+  };
+  const readyNodes = async () =>
+    (await apiOk<ListOf<NodeLike>>(page, 'GET', '/api/v1/nodes')).items.filter(
+      (n) =>
+        n.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true &&
+        (n.spec?.taints ?? []).length === 0,
+    ).length;
+  await expect.poll(readyNodes, { timeout: 60_000 }).toBe(3);
   const name = uniqueName('nginx');
   await apiOk(page, 'POST', '/apis/apps/v1/namespaces/default/deployments', {
     apiVersion: 'apps/v1',
