@@ -45,11 +45,13 @@ describe('ContinueTokens', () => {
     const tokens = await ContinueTokens.create(secret(), 'meta.k8s.io');
     const other = await ContinueTokens.create(new Uint8Array(32).fill(8), 'meta.k8s.io');
     const token = await tokens.encode({ revision: 3, after: '/core/configmaps/a/x' }, '/core/configmaps/a/');
+    // Each decode starts only when awaited: a second promise rejected before its catch is attached
+    // is an unhandled rejection, which fails the whole run.
     for (const attempt of [
-      tokens.decode(token, '/core/secrets/a/'),
-      other.decode(token, '/core/configmaps/a/'),
+      () => tokens.decode(token, '/core/secrets/a/'),
+      () => other.decode(token, '/core/configmaps/a/'),
     ]) {
-      const e = await attempt.catch((x: unknown) => x);
+      const e = await attempt().catch((x: unknown) => x);
       expect(e).toBeInstanceOf(StatusError);
       expect((e as StatusError).status.message).toBe(
         'invalid continue token: continue key is not valid: it was not issued by this server for this collection',
