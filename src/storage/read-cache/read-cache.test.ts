@@ -11,6 +11,7 @@ import { createMemoryStorage } from '../memory/memory-storage';
 import type { Storage } from '../types';
 import { type ReadCachedStorage, withReadCache } from './read-cache';
 import { createWriterLease, inProcessLocks, type ChannelLike, type LockManagerLike } from './writer-lease';
+import { awaitedLater } from '../../../test/support/awaited-later';
 
 let databases = 0;
 const opened: Storage[] = [];
@@ -146,12 +147,12 @@ describe('read cache over one IndexedDB with two writers', () => {
           acknowledged.set(key, (await h.create(key, thing(i))).revision);
         }),
       );
-      // A name both handles create: exactly one wins, the other is told it exists.
-      const both = await Promise.allSettled([
-        a.create(`/t/both-${round}`, thing(0)),
-        b.create(`/t/both-${round}`, thing(1)),
+      // A name both handles create: exactly one wins, the other is told it exists. Awaited with the burst
+      // (not after it), so a burst write failing meanwhile fails this test, not the run.
+      const [both] = await Promise.all([
+        Promise.allSettled([a.create(`/t/both-${round}`, thing(0)), b.create(`/t/both-${round}`, thing(1))]),
+        Promise.all(burst),
       ]);
-      await Promise.all(burst);
       expect(both.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(
         ((both.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as Error).message,
@@ -180,7 +181,7 @@ describe('read cache over one IndexedDB with two writers', () => {
   it('reads writes that happened during a read in flight correctly afterwards', async () => {
     const { a, b } = pair();
     await a.create('/t/x', thing(1));
-    const reading = a.get('/t/x');
+    const reading = awaitedLater(a.get('/t/x'));
     await b.update('/t/x', thing(2), 1);
     await reading;
     expect(await spec(a, '/t/x')).toEqual({ n: 2 });
