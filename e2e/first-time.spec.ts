@@ -8,6 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { api, uniqueName } from './support/sandbox';
 import { openView, rowOf, setEditorText, waitUsable } from './support/ui';
+import { awaitedLater } from '../test/support/awaited-later';
 
 test('namespace, ConfigMap, a watch from a second tab, a conflict resolved, a reset', async ({ context }) => {
   // Five tasks in two tabs from a first visit, the reset rewriting the start-up set: on CI's two cores the steps
@@ -37,7 +38,7 @@ test('namespace, ConfigMap, a watch from a second tab, a conflict resolved, a re
   // The second tab watches it.
   await openView(second, 'explorer', { kind: 'v1/configmaps', ns: namespace, name: 'example' });
   // "Watch it" opens the inspector in a tab of its own.
-  const opening = context.waitForEvent('page');
+  const opening = awaitedLater(context.waitForEvent('page'));
   await second.getByRole('link', { name: /^Watch it/ }).click();
   const watcher = await opening;
   const events = watcher.getByRole('table', { name: 'Watch events' });

@@ -16,6 +16,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { uniqueName } from './support/sandbox';
 import { expectInViewport } from './support/layout';
 import { createConfigMap, openView, rowOf, shot, waitUsable } from './support/ui';
+import { awaitedLater } from '../test/support/awaited-later';
 
 /** Opens the header's switcher and acts as the identity `label` names (a radio in its form). */
 async function actAs(page: Page, label: string | RegExp): Promise<void> {
@@ -170,12 +171,14 @@ test('the certificate identity signs its requests and the server serves it as sa
   await openView(page, 'explorer');
   await waitUsable(page);
   // Every view acts as the certificate now: the explorer lists again, each request signed with its key.
-  const signed = page.waitForRequest(
-    (r) =>
-      r.url().includes('/api/v1/') &&
-      r.headers()['x-sandbox-client-certificate'] !== undefined &&
-      r.headers()['x-sandbox-client-signature'] !== undefined &&
-      r.headers()['authorization'] === undefined,
+  const signed = awaitedLater(
+    page.waitForRequest(
+      (r) =>
+        r.url().includes('/api/v1/') &&
+        r.headers()['x-sandbox-client-certificate'] !== undefined &&
+        r.headers()['x-sandbox-client-signature'] !== undefined &&
+        r.headers()['authorization'] === undefined,
+    ),
   );
   await actAs(page, /^admin-cert/);
   await expect(

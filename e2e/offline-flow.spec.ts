@@ -8,6 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { api, uniqueName, waitForController, waitForOfflineShell } from './support/sandbox';
 import { openView, rowOf, waitUsable } from './support/ui';
+import { awaitedLater } from '../test/support/awaited-later';
 
 test('offline: create, watch and resolve an apply conflict', async ({ page, context }) => {
   await openView(page, 'explorer');
@@ -31,7 +32,7 @@ test('offline: create, watch and resolve an apply conflict', async ({ page, cont
   // Watch it: the inspector's chunk comes from the worker's cache.
   await rowOf(page, name).getByRole('button', { name, exact: true }).click();
   // "Watch it" opens the inspector in a tab of its own.
-  const opening = page.context().waitForEvent('page');
+  const opening = awaitedLater(page.context().waitForEvent('page'));
   await page.getByRole('link', { name: /^Watch it/ }).click();
   const watcher = await opening;
   const events = watcher.getByRole('table', { name: 'Watch events' });

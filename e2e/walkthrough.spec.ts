@@ -14,6 +14,7 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { api, uniqueName } from './support/sandbox';
 import { openView, rowOf, shot, waitUsable } from './support/ui';
+import { awaitedLater } from '../test/support/awaited-later';
 
 /** Every user action goes through here, so the count is the number of clicks (and keystroke runs) a learner makes. */
 class Actions {
@@ -78,7 +79,7 @@ test('the README first session, then steps 4–5 twice more', async ({ context }
   // 3. Open it, and "Watch it" in a second tab.
   await act.click(rowOf(first, 'example').getByRole('button', { name: 'example', exact: true }));
   const watchLink = first.getByRole('link', { name: /^Watch it/ });
-  const opening = context.waitForEvent('page');
+  const opening = awaitedLater(context.waitForEvent('page'));
   await act.click(watchLink);
   const second = await opening;
   recordWrites(second, writes);

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { api, apiOk, uniqueName, waitForController } from './support/sandbox';
 import { createConfigMap, openView, rowOf, shot, waitUsable } from './support/ui';
+import { awaitedLater } from '../test/support/awaited-later';
 
 // Reset, import and a fresh browser scale with the store: run last in the suite, they meet every earlier
 // test's objects and the simulated cluster running their pods, which took them past 30 s on a loaded machine.
@@ -38,7 +39,7 @@ test('settings, export and import of the state, and reset', async ({ page }, tes
   const name = uniqueName('saved');
   await createConfigMap(page, name, { kept: 'yes' });
   const stateCard = page.getByRole('region', { name: 'State file' });
-  const download = page.waitForEvent('download');
+  const download = awaitedLater(page.waitForEvent('download'));
   await stateCard.getByRole('button', { name: 'Export state' }).click();
   const file = testInfo.outputPath('state.json');
   await (await download).saveAs(file);

@@ -8,41 +8,16 @@
  * other writer, a delete — each form answers the new object, never the old bytes.
  */
 
-import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../src/server/index';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
-import { createDexieStorage } from '../src/storage/dexie/dexie-storage';
-import { withReadCache } from '../src/storage/read-cache/read-cache';
-import {
-  createWriterLease,
-  inProcessLocks,
-  type ChannelLike,
-  type LockManagerLike,
-} from '../src/storage/read-cache/writer-lease';
+import { inProcessLocks } from '../src/storage/read-cache/writer-lease';
 import type { Storage } from '../src/storage/types';
 import { objectKey } from '../src/registry/keys';
+import { writerOf } from './support/two-writers';
 
 const token = 'get-from-memory-admin';
 const CMS = '/api/v1/namespaces/default/configmaps';
-
-/** Node's BroadcastChannel (its typings name the DOM's listener types differently). */
-function channelOf(name: string): ChannelLike {
-  const channel = new BroadcastChannel(name);
-  return {
-    postMessage: (message) => channel.postMessage(message),
-    addEventListener: (type, listener) => channel.addEventListener(type, listener as never),
-    close: () => channel.close(),
-  };
-}
-
-function leased(locks: LockManagerLike, db: string): Storage {
-  const name = `lease-${db}`;
-  return withReadCache(
-    createDexieStorage({ name: db, indexedDB, IDBKeyRange }),
-    createWriterLease({ name, locks, channel: channelOf(name) }),
-  );
-}
 
 /** Counts the reads the storage answered from memory, so a test can tell the kept-text path ran. */
 function counted(storage: Storage): { storage: Storage; peeked: () => number } {
@@ -104,8 +79,8 @@ const setups: Setup[] = [
     open: () => {
       const db = `get-from-memory-${++databases}`;
       const locks = inProcessLocks();
-      const { storage, peeked } = counted(leased(locks, db));
-      const other = leased(locks, db);
+      const { storage, peeked } = counted(writerOf(db, locks));
+      const other = writerOf(db, locks);
       return { api: server(storage), peeked, other, close: () => other.close() };
     },
   },

@@ -23,6 +23,7 @@ import { startTestHost, type TestHost } from './support/host';
 import { etcdSkipReason, startEtcd, type EtcdMember } from './support/etcd';
 import { FlagError, parseHostArgs } from '../src/hosts/node/args';
 import type { NodeHostOptions } from '../src/hosts/node/host';
+import { awaitedLater } from './support/awaited-later';
 
 const readyzChecks = [
   'ping',
@@ -249,7 +250,9 @@ describe('SIGTERM on the Node host', { timeout: 90_000 }, () => {
 
       child.kill('SIGTERM');
       // In flight across the end of the delay: a list from a version the server never reaches waits 3 s.
-      const inflight = get('/api/v1/namespaces?resourceVersion=999999999&resourceVersionMatch=NotOlderThan');
+      const inflight = awaitedLater(
+        get('/api/v1/namespaces?resourceVersion=999999999&resourceVersionMatch=NotOlderThan'),
+      );
       let ready = await get('/readyz?verbose');
       const deadline = Date.now() + 5000;
       while (ready.status === 200 && Date.now() < deadline) ready = await get('/readyz?verbose');
@@ -293,12 +296,11 @@ describe('SIGTERM on the Node host', { timeout: 90_000 }, () => {
       const token: string = config.users.find((u: { name: string }) => u.name === 'admin').user.token;
       const dispatcher = new Agent({ connect: { ca } });
       // A list from a resourceVersion the server has not reached waits (up to 3 s) for it: in flight at SIGTERM.
-      const inflight = fetch(
-        `${server}/api/v1/namespaces?resourceVersion=999999999&resourceVersionMatch=NotOlderThan`,
-        {
+      const inflight = awaitedLater(
+        fetch(`${server}/api/v1/namespaces?resourceVersion=999999999&resourceVersionMatch=NotOlderThan`, {
           headers: { authorization: `Bearer ${token}` },
           dispatcher,
-        } as RequestInit,
+        } as RequestInit),
       );
       // Well inside its 3 s wait, so it is in flight when the signal lands.
       await new Promise((r) => setTimeout(r, 1000));

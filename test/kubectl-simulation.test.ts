@@ -20,6 +20,7 @@ import {
   until,
   type Obj,
 } from './support/simulation';
+import { awaitedLater } from './support/awaited-later';
 
 const binary = findVersionedKubectl('1.27');
 if (binary === undefined)
@@ -90,7 +91,7 @@ describe.skipIf(binary === undefined)('kubectl v1.27 and the simulated cluster',
       }),
     );
     await podWhen(host, 'short', 'Running', (p) => p.status?.phase === 'Running');
-    const following = k(['logs', '-f', 'short']);
+    const following = awaitedLater(k(['logs', '-f', 'short']));
     await new Promise((resolve) => setTimeout(resolve, 500));
     await advance(host, '30s');
     expect((await following).stdout).toBe('start\nend\n');
@@ -151,7 +152,7 @@ describe.skipIf(binary === undefined)('kubectl v1.27 and the simulated cluster',
     expect(cordon.stdout).toBe('node/node-2 cordoned\n');
     const nodes = await k(['get', 'node', 'node-2', '--no-headers']);
     expect(nodes.stdout).toMatch(/^node-2\s+Ready,SchedulingDisabled\s/);
-    const draining = k(['drain', 'node-2', '--force', '--ignore-daemonsets', '--timeout=120s']);
+    const draining = awaitedLater(k(['drain', 'node-2', '--force', '--ignore-daemonsets', '--timeout=120s']));
     // Pods whose process ignores SIGTERM take their grace period, on the server's clock.
     await until('the evictions', async () => {
       const r = await host.request(

@@ -7,6 +7,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
+import { awaitedLater } from './support/awaited-later';
 
 let host: TestHost;
 const ns = 'paging';
@@ -132,7 +133,7 @@ describe('list resourceVersion semantics', () => {
 
   it('a version that arrives while waiting is served', async () => {
     const current = Number((await host.request('GET', base)).body.metadata.resourceVersion);
-    const pending = host.request('GET', `${base}?resourceVersion=${current + 1}`);
+    const pending = awaitedLater(host.request('GET', `${base}?resourceVersion=${current + 1}`));
     await host.request('POST', base, { body: { metadata: { name: 'cm-arrives' } } });
     const r = await pending;
     expect(r.status).toBe(200);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../src/server/index';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
 import type { Storage } from '../src/storage/types';
+import { awaitedLater } from './support/awaited-later';
 
 const token = 'post-start-admin';
 let api: ApiServer;
@@ -75,10 +76,12 @@ it('answers the admin, reports the unfinished hook, and holds the full identitie
   const deferred = await send('/sandbox/v1/identities?certificates=deferred');
   expect(deferred.status).toBe(200);
   let fullAnswered = false;
-  const full = send('/sandbox/v1/identities').then((r) => {
-    fullAnswered = true;
-    return r;
-  });
+  const full = awaitedLater(
+    send('/sandbox/v1/identities').then((r) => {
+      fullAnswered = true;
+      return r;
+    }),
+  );
   let readySettled = false;
   void api.ready.then(() => (readySettled = true));
   for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));

@@ -24,6 +24,7 @@ import { eventually } from './support/bootstrap-tokens';
 import { startTestHost, type TestHost } from './support/host';
 import { openWatch } from './support/watch';
 import { startEtcd, type EtcdMember } from './support/etcd';
+import { awaitedLater } from './support/awaited-later';
 
 const profile = namingProfile('orch');
 const configmaps = { group: '', version: 'v1', resource: 'configmaps', namespace: 'default' };
@@ -71,14 +72,16 @@ describe.each(backends)('replicas over $name', ({ name, skip, open }) => {
       const abort = new AbortController();
       const seen: { type: string; name: string; rv: string }[] = [];
       const expected: { type: string; name: string; rv?: string }[] = [];
-      const watching = (async () => {
-        for await (const event of b.client.watch(configmaps, { resourceVersion: from }, abort.signal)) {
-          const object = event.object as KubeObject;
-          seen.push({ type: event.type, name: object.metadata?.name ?? '', rv: rvOf(object) });
-        }
-      })().catch((e: unknown) => {
-        if (!abort.signal.aborted) throw e;
-      });
+      const watching = awaitedLater(
+        (async () => {
+          for await (const event of b.client.watch(configmaps, { resourceVersion: from }, abort.signal)) {
+            const object = event.object as KubeObject;
+            seen.push({ type: event.type, name: object.metadata?.name ?? '', rv: rvOf(object) });
+          }
+        })().catch((e: unknown) => {
+          if (!abort.signal.aborted) throw e;
+        }),
+      );
       for (let i = 0; i < 10; i++) {
         const created = await a.client.create(configmaps, configMap(`order-${i}`, 0));
         expected.push({ type: 'ADDED', name: `order-${i}`, rv: rvOf(created) });
@@ -180,36 +183,38 @@ describe.each(backends)('replicas over $name', ({ name, skip, open }) => {
       let watches = 0;
       let lastVersion = '';
       const abort = new AbortController();
-      const loop = listWatch({
-        client,
-        ref: ns,
-        signal: abort.signal,
-        backoff: { initialMs: 10, maxMs: 50 },
-        list: async () => {
-          const list = await client.list(ns);
-          lists++;
-          state.clear();
-          for (const o of list.items) state.set(o.metadata?.name ?? '', rvOf(o));
-          return rvOf(list);
-        },
-        handlers: {
-          onWatching: () => {
-            watches++;
+      const loop = awaitedLater(
+        listWatch({
+          client,
+          ref: ns,
+          signal: abort.signal,
+          backoff: { initialMs: 10, maxMs: 50 },
+          list: async () => {
+            const list = await client.list(ns);
+            lists++;
+            state.clear();
+            for (const o of list.items) state.set(o.metadata?.name ?? '', rvOf(o));
+            return rvOf(list);
           },
-          onList: (rv) => {
-            lastVersion = rv;
+          handlers: {
+            onWatching: () => {
+              watches++;
+            },
+            onList: (rv) => {
+              lastVersion = rv;
+            },
+            onEvent: (event) => {
+              const key = event.object.metadata?.name ?? '';
+              lastVersion = rvOf(event.object);
+              if (event.type === 'BOOKMARK') return;
+              events++;
+              seenVersions.add(rvOf(event.object));
+              if (event.type === 'DELETED') state.delete(key);
+              else state.set(key, rvOf(event.object));
+            },
           },
-          onEvent: (event) => {
-            const key = event.object.metadata?.name ?? '';
-            lastVersion = rvOf(event.object);
-            if (event.type === 'BOOKMARK') return;
-            events++;
-            seenVersions.add(rvOf(event.object));
-            if (event.type === 'DELETED') state.delete(key);
-            else state.set(key, rvOf(event.object));
-          },
-        },
-      });
+        }),
+      );
       await eventually(async () => (lists > 0 ? true : undefined), 'the first list');
       const written: string[] = [];
       let deletes = 0;

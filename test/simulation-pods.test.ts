@@ -24,6 +24,7 @@ import {
   waiting,
   type Obj,
 } from './support/simulation';
+import { awaitedLater } from './support/awaited-later';
 
 let host: TestHost;
 
@@ -177,7 +178,9 @@ describe('a pod', () => {
       }),
     );
     await podWhen(host, 'ticker', 'Running', (p) => p.status?.phase === 'Running');
-    const followed = host.request('GET', '/api/v1/namespaces/default/pods/ticker/log?follow=true');
+    const followed = awaitedLater(
+      host.request('GET', '/api/v1/namespaces/default/pods/ticker/log?follow=true'),
+    );
     await until('the first line', async () => {
       const r = await host.request('GET', '/api/v1/namespaces/default/pods/ticker/log');
       return r.text === 'one\n' ? r : undefined;

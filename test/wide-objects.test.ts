@@ -13,6 +13,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../src/server/index';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
+import { awaitedLater } from './support/awaited-later';
 
 const token = 'wide-objects-admin';
 const CMS = '/api/v1/namespaces/default/configmaps';
@@ -51,11 +52,13 @@ function configMapRequest(name: string, data: Record<string, string>): Request {
  */
 async function whileRunning(big: Request): Promise<{ response: Response; answeredMeanwhile: number }> {
   let done = false;
-  const pending = api.fetch(big).then(async (r) => {
-    const text = await r.text();
-    done = true;
-    return new Response(text, { status: r.status, headers: r.headers });
-  });
+  // Handled at once (the probes below are awaited first), and done however it ends: a failure throws at its await.
+  const pending = awaitedLater(
+    api
+      .fetch(big)
+      .then(async (r) => new Response(await r.text(), { status: r.status, headers: r.headers }))
+      .finally(() => (done = true)),
+  );
   let answeredMeanwhile = 0;
   while (!done) {
     // A probe arrives as a new task, as a request from a socket does (not in the same turn as the last).

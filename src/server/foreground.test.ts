@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ForegroundRequests } from './foreground';
+import { awaitedLater } from '../../test/support/awaited-later';
 
 describe('ForegroundRequests', () => {
   it('is quiet at once with nothing in flight', async () => {
@@ -11,7 +12,7 @@ describe('ForegroundRequests', () => {
     const endA = f.begin();
     const endB = f.begin();
     let quiet = false;
-    const waiting = f.quiet(60_000).then(() => (quiet = true));
+    const waiting = awaitedLater(f.quiet(60_000).then(() => (quiet = true)));
     endA();
     endA(); // ending twice counts once
     await Promise.resolve();
@@ -30,7 +31,7 @@ describe('ForegroundRequests', () => {
   it('settles only after a pause of the whole window, however many requests came before', async () => {
     const f = new ForegroundRequests();
     let settled = false;
-    const waiting = f.settled(40, 60_000).then(() => (settled = true));
+    const waiting = awaitedLater(f.settled(40, 60_000).then(() => (settled = true)));
     // A burst: a request begins and ends every 10 ms, each gap shorter than the window.
     for (let i = 0; i < 5; i++) {
       const end = f.begin();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLongRunningRequest, Lifecycle } from './lifecycle';
+import { awaitedLater } from '../../test/support/awaited-later';
 
 const request = (path: string, init: RequestInit = {}) => new Request(`https://h${path}`, init);
 
@@ -37,7 +38,7 @@ describe('Lifecycle', () => {
     else throw new Error('refused during the delay');
     l.stopAcceptingNew();
     let drained = false;
-    const done = l.drained().then(() => (drained = true));
+    const done = awaitedLater(l.drained().then(() => (drained = true)));
     const refused = l.admit(request('/api/v1/pods'));
     expect('response' in refused && refused.response.status).toBe(429);
     if ('response' in refused) {

@@ -7,9 +7,10 @@
 import type { ProfileName } from '../../machinery/naming';
 import { CLAIM_MESSAGE } from './messages';
 import { hostScriptRuns } from './script-host';
+import { workerRegistration, workerScriptUrl } from './worker-script';
 
 export interface RegisterOptions {
-  /** Worker script; default `/sw.js`. */
+  /** Worker script; default `/sw.js` (index.html's inline script registers that one too: see worker-script.ts). */
   scriptUrl?: string;
   /** Naming profile of the in-browser server; default `orch`. A different profile is a different worker script URL and store. */
   profile?: ProfileName;
@@ -29,14 +30,12 @@ export async function registerServiceWorker(
   const container = navigator.serviceWorker;
   // The worker asks this page to run JavaScript webhook backends (it cannot start Workers itself).
   hostScriptRuns(container);
-  const scriptUrl = options.scriptUrl ?? '/sw.js';
-  const url =
-    options.profile === undefined ? scriptUrl : `${scriptUrl}?profile=${encodeURIComponent(options.profile)}`;
+  const url = workerScriptUrl(options.profile, options.scriptUrl);
   // Listen before registering: on a first visit the new worker claims the page as soon as it activates.
   const changed = new Promise<void>((resolve) =>
     container.addEventListener('controllerchange', () => resolve(), { once: true }),
   );
-  const registering = container.register(url, { type: 'module', scope: '/' });
+  const registering = container.register(url, workerRegistration);
   // A reload is already served by this worker: registering again only checks for an update (the browser
   // fetches the script and compares it), which the page need not wait for before its first request.
   if (

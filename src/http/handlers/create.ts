@@ -8,20 +8,19 @@
 
 import type { KubeObject } from '../../api/meta';
 import { badRequest } from '../../machinery/errors';
-import { dropNullsSliced } from '../../machinery/json';
 import type { Creater, NamedCreater, RestStorage } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
-import { asObjectOfType, decodeObjectBodyAsync, readBodyText } from '../body';
 import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
-import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
+import { parseFieldValidation } from '../field-validation';
 import { refuseUnencodableObjectAnswer, respondObject } from '../encode';
 import { respondValue } from '../respond';
 import { ownershipOptions } from '../field-manager-options';
 import { optionsObject, requestScope } from '../scope';
 import { breathe } from '../../machinery/cooperative';
+import { decodeWrittenObject } from './written-object';
 
 export async function handleCreate(
   server: ServerContext,
@@ -35,37 +34,11 @@ export async function handleCreate(
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), true);
   refuseUnencodableObjectAnswer(ctx, req.rt);
   const kind = storage.objectKind;
-  const apiVersion =
-    kind === undefined
-      ? req.rt.apiVersion
-      : kind.group === ''
-        ? kind.version
-        : `${kind.group}/${kind.version}`;
-  const text = await readBodyText(ctx.request);
-  // Each phase over a wide body lets other requests run before the next (machinery/cooperative.ts).
-  await breathe();
-  const decoded = await decodeObjectBodyAsync(text, format, {
-    kind: kind?.kind ?? req.rt.kind,
-    typed: !req.rt.custom,
+  // Bodies of other kinds (an Eviction, a review) lose their nulls too; field validation is for the resource's own.
+  const obj = await decodeWrittenObject(server, ctx, req, storage, format, mode, {
+    dropNulls: true,
+    validate: kind === undefined,
   });
-  await breathe();
-  const obj = asObjectOfType(decoded.value, { apiVersion, kind: kind?.kind ?? req.rt.kind });
-  // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
-  if (!req.rt.custom) await dropNullsSliced(obj);
-  await breathe();
-  if (kind === undefined)
-    await enforceFieldValidation(
-      server.catalog.definitions,
-      req.rt,
-      obj,
-      mode,
-      ctx.warnings,
-      decoded.findings,
-      {
-        strictError: undecodable(req.rt),
-      },
-    );
-  await breathe();
   ctx.warnings.keep();
   const meta = obj.metadata ?? (obj.metadata = {});
   if (req.rt.namespaced) {

@@ -7,20 +7,20 @@
 
 import type { KubeObject } from '../../api/meta';
 import { badRequest } from '../../machinery/errors';
-import { deepCloneSliced, dropNullsSliced } from '../../machinery/json';
+import { deepCloneSliced } from '../../machinery/json';
 import { breathe } from '../../machinery/cooperative';
 import type { RestStorage, Updater } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
-import { asObjectOfType, decodeObjectBodyAsync, readBodyText } from '../body';
 import { negotiateBody } from '../negotiate';
 import { parseDryRun } from '../options';
-import { enforceFieldValidation, parseFieldValidation, undecodable } from '../field-validation';
+import { parseFieldValidation } from '../field-validation';
 import { refuseUnencodableObjectAnswer, respondObject } from '../encode';
 import { respondValue } from '../respond';
 import { ownershipOptions } from '../field-manager-options';
 import { optionsObject, requestScope } from '../scope';
+import { decodeWrittenObject } from './written-object';
 
 export function checkNameAndNamespace(req: ResolvedRequest, obj: KubeObject): void {
   const meta = obj.metadata ?? (obj.metadata = {});
@@ -37,16 +37,6 @@ export function checkNameAndNamespace(req: ResolvedRequest, obj: KubeObject): vo
   } else delete meta.namespace;
 }
 
-/** `v1` or `<group>/<version>` of the kind a storage serves (a Scale is autoscaling/v1). */
-export function storageApiVersion(
-  req: ResolvedRequest,
-  storage: RestStorage,
-): { apiVersion: string; kind: string } {
-  const k = storage.objectKind;
-  if (k === undefined) return { apiVersion: req.rt.apiVersion, kind: req.rt.kind };
-  return { apiVersion: k.group === '' ? k.version : `${k.group}/${k.version}`, kind: k.kind };
-}
-
 export async function handleUpdate(
   server: ServerContext,
   ctx: RequestContext,
@@ -59,33 +49,12 @@ export async function handleUpdate(
   const format = negotiateBody(server.profile, ctx.request.headers.get('content-type'), true);
   refuseUnencodableObjectAnswer(ctx, req.rt);
   const sub = req.info.subresource;
-  const gvk = storageApiVersion(req, storage);
-  const text = await readBodyText(ctx.request);
-  // Each phase over a wide body lets other requests run before the next (machinery/cooperative.ts).
-  await breathe();
-  const decoded = await decodeObjectBodyAsync(text, format, {
-    kind: gvk.kind,
-    typed: !req.rt.custom,
+  // A body of another kind (a Scale) is taken as decoded; the resource's own kind is cleaned and validated.
+  const ownKind = storage.objectKind === undefined;
+  const obj = await decodeWrittenObject(server, ctx, req, storage, format, mode, {
+    dropNulls: ownKind,
+    validate: ownKind,
   });
-  await breathe();
-  const obj = asObjectOfType(decoded.value, gvk);
-  if (storage.objectKind === undefined) {
-    // custom resources keep nulls of nullable fields; their decoding drops the others (see CustomResourceFacts)
-    if (!req.rt.custom) await dropNullsSliced(obj);
-    await breathe();
-    await enforceFieldValidation(
-      server.catalog.definitions,
-      req.rt,
-      obj,
-      mode,
-      ctx.warnings,
-      decoded.findings,
-      {
-        strictError: undecodable(req.rt),
-      },
-    );
-    await breathe();
-  }
   ctx.warnings.keep();
   checkNameAndNamespace(req, obj);
   const scope = requestScope(ctx, req, storage, 'update', {

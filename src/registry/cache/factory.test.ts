@@ -9,6 +9,7 @@ import type { KubeObject } from '../../api/meta';
 import { createMemoryStorage } from '../../storage/memory/memory-storage';
 import { objectKey } from '../keys';
 import { SharedInformerFactory } from './factory';
+import { awaitedLater } from '../../../test/support/awaited-later';
 
 const CM = { group: '', resource: 'configmaps' };
 const NS = { group: '', resource: 'namespaces' };
@@ -34,7 +35,7 @@ describe('SharedInformerFactory', () => {
     const namespaces = factory.informerFor(NS);
     const configMaps = factory.informerFor(CM);
     let synced = false;
-    const waiting = factory.waitForCacheSync().then(() => (synced = true));
+    const waiting = awaitedLater(factory.waitForCacheSync().then(() => (synced = true)));
     await Promise.resolve();
     expect(synced).toBe(false); // not started
     await factory.start();

@@ -12,6 +12,7 @@ import type { ChangeRecord, ListOptions, ListResult, Storage } from '../../stora
 import { objectKey } from '../keys';
 import { SharedInformer } from './informer';
 import type { InformerEventHandler } from './types';
+import { awaitedLater } from '../../../test/support/awaited-later';
 
 const CM = { group: '', resource: 'configmaps' };
 
@@ -81,7 +82,7 @@ describe('SharedInformer', () => {
     const informer = new SharedInformer(storage, CM);
     const { events, handler } = recorder();
     informer.addEventHandler(handler);
-    const started = informer.start();
+    const started = awaitedLater(informer.start());
     await listed; // the snapshot is read at revision 3
     await base.create(key('a', 'after'), cm('a', 'after'));
     const stored = await base.get(key('a', 'changed'));
@@ -105,7 +106,7 @@ describe('SharedInformer', () => {
     const { events, handler } = recorder();
     informer.addEventHandler(handler);
     // Subscribed, list not yet read: this commit is heard live and is also in the snapshot.
-    const started = informer.start();
+    const started = awaitedLater(informer.start());
     await base.create(key('a', 'x'), cm('a', 'x'));
     release();
     await started;

@@ -42,6 +42,7 @@ import type {
   ListRequest,
   ListResponse,
   RestStorage,
+  StoredEntryGetter,
   UpdatedObjectInfo,
   UpdateOptions,
   UpdateResult,
@@ -93,7 +94,7 @@ const maxGenerateNameAttempts = 8;
 const expiredContinueMessage =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-export class GenericStore implements RestStorage {
+export class GenericStore implements RestStorage, StoredEntryGetter {
   readonly objects: ObjectStore;
   readonly returnsDeletedObject: boolean;
 
@@ -137,12 +138,15 @@ export class GenericStore implements RestStorage {
   /**
    * A current read (resourceVersion "" or "0") answered from the storage's memory, uncopied, for a caller that
    * only encodes it: the served object and the stored entry it comes from (`ObjectStore.peek`). `get` has no
-   * step of its own beyond that read, so both answer the same object; undefined when memory cannot answer.
+   * step of its own beyond that read, so both answer the same object; undefined when memory cannot answer or
+   * `rt` is not this store's.
    */
   peekCurrent(
+    rt: ResourceType,
     namespace: string,
     name: string,
   ): { entry: Readonly<StoredObject>; object: KubeObject } | undefined {
+    if (rt !== this.rt) return undefined;
     return this.objects.peek(this.rt, this.rt.namespaced ? namespace : '', name);
   }
 

@@ -17,11 +17,17 @@
  * | GracefulDeleter   | delete             | DELETE on a name             |
  * | CollectionDeleter | deletecollection   | DELETE on a collection       |
  * | Connecter         | per connect method | log, exec, attach, proxy, …  |
+ *
+ * One capability serves no verb: a StoredEntryGetter's current GET answer is
+ * its stored entry as is, so the HTTP layer may keep that answer's text per
+ * entry.
  */
 
 import type { StreamSession } from '../../api/node-agent';
 import type { KubeObject, Status } from '../../api/meta';
+import type { StoredObject } from '../../storage/types';
 import type { DeleteRequestOptions } from '../deletion';
+import type { ResourceType } from '../resource-type';
 import type { RequestScope } from './scope';
 
 /** A list request after the HTTP layer decoded it (the continue token into a position). */
@@ -204,6 +210,21 @@ export interface ParentUpdater {
   present(parent: KubeObject): KubeObject;
 }
 
+/**
+ * A Getter whose answer to a current read (resourceVersion "" or "0") is the stored entry as is: the served
+ * object is the stored one, or a shallow copy naming its version, and `get` has no step of its own beyond
+ * that read. `peekCurrent` hands out both, uncopied, so the answer's text may be kept per entry
+ * (http/handlers/get-from-memory.ts): undefined when memory cannot answer, or when the storage does not
+ * serve `rt` itself. A storage that wraps or replaces `get` must not offer it (`restrict` does not pass it on).
+ */
+export interface StoredEntryGetter {
+  peekCurrent(
+    rt: ResourceType,
+    namespace: string,
+    name: string,
+  ): { entry: Readonly<StoredObject>; object: KubeObject } | undefined;
+}
+
 /** The kind a storage serves when it differs from its resource's (Scale, Eviction, TokenRequest, …). */
 export interface KindOverride {
   readonly objectKind?: { group: string; version: string; kind: string };
@@ -219,7 +240,8 @@ export type RestStorage = Partial<
     GracefulDeleter &
     CollectionDeleter &
     Connecter &
-    ParentUpdater
+    ParentUpdater &
+    StoredEntryGetter
 > &
   KindOverride;
 
@@ -238,6 +260,8 @@ export const isConnecter = (s: RestStorage): s is RestStorage & Connecter =>
   typeof s.connect === 'function' && Array.isArray(s.connectMethods);
 export const isParentUpdater = (s: RestStorage): s is RestStorage & ParentUpdater =>
   typeof s.updateParent === 'function';
+export const isStoredEntryGetter = (s: RestStorage): s is RestStorage & StoredEntryGetter =>
+  typeof s.peekCurrent === 'function';
 
 const connectVerbs: Record<string, string> = {
   GET: 'get',

@@ -3,6 +3,7 @@ import { SandboxClock } from '../../machinery/clock';
 import { Container, type ContainerConfig } from './container';
 import { pullImage } from './images';
 import { Collector, textInput } from './shell/io';
+import { awaitedLater } from '../../../test/support/awaited-later';
 
 const t0 = Date.UTC(2024, 4, 1, 12, 0, 0);
 
@@ -79,7 +80,7 @@ describe('a simulated container', () => {
 
   it('kills a shell that ignores SIGTERM once the grace period is over', async () => {
     const { c, clock } = container('busybox', ['sleep', '3600']);
-    const stopping = c.stop(30_000);
+    const stopping = awaitedLater(c.stop(30_000));
     await settle();
     expect(c.running).toBe(true);
     clock.advance(30_000);

@@ -4,7 +4,7 @@
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
-import { StorageError, type ChangeRecord } from '../types';
+import { StorageError, type ChangeRecord, type Storage } from '../types';
 import { createDexieStorage } from './dexie-storage';
 import { openDatabase, type ChangeRow, type ObjectRow } from './schema';
 import { commitBatch, type BatchWrite, type NativeDatabase, type WriteOutcome } from './write-batch';
@@ -59,44 +59,97 @@ function remove(key: string): BatchWrite {
 const revisions = (outcomes: WriteOutcome[]) =>
   outcomes.map((o) => ('change' in o ? o.change.revision : (o.error as StorageError).code));
 
-describe('commitBatch', () => {
-  it('runs writes to one key in issue order, each seeing the rows the batch left', async () => {
-    const db = await freshDatabase();
-    const outcomes = await commitBatch(native(db), [
-      create('/a/x'),
-      update('/a/x', 1, thing('x', { spec: { n: 2 } })),
-      update('/a/x', 2, thing('x', { spec: { n: 3 } })),
-      create('/a/y'),
-      remove('/a/y'),
-    ]);
-    expect(revisions(outcomes)).toEqual([1, 2, 3, 4, 5]);
-    expect((await db.objects.get('/a/x'))?.object.spec).toEqual({ n: 3 });
-    expect(await db.objects.get('/a/y')).toBeUndefined();
-    expect((await db.changes.toArray()).map((c) => `${c.revision} ${c.type} ${c.key}`)).toEqual([
-      '1 ADDED /a/x',
-      '2 MODIFIED /a/x',
-      '3 MODIFIED /a/x',
-      '4 ADDED /a/y',
-      '5 DELETED /a/y',
-    ]);
-    expect((await db.meta.get('revision'))?.value).toBe(5);
-    db.close();
-  });
+/** Each write's revision, or the code of the error it failed with. */
+const settledRevisions = (settled: PromiseSettledResult<{ revision: number }>[]) =>
+  settled.map((s) => (s.status === 'fulfilled' ? s.value.revision : (s.reason as StorageError).code));
 
-  it('fails only the write whose plan throws; the others take consecutive revisions', async () => {
+/** `db` with every object store its transactions open calling `onGet` on each `get`. */
+function countingGets(db: NativeDatabase, onGet: () => void): NativeDatabase {
+  return {
+    transaction: (stores, mode, options) => {
+      const tx = db.transaction(stores, mode, options);
+      const objectStore = tx.objectStore.bind(tx);
+      tx.objectStore = (name) => {
+        const store = objectStore(name);
+        const get = store.get.bind(store);
+        store.get = (key) => {
+          onGet();
+          return get(key);
+        };
+        return store;
+      };
+      return tx;
+    },
+  };
+}
+
+/** Has the storage's batches go through `replace(db)` instead of its own IndexedDB connection. */
+function replaceBackend(storage: Storage, replace: (db: NativeDatabase) => NativeDatabase): void {
+  const inner = storage as unknown as { backend(): Promise<NativeDatabase> };
+  const real = inner.backend.bind(storage);
+  inner.backend = async () => replace(await real());
+}
+
+describe('commitBatch', () => {
+  interface BatchCase {
+    name: string;
+    /** Committed first, as a batch of its own. */
+    before?: BatchWrite[];
+    batch: BatchWrite[];
+    /** Each write's revision, or the code of the error it failed with. */
+    outcomes: (number | string)[];
+    /** What each key's row holds afterwards (undefined: no row). */
+    rows: Record<string, { revision?: number; spec?: unknown } | undefined>;
+    /** The history as `<revision> <type> <key>`, where the case checks it. */
+    changes?: string[];
+    /** The revision the database records afterwards. */
+    revision: number;
+  }
+
+  const batches: BatchCase[] = [
+    {
+      name: 'runs writes to one key in issue order, each seeing the rows the batch left',
+      batch: [
+        create('/a/x'),
+        update('/a/x', 1, thing('x', { spec: { n: 2 } })),
+        update('/a/x', 2, thing('x', { spec: { n: 3 } })),
+        create('/a/y'),
+        remove('/a/y'),
+      ],
+      outcomes: [1, 2, 3, 4, 5],
+      rows: { '/a/x': { spec: { n: 3 } }, '/a/y': undefined },
+      changes: ['1 ADDED /a/x', '2 MODIFIED /a/x', '3 MODIFIED /a/x', '4 ADDED /a/y', '5 DELETED /a/y'],
+      revision: 5,
+    },
+    {
+      name: 'fails only the write whose plan throws; the others take consecutive revisions',
+      before: [create('/a/x')],
+      batch: [
+        create('/a/y'),
+        create('/a/x'),
+        update('/a/x', 7),
+        remove('/a/none'),
+        update('/a/x', 1, thing('x', { spec: { n: 1 } })),
+      ],
+      outcomes: [2, 'KeyExists', 'RevisionMismatch', 'NotFound', 3],
+      rows: { '/a/x': { revision: 3 }, '/a/y': { revision: 2 } },
+      revision: 3,
+    },
+  ];
+
+  it.each(batches)('$name', async (c) => {
     const db = await freshDatabase();
-    await commitBatch(native(db), [create('/a/x')]);
-    const outcomes = await commitBatch(native(db), [
-      create('/a/y'),
-      create('/a/x'),
-      update('/a/x', 7),
-      remove('/a/none'),
-      update('/a/x', 1, thing('x', { spec: { n: 1 } })),
-    ]);
-    expect(revisions(outcomes)).toEqual([2, 'KeyExists', 'RevisionMismatch', 'NotFound', 3]);
-    expect((await db.objects.get('/a/x'))?.revision).toBe(3);
-    expect((await db.objects.get('/a/y'))?.revision).toBe(2);
-    expect((await db.meta.get('revision'))?.value).toBe(3);
+    if (c.before !== undefined) await commitBatch(native(db), c.before);
+    expect(revisions(await commitBatch(native(db), c.batch))).toEqual(c.outcomes);
+    for (const [key, want] of Object.entries(c.rows)) {
+      const row = await db.objects.get(key);
+      if (want === undefined) expect(row, key).toBeUndefined();
+      if (want?.spec !== undefined) expect(row?.object.spec, key).toEqual(want.spec);
+      if (want?.revision !== undefined) expect(row?.revision, key).toBe(want.revision);
+    }
+    if (c.changes !== undefined)
+      expect((await db.changes.toArray()).map((r) => `${r.revision} ${r.type} ${r.key}`)).toEqual(c.changes);
+    expect((await db.meta.get('revision'))?.value).toBe(c.revision);
     db.close();
   });
 
@@ -120,22 +173,7 @@ describe('commitBatch', () => {
     const creating = (key: string): BatchWrite => ({ ...create(key), creates: true });
     // Counts the reads the batch issues.
     let reads = 0;
-    const counting: NativeDatabase = {
-      transaction: (stores, mode, options) => {
-        const tx = native(db).transaction(stores, mode, options);
-        const objectStore = tx.objectStore.bind(tx);
-        tx.objectStore = (name) => {
-          const store = objectStore(name);
-          const get = store.get.bind(store);
-          store.get = (key) => {
-            reads++;
-            return get(key);
-          };
-          return store;
-        };
-        return tx;
-      },
-    };
+    const counting = countingGets(native(db), () => reads++);
     const outcomes = await commitBatch(
       counting,
       [creating('/a/y'), creating('/a/y'), creating('/a/z')],
@@ -178,9 +216,7 @@ describe('dexie storage group commit', () => {
       storage.create('/a/z', thing('z')),
     ];
     const settled = await Promise.allSettled(pending);
-    expect(
-      settled.map((s) => (s.status === 'fulfilled' ? s.value.revision : (s.reason as StorageError).code)),
-    ).toEqual([1, 2, 3, 'KeyExists', 4, 5]);
+    expect(settledRevisions(settled)).toEqual([1, 2, 3, 'KeyExists', 4, 5]);
     expect(await storage.currentRevision()).toBe(5);
     // Acknowledged means committed: a second connection sees every acknowledged write.
     const name = `write-batch-storage-${databases}`;
@@ -195,34 +231,29 @@ describe('dexie storage group commit', () => {
     await storage.create('/a/first', thing('first'));
     // The store refuses to put the row of `/a/bad` (as a full disk would refuse a write): a stand-in for an
     // IndexedDB error that no plan foresees.
-    const inner = storage as unknown as { backend(): Promise<NativeDatabase> };
-    const real = inner.backend.bind(storage);
-    inner.backend = async () => {
-      const db = await real();
-      return {
-        transaction: (stores, mode, options) => {
-          const tx = db.transaction(stores, mode, options);
-          return new Proxy(tx, {
-            get(target, prop) {
-              if (prop !== 'objectStore') return Reflect.get(target, prop, target) as unknown;
-              return (name: string) => {
-                const store = target.objectStore(name);
-                return new Proxy(store, {
-                  get(s, method) {
-                    const value = Reflect.get(s, method, s) as unknown;
-                    if (method !== 'put' || typeof value !== 'function') return value;
-                    return (row: { key?: string }) => {
-                      if (row.key === '/a/bad') throw new Error('QuotaExceededError');
-                      return (value as (row: unknown) => unknown).call(s, row);
-                    };
-                  },
-                });
-              };
-            },
-          });
-        },
-      };
-    };
+    replaceBackend(storage, (db) => ({
+      transaction: (stores, mode, options) => {
+        const tx = db.transaction(stores, mode, options);
+        return new Proxy(tx, {
+          get(target, prop) {
+            if (prop !== 'objectStore') return Reflect.get(target, prop, target) as unknown;
+            return (name: string) => {
+              const store = target.objectStore(name);
+              return new Proxy(store, {
+                get(s, method) {
+                  const value = Reflect.get(s, method, s) as unknown;
+                  if (method !== 'put' || typeof value !== 'function') return value;
+                  return (row: { key?: string }) => {
+                    if (row.key === '/a/bad') throw new Error('QuotaExceededError');
+                    return (value as (row: unknown) => unknown).call(s, row);
+                  };
+                },
+              });
+            };
+          },
+        });
+      },
+    }));
     const settled = await Promise.allSettled([
       storage.create('/a/x', thing('x')),
       storage.create('/a/bad', thing('bad')),
@@ -247,24 +278,7 @@ describe('dexie storage group commit', () => {
     expect(first.map((s) => s.revision)).toEqual([1, 2]);
     // Counts the reads the storage's batches issue from here on.
     let reads = 0;
-    const inner = storage as unknown as { backend(): Promise<NativeDatabase> };
-    const real = inner.backend.bind(storage);
-    inner.backend = async () => {
-      const db = await real();
-      return {
-        transaction: (stores, mode, options) => {
-          const tx = db.transaction(stores, mode, options);
-          const objectStore = tx.objectStore.bind(tx);
-          tx.objectStore = (store) => {
-            const opened = objectStore(store);
-            const get = opened.get.bind(opened);
-            opened.get = (key) => (reads++, get(key));
-            return opened;
-          };
-          return tx;
-        },
-      };
-    };
+    replaceBackend(storage, (db) => countingGets(db, () => reads++));
     expect((await storage.create('/a/v', thing('v'))).revision).toBe(3);
     expect(reads).toBe(0);
     await storage.delete('/a/v');
@@ -274,9 +288,7 @@ describe('dexie storage group commit', () => {
       storage.create('/a/x', thing('x')),
       storage.update('/a/y', thing('y', { spec: { n: 1 } }), 2),
     ]);
-    expect(
-      again.map((s) => (s.status === 'fulfilled' ? s.value.revision : (s.reason as StorageError).code)),
-    ).toEqual([5, 'KeyExists', 6]);
+    expect(settledRevisions(again)).toEqual([5, 'KeyExists', 6]);
     expect(((again[1] as PromiseRejectedResult).reason as StorageError).current?.revision).toBe(1);
     // A writer that broke the promise (took revision 7): the next create is refused by the history and retried
     // reading, so it takes 8 and the other writer's write stays.

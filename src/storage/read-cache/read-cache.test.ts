@@ -9,8 +9,10 @@ import { describeStorageConformance } from '../conformance';
 import { createDexieStorage } from '../dexie/dexie-storage';
 import { createMemoryStorage } from '../memory/memory-storage';
 import type { Storage } from '../types';
-import { type ReadCachedStorage, withReadCache } from './read-cache';
-import { createWriterLease, inProcessLocks, type ChannelLike, type LockManagerLike } from './writer-lease';
+import type { ReadCachedStorage } from './read-cache';
+import { inProcessLocks } from './writer-lease';
+import { awaitedLater } from '../../../test/support/awaited-later';
+import { leased, writerOf } from '../../../test/support/two-writers';
 
 let databases = 0;
 const opened: Storage[] = [];
@@ -18,29 +20,9 @@ afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
 });
 
-/** Node's BroadcastChannel (its typings name the DOM's listener types differently). */
-function channelOf(name: string): ChannelLike {
-  const channel = new BroadcastChannel(name);
-  return {
-    postMessage: (message) => channel.postMessage(message),
-    addEventListener: (type, listener) => channel.addEventListener(type, listener as never),
-    close: () => channel.close(),
-  };
-}
-
-function cached(inner: Storage, locks: LockManagerLike, name: string): ReadCachedStorage {
-  const lease = createWriterLease({ name, locks, channel: channelOf(name) });
-  const storage = withReadCache(inner, lease) as ReadCachedStorage;
-  opened.push(storage);
-  return storage;
-}
-
 describeStorageConformance('read cache over memory', async () => {
   const name = `read-cache-conformance-${++databases}`;
-  return withReadCache(
-    createMemoryStorage(),
-    createWriterLease({ name, locks: inProcessLocks(), channel: channelOf(name) }),
-  );
+  return leased(createMemoryStorage(), inProcessLocks(), name);
 });
 
 const thing = (n: number): KubeObject => ({ kind: 'Thing', metadata: { name: 'x' }, spec: { n } });
@@ -50,7 +32,11 @@ describe('read cache over one IndexedDB with two writers', () => {
   const pair = () => {
     const db = `read-cache-${++databases}`;
     const locks = inProcessLocks();
-    const open = () => cached(createDexieStorage({ name: db, indexedDB, IDBKeyRange }), locks, `lease-${db}`);
+    const open = () => {
+      const storage = writerOf(db, locks);
+      opened.push(storage);
+      return storage;
+    };
     return { db, a: open(), b: open() };
   };
 
@@ -146,12 +132,12 @@ describe('read cache over one IndexedDB with two writers', () => {
           acknowledged.set(key, (await h.create(key, thing(i))).revision);
         }),
       );
-      // A name both handles create: exactly one wins, the other is told it exists.
-      const both = await Promise.allSettled([
-        a.create(`/t/both-${round}`, thing(0)),
-        b.create(`/t/both-${round}`, thing(1)),
+      // A name both handles create: exactly one wins, the other is told it exists. Awaited with the burst
+      // (not after it), so a burst write failing meanwhile fails this test, not the run.
+      const [both] = await Promise.all([
+        Promise.allSettled([a.create(`/t/both-${round}`, thing(0)), b.create(`/t/both-${round}`, thing(1))]),
+        Promise.all(burst),
       ]);
-      await Promise.all(burst);
       expect(both.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(
         ((both.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as Error).message,
@@ -180,7 +166,7 @@ describe('read cache over one IndexedDB with two writers', () => {
   it('reads writes that happened during a read in flight correctly afterwards', async () => {
     const { a, b } = pair();
     await a.create('/t/x', thing(1));
-    const reading = a.get('/t/x');
+    const reading = awaitedLater(a.get('/t/x'));
     await b.update('/t/x', thing(2), 1);
     await reading;
     expect(await spec(a, '/t/x')).toEqual({ n: 2 });

@@ -1,17 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { keepKey, keptKeys, keyFor } from './key-vault';
-
-/** A tab storage holding strings in a map. */
-function fakeStorage(): { getItem(k: string): string | null; setItem(k: string, v: string): void } {
-  const items = new Map<string, string>();
-  return { getItem: (k) => items.get(k) ?? null, setItem: (k, v) => void items.set(k, v) };
-}
+import { memoryStorage } from '../lib/fixtures.test-support';
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe('key vault', () => {
   it('keeps the newest keys only, in memory and in the tab storage, and a key kept again counts as new', () => {
-    const storage = fakeStorage();
+    const storage = memoryStorage();
     vi.stubGlobal('sessionStorage', storage);
     keepKey('request-0', 'key-0');
     for (let i = 1; i < keptKeys; i++) keepKey(`request-${i}`, `key-${i}`);

@@ -1,41 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Discovery } from '../../client/index';
 import { discoveryScope, readDiscovery, writeDiscovery } from './discovery-cache';
+import { coreV1, memoryStorage } from './fixtures.test-support';
 
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, value),
-  };
-}
-
-const discovery: Discovery = {
-  groupVersions: [
-    {
-      group: '',
-      version: 'v1',
-      groupVersion: 'v1',
-      preferred: true,
-      resources: [
-        {
-          name: 'configmaps',
-          singularName: 'configmap',
-          namespaced: true,
-          kind: 'ConfigMap',
-          verbs: ['list'],
-        },
-      ],
-    },
-  ],
-  failed: [],
-};
+const discovery: Discovery = { groupVersions: [coreV1], failed: [] };
 
 describe('discovery cache', () => {
   it('gives back the last discovery of the same profile and identity only', () => {

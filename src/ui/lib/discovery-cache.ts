@@ -9,7 +9,7 @@
  */
 
 import type { Discovery } from '../../client/index';
-import type { ActingAs } from './identity';
+import { adminIdentityName, type ActingAs } from './identity';
 
 const storageKey = 'orch-sandbox.discovery';
 
@@ -20,7 +20,7 @@ interface Entry {
 
 /** Whose discovery it is: the profile, the identity (the built-in admin by default) and whom it impersonates. */
 export function discoveryScope(profile: string, acting: ActingAs | undefined): string {
-  return JSON.stringify([profile, acting?.name ?? 'admin', acting?.impersonate?.user ?? '']);
+  return JSON.stringify([profile, acting?.name ?? adminIdentityName, acting?.impersonate?.user ?? '']);
 }
 
 export function readDiscovery(scope: string, storage = sessionStorageOrUndefined()): Discovery | undefined {

@@ -61,9 +61,17 @@ export interface ServerSeenUser {
 }
 
 export const identitiesPath = '/sandbox/v1/identities';
+/** The list without waiting for client certificates: the admin's token is all a first screen needs. */
+export const deferredIdentitiesPath = `${identitiesPath}?certificates=deferred`;
 export const oidcTokenPath = '/sandbox/v1/oidc/token';
 
-const storageKey = 'orch-sandbox.identity';
+/**
+ * The built-in identity the UI acts as by default, and the sessionStorage key of the tab's choice. A reload
+ * asks for the admin from index.html's inline script before any module loads (by the default identity only,
+ * so it reads the key too): it repeats both, and index-html.test.ts checks they agree.
+ */
+export const adminIdentityName = 'admin';
+export const identityKey = 'orch-sandbox.identity';
 /** Identities made in this tab (a certificate issued from a CSR, a service account's token). */
 const savedKey = 'orch-sandbox.identities.saved';
 
@@ -124,7 +132,7 @@ export class IdentityStore {
     // The admin's token is all this needs: the list answers without waiting for a client certificate.
     this.loading ??= this.load({ certificates: false })
       .then((all) => {
-        const admin = all.find((i) => i.name === 'admin');
+        const admin = all.find((i) => i.name === adminIdentityName);
         if (this.acting === undefined && admin?.token !== undefined)
           this.set(
             {
@@ -237,7 +245,7 @@ export function identityFetch(
 
 /** Reads the built-in identities from the sandbox API. */
 export async function loadIdentities(options: { certificates?: boolean } = {}): Promise<SandboxIdentity[]> {
-  const url = options.certificates === false ? `${identitiesPath}?certificates=deferred` : identitiesPath;
+  const url = options.certificates === false ? deferredIdentitiesPath : identitiesPath;
   const response = await ((options.certificates === false ? takeAskedByPage() : undefined) ??
     fetch(url, { headers: { accept: 'application/json' } }));
   if (!response.ok) throw new Error(`${identitiesPath}: ${response.status}`);
@@ -341,7 +349,7 @@ function sessionStorageOrUndefined(): Storage | undefined {
 
 function readStored(storage: Storage | undefined): ActingAs | undefined {
   try {
-    const text = storage?.getItem(storageKey);
+    const text = storage?.getItem(identityKey);
     if (text === null || text === undefined) return undefined;
     const value = JSON.parse(text) as Partial<ActingAs>;
     return typeof value.name === 'string' ? (value as ActingAs) : undefined;
@@ -363,7 +371,7 @@ function readSaved(storage: Storage | undefined): ActingAs[] {
 
 function writeStored(storage: Storage | undefined, acting: ActingAs): void {
   try {
-    storage?.setItem(storageKey, JSON.stringify(acting));
+    storage?.setItem(identityKey, JSON.stringify(acting));
   } catch {
     // Storage disabled: the choice lasts for this page only.
   }

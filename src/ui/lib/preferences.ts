@@ -12,9 +12,18 @@ export type ProfilePreference = 'orch' | 'kubernetes';
 
 const prefix = 'orch-sandbox.';
 
+/**
+ * The localStorage key of a preference. index.html's inline scripts read the theme's and the profile's
+ * before any module loads (the theme before the first paint, the profile for the worker's URL), so they
+ * repeat those two keys: index-html.test.ts checks they agree.
+ */
+export function preferenceKey(name: string): string {
+  return prefix + name;
+}
+
 function read(key: string): string | undefined {
   try {
-    return localStorage.getItem(prefix + key) ?? undefined;
+    return localStorage.getItem(preferenceKey(key)) ?? undefined;
   } catch {
     return undefined;
   }
@@ -22,8 +31,8 @@ function read(key: string): string | undefined {
 
 function write(key: string, value: string | undefined): void {
   try {
-    if (value === undefined) localStorage.removeItem(prefix + key);
-    else localStorage.setItem(prefix + key, value);
+    if (value === undefined) localStorage.removeItem(preferenceKey(key));
+    else localStorage.setItem(preferenceKey(key), value);
   } catch {
     // Storage disabled: the choice lasts for this page only.
   }

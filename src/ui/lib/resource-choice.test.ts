@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { assumedDefaultCollection, collectionRef, defaultChoice } from './resource-choice';
 import { resourcePath } from '../../client/index';
-
-const core = {
-  group: '',
-  version: 'v1',
-  groupVersion: 'v1',
-  preferred: true,
-  resources: [
-    {
-      name: 'configmaps',
-      singularName: 'configmap',
-      namespaced: true,
-      kind: 'ConfigMap',
-      verbs: ['list', 'watch'],
-    },
-    { name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['list'] },
-  ],
-};
+import { coreV1 } from './fixtures.test-support';
 
 describe('assumedDefaultCollection', () => {
   it('is the collection discovery picks by default, so the list started before discovery goes on', () => {
-    const picked = defaultChoice([core]);
+    const picked = defaultChoice([coreV1]);
     expect(picked).toBeDefined();
     for (const namespace of ['default', '']) {
       const assumed = assumedDefaultCollection(undefined, namespace);

@@ -4,6 +4,7 @@ import { commandsFor } from './commands';
 import { piDigits } from './commands/programs';
 import { Shell } from './interpreter';
 import { Collector, Killed, textInput, type ProcessHost } from './io';
+import { awaitedLater } from '../../../../test/support/awaited-later';
 
 const start = Date.UTC(2024, 4, 1, 12, 0, 0);
 
@@ -195,11 +196,13 @@ describe('the tiny shell', () => {
     const out = new Collector();
     // Without a trap a main process ignores SIGTERM, as any PID 1 does.
     expect(shell.signal('TERM')).toBe('ignored');
-    const running = shell.runText("trap 'echo bye; exit 0' TERM; echo up; sleep 1; echo after", {
-      stdin: textInput(''),
-      stdout: out,
-      stderr: out,
-    });
+    const running = awaitedLater(
+      shell.runText("trap 'echo bye; exit 0' TERM; echo up; sleep 1; echo after", {
+        stdin: textInput(''),
+        stdout: out,
+        stderr: out,
+      }),
+    );
     await vi.waitFor(() => expect(out.text).toBe('up\n'));
     expect(shell.signal('TERM')).toBe('handled');
     wake();
