@@ -60,6 +60,7 @@ import { createBenchFloor } from './bench-floor';
 import { upgradeListener } from './upgrade';
 import type { Socket } from 'node:net';
 import { yamlLibrary } from '../../machinery/decode/yaml-library';
+import { setTurnScheduler } from '../../machinery/cooperative';
 
 export interface NodeHostOptions {
   port?: number;
@@ -220,6 +221,8 @@ function flushEachWrite(outgoing: ServerResponse): void {
 }
 
 export async function startNodeHost(options: NodeHostOptions = {}): Promise<NodeHost> {
+  // Long work's pauses (machinery/cooperative.ts) wait for a turn in which the loop has read its sockets.
+  setTurnScheduler(setImmediate);
   const profile = options.profile ?? 'orch';
   const bind = options.host ?? '127.0.0.1';
   const token = randomBytes(24).toString('base64url');
