@@ -8,9 +8,13 @@
  * clock, the clock of `--cpu-prof`'s samples, and the process's CPU time
  * in it, which a loaded machine inflates far less than the wall time),
  * written as JSON on SIGTERM, for `bench/stalls.ts` to name what ran in each.
+ * `ORCH_BENCH_COUNTS=<file>` writes the number of socket writes the server
+ * made and its CPU time: figures that a loaded machine leaves as they are,
+ * for comparing two versions when wall-clock times measure the load.
  */
 
 import { writeFileSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { startNodeHost } from '../src/hosts/node/host';
 
 function watchStalls(file: string): () => void {
@@ -35,7 +39,26 @@ function watchStalls(file: string): () => void {
   };
 }
 
+/** Counts the socket writes (system calls) the server makes and its CPU time, written as JSON on SIGTERM. */
+function countWrites(file: string): () => void {
+  const proto = Socket.prototype as unknown as { _writeGeneric: (...a: unknown[]) => unknown };
+  const original = proto._writeGeneric;
+  let writes = 0;
+  proto._writeGeneric = function (this: Socket, ...args: unknown[]): unknown {
+    writes++;
+    return original.apply(this, args);
+  };
+  const cpu0 = process.cpuUsage();
+  return () => {
+    const cpu = process.cpuUsage(cpu0);
+    writeFileSync(file, JSON.stringify({ writes, cpuMs: (cpu.user + cpu.system) / 1000 }));
+  };
+}
+
 async function main(): Promise<void> {
+  const countsFile = process.env['ORCH_BENCH_COUNTS'];
+  const stopCounts =
+    countsFile !== undefined && countsFile !== '' ? countWrites(countsFile) : () => undefined;
   const kubeconfig = process.argv[2];
   const storage = (process.argv[3] ?? 'memory') as 'memory' | 'dexie';
   const stallsFile = process.env['ORCH_BENCH_STALLS'];
@@ -45,6 +68,7 @@ async function main(): Promise<void> {
   process.stdout.write(`bench server listening on ${host.url}\n`);
   process.once('SIGTERM', () => {
     stopStalls();
+    stopCounts();
     void host.close().then(() => process.exit(0));
   });
 }

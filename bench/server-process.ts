@@ -71,12 +71,103 @@ export function openTls(port: number): Promise<TLSSocket> {
   });
 }
 
+/** One HTTP/1.1 answer: status, head, and the body (chunked framing removed). */
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/**
+ * Reads HTTP/1.1 answers from a byte stream as they arrive, each byte looked at once: a 2 MB answer in
+ * 16 KB TLS records is not rescanned (or its text re-joined) per record, which had made the bench's own
+ * event loop the slowest part of what it timed.
+ */
+class AnswerReader {
+  private head = '';
+  private status = 0;
+  /** Body bytes still expected with Content-Length framing, or -1 for chunked framing. */
+  private remaining = 0;
+  private parts: Buffer[] = [];
+  private state: 'head' | 'length' | 'chunk-size' | 'chunk-data' | 'chunk-end' | 'trailer' = 'head';
+  private line = '';
+
+  constructor(private readonly answered: (a: Answer) => void) {}
+
+  feed(data: Buffer): void {
+    let at = 0;
+    while (at < data.length) {
+      switch (this.state) {
+        case 'head': {
+          const from = Math.max(0, this.head.length - 3);
+          this.head += data.toString('latin1', at);
+          const end = this.head.indexOf('\r\n\r\n', from);
+          if (end < 0) return;
+          const rest = this.head.length - (end + 4);
+          at = data.length - rest;
+          const head = this.head.slice(0, end);
+          this.head = head;
+          this.status = Number(head.slice(9, 12));
+          if (/transfer-encoding: chunked/i.test(head)) this.state = 'chunk-size';
+          else {
+            this.remaining = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+            this.state = 'length';
+            if (this.remaining === 0) this.finish();
+          }
+          break;
+        }
+        case 'length': {
+          const take = Math.min(this.remaining, data.length - at);
+          this.parts.push(data.subarray(at, at + take));
+          at += take;
+          this.remaining -= take;
+          if (this.remaining === 0) this.finish();
+          break;
+        }
+        case 'chunk-size':
+        case 'chunk-end':
+        case 'trailer': {
+          const nl = data.indexOf(10, at);
+          const end = nl < 0 ? data.length : nl + 1;
+          this.line += data.toString('latin1', at, end);
+          at = end;
+          if (nl < 0) return;
+          const line = this.line.trim();
+          this.line = '';
+          if (this.state === 'chunk-end') this.state = 'chunk-size';
+          else if (this.state === 'trailer') {
+            if (line === '') this.finish();
+          } else {
+            this.remaining = parseInt(line, 16);
+            this.state = this.remaining === 0 ? 'trailer' : 'chunk-data';
+          }
+          break;
+        }
+        case 'chunk-data': {
+          const take = Math.min(this.remaining, data.length - at);
+          this.parts.push(data.subarray(at, at + take));
+          at += take;
+          this.remaining -= take;
+          if (this.remaining === 0) this.state = 'chunk-end';
+          break;
+        }
+      }
+    }
+  }
+
+  private finish(): void {
+    const answer = { status: this.status, body: Buffer.concat(this.parts).toString('latin1') };
+    this.head = '';
+    this.parts = [];
+    this.state = 'head';
+    this.answered(answer);
+  }
+}
+
 /**
  * A kept-alive connection that sends one request at a time and resolves with the answer's status and
- * time (ms) once the whole answer (Content-Length framed) is in.
+ * time (ms) once the whole answer (Content-Length or chunked framing) is in.
  */
 export class TimedConnection {
-  private buffer = '';
   /** Requests sent and not answered yet, oldest first (HTTP/1.1 answers in order). */
   private readonly pending: {
     sent: number;
@@ -85,10 +176,11 @@ export class TimedConnection {
   }[] = [];
 
   private constructor(private readonly socket: TLSSocket) {
-    socket.on('data', (c: Buffer) => {
-      this.buffer += c.toString('latin1');
-      while (this.check());
+    const reader = new AnswerReader(({ status, body }) => {
+      const p = this.pending.shift();
+      p?.resolve({ status, ms: performance.now() - p.sent, body });
     });
+    socket.on('data', (c: Buffer) => reader.feed(c));
     // A connection the server closed (an idle one after its keep-alive deadline) answers nothing more:
     // the requests waiting on it fail instead of waiting for ever.
     socket.once('close', () => {
@@ -111,64 +203,51 @@ export class TimedConnection {
     });
   }
 
-  private check(): boolean {
-    const p = this.pending[0];
-    if (p === undefined) return false;
-    const end = this.buffer.indexOf('\r\n\r\n');
-    if (end < 0) return false;
-    const head = this.buffer.slice(0, end);
-    let body: string;
-    if (/transfer-encoding: chunked/i.test(head)) {
-      // Chunked: complete at the last chunk; the body is the chunks' text, framing removed.
-      const last = this.buffer.indexOf('\r\n0\r\n\r\n', end);
-      const empty = this.buffer.startsWith('0\r\n\r\n', end + 4);
-      if (last < 0 && !empty) return false;
-      const stop = empty ? end + 4 + 5 : last + 7;
-      body = this.buffer.slice(end + 4, stop).replace(/(^|\r\n)[0-9a-f]+\r\n/gi, '');
-      this.buffer = this.buffer.slice(stop);
-    } else {
-      const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
-      if (this.buffer.length < end + 4 + length) return false;
-      body = this.buffer.slice(end + 4, end + 4 + length);
-      this.buffer = this.buffer.slice(end + 4 + length);
-    }
-    this.pending.shift();
-    p.resolve({ status: Number(head.slice(9, 12)), ms: performance.now() - p.sent, body });
-    return true;
-  }
-
   close(): void {
     this.socket.destroy();
   }
 }
 
+/** A `/livez` probe: when it was sent and answered, in µs of the monotonic clock all processes share. */
+export type LivezProbe = [sent: number, answered: number];
+
 /**
- * Times `GET /livez` on its own connection, one after another with `gapMs` between them, until stopped
- * (the probe in flight then is waited for and counts).
+ * Times `GET /livez` on its own connection from its own process (`bench/livez-probe.ts`), one after
+ * another with `gapMs` between them, until stopped (the probe in flight then is waited for and counts).
+ * `stop` resolves with each probe's time in ms; `probes` then holds when each was sent and answered.
  */
-export async function pollLivez(port: number, gapMs = 20): Promise<{ stop(): Promise<number[]> }> {
-  const samples: number[] = [];
-  let running = true;
-  let c = await TimedConnection.open(port);
-  const done = (async () => {
-    while (running) {
-      try {
-        samples.push((await c.request('GET /livez HTTP/1.1\r\nHost: x\r\n\r\n')).ms);
-      } catch (e) {
-        // The server closed the connection: say so, and go on probing on a new one.
-        process.stderr.write(`/livez probe: ${e instanceof Error ? e.message : String(e)}; reconnecting\n`);
-        c.close();
-        c = await TimedConnection.open(port);
+export async function pollLivez(
+  port: number,
+  gapMs = 20,
+): Promise<{ stop(): Promise<number[]>; probes: LivezProbe[] }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/livez-probe.ts', String(port), String(gapMs)],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const ready = (): void => {
+      if (out.startsWith('ready\n')) {
+        child.stdout.off('data', ready);
+        resolve();
       }
-      await new Promise((resolve) => setTimeout(resolve, gapMs));
-    }
-    c.close();
-  })();
+    };
+    child.stdout.on('data', ready);
+    void exited.then(() => reject(new Error(`/livez prober exited: ${out}`)));
+  });
+  const probes: LivezProbe[] = [];
   return {
+    probes,
     async stop() {
-      running = false;
-      await done;
-      return samples;
+      child.stdin.write('stop\n');
+      await exited;
+      probes.push(...(JSON.parse(out.slice('ready\n'.length)) as LivezProbe[]));
+      return probes.map(([sent, answered]) => (answered - sent) / 1000);
     },
   };
 }

@@ -73,3 +73,22 @@ it('a timer that ran ends the turn: the next check starts another', async () => 
   clock += coop.sliceMs;
   expect(coop.sliceSpent()).toBe(false);
 });
+
+it("the host's turn scheduler runs the next turn and ends the marked one", async () => {
+  const queued: (() => void)[] = [];
+  coop.setTurnScheduler((run) => queued.push(run));
+  clock += 1;
+  expect(coop.sliceSpent()).toBe(false);
+  // The check marked the turn: its end is the host's to run, not a timer's.
+  expect(queued).toHaveLength(1);
+  expect(vi.getTimerCount()).toBe(0);
+  clock += coop.sliceMs;
+  let resumed = false;
+  void coop.nextTurn().then(() => (resumed = true));
+  expect(queued).toHaveLength(2);
+  for (const run of queued.splice(0)) run();
+  await endOfTask();
+  expect(resumed).toBe(true);
+  // The resumed work starts a fresh slice.
+  expect(coop.sliceSpent()).toBe(false);
+});

@@ -60,6 +60,7 @@ import { createBenchFloor } from './bench-floor';
 import { upgradeListener } from './upgrade';
 import type { Socket } from 'node:net';
 import { yamlLibrary } from '../../machinery/decode/yaml-library';
+import { setTurnScheduler } from '../../machinery/cooperative';
 
 export interface NodeHostOptions {
   port?: number;
@@ -203,23 +204,38 @@ function lastCertificate(bundle: string): string | undefined {
 }
 
 /**
- * A long-running response's writes leave at once. Node corks the socket of
- * a chunked response on each write and uncorks it on the next tick; a watch
- * event is written while the write that caused it is still being handled,
- * whose remaining work (its own response included) all runs before that
- * tick, so the event would reach its watchers after the writer's response.
+ * A long-running response's writes leave at most twice per turn of the
+ * event loop. The first write of a turn leaves at once: Node corks the
+ * socket of a chunked response on each write and uncorks it on the next
+ * tick, and a watch event is written while the write that caused it is
+ * still being handled, whose remaining work (its own response included)
+ * all runs before that tick, so the event would reach its watchers after
+ * the writer's response. What the same turn writes after it (a watch's
+ * backlog: the changes committed while the fan-out paused, which it hands
+ * over together) is left to Node's cork and leaves as one socket write —
+ * one TLS record and one system call — not one per event: with a thousand
+ * watchers, those writes were the server's largest cost.
  */
-function flushEachWrite(outgoing: ServerResponse): void {
+function firstWriteOfEachTurnAtOnce(outgoing: ServerResponse): void {
   const write = outgoing.write.bind(outgoing) as (...args: unknown[]) => boolean;
-  const immediate = (...args: unknown[]): boolean => {
+  let wroteThisTurn = false;
+  const endTurn = (): void => {
+    wroteThisTurn = false;
+  };
+  const writeInTurn = (...args: unknown[]): boolean => {
+    if (wroteThisTurn) return write(...args);
+    wroteThisTurn = true;
+    setImmediate(endTurn);
     const ok = write(...args);
     outgoing.socket?.uncork();
     return ok;
   };
-  outgoing.write = immediate as ServerResponse['write'];
+  outgoing.write = writeInTurn as ServerResponse['write'];
 }
 
 export async function startNodeHost(options: NodeHostOptions = {}): Promise<NodeHost> {
+  // Long work's pauses (machinery/cooperative.ts) wait for a turn in which the loop has read its sockets.
+  setTurnScheduler(setImmediate);
   const profile = options.profile ?? 'orch';
   const bind = options.host ?? '127.0.0.1';
   const token = randomBytes(24).toString('base64url');
@@ -339,7 +355,7 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
       const written = new Promise<void>((resolve) => outgoing.once('close', () => resolve()));
       writing.add(written);
       void written.then(() => writing.delete(written));
-    } else flushEachWrite(outgoing);
+    } else firstWriteOfEachTurnAtOnce(outgoing);
     rewriteIncomingTarget(incoming);
     void listener(incoming, outgoing);
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runNow, runSliced } from '../cooperative';
+import { knownToBeWide, slicedAbove } from '../json';
 import { parseJsonWork } from './json-parse-sliced';
 
 function wide(n: number, value: (i: number) => unknown): Record<string, unknown> {
@@ -55,4 +56,20 @@ describe('parseJsonWork', () => {
       expect(() => JSON.parse(text)).toThrow();
       expect(() => runNow(parseJsonWork(text))).toThrow();
     });
+
+  it('records the wide containers it steps into, and only those, as wide', () => {
+    const text = JSON.stringify({
+      metadata: { name: 'w' },
+      data: wide(slicedAbove + 1, String),
+      list: Array.from({ length: slicedAbove + 1 }, (_, i) => `item ${i} of a long list`),
+      narrow: wide(slicedAbove, String),
+    });
+    const value = runNow(parseJsonWork(text)) as Record<string, object>;
+    // The size probes before a write's passes stop at a wide map instead of listing its keys again.
+    expect(
+      [value, value['metadata'], value['data'], value['list'], value['narrow']].map((v) =>
+        knownToBeWide(v as object),
+      ),
+    ).toEqual([false, false, true, true, false]);
+  });
 });

@@ -13,6 +13,7 @@
  */
 
 import { pauseDue, type Work } from '../cooperative';
+import { rememberWide, slicedAbove } from '../json';
 
 /** Characters parsed by one native call. */
 const chunkChars = 32 * 1024;
@@ -114,7 +115,9 @@ class Stepper {
     const close = isObject ? 0x7d : 0x5d;
     const obj: Record<string, unknown> = {};
     const arr: unknown[] = [];
+    let members = 0;
     const put = (key: string, v: unknown): void => {
+      members++;
       if (key === '__proto__')
         Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
       else obj[key] = v;
@@ -131,6 +134,12 @@ class Stepper {
       runStart = -1;
     };
     const out = isObject ? obj : arr;
+    // A wide container is recorded as such (machinery/json.ts), so that the size probes before the write's
+    // passes over the body stop at it instead of listing its keys again.
+    const done = (end: number): [unknown, number] => {
+      if ((isObject ? members : arr.length) > slicedAbove) rememberWide(out);
+      return [out, end];
+    };
     let i = this.space(open + 1);
     if (t.charCodeAt(i) === close) return [out, i + 1];
     for (;;) {
@@ -163,7 +172,7 @@ class Stepper {
       }
       if (sep === close) {
         flush();
-        return [out, i + 1];
+        return done(i + 1);
       }
       if (sep !== 0x2c) throw new NotSteppable('expected a comma');
       i = this.space(i + 1);

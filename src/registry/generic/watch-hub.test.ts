@@ -3,7 +3,8 @@
  * commit order; a short fan-out happens inside the commit; a long one lets
  * a task scheduled at the commit run before it reaches the last watch; a
  * watch removed meanwhile gets nothing more, and one added while a change
- * is being delivered does not get that change (its start read holds it).
+ * is being delivered does not get that change (its start read holds it);
+ * changes committed while a fan-out paused reach each watch together.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -86,6 +87,27 @@ describe('WatchHub', () => {
     while (!added.includes(2)) await new Promise((resolve) => setTimeout(resolve, 1));
     expect(removed).toEqual([]);
     expect(added).toEqual([2]);
+    hub.stop();
+  });
+
+  it('changes committed while a fan-out paused reach each watch together, in commit order', async () => {
+    const storage = createMemoryStorage();
+    let checks = 0;
+    // The turn runs long after every 5 watches: the first change pauses half-way through the 10 watches.
+    const hub = new WatchHub(storage, () => ++checks % 5 === 0);
+    const got: [revision: number, checks: number][][] = Array.from({ length: 10 }, () => []);
+    for (const list of got) hub.subscribe((c) => list.push([c.revision, checks]));
+    await storage.create(key('a'), cm('a'));
+    await storage.create(key('b'), cm('b'));
+    await storage.create(key('c'), cm('c'));
+    while ((got[9]?.length ?? 0) < 3) await new Promise((resolve) => setTimeout(resolve, 1));
+    for (const list of got) {
+      expect(list.map(([revision]) => revision)).toEqual([1, 2, 3]);
+      // Changes 2 and 3, committed during the pause, came to the watch with no check (no pause) between them.
+      expect(list[1]?.[1]).toBe(list[2]?.[1]);
+    }
+    // One check per watch for change 1, and one for changes 2 and 3 together (one per change would be 30).
+    expect(checks).toBe(20);
     hub.stop();
   });
 });

@@ -9,9 +9,14 @@
  * is encoded once per content type whatever the number of watches
  * (http/watch/shared-frames.ts).
  *
- * A watch that subscribes while a change is being delivered does not get
- * that change from here: it was committed before the watch read its start
- * (a list, the watch cache or the history), which holds it.
+ * Changes committed while a long fan-out paused are delivered together,
+ * each watch getting all of them before the next watch, so that a watch's
+ * connection writes them at once (the Node host sends what a turn wrote to
+ * a watch in one socket write).
+ *
+ * A watch that subscribes while changes are being delivered does not get
+ * them from here: they were committed before the watch read its start
+ * (a list, the watch cache or the history), which holds them.
  */
 
 import { nextTurn, sliceSpent } from '../../machinery/cooperative';
@@ -56,14 +61,20 @@ export class WatchHub {
   private async deliver(): Promise<void> {
     this.delivering = true;
     try {
-      for (let change = this.queue.shift(); change !== undefined; change = this.queue.shift()) {
+      while (this.queue.length > 0) {
+        // The changes committed so far reach each watch together, in commit order: a fan-out that fell behind
+        // (commits made while it paused) hands a watch all it missed in one turn, which its connection sends
+        // as one write, instead of one change per watch per turn.
+        const batch = this.queue.splice(0);
         for (const watch of [...this.watches]) {
-          // Stopped meanwhile (its client went away during an earlier pause).
-          if (!this.watches.has(watch)) continue;
-          try {
-            watch(change);
-          } catch (error) {
-            console.error('watch delivery failed', error);
+          for (const change of batch) {
+            // Stopped meanwhile (its client went away during an earlier pause, or on an earlier change).
+            if (!this.watches.has(watch)) break;
+            try {
+              watch(change);
+            } catch (error) {
+              console.error('watch delivery failed', error);
+            }
           }
           if (this.spent()) await nextTurn();
         }
