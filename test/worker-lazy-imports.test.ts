@@ -172,6 +172,13 @@ const lazyCode = [
     onWorkerPath: ['src/cel/engine.ts'],
   },
   {
+    lazy: 'src/registry/validation/workload-checks.lazy.ts',
+    minimumOwn: 1,
+    // The workload kinds' selector and schedule checks; the controllers hold their own copy of the cron parser.
+    folders: ['src/registry/validation/workload.ts', 'src/machinery/cron.ts'],
+    onWorkerPath: [],
+  },
+  {
     lazy: 'src/http/protobuf/protobufjs.lazy.ts',
     // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields; and the codec.
     minimumOwn: 3,
