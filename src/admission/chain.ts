@@ -7,10 +7,10 @@
  * annotated; webhooks and policies record their own finer steps.
  */
 
-import fastJsonPatch from 'fast-json-patch';
 import type { AdmissionTraceStep, JsonPatchOperation } from '../api/admission-trace';
 import type { JsonObject, KubeObject } from '../api/meta';
 import { StatusError, toStatusError } from '../machinery/errors';
+import { jsonPatchLibrary } from '../machinery/json-patch-library';
 import { noAdmissionMetrics, type AdmissionMetrics } from './metrics';
 import type { AdmissionAttributes, AdmissionPlugin, ReinvocationContext } from './types';
 
@@ -142,7 +142,9 @@ export class AdmissionChain {
     if (result !== undefined && result !== a.object) {
       const before = (a.object ?? {}) as JsonObject;
       const after = result as JsonObject;
-      const patch = fastJsonPatch.compare(before, after) as JsonPatchOperation[];
+      // The trace shows the change as a JSON patch: the library is loaded with the first change to show.
+      const { compare } = await jsonPatchLibrary.load();
+      const patch = compare(before, after) as JsonPatchOperation[];
       // Copies: the store goes on changing the object (uid, timestamps) after admission.
       if (patch.length > 0)
         Object.assign(step, {

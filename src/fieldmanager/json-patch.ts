@@ -2,11 +2,14 @@
  * JSON patch (RFC 6902) through fast-json-patch, with its failures split the
  * way the real server splits them: a malformed patch document is the
  * client's syntax error (400), an operation that cannot apply to this
- * object is unprocessable (422).
+ * object is unprocessable (422). The library is loaded on first use: a
+ * caller awaits `jsonPatchLibrary.load()` before applying a patch.
  */
 
-import fastJsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
+import { jsonPatchLibrary } from '../machinery/json-patch-library';
+
+export { jsonPatchLibrary };
 
 export class JsonPatchError extends Error {
   constructor(
@@ -32,8 +35,9 @@ export function applyJsonPatch(document: unknown, operations: unknown): unknown 
   if (!Array.isArray(operations))
     throw new JsonPatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch', true);
   try {
-    return fastJsonPatch.applyPatch(structuredClone(document), operations as Operation[], true, true, false)
-      .newDocument;
+    return jsonPatchLibrary
+      .get()
+      .applyPatch(structuredClone(document), operations as Operation[], true, true, false).newDocument;
   } catch (e) {
     const name = (e as { name?: string }).name ?? '';
     const message = e instanceof Error ? (e.message.split('\n')[0] ?? e.message) : String(e);

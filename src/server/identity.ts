@@ -30,8 +30,7 @@ import {
 import { x509Authenticator } from '../auth/authn/x509';
 import { withProofOfPossession } from '../auth/authn/proof-of-possession';
 import { requestHeaderAuthenticator } from '../auth/authn/request-header';
-import { oidcAuthenticator } from '../auth/authn/oidc';
-import { tokenWebhookAuthenticator } from '../auth/authn/token-webhook';
+import { deferredTokenAuthenticator, externalTokenAuthenticators } from '../auth/authn/library';
 import { yamlLibrary } from '../machinery/decode/yaml-library';
 import { onceAsync } from '../machinery/once-async';
 import {
@@ -53,7 +52,8 @@ import {
   type AuthorizationMode,
   type ServerAuthorizer,
 } from '../auth/authz/index';
-import { bootstrapPolicy } from '../auth/policy/index';
+import { policyNames } from '../auth/policy/names';
+import { systemNodeRules } from '../auth/policy/node-role';
 import type { SharedInformerFactory } from '../registry/cache/factory';
 import type { Lister } from '../registry/cache/types';
 
@@ -289,6 +289,11 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   }
   // The token webhook's kubeconfig is YAML, parsed as its authenticator is built.
   if (config.webhook !== undefined) await yamlLibrary.load();
+  // OIDC and the token webhook configured by flags are built now, so that a bad configuration refuses the start;
+  // the sandbox issuer's OIDC authenticator (valid by construction) is built with the first token it is asked.
+  if (config.oidc !== undefined || config.webhook !== undefined) await externalTokenAuthenticators.load();
+  const oidcConfig = fullConfig.oidc ?? { issuerURL: issuer.issuerURL, clientID: 'sandbox' };
+  const oidcOptions = { fetch: external, now: o.now };
   const { chain, tokens, apiAudiences } = await buildAuthentication({
     config: fullConfig,
     profile,
@@ -309,14 +314,14 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
           ),
         }
       : {}),
-    oidc: oidcAuthenticator(fullConfig.oidc ?? { issuerURL: issuer.issuerURL, clientID: 'sandbox' }, {
-      fetch: external,
-      now: o.now,
-    }),
+    oidc:
+      config.oidc !== undefined
+        ? externalTokenAuthenticators.get().oidcAuthenticator(oidcConfig, oidcOptions)
+        : deferredTokenAuthenticator((library) => library.oidcAuthenticator(oidcConfig, oidcOptions)),
     ...(config.webhook !== undefined
       ? {
           // Without audiences of its own in a reply, the webhook's answer holds for the API server's.
-          webhook: tokenWebhookAuthenticator(config.webhook, {
+          webhook: externalTokenAuthenticators.get().tokenWebhookAuthenticator(config.webhook, {
             fetch: external,
             profile,
             apiAudiences: apiAudiencesOf(fullConfig),
@@ -342,7 +347,6 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
       update: () => void rbacGeneration++,
       delete: () => void rbacGeneration++,
     });
-  const nodeRole = bootstrapPolicy(profile).clusterRoles.find((r) => r.metadata.name === 'system:node');
   const authorizer = createAuthorizer(o.authorizationModes, {
     profile,
     rbacGeneration: () => rbacGeneration,
@@ -356,7 +360,7 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
       pods,
       persistentVolumes: lister('', 'persistentvolumes', authorizerIndexes.persistentvolumes),
       volumeAttachments: lister(profile.suffixed('storage'), 'volumeattachments'),
-      nodeRules: nodeRole?.rules ?? [],
+      nodeRules: systemNodeRules(policyNames(profile)),
     },
   });
 

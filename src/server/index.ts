@@ -61,7 +61,6 @@ import { bootstrapHooks, ServerHealth } from './health/checks';
 import { Lifecycle } from './lifecycle';
 import { bootstrap, ensureSandboxServiceAccount } from './bootstrap';
 import { ForegroundRequests } from './foreground';
-import { reconcileBootstrapPolicy } from './bootstrap-policy';
 import { createOpenApiService } from '../http/openapi/service';
 import { serverVersion } from '../http/nonresource';
 import { Compactor, defaultCompactionIntervalMs } from './compaction';
@@ -85,7 +84,6 @@ import { profileDefinitions } from '../registry/crd/definitions';
 import { CrdRegistrar } from '../registry/crd/registrar';
 import { SharedInformerFactory } from '../registry/cache/factory';
 import { namespaceLister } from '../registry/cache/namespace-lister';
-import { ensureStartupObjects } from './startup-objects';
 import { initialSetting } from '../storage/settings';
 import type { ChangeRecord } from '../storage/types';
 import { ServiceAllocators } from '../registry/kinds/core/service/allocators';
@@ -93,6 +91,7 @@ import type { Simulation } from '../simulation/index';
 import { SettingsError, validateSimulationSettings, type SimulationSettings } from '../simulation/settings';
 import { LazyModule } from '../machinery/lazy-module';
 import type * as ControllerManager from './controller-manager.lazy';
+import type * as PostStart from './post-start.lazy';
 import { clockPath, clockSetting, handleClockApi } from './sandbox-clock-api';
 
 import { handleNodesApi, isNodesApiPath } from './sandbox-nodes-api';
@@ -113,6 +112,9 @@ const controllerManagerLibrary = new LazyModule<typeof ControllerManager>(
   'controller-manager',
   () => import('./controller-manager.lazy'),
 );
+
+/** The post-start hooks' writers (the default RBAC policy, the start-up objects), loaded before their writes. */
+const postStartLibrary = new LazyModule<typeof PostStart>('post-start', () => import('./post-start.lazy'));
 
 /** The storage setting naming the simulated nodes whose agent was stopped. */
 const stoppedNodesSetting = 'sandbox.simulation.stopped';
@@ -742,6 +744,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // hold each of the policy's writes for the whole wait.
     const quiet = yieldToClients ? () => foreground.quiet() : () => Promise.resolve();
     await quiet();
+    const postStart = await loadLibrary(postStartLibrary, 'the post-start hooks could not run');
+    if (postStart === undefined) return;
+    const { reconcileBootstrapPolicy, ensureStartupObjects } = postStart;
     // A fresh store's cluster CA does not exist yet: cluster-info is written once it does, beside the start
     // (the real API server never writes cluster-info, so no readiness check waits for it).
     const caKnown = advertised?.caPEM !== undefined || need().knownCaPEM() !== undefined;
@@ -1083,13 +1088,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   /** The controllers' module; a failed load (offline before the worker cached it) is tried again until it loads. */
   async function loadControllerManager(): Promise<typeof ControllerManager | undefined> {
+    return loadLibrary(controllerManagerLibrary, 'the controllers could not start');
+  }
+
+  /**
+   * A lazy library the start needs, tried again with a growing delay while it cannot be loaded (offline before
+   * the shell was cached); undefined once the server closes.
+   */
+  async function loadLibrary<T>(library: LazyModule<T>, failure: string): Promise<T | undefined> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const cm = await controllerManagerLibrary.load();
-        return closing ? undefined : cm;
+        const loaded = await library.load();
+        return closing ? undefined : loaded;
       } catch (e) {
         if (closing) return undefined;
-        console.error(`the controllers could not start: ${e instanceof Error ? e.message : String(e)}`);
+        console.error(`${failure}: ${e instanceof Error ? e.message : String(e)}`);
         await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1000 * attempt)));
       }
     }

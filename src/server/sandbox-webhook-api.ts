@@ -15,7 +15,7 @@ import { badRequest, invalid, methodNotAllowed, pathNotFound, StatusError } from
 import type { RequestContext } from '../http/context';
 import { readBodyText } from '../http/body';
 import { respondValue } from '../http/respond';
-import { loadCelFor, validateBackend, type BackendStore } from '../admission/backends/index';
+import { backendCalls, type BackendStore } from '../admission/backends/index';
 import { yamlLibrary } from '../machinery/decode/yaml-library';
 
 export const webhookBackendsPath = '/sandbox/v1/webhook-backends';
@@ -44,6 +44,7 @@ export async function handleWebhookBackendApi(store: BackendStore, ctx: RequestC
     }
     case 'PUT': {
       const body = await readBody(ctx);
+      const { loadCelFor, validateBackend } = await backendCalls.load();
       await loadCelFor(body);
       const checked = validateBackend(body, name);
       if (checked.backend === undefined) throw invalid(groupKind, name, checked.errors);

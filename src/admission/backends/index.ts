@@ -6,8 +6,7 @@
  */
 
 export * from './types';
-export { validateBackend } from './validate';
-export { loadCelFor } from './cel';
+export { backendCalls } from './library';
 export { backendStore, BACKENDS_SETTING, type BackendStore, type SettingsStore } from './store';
 export { sandboxTransport, type SandboxTransportOptions } from './transport';
 export { resolveBackend } from './address';

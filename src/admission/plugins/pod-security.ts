@@ -8,7 +8,9 @@
  * on their pod template for warn and audit only; namespace writes have
  * their labels validated and a stricter enforce level dry-run against the
  * existing pods. The checks and their version history live in
- * ../pod-security/.
+ * ../pod-security/, loaded with the first write that needs them: a pod, a
+ * pod template, or a namespace with pod-security labels before or after
+ * (one without any is allowed as it is, with nothing to warn or record).
  */
 
 import type { KubeObject } from '../../api/meta';
@@ -16,11 +18,12 @@ import type { AdmissionAttributes, AdmissionPlugin, AdmissionPluginFactory, Name
 import { PROFILES, type NamingProfile } from '../../machinery/naming';
 import { parsePodSecurityConfig, type PodSecurityConfig } from '../pod-security/config';
 import type { Decision } from '../pod-security/decision';
-import { newEvaluator, type Evaluator } from '../pod-security/evaluator';
+import type { Evaluator } from '../pod-security/evaluator';
 import { modes, policyLabels, type PolicyLabels } from '../pod-security/levels';
-import { checkNamespace } from '../pod-security/namespace-check';
-import { checkPod, checkPodController, type PodRequest } from '../pod-security/pod-check';
+import type { PodRequest } from '../pod-security/pod-check';
 import { hasPodTemplate } from '../pod-security/pod-spec';
+import { podSecurityChecks } from '../pod-security/library';
+import type * as PodSecurityChecks from '../pod-security/pod-security-checks.lazy';
 
 export interface PodSecurityOptions {
   profile: NamingProfile;
@@ -46,22 +49,40 @@ export const podSecurity: AdmissionPluginFactory = (deps) => {
 
 export function podSecurityPlugin(options: PodSecurityOptions): AdmissionPlugin {
   const labels = policyLabels(options.profile);
-  const evaluator = options.evaluator ?? newEvaluator();
   const annotationPrefix = options.profile.subPrefixed('pod-security', '');
-  const podCtx = { config: options.config, labels, evaluator, namespaces: options.namespaces };
-  const nsCtx = { config: options.config, labels, evaluator, listPods: options.listPods };
   // In a renamed profile the upstream keys are what a learner copies from tutorials; they
   // select nothing here, so each write carrying one is told which key this profile reads.
   const upstream = policyLabels(PROFILES.kubernetes);
   const foreignLabels = upstream.level.enforce === labels.level.enforce ? undefined : upstream;
+  const policyKeys = new Set(
+    [labels, ...(foreignLabels === undefined ? [] : [foreignLabels])].flatMap((l) =>
+      modes.flatMap((m) => [l.level[m], l.version[m]]),
+    ),
+  );
+  const hasPolicyLabel = (o: KubeObject | undefined): boolean =>
+    Object.keys(o?.metadata?.labels ?? {}).some((k) => policyKeys.has(k));
+
+  /** The checks, loaded once, with the evaluator they share. */
+  let loaded: { checks: typeof PodSecurityChecks; evaluator: Evaluator } | undefined;
+  async function load(): Promise<{ checks: typeof PodSecurityChecks; evaluator: Evaluator }> {
+    if (loaded !== undefined) return loaded;
+    const checks = await podSecurityChecks.load();
+    loaded ??= { checks, evaluator: options.evaluator ?? checks.newEvaluator() };
+    return loaded;
+  }
 
   async function decide(a: AdmissionAttributes): Promise<Decision | undefined> {
     if (a.group === '' && a.resource === 'namespaces') {
       // Subresources (status, finalize) cannot change labels.
       if (a.subresource !== '' || a.object === undefined) return undefined;
+      // Without a policy label on either side the namespace is under the defaults before and after: nothing
+      // to validate, dry-run, warn of or record (what the checks would decide too), so they are not loaded.
+      if (!hasPolicyLabel(a.object) && !hasPolicyLabel(a.oldObject)) return undefined;
+      const { checks, evaluator } = await load();
+      const nsCtx = { config: options.config, labels, evaluator, listPods: options.listPods };
       // A namespace's own requests carry its name as their namespace.
       const name = a.name !== '' ? a.name : (a.object.metadata?.name ?? '');
-      const decision = await checkNamespace(nsCtx, a.operation, name, a.object, a.oldObject);
+      const decision = await checks.checkNamespace(nsCtx, a.operation, name, a.object, a.oldObject);
       return withForeignLabelWarnings(decision, a.object, labels, foreignLabels);
     }
     const isPod = a.group === '' && a.resource === 'pods';
@@ -77,7 +98,9 @@ export function podSecurityPlugin(options: PodSecurityOptions): AdmissionPlugin 
       ...(a.object === undefined ? {} : { object: a.object }),
       ...(a.oldObject === undefined ? {} : { oldObject: a.oldObject }),
     };
-    return isPod ? checkPod(podCtx, req) : checkPodController(podCtx, req);
+    const { checks, evaluator } = await load();
+    const podCtx = { config: options.config, labels, evaluator, namespaces: options.namespaces };
+    return isPod ? checks.checkPod(podCtx, req) : checks.checkPodController(podCtx, req);
   }
 
   return {

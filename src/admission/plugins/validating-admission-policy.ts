@@ -4,11 +4,12 @@
  * must also be enabled with `--runtime-config`): CEL policies and their
  * bindings, evaluated in the validating phase (see `../policy/`). The
  * policy objects themselves are never subject to policies. Records one
- * trace step per policy and binding.
+ * trace step per policy and binding. The dispatch is loaded with the first
+ * policy there is to evaluate; without one there is nothing to record.
  */
 
 import type { AdmissionPluginFactory } from '../types';
-import { dispatchPolicies } from '../policy/dispatch';
+import { policyDispatch } from '../policy/library';
 import { policySource } from '../policy/source';
 
 const POLICY_RESOURCES = ['validatingadmissionpolicies', 'validatingadmissionpolicybindings'];
@@ -23,7 +24,10 @@ export const validatingAdmissionPolicy: AdmissionPluginFactory = (deps) => {
     async validate(a) {
       if (deps.featureGates.ValidatingAdmissionPolicy !== true) return;
       if (a.group === policyGroup && POLICY_RESOURCES.includes(a.resource)) return;
-      await dispatchPolicies(a, source, deps);
+      const hooks = await source.hooks();
+      if (hooks.length === 0) return;
+      const { dispatchPolicies } = await policyDispatch.load();
+      await dispatchPolicies(a, { hooks: () => Promise.resolve(hooks) }, deps);
     },
   };
 };

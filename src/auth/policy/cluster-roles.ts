@@ -9,6 +9,7 @@
  */
 
 import { READ, READ_WRITE, WRITE, clusterRole, eventsRule, rule, urls, type PolicyNames } from './names';
+import { systemNodeRules } from './node-role';
 import type { ClusterRole } from './types';
 
 export function defaultClusterRoles(n: PolicyNames): ClusterRole[] {
@@ -170,34 +171,7 @@ export function defaultClusterRoles(n: PolicyNames): ClusterRole[] {
     clusterRole(n, 'system:monitoring', [
       urls('get', '/metrics /metrics/slis /livez /readyz /healthz /livez/* /readyz/* /healthz/*'),
     ]),
-    clusterRole(n, 'system:node', [
-      // Checking API access; these creates do not mutate.
-      rule('create', [g.authentication], 'tokenreviews'),
-      rule('create', [g.authorization], 'subjectaccessreviews localsubjectaccessreviews'),
-      // Service environment variables of pods.
-      rule(READ, core, 'services'),
-      // Registration and status of its own Node (the Node authorizer narrows these to the node itself).
-      rule('create get list watch', core, 'nodes'),
-      rule('update patch', core, 'nodes/status'),
-      rule('update patch', core, 'nodes'),
-      rule('create update patch', core, 'events'),
-      rule(READ, core, 'pods'),
-      // Mirror pods.
-      rule('create delete', core, 'pods'),
-      rule('update patch', core, 'pods/status'),
-      rule('create', core, 'pods/eviction'),
-      rule(READ, core, 'secrets configmaps'),
-      rule('get', core, 'persistentvolumeclaims persistentvolumes'),
-      rule('get', core, 'endpoints'),
-      rule('create get list watch', [g.certificates], 'certificatesigningrequests'),
-      rule('get create update patch delete', [g.coordination], 'leases'),
-      rule('get', [g.storage], 'volumeattachments'),
-      rule('create', core, 'serviceaccounts/token'),
-      rule('get update patch', core, 'persistentvolumeclaims/status'),
-      rule(READ, [g.storage], 'csidrivers'),
-      rule('get create update patch delete', [g.storage], 'csinodes'),
-      rule(READ, [g.node], 'runtimeclasses'),
-    ]),
+    clusterRole(n, 'system:node', systemNodeRules(n)),
     clusterRole(n, 'system:node-bootstrapper', [
       rule('create get list watch', [g.certificates], 'certificatesigningrequests'),
     ]),

@@ -13,7 +13,7 @@ import { goValue } from '../../machinery/go-format';
 import { fromUnstructuredError } from '../../registry/validation/from-unstructured';
 import { dropNullsSliced } from '../../machinery/json';
 import { applyMergePatchInPlace } from '../../fieldmanager/merge-patch';
-import { applyJsonPatch, JsonPatchError } from '../../fieldmanager/json-patch';
+import { applyJsonPatch, JsonPatchError, jsonPatchLibrary } from '../../fieldmanager/json-patch';
 import { strategicMergePatch } from '../../fieldmanager/strategic-merge-patch';
 import type { DefinitionSet, SchemaNode } from '../../machinery/schema';
 import type { Getter, ParentUpdater, RestStorage, Updater } from '../../registry/rest/capabilities';
@@ -133,6 +133,8 @@ export async function handlePatch(
   });
 
   const { patch, findings } = decodePatch(text, type, mode);
+  // The JSON patch library is loaded with the first such patch.
+  if (type === 'json') await jsonPatchLibrary.load();
   ctx.warnings.keep();
   const sub = req.info.subresource;
   const gvk = storageApiVersion(req, storage);

@@ -7,7 +7,7 @@
  * before validating a schema that has a pattern.
  */
 
-import { celLibrary, type RE2, type RE2JS } from '../../cel/index';
+import { celLibrary, type RE2, type RE2JS } from '../../cel/engine';
 
 const cache = new Map<string, RE2JS>();
 const CACHE_LIMIT = 1000;

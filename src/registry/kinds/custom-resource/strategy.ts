@@ -5,7 +5,7 @@
  * schema with rules or patterns loads the CEL library first.
  */
 
-import { celLibrary } from '../../../cel/index';
+import { celLibrary } from '../../../cel/engine';
 import { StatusError } from '../../../machinery/errors';
 import type { KindHooks, StrategyContext } from '../../rest/strategy';
 import type { ResourceType } from '../../resource-type';

@@ -2,8 +2,7 @@
 
 import type { KindRegistration } from '../../types';
 import { dropDisabledMatchConditions } from '../drop-match-conditions';
-import { withCelWhenNeeded } from '../needs-cel';
-import { validateWebhookConfiguration, validateWebhookConfigurationUpdate } from '../webhook-validation';
+import { withValidation } from '../needs-cel';
 
 export const mutatingWebhookConfiguration: KindRegistration = {
   hooks: {
@@ -11,10 +10,10 @@ export const mutatingWebhookConfiguration: KindRegistration = {
     prepareForUpdate: (obj, old, ctx) => dropDisabledMatchConditions(obj, old, ctx),
     // Match conditions compile as CEL: the library is loaded first when there are any.
     validateAsync: (obj, old) =>
-      withCelWhenNeeded(obj, () =>
+      withValidation(obj, (v) =>
         old === undefined
-          ? validateWebhookConfiguration(obj, true)
-          : validateWebhookConfigurationUpdate(obj, old, true),
+          ? v.validateWebhookConfiguration(obj, true)
+          : v.validateWebhookConfigurationUpdate(obj, old, true),
       ),
   },
 };

@@ -4,11 +4,10 @@
  */
 
 import type { KindRegistration } from '../../types';
-import { withCelWhenNeeded } from '../needs-cel';
-import { validatePolicy } from './validation';
+import { withValidation } from '../needs-cel';
 
 export const validatingAdmissionPolicy: KindRegistration = {
   hooks: {
-    validateAsync: (obj) => withCelWhenNeeded(obj, () => validatePolicy(obj)),
+    validateAsync: (obj) => withValidation(obj, (v) => v.validatePolicy(obj)),
   },
 };

@@ -9,7 +9,7 @@
  */
 
 import type { KubeObject } from '../../../../api/meta';
-import { celLibrary } from '../../../../cel/index';
+import { celLibrary } from '../../../../cel/engine';
 import type { KindHooks, StrategyContext } from '../../../rest/strategy';
 import { dropDisabledValidations } from '../../../crd/drop-validations';
 import { crdNeedsCelLibrary } from '../../../crd/needs-cel';

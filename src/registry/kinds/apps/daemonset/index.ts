@@ -10,7 +10,7 @@
 import type { KubeObject } from '../../../../api/meta';
 import { deepEqual } from '../../../../machinery/json';
 import type { KindHooks } from '../../../rest/strategy';
-import { immutableSelectorErrors, selectorAndTemplateErrors } from '../../../validation/workload';
+import { withWorkloadChecks } from '../../../validation/workload-checks';
 import type { KindRegistration } from '../../types';
 
 const rules = { kindWord: 'daemonset', kindName: 'DaemonSet' };
@@ -30,11 +30,11 @@ const hooks: KindHooks = {
     const base = Number.isInteger(before) && before > 0 ? before : 1;
     setGeneration(obj, deepEqual(template(obj), template(old)) ? base : base + 1);
   },
-  validate: (obj) => selectorAndTemplateErrors(obj, rules),
-  validateUpdate: (obj, old) => [
-    ...selectorAndTemplateErrors(obj, rules),
-    ...immutableSelectorErrors(obj, old),
-  ],
+  validateAsync: withWorkloadChecks((checks, obj, old) =>
+    old === undefined
+      ? checks.selectorAndTemplateErrors(obj, rules)
+      : [...checks.selectorAndTemplateErrors(obj, rules), ...checks.immutableSelectorErrors(obj, old)],
+  ),
 };
 
 export const daemonSet: KindRegistration = { hooks };

@@ -11,15 +11,15 @@ import type { KubeObject } from '../../../../api/meta';
 import { fieldError, type FieldError } from '../../../../machinery/field-errors';
 import { deepEqual } from '../../../../machinery/json';
 import type { KindHooks } from '../../../rest/strategy';
-import { immutableSelectorErrors, selectorAndTemplateErrors } from '../../../validation/workload';
+import { withWorkloadChecks, type Checks } from '../../../validation/workload-checks';
 import type { KindRegistration } from '../../types';
 import { statusKeepingAnnotations } from '../status-with-annotations';
 
 type Obj = Record<string, unknown>;
 
-function specErrors(obj: KubeObject): FieldError[] {
+function specErrors(checks: Checks, obj: KubeObject): FieldError[] {
   const spec = (obj.spec ?? {}) as Obj;
-  const errors = selectorAndTemplateErrors(obj, { kindWord: 'deployment', kindName: 'ReplicaSet' });
+  const errors = checks.selectorAndTemplateErrors(obj, { kindWord: 'deployment', kindName: 'ReplicaSet' });
   const strategy = (spec.strategy ?? {}) as Obj;
   if (strategy.type === 'Recreate' && strategy.rollingUpdate !== undefined && strategy.rollingUpdate !== null)
     errors.push(
@@ -38,8 +38,11 @@ function specErrors(obj: KubeObject): FieldError[] {
 }
 
 const hooks: KindHooks = {
-  validate: (obj) => specErrors(obj),
-  validateUpdate: (obj, old) => [...specErrors(obj), ...immutableSelectorErrors(obj, old)],
+  validateAsync: withWorkloadChecks((checks, obj, old) =>
+    old === undefined
+      ? specErrors(checks, obj)
+      : [...specErrors(checks, obj), ...checks.immutableSelectorErrors(obj, old)],
+  ),
   prepareForUpdate(obj, old) {
     const m = obj.metadata ?? {};
     const om = old.metadata ?? {};

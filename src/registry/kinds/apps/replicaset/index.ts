@@ -6,17 +6,17 @@
  */
 
 import type { KindHooks } from '../../../rest/strategy';
-import { immutableSelectorErrors, selectorAndTemplateErrors } from '../../../validation/workload';
+import { withWorkloadChecks } from '../../../validation/workload-checks';
 import type { KindRegistration } from '../../types';
 
 const rules = { kindWord: 'deployment', kindName: 'ReplicaSet' };
 
 const hooks: KindHooks = {
-  validate: (obj) => selectorAndTemplateErrors(obj, rules),
-  validateUpdate: (obj, old) => [
-    ...selectorAndTemplateErrors(obj, rules),
-    ...immutableSelectorErrors(obj, old),
-  ],
+  validateAsync: withWorkloadChecks((checks, obj, old) =>
+    old === undefined
+      ? checks.selectorAndTemplateErrors(obj, rules)
+      : [...checks.selectorAndTemplateErrors(obj, rules), ...checks.immutableSelectorErrors(obj, old)],
+  ),
 };
 
 export const replicaSet: KindRegistration = { hooks };

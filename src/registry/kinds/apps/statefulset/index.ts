@@ -10,7 +10,7 @@ import type { KubeObject } from '../../../../api/meta';
 import { fieldError, type FieldError } from '../../../../machinery/field-errors';
 import { deepEqual } from '../../../../machinery/json';
 import type { KindHooks } from '../../../rest/strategy';
-import { selectorAndTemplateErrors } from '../../../validation/workload';
+import { withWorkloadChecks } from '../../../validation/workload-checks';
 import type { KindRegistration } from '../../types';
 
 const rules = { kindWord: 'statefulset', kindName: 'StatefulSet' };
@@ -39,8 +39,11 @@ function updateErrors(obj: KubeObject, old: KubeObject): FieldError[] {
 }
 
 const hooks: KindHooks = {
-  validate: (obj) => selectorAndTemplateErrors(obj, rules),
-  validateUpdate: (obj, old) => [...selectorAndTemplateErrors(obj, rules), ...updateErrors(obj, old)],
+  validateAsync: withWorkloadChecks((checks, obj, old) =>
+    old === undefined
+      ? checks.selectorAndTemplateErrors(obj, rules)
+      : [...checks.selectorAndTemplateErrors(obj, rules), ...updateErrors(obj, old)],
+  ),
 };
 
 export const statefulSet: KindRegistration = { hooks };

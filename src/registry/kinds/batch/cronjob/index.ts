@@ -6,12 +6,12 @@
  */
 
 import type { KubeObject } from '../../../../api/meta';
-import { CronParseError, isKnownTimeZone, parseCron } from '../../../../machinery/cron';
 import { fieldError, type FieldError } from '../../../../machinery/field-errors';
 import type { KindHooks } from '../../../rest/strategy';
+import { withWorkloadChecks, type Checks } from '../../../validation/workload-checks';
 import type { KindRegistration } from '../../types';
 
-function scheduleErrors(obj: KubeObject, old: KubeObject | undefined): FieldError[] {
+function scheduleErrors(checks: Checks, obj: KubeObject, old: KubeObject | undefined): FieldError[] {
   const spec = (obj.spec ?? {}) as { schedule?: unknown; timeZone?: unknown };
   const errors: FieldError[] = [];
   const schedule = typeof spec.schedule === 'string' ? spec.schedule : '';
@@ -29,9 +29,9 @@ function scheduleErrors(obj: KubeObject, old: KubeObject | undefined): FieldErro
       );
     else
       try {
-        parseCron(schedule);
+        checks.parseCron(schedule);
       } catch (e) {
-        if (!(e instanceof CronParseError)) throw e;
+        if (!(e instanceof checks.CronParseError)) throw e;
         errors.push(fieldError.invalid('spec.schedule', schedule, e.message));
       }
   }
@@ -39,15 +39,14 @@ function scheduleErrors(obj: KubeObject, old: KubeObject | undefined): FieldErro
     const zone = spec.timeZone;
     if (zone === '' || zone.toLowerCase() === 'local')
       errors.push(fieldError.invalid('spec.timeZone', zone, 'unknown time zone ' + zone));
-    else if (!isKnownTimeZone(zone))
+    else if (!checks.isKnownTimeZone(zone))
       errors.push(fieldError.invalid('spec.timeZone', zone, 'unknown time zone ' + zone));
   }
   return errors;
 }
 
 const hooks: KindHooks = {
-  validate: (obj) => scheduleErrors(obj, undefined),
-  validateUpdate: (obj, old) => scheduleErrors(obj, old),
+  validateAsync: withWorkloadChecks((checks, obj, old) => scheduleErrors(checks, obj, old)),
 };
 
 export const cronJob: KindRegistration = { hooks };

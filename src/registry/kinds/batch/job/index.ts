@@ -12,7 +12,7 @@ import { GoValueText, type FieldError } from '../../../../machinery/field-errors
 import type { NamingProfile } from '../../../../machinery/naming';
 import type { KindHooks, StrategyContext } from '../../../rest/strategy';
 import type { KindRegistration } from '../../types';
-import { goLabelSelector, goStringMap, selectorMatches } from '../../../validation/workload';
+import { withWorkloadChecks, type Checks } from '../../../validation/workload-checks';
 
 type Obj = Record<string, unknown>;
 
@@ -64,7 +64,7 @@ function sameLabels(a: Obj, b: Obj): boolean {
 }
 
 /** The real `validateGeneratedSelector` for a new Job (prefixed labels required). */
-function generatedSelectorErrors(job: KubeObject, l: JobLabels): FieldError[] {
+function generatedSelectorErrors(checks: Checks, job: KubeObject, l: JobLabels): FieldError[] {
   const spec = isObj(job.spec) ? job.spec : {};
   if (manual(spec)) return [];
   const template = isObj(spec.template) ? spec.template : {};
@@ -91,7 +91,7 @@ function generatedSelectorErrors(job: KubeObject, l: JobLabels): FieldError[] {
       errors.push({
         type: 'FieldValueInvalid',
         field: `${path}.labels[${key}]`,
-        badValue: new GoValueText(goStringMap(labels)),
+        badValue: new GoValueText(checks.goStringMap(labels)),
         detail: `must be '${expected}'`,
       });
   };
@@ -110,14 +110,14 @@ function generatedSelectorErrors(job: KubeObject, l: JobLabels): FieldError[] {
     errors.push({
       type: 'FieldValueInvalid',
       field: 'spec.selector',
-      badValue: new GoValueText(goLabelSelector(selector, true)),
+      badValue: new GoValueText(checks.goLabelSelector(selector, true)),
       detail: '`selector` not auto-generated',
     });
   return errors;
 }
 
 /** A manual selector must exist and match the template's labels (the real `ValidateJobSpec`). */
-function manualSelectorErrors(job: KubeObject): FieldError[] {
+function manualSelectorErrors(checks: Checks, job: KubeObject): FieldError[] {
   const spec = isObj(job.spec) ? job.spec : {};
   if (!manual(spec)) return [];
   if (!isObj(spec.selector)) return [{ type: 'FieldValueRequired', field: 'spec.selector', detail: '' }];
@@ -125,14 +125,14 @@ function manualSelectorErrors(job: KubeObject): FieldError[] {
   const template = isObj(spec.template) ? spec.template : {};
   const meta = isObj(template.metadata) ? template.metadata : {};
   const labels = isObj(meta.labels) ? meta.labels : {};
-  const matches = selectorMatches(selector, labels);
+  const matches = checks.selectorMatches(selector, labels);
   return matches
     ? []
     : [
         {
           type: 'FieldValueInvalid',
           field: 'spec.template.metadata.labels',
-          badValue: new GoValueText(goStringMap(labels)),
+          badValue: new GoValueText(checks.goStringMap(labels)),
           detail: '`selector` does not match template `labels`',
         },
       ];
@@ -157,12 +157,15 @@ function jobHooks(): KindHooks {
         obj.metadata.labels = { ...(generated.labels as Record<string, string>) };
       }
     },
-    validate: (obj, ctx) => [
-      ...generatedSelectorErrors(obj, labelsOf(ctx.profile)),
-      ...manualSelectorErrors(obj),
-    ],
     // An update keeps the selector and labels it was created with; only the manual-selector rules apply again.
-    validateUpdate: (obj) => manualSelectorErrors(obj),
+    validateAsync: withWorkloadChecks((checks, obj, old, ctx) =>
+      old === undefined
+        ? [
+            ...generatedSelectorErrors(checks, obj, labelsOf(ctx.profile)),
+            ...manualSelectorErrors(checks, obj),
+          ]
+        : manualSelectorErrors(checks, obj),
+    ),
   };
 }
 

@@ -19,10 +19,18 @@ import type { NamingProfile } from '../../../../machinery/naming';
 import type { KindHooks, Strategy, StrategyContext } from '../../../rest/strategy';
 import type { ResourceType } from '../../../resource-type';
 import { subresourceStrategy } from '../../../generic/strategy';
-import { validateCertificateSigningRequest, type CsrWrite } from './validation';
+import type { CsrWrite } from './validation';
+import { LazyModule } from '../../../../machinery/lazy-module';
+import type * as CsrValidation from './csr-validation.lazy';
 import { conditionsOf, populateConditionTimestamps, preserveApprovalConditions } from './conditions';
 
 type Spec = Record<string, unknown>;
+
+/** The validation, loaded with the first CSR write (the kind's only checks, so its errors keep their place). */
+const csrValidation = new LazyModule<typeof CsrValidation>(
+  'csr-validation',
+  () => import('./csr-validation.lazy'),
+);
 
 /** The signer name v1 refuses for new requests (`<domain>/legacy-unknown` of the profile). */
 const legacySigner = (profile: NamingProfile): string => policyNames(profile).signers.legacyUnknown;
@@ -51,8 +59,8 @@ export function csrHooks(write: CsrWrite): KindHooks {
       if (old.spec === undefined) delete obj.spec;
       else obj.spec = deepClone(old.spec);
     },
-    validateAsync: (obj, old, ctx) =>
-      validateCertificateSigningRequest(
+    validateAsync: async (obj, old, ctx) =>
+      (await csrValidation.load()).validateCertificateSigningRequest(
         obj,
         old,
         old === undefined ? 'create' : write,

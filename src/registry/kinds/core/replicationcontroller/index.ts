@@ -5,12 +5,11 @@
  */
 
 import type { KindHooks } from '../../../rest/strategy';
-import { mapSelectorAndTemplateErrors } from '../../../validation/workload';
+import { withWorkloadChecks } from '../../../validation/workload-checks';
 import type { KindRegistration } from '../../types';
 
 const hooks: KindHooks = {
-  validate: (obj) => mapSelectorAndTemplateErrors(obj),
-  validateUpdate: (obj) => mapSelectorAndTemplateErrors(obj),
+  validateAsync: withWorkloadChecks((checks, obj) => checks.mapSelectorAndTemplateErrors(obj)),
 };
 
 export const replicationController: KindRegistration = { hooks };
