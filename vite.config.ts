@@ -103,7 +103,7 @@ function shellManifest(): Plugin {
       if (id !== RESOLVED_MANIFEST_ID) return undefined;
       const config = this.environment.config;
       if (config.command === 'serve')
-        return `export default ${JSON.stringify({ version: 'dev', dev: true, urls: [], lazy: lazyUrls('dev') })};`;
+        return `export default ${JSON.stringify({ version: 'dev', dev: true, urls: [], firstScreen: [], lazy: lazyUrls('dev') })};`;
       return `export default ${JSON.stringify(manifestOf(resolve(config.root, config.build.outDir)))};`;
     },
     configureServer(server) {
@@ -246,6 +246,7 @@ function manifestOf(outDir: string): {
   version: string;
   dev: false;
   urls: string[];
+  firstScreen: string[];
   lazy: Record<string, string>;
 } {
   const files = listFiles(outDir)
@@ -270,8 +271,25 @@ function manifestOf(outDir: string): {
     dev: false,
     // The lazy libraries are precached under the URLs the worker loads them by.
     urls: ['/', ...files.map((file) => (lazyFiles.has(`/${file}`) ? `/${file}?v=${version}` : `/${file}`))],
+    firstScreen: firstScreenFiles(outDir, files),
     lazy,
   };
+}
+
+/**
+ * What a load of the page fetches before its first screen: `/` and the files `index.html` names (the main
+ * script, its module preloads, the style sheet, the icon). The worker caches them while it installs, so that
+ * Chrome makes their code cache then, not on the first run of a reload (shell-cache.ts).
+ */
+function firstScreenFiles(outDir: string, files: string[]): string[] {
+  const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+  const named = [...html.matchAll(/<(?:script|link)\b[^>]*?\b(?:src|href)="\/([^"?#]+)"/g)].map(
+    (m) => m[1] ?? '',
+  );
+  const missing = named.filter((file) => !files.includes(file));
+  if (missing.length > 0)
+    throw new Error(`shell manifest: index.html names ${missing.join(', ')}, not built`);
+  return ['/', ...named.map((file) => `/${file}`)];
 }
 
 function listFiles(dir: string): string[] {

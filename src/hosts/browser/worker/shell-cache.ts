@@ -1,11 +1,21 @@
 /**
- * The app shell for offline use. Once active, the worker precaches the files
- * the build emitted (the list is injected at build time) in one atomic
- * `addAll`, so a cache holding `/index.html` holds the whole shell; same-origin GETs
- * that are not API requests are answered cache-first with the network as
- * fallback, and a navigation that the network cannot answer gets the cached
- * `index.html`. Each build has its own cache, and older ones are dropped when
- * a new worker activates.
+ * The app shell for offline use, and the page's own files on a reload. While
+ * the worker installs it caches what the page loads before its first screen
+ * (`manifest.firstScreen`: `/`, the main script, its module preloads, the
+ * style sheet): Chrome makes a script's code cache when it is put in the
+ * cache during `install`, and only then, so a reload runs the main script
+ * from that cache instead of compiling it and making the cache on its own
+ * thread. It also declares static routes (Chrome's `InstallEvent.addRoutes`):
+ * `/assets/*` and the navigation to `/` are answered from this build's cache
+ * by the browser itself, without a `fetch` event on the worker's thread,
+ * which on a reload is busy answering the page's first API requests. The
+ * rest of the shell (the other views' chunks, the worker's lazy libraries)
+ * is cached once the page's first requests are answered, `/index.html` last,
+ * so a cache holding `/index.html` holds the whole shell. Same-origin GETs
+ * that reach the `fetch` event and are not API requests are answered
+ * cache-first with the network as fallback, and a navigation that the
+ * network cannot answer gets the cached `index.html`. Each build has its own
+ * cache, and older ones are dropped when a new worker activates.
  */
 
 import manifest from 'virtual:orch-shell-manifest';
@@ -16,15 +26,83 @@ const cacheName = `${CACHE_PREFIX}${manifest.version}`;
 /** Under the dev server nothing is cached, so that edited modules are never stale. */
 export const shellCachingEnabled = !manifest.dev;
 
-/** Fills this build's cache. Best effort: a failure leaves the API working, only offline use is lost. */
+/** One rule of Chrome's static router (a URL pattern and the cache that answers it). */
+export interface ShellRoute {
+  condition: {
+    urlPattern: { baseURL: string; pathname: string; search?: string };
+    requestMethod: string;
+    requestMode?: string;
+  };
+  source: { cacheName: string };
+}
+
+/**
+ * The static routes: the hashed build files and the navigation to `/`, from this build's cache. A file not
+ * there yet (a first visit's lazy chunk before the fill) goes to the network, as the `fetch` event would send it.
+ */
+export function shellRoutes(origin: string): ShellRoute[] {
+  if (!shellCachingEnabled) return [];
+  const source = { cacheName };
+  return [
+    { condition: { urlPattern: { baseURL: origin, pathname: '/assets/*' }, requestMethod: 'GET' }, source },
+    {
+      condition: {
+        urlPattern: { baseURL: origin, pathname: '/', search: '' },
+        requestMethod: 'GET',
+        requestMode: 'navigate',
+      },
+      source,
+    },
+  ];
+}
+
+/** Caches the first screen's files; called inside `install`. Best effort, as the rest of the shell. */
+export async function precacheFirstScreen(): Promise<void> {
+  if (!shellCachingEnabled) return;
+  try {
+    const cache = await caches.open(cacheName);
+    await Promise.all(manifest.firstScreen.map((url) => putFetched(cache, url)));
+  } catch (error) {
+    console.warn('orch-sandbox: caching the first screen while installing failed', error);
+  }
+}
+
+/**
+ * Fills this build's cache with what it does not hold yet (the first screen's files keep the code cache made
+ * while installing), `/index.html` last. Best effort: a failure leaves the API working, only offline use is lost.
+ */
 export async function precacheShell(): Promise<void> {
   if (!shellCachingEnabled) return;
   try {
     const cache = await caches.open(cacheName);
-    await cache.addAll(manifest.urls);
+    const held = new Set((await cache.keys()).map((request) => pathOf(request.url)));
+    const missing = manifest.urls.filter((url) => url !== '/index.html' && !held.has(url));
+    await Promise.all(missing.map((url) => putFetched(cache, url)));
+    await putFetched(cache, '/index.html');
   } catch (error) {
     console.warn('orch-sandbox: precaching the app shell failed; offline use is unavailable', error);
   }
+}
+
+/**
+ * Puts `url`'s answer in `cache` without its `Vary`: the server may send `Vary: Origin`, and the page's module
+ * loads carry an Origin header the worker's fetch had not, so the static router (which cannot ignore `Vary`)
+ * would miss every script. The files are this build's own, the same whoever asks.
+ */
+async function putFetched(cache: Cache, url: string): Promise<void> {
+  // A build file's name holds its hash, so any copy the HTTP cache has (the page fetched it just now) is it.
+  const response = await fetch(url, url.startsWith('/assets/') ? { cache: 'force-cache' } : {});
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  if (!response.headers.has('vary')) return cache.put(url, response);
+  const headers = new Headers(response.headers);
+  headers.delete('vary');
+  const { status, statusText } = response;
+  return cache.put(url, new Response(response.body, { status, statusText, headers }));
+}
+
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
 }
 
 /** Fills the cache when an earlier fill did not finish (the worker was stopped, or the network failed). */

@@ -20,7 +20,15 @@ import { CLAIM_MESSAGE } from '../messages';
 import { API_PREFIXES, apiHandlers, isUnderPrefix } from './api-routes';
 import { withBodyAside, withBodyBack } from './request-body';
 import { apiServer, profileFromScriptUrl } from './server-instance';
-import { dropOldShellCaches, ensureShellCached, precacheShell, shellResponse } from './shell-cache';
+import {
+  dropOldShellCaches,
+  ensureShellCached,
+  precacheFirstScreen,
+  precacheShell,
+  shellResponse,
+  shellRoutes,
+  type ShellRoute,
+} from './shell-cache';
 import { probeHandlers } from './stream-probe';
 import { benchFloorHandler } from './bench-floor';
 import { setLazyModuleLoader } from '../../../machinery/lazy-module';
@@ -67,7 +75,12 @@ else if (self.registration.active === null && self.registration.waiting === null
   void apiServer(profile).catch(() => undefined);
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(self.skipWaiting());
+  // The page's own files from the cache without this thread where Chrome can (shell-cache.ts); a browser
+  // without static routes sends them through the fetch event as before.
+  const routed = (event as InstallEvent & { addRoutes?: (rules: ShellRoute[]) => Promise<void> })
+    .addRoutes?.(shellRoutes(origin))
+    .catch((error: unknown) => console.warn('orch-sandbox: static routes refused', error));
+  event.waitUntil(Promise.all([self.skipWaiting(), precacheFirstScreen(), routed]));
 });
 
 self.addEventListener('activate', (event) => {
