@@ -1,17 +1,12 @@
 /**
- * The app shell for offline use, and the page's own files on a reload. While
- * the worker installs it caches what the page loads before its first screen
- * (`manifest.firstScreen`: `/`, the main script, its module preloads, the
- * style sheet): Chrome makes a script's code cache when it is put in the
- * cache during `install`, and only then, so a reload runs the main script
- * from that cache instead of compiling it and making the cache on its own
- * thread. It also declares static routes (Chrome's `InstallEvent.addRoutes`):
- * `/assets/*` and the navigation to `/` are answered from this build's cache
- * by the browser itself, without a `fetch` event on the worker's thread,
- * which on a reload is busy answering the page's first API requests. The
- * rest of the shell (the other views' chunks, the worker's lazy libraries)
- * is cached once the page's first requests are answered, `/index.html` last,
- * so a cache holding `/index.html` holds the whole shell. Same-origin GETs
+ * The app shell for offline use, and the page's own files on a reload. Once
+ * the page's first requests are answered, the worker caches the files the
+ * build emitted (the list is injected at build time), `/index.html` last, so
+ * a cache holding `/index.html` holds the whole shell. While installing it
+ * declares static routes (Chrome's `InstallEvent.addRoutes`): `/assets/*`
+ * and the navigation to `/` are answered from this build's cache by the
+ * browser itself, without a `fetch` event on the worker's thread, which on
+ * a reload is busy answering the page's first API requests. Same-origin GETs
  * that reach the `fetch` event and are not API requests are answered
  * cache-first with the network as fallback, and a navigation that the
  * network cannot answer gets the cached `index.html`. Each build has its own
@@ -56,20 +51,9 @@ export function shellRoutes(origin: string): ShellRoute[] {
   ];
 }
 
-/** Caches the first screen's files; called inside `install`. Best effort, as the rest of the shell. */
-export async function precacheFirstScreen(): Promise<void> {
-  if (!shellCachingEnabled) return;
-  try {
-    const cache = await caches.open(cacheName);
-    await Promise.all(manifest.firstScreen.map((url) => putFetched(cache, url)));
-  } catch (error) {
-    console.warn('orch-sandbox: caching the first screen while installing failed', error);
-  }
-}
-
 /**
- * Fills this build's cache with what it does not hold yet (the first screen's files keep the code cache made
- * while installing), `/index.html` last. Best effort: a failure leaves the API working, only offline use is lost.
+ * Fills this build's cache with what it does not hold yet, `/index.html` last (so a cache holding it holds
+ * the whole shell). Best effort: a failure leaves the API working, only offline use is lost.
  */
 export async function precacheShell(): Promise<void> {
   if (!shellCachingEnabled) return;
@@ -90,8 +74,7 @@ export async function precacheShell(): Promise<void> {
  * would miss every script. The files are this build's own, the same whoever asks.
  */
 async function putFetched(cache: Cache, url: string): Promise<void> {
-  // A build file's name holds its hash, so any copy the HTTP cache has (the page fetched it just now) is it.
-  const response = await fetch(url, url.startsWith('/assets/') ? { cache: 'force-cache' } : {});
+  const response = await fetch(url);
   if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
   if (!response.headers.has('vary')) return cache.put(url, response);
   const headers = new Headers(response.headers);

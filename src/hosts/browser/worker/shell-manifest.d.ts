@@ -10,8 +10,6 @@ declare module 'virtual:orch-shell-manifest' {
     dev: boolean;
     /** Absolute paths to precache, including `/` and `/index.html`. */
     urls: string[];
-    /** What the page loads before its first screen (`/`, the files index.html names): cached while installing. */
-    firstScreen: string[];
     /** The lazy libraries' script URLs by name (see machinery/lazy-module.ts). */
     lazy: Record<string, string>;
   };

@@ -4,10 +4,11 @@
  * handlers (API prefixes → the server core, plus the stream probe), and lets
  * unmatched ones fall through to the shell cache or the network. It takes over
  * at once (`skipWaiting` + `clients.claim`) so a first visit is served without
- * a reload (on a first install the server starts while it installs), and
- * fills the offline shell cache only once the page's first requests are
- * answered: the page that installed it already has its files, and filling
- * the cache would hold back its first screen. Streamed responses go straight to
+ * a reload (on a first install the server starts while it installs), declares
+ * static routes for the page's own files (shell-cache.ts), and fills the
+ * offline shell cache only once the page's first requests are answered: the
+ * page that installed it already has its files, and filling the cache would
+ * hold back its first screen. Streamed responses go straight to
  * `respondWith`, never into `waitUntil`, which Chrome ends after about five
  * minutes.
  */
@@ -23,7 +24,6 @@ import { apiServer, profileFromScriptUrl } from './server-instance';
 import {
   dropOldShellCaches,
   ensureShellCached,
-  precacheFirstScreen,
   precacheShell,
   shellResponse,
   shellRoutes,
@@ -80,7 +80,7 @@ self.addEventListener('install', (event) => {
   const routed = (event as InstallEvent & { addRoutes?: (rules: ShellRoute[]) => Promise<void> })
     .addRoutes?.(shellRoutes(origin))
     .catch((error: unknown) => console.warn('orch-sandbox: static routes refused', error));
-  event.waitUntil(Promise.all([self.skipWaiting(), precacheFirstScreen(), routed]));
+  event.waitUntil(Promise.all([self.skipWaiting(), routed]));
 });
 
 self.addEventListener('activate', (event) => {
