@@ -77,7 +77,7 @@ else if (self.registration.active === null && self.registration.waiting === null
 self.addEventListener('install', (event) => {
   // The page's own files from the cache without this thread where Chrome can (shell-cache.ts); a browser
   // without static routes sends them through the fetch event as before.
-  const routed = (event as InstallEvent & { addRoutes?: (rules: ShellRoute[]) => Promise<void> })
+  const routed = (event as ExtendableEvent & { addRoutes?: (rules: ShellRoute[]) => Promise<void> })
     .addRoutes?.(shellRoutes(origin))
     .catch((error: unknown) => console.warn('orch-sandbox: static routes refused', error));
   event.waitUntil(Promise.all([self.skipWaiting(), routed]));
