@@ -14,22 +14,15 @@ import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import { summarize, type Figure } from './report';
 import { waitForReadyz } from './started';
+import { usableAfter, usableProbe } from './usable-probe';
 
 const section = 'first visit timeline (Chromium)';
 const runs = Number(process.env.ORCH_TIMELINE_RUNS ?? 5);
 const verbose = process.env.ORCH_TIMELINE_VERBOSE === '1';
 
-// Runs in the page before its scripts: the moments the worker takes control and the usable screen appears.
+// Runs in the page before its scripts: the moment the worker takes control (usable-probe.ts: the usable screen).
 const probe = `
-globalThis.__name = (f) => f;
-(() => {
-  navigator.serviceWorker?.addEventListener('controllerchange', () => { globalThis.__controlledAt ??= performance.now(); });
-  const seen = () => {
-    if (globalThis.__usableAt === undefined && document.querySelector('[data-usable="true"]') !== null)
-      globalThis.__usableAt = performance.now();
-  };
-  new MutationObserver(seen).observe(document, { subtree: true, childList: true, attributes: true });
-})();
+navigator.serviceWorker?.addEventListener('controllerchange', () => { globalThis.__controlledAt ??= performance.now(); });
 `;
 
 interface Moments {
@@ -64,13 +57,14 @@ export async function runTimelineBench(): Promise<Figure[]> {
       const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
       try {
         const page = await context.newPage();
+        await page.addInitScript({ content: usableProbe });
         await page.addInitScript({ content: probe });
-        await page.goto(url);
+        await usableAfter(page, () => page.goto(url));
         cold.push(await moments(page));
         if (verbose) process.stdout.write(`first visit requests:\n${await requests(page)}\n`);
         await waitForReadyz(page);
         (cold[run] as Moments)['readyz passes'] = (await page.evaluate('globalThis.__readyAt')) as number;
-        await page.reload();
+        await usableAfter(page, () => page.reload());
         warm.push(await moments(page));
         if (verbose) process.stdout.write(`reload requests:\n${await requests(page)}\n`);
       } finally {
@@ -104,9 +98,8 @@ function line(m: Moments | undefined): string {
     .join(' · ');
 }
 
-/** The page's moments, in ms from navigation start. */
+/** The page's moments, in ms from navigation start, once it is usable. */
 async function moments(page: Page): Promise<Moments> {
-  await page.waitForFunction('globalThis.__usableAt !== undefined', undefined, { timeout: 60_000 });
   return (await page.evaluate(`(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     const resources = performance.getEntriesByType('resource');

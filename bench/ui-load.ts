@@ -29,28 +29,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import { summarize, type Figure } from './report';
 import { waitForReadyz } from './started';
+import { usableAfter, usableProbe } from './usable-probe';
 
 const runs = 5;
 const section = 'ui load (Chromium)';
 const floorName = 'empty Vite React app';
-
-// Runs in the page before its scripts: notes when the first usable screen appears. A string, so no
-// compiled helper (tsx's `__name`) leaks into the page.
-const usableProbe = `
-globalThis.__name = (f) => f;
-(() => {
-  const seen = () => {
-    if (globalThis.__usableAt === undefined && document.querySelector('[data-usable="true"]') !== null)
-      globalThis.__usableAt = performance.now();
-  };
-  new MutationObserver(seen).observe(document, { subtree: true, childList: true, attributes: true });
-})();
-`;
 
 interface Served {
   url: string;
@@ -201,25 +189,18 @@ async function measure(
         if (target.origin === origin && !isApiPath(target.pathname) && target.pathname !== '/sw.js')
           loaded.push(target.pathname === '/' ? '/index.html' : target.pathname);
       });
-      await page.goto(url);
-      cold.push(await usableAt(page));
+      cold.push(await usableAfter(page, () => page.goto(url)));
       if (run === 0) files = [...new Set(loaded)];
       if (hasWorker) {
         await page.waitForFunction('navigator.serviceWorker.controller !== null');
         await waitForReadyz(page);
       }
-      await page.reload();
-      warm.push(await usableAt(page));
+      warm.push(await usableAfter(page, () => page.reload()));
     } finally {
       await context.close();
     }
   }
   return { cold: summarize(cold).p50, warm: summarize(warm).p50, files };
-}
-
-async function usableAt(page: Page): Promise<number> {
-  await page.waitForFunction('globalThis.__usableAt !== undefined', undefined, { timeout: 60_000 });
-  return (await page.evaluate('globalThis.__usableAt')) as number;
 }
 
 function isApiPath(pathname: string): boolean {

@@ -21,6 +21,7 @@ import { servedBy } from './app/ConnectionGate';
 import { EarlyAnswers, earlyFetch } from './lib/early-answers';
 import { discoveryScope, readDiscovery } from './lib/discovery-cache';
 import { askedByPage, askFirstScreen, firstScreenReads, rememberFirstScreen } from './lib/first-screen';
+import { firstRenderWaitMs, prepareFirstScreen } from './lib/first-screen-data';
 import { parseRoute, startRoute } from './lib/route';
 import './styles.css';
 
@@ -45,28 +46,33 @@ export function mountApp(container: HTMLElement | null, connect: Connect): void 
   // components' own requests take those answers (ConnectionGate asks the identity on a first visit). What
   // index.html asked already (first-screen.ts) is adopted rather than asked again.
   const discoveryShown = () => readDiscovery(discoveryScope(preferences.profile(), identity.current()));
-  const askEarly = () => {
+  // The first screen's data (discovery, the list) is then read through the UI's transport, taking those answers
+  // (first-screen-data.ts): on a reload the first render waits a moment for it, so that it shows the screen.
+  const askEarly = (): Promise<void> => {
     void identity.resolve();
-    askFirstScreen(
-      createClient({ fetch: (request) => early.ask(request) }),
-      parseRoute(location.hash) ?? startRoute,
-      discoveryShown(),
-    );
+    const route = parseRoute(location.hash) ?? startRoute;
+    const cached = discoveryShown();
+    askFirstScreen(createClient({ fetch: (request) => early.ask(request) }), route, cached);
+    return prepareFirstScreen(makeClient(), route, cached, identity.version());
   };
+  let firstRender: Promise<unknown> = Promise.resolve();
   if (servedBy(preferences.profile())) {
     for (const asked of askedByPage()) {
       const request = new Request(asked.path, { headers: { accept: asked.accept } });
       const when = { at: asked.at ?? Date.now(), started: asked.started ?? performance.now() };
       void early.adopt(request, recordAnswer(log, request, when, asked.answer)).catch(() => undefined);
     }
-    askEarly();
+    firstRender = Promise.race([
+      askEarly(),
+      new Promise((resolve) => setTimeout(resolve, firstRenderWaitMs)),
+    ]);
   } else {
     // A first visit: the same reads as soon as the profile's worker takes the page, before the shell renders.
     const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
     const taken = () => {
       if (!servedBy(preferences.profile())) return;
       container?.removeEventListener('controllerchange', taken);
-      askEarly();
+      void askEarly();
     };
     container?.addEventListener('controllerchange', taken);
   }
@@ -78,13 +84,15 @@ export function mountApp(container: HTMLElement | null, connect: Connect): void 
       firstScreenReads(parseRoute(location.hash) ?? startRoute, discoveryShown()),
     ),
   );
-  createRoot(container).render(
-    <StrictMode>
-      <RequestLogProvider log={log}>
-        <IdentityProvider store={identity} makeClient={makeClient}>
-          <App connect={connect} />
-        </IdentityProvider>
-      </RequestLogProvider>
-    </StrictMode>,
+  void firstRender.then(() =>
+    createRoot(container).render(
+      <StrictMode>
+        <RequestLogProvider log={log}>
+          <IdentityProvider store={identity} makeClient={makeClient}>
+            <App connect={connect} />
+          </IdentityProvider>
+        </RequestLogProvider>
+      </StrictMode>,
+    ),
   );
 }

@@ -4,15 +4,27 @@
  * provider watches CustomResourceDefinitions (when the server serves them)
  * and reads discovery again after each change. On a reload the last
  * discovery this tab read (lib/discovery-cache.ts) is shown until the fresh
- * one answers; `fresh` tells the two apart.
+ * one answers; `fresh` tells the two apart. Discovery read before the first
+ * render (lib/first-screen-data.ts) is shown at once, or awaited instead of
+ * asked again.
  */
 
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { listWatch, type Discovery } from '../../client/index';
 import { useClient } from '../client-context';
 import { useIdentityStore } from '../identity/IdentityContext';
 import { discoveryScope, readDiscovery, writeDiscovery } from '../lib/discovery-cache';
 import { afterFirstScreen } from '../lib/first-screen';
+import { peekPreparedDiscovery, takePreparedDiscovery } from '../lib/first-screen-data';
 import { preferences } from '../lib/preferences';
 
 export interface DiscoveryState {
@@ -30,18 +42,39 @@ export function DiscoveryProvider({ children }: { children: ReactNode }) {
   const client = useClient();
   const identity = useIdentityStore();
   const [generation, setGeneration] = useState(0);
-  const [state, setState] = useState<Omit<DiscoveryState, 'reload'>>(() => ({
-    discovery: readDiscovery(discoveryScope(preferences.profile(), identity.current())),
-    error: undefined,
-    loading: true,
-    fresh: false,
-  }));
+  // The discovery read before the first render, when this mount showed it at once (then there is nothing to ask).
+  const shownAtMount = useRef<Discovery | undefined>(undefined);
+  const [state, setState] = useState<Omit<DiscoveryState, 'reload'>>(() => {
+    const done = peekPreparedDiscovery(identity.version())?.done?.value;
+    shownAtMount.current = done;
+    if (done !== undefined) return { discovery: done, error: undefined, loading: false, fresh: true };
+    return {
+      discovery: readDiscovery(discoveryScope(preferences.profile(), identity.current())),
+      error: undefined,
+      loading: true,
+      fresh: false,
+    };
+  });
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
 
   useEffect(() => {
     let live = true;
+    // Taken once: a later read (another identity, a reload, a CRD change) asks the server.
+    const early = takePreparedDiscovery(identity.version());
+    const shown = shownAtMount.current;
+    shownAtMount.current = undefined;
+    // Kept for the next reload once the first screen is shown (the write is no part of it).
+    const keep = (discovery: Discovery) =>
+      void afterFirstScreen().then(() =>
+        writeDiscovery(discoveryScope(preferences.profile(), identity.current()), discovery),
+      );
+    if (shown !== undefined) {
+      keep(shown);
+      return;
+    }
     setState((previous) => ({ ...previous, loading: true }));
-    client.discovery().then(
+    const read = early?.promise.catch(() => client.discovery()) ?? client.discovery();
+    read.then(
       (discovery) => {
         if (!live) return;
         // The same served kinds again (a re-read after the CRD watch's first list) keep the same object,
@@ -52,10 +85,7 @@ export function DiscoveryProvider({ children }: { children: ReactNode }) {
           loading: false,
           fresh: true,
         }));
-        // Kept for the next reload once the first screen is shown (the write is no part of it).
-        void afterFirstScreen().then(() =>
-          writeDiscovery(discoveryScope(preferences.profile(), identity.current()), discovery),
-        );
+        keep(discovery);
       },
       (error: unknown) => live && setState((previous) => ({ ...previous, error, loading: false })),
     );

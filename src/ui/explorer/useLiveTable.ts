@@ -4,26 +4,29 @@
  * (list-then-watch, relist on 410). The watch asks for Tables too, so each
  * event carries its server-rendered row; a server that sends plain objects
  * instead gets one GET of the changed object as a Table (until it arrives
- * the row shows its new metadata). Each event changes the row store at once
+ * the row shows its new metadata). The first screen's list, read before the
+ * first render (lib/first-screen-data.ts), is the first list: shown at once
+ * when it is there at mount, awaited instead of asked again when it is under
+ * way. Each event changes the row store at once
  * (a map lookup and a binary insertion, whatever the list's length) but the
  * view is told at most once per animation frame and 100 ms, so a burst of
  * events costs one render, not one per event.
  */
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { KubeList, KubeObject } from '../../api/meta';
 import {
-  defaultTable,
   isTable,
   listWatch,
   resourcePath,
   TABLE_ACCEPT,
   type ResourceRef,
-  type Table,
   type TableColumnDefinition,
 } from '../../client/index';
 import { useClient } from '../client-context';
+import { useIdentityStore } from '../identity/IdentityContext';
+import { peekPreparedList, takePreparedList } from '../lib/first-screen-data';
 import { frameScheduler } from '../lib/frame-scheduler';
+import { readTable, type ReadTable } from '../lib/read-table';
 import { rowKey } from './live-rows';
 import { RowStore } from './row-store';
 
@@ -51,25 +54,59 @@ interface Shown {
   resourceVersion: string | undefined;
 }
 
+/** The columns a Table shows by default (the others are for the wide output). */
+function shownColumns(read: ReadTable): TableColumnDefinition[] {
+  return read.table.columnDefinitions.filter((c) => (c.priority ?? 0) === 0);
+}
+
 export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): LiveTable {
   const client = useClient();
-  const [columns, setColumns] = useState<TableColumnDefinition[]>([]);
-  const [rows] = useState(() => new RowStore());
-  const [shown, setShown] = useState<Shown>({ version: rows.version, resourceVersion: undefined });
-  const [phase, setPhase] = useState<LivePhase>('idle');
+  const identity = useIdentityStore();
+  const refKey = ref === undefined ? '' : resourcePath(ref);
+  // The list read before the first render, when it is done at mount: the first render shows it, live.
+  const [listedAtMount] = useState(() =>
+    ref === undefined || !enabled ? undefined : peekPreparedList(refKey, identity.version())?.done?.value,
+  );
+  const mounted = useRef(listedAtMount === undefined ? undefined : { path: refKey, read: listedAtMount });
+  const [columns, setColumns] = useState<TableColumnDefinition[]>(() =>
+    listedAtMount === undefined ? [] : shownColumns(listedAtMount),
+  );
+  const [rows] = useState(() => {
+    const store = new RowStore();
+    if (listedAtMount !== undefined) store.reset(listedAtMount.table.rows);
+    return store;
+  });
+  const [shown, setShown] = useState<Shown>(() => ({
+    version: rows.version,
+    resourceVersion: listedAtMount?.table.metadata.resourceVersion,
+  }));
+  const [phase, setPhase] = useState<LivePhase>(listedAtMount === undefined ? 'idle' : 'live');
   const [error, setError] = useState<unknown>(undefined);
-  const [serverColumns, setServerColumns] = useState(false);
-  const [listed, setListed] = useState(false);
+  const [serverColumns, setServerColumns] = useState(listedAtMount?.server ?? false);
+  const [listed, setListed] = useState(listedAtMount !== undefined);
   const [generation, setGeneration] = useState(0);
   const relist = useCallback(() => setGeneration((n) => n + 1), []);
-  const refKey = ref === undefined ? '' : resourcePath(ref);
   const pending = useRef(new Set<string>());
 
   useEffect(() => {
     let resourceVersion: string | undefined;
-    const publish = () => setShown({ version: rows.version, resourceVersion });
-    rows.clear();
-    setListed(false);
+    // An unchanged version and resourceVersion are the same state: no render for them.
+    const publish = () =>
+      setShown((previous) =>
+        previous.version === rows.version && previous.resourceVersion === resourceVersion
+          ? previous
+          : { version: rows.version, resourceVersion },
+      );
+    // Taken once: a later list (another kind, a relist, a resumed watch) asks the server.
+    const early = ref === undefined ? undefined : takePreparedList(refKey, identity.version());
+    // The rows shown at mount, when this is still the collection they were listed from.
+    const shownFirst = mounted.current?.path === refKey ? mounted.current.read : undefined;
+    mounted.current = undefined;
+    let listedFirst = shownFirst !== undefined;
+    if (shownFirst === undefined) {
+      rows.clear();
+      setListed(false);
+    }
     if (ref === undefined || !enabled) {
       setPhase('idle');
       publish();
@@ -77,7 +114,7 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
     }
     const abort = new AbortController();
     const signal = abort.signal;
-    let rendered = false;
+    let rendered = shownFirst?.server ?? false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     // A frame at most every 100 ms: under a stream of creates, ten renders a second instead of sixty.
     const frame = frameScheduler(
@@ -86,22 +123,16 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
       },
       { minInterval: 100 },
     );
-    publish();
-    setPhase('listing');
-    setError(undefined);
+    if (shownFirst === undefined) {
+      publish();
+      setPhase('listing');
+      setError(undefined);
+    } else resourceVersion = shownFirst.table.metadata.resourceVersion;
 
-    const fetchTable = async (path: string): Promise<{ table: Table; server: boolean }> => {
-      const answer = await client.send<Table | KubeList | KubeObject>('GET', path, {
-        accept: TABLE_ACCEPT,
-        signal,
-      });
-      if (isTable(answer.body)) return { table: answer.body, server: true };
-      const body = answer.body;
-      const list: KubeList = Array.isArray(body['items'])
-        ? (body as KubeList)
-        : { apiVersion: 'v1', kind: 'List', metadata: {}, items: [body as KubeObject] };
-      return { table: defaultTable(list), server: false };
-    };
+    const fetchTable = (path: string) => readTable(client, path, signal);
+    // The first list: the rows shown at mount, else the early read under way (asked again if it failed).
+    let first: Promise<ReadTable> | undefined =
+      shownFirst !== undefined ? undefined : early?.promise.catch(() => fetchTable(resourcePath(ref)));
 
     // Re-render changed rows on the server, a batch at a time.
     const flush = () => {
@@ -127,11 +158,18 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
       signal,
       accept: TABLE_ACCEPT,
       list: async () => {
-        const { table, server } = await fetchTable(resourcePath(ref));
+        if (listedFirst) {
+          // Listed before the first render and shown since: the watch goes on from that list.
+          listedFirst = false;
+          return resourceVersion ?? '';
+        }
+        const read = first ?? fetchTable(resourcePath(ref));
+        first = undefined;
+        const { table, server } = await read;
         if (signal.aborted) return '';
         rendered = server;
         setServerColumns(server);
-        setColumns(table.columnDefinitions.filter((c) => (c.priority ?? 0) === 0));
+        setColumns(shownColumns({ table, server }));
         rows.reset(table.rows);
         resourceVersion = table.metadata.resourceVersion;
         publish();
@@ -184,7 +222,7 @@ export function useLiveTable(ref: ResourceRef | undefined, enabled: boolean): Li
       abort.abort();
     };
     // refKey stands for ref (a new object on every render); rows is one store for the hook's life.
-  }, [client, refKey, enabled, generation, rows]);
+  }, [client, refKey, enabled, generation, rows, identity]);
 
   return {
     columns,

@@ -53,6 +53,13 @@ export function firstScreenReads(route: Route, cached: Discovery | undefined): F
   ];
   if (route.view !== 'explorer') return reads;
   reads.push({ path: '/api/v1/namespaces', accept: json });
+  const list = firstScreenList(route, cached);
+  if (list !== undefined) reads.push({ path: list, accept: TABLE_ACCEPT });
+  return reads;
+}
+
+/** The path of the explorer's list on `route` (read as a Table), given the discovery it is shown first. */
+export function firstScreenList(route: Route, cached: Discovery | undefined): string | undefined {
   const namespace = route.params['ns'] ?? 'default';
   const listNamespace = namespace === allNamespaces ? '' : namespace;
   // As ExplorerView picks its collection: from the discovery it is shown (the cached one), else the assumed default.
@@ -64,8 +71,7 @@ export function firstScreenReads(route: Route, cached: Discovery | undefined): F
         ? collectionRef(choice, listNamespace)
         : undefined
       : assumedDefaultCollection(route.params['kind'], listNamespace);
-  if (list !== undefined) reads.push({ path: resourcePath(list), accept: TABLE_ACCEPT });
-  return reads;
+  return list === undefined ? undefined : resourcePath(list);
 }
 
 /** Asks the first screen's reads through `client`, whose transport keeps the answers; nothing is read here. */

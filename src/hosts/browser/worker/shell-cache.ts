@@ -1,11 +1,16 @@
 /**
- * The app shell for offline use. Once active, the worker precaches the files
- * the build emitted (the list is injected at build time) in one atomic
- * `addAll`, so a cache holding `/index.html` holds the whole shell; same-origin GETs
- * that are not API requests are answered cache-first with the network as
- * fallback, and a navigation that the network cannot answer gets the cached
- * `index.html`. Each build has its own cache, and older ones are dropped when
- * a new worker activates.
+ * The app shell for offline use, and the page's own files on a reload. Once
+ * the page's first requests are answered, the worker caches the files the
+ * build emitted (the list is injected at build time), `/index.html` last, so
+ * a cache holding `/index.html` holds the whole shell. While installing it
+ * declares static routes (Chrome's `InstallEvent.addRoutes`): `/assets/*`
+ * and the navigation to `/` are answered from this build's cache by the
+ * browser itself, without a `fetch` event on the worker's thread, which on
+ * a reload is busy answering the page's first API requests. Same-origin GETs
+ * that reach the `fetch` event and are not API requests are answered
+ * cache-first with the network as fallback, and a navigation that the
+ * network cannot answer gets the cached `index.html`. Each build has its own
+ * cache, and older ones are dropped when a new worker activates.
  */
 
 import manifest from 'virtual:orch-shell-manifest';
@@ -16,15 +21,71 @@ const cacheName = `${CACHE_PREFIX}${manifest.version}`;
 /** Under the dev server nothing is cached, so that edited modules are never stale. */
 export const shellCachingEnabled = !manifest.dev;
 
-/** Fills this build's cache. Best effort: a failure leaves the API working, only offline use is lost. */
+/** One rule of Chrome's static router (a URL pattern and the cache that answers it). */
+export interface ShellRoute {
+  condition: {
+    urlPattern: { baseURL: string; pathname: string; search?: string };
+    requestMethod: string;
+    requestMode?: string;
+  };
+  source: { cacheName: string };
+}
+
+/**
+ * The static routes: the hashed build files and the navigation to `/`, from this build's cache. A file not
+ * there yet (a first visit's lazy chunk before the fill) goes to the network, as the `fetch` event would send it.
+ */
+export function shellRoutes(origin: string): ShellRoute[] {
+  if (!shellCachingEnabled) return [];
+  const source = { cacheName };
+  return [
+    { condition: { urlPattern: { baseURL: origin, pathname: '/assets/*' }, requestMethod: 'GET' }, source },
+    {
+      condition: {
+        urlPattern: { baseURL: origin, pathname: '/', search: '' },
+        requestMethod: 'GET',
+        requestMode: 'navigate',
+      },
+      source,
+    },
+  ];
+}
+
+/**
+ * Fills this build's cache with what it does not hold yet, `/index.html` last (so a cache holding it holds
+ * the whole shell). Best effort: a failure leaves the API working, only offline use is lost.
+ */
 export async function precacheShell(): Promise<void> {
   if (!shellCachingEnabled) return;
   try {
     const cache = await caches.open(cacheName);
-    await cache.addAll(manifest.urls);
+    const held = new Set((await cache.keys()).map((request) => pathOf(request.url)));
+    const missing = manifest.urls.filter((url) => url !== '/index.html' && !held.has(url));
+    await Promise.all(missing.map((url) => putFetched(cache, url)));
+    await putFetched(cache, '/index.html');
   } catch (error) {
     console.warn('orch-sandbox: precaching the app shell failed; offline use is unavailable', error);
   }
+}
+
+/**
+ * Puts `url`'s answer in `cache` without its `Vary`: the server may send `Vary: Origin`, and the page's module
+ * loads carry an Origin header the worker's fetch had not, so the static router (which cannot ignore `Vary`)
+ * would miss every script. The files are this build's own, the same whoever asks.
+ */
+async function putFetched(cache: Cache, url: string): Promise<void> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status}`);
+  if (!response.headers.has('vary')) return cache.put(url, response);
+  const headers = new Headers(response.headers);
+  headers.delete('vary');
+  const { status, statusText } = response;
+  return cache.put(url, new Response(response.body, { status, statusText, headers }));
+}
+
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
 }
 
 /** Fills the cache when an earlier fill did not finish (the worker was stopped, or the network failed). */

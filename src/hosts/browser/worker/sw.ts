@@ -4,10 +4,11 @@
  * handlers (API prefixes → the server core, plus the stream probe), and lets
  * unmatched ones fall through to the shell cache or the network. It takes over
  * at once (`skipWaiting` + `clients.claim`) so a first visit is served without
- * a reload (on a first install the server starts while it installs), and
- * fills the offline shell cache only once the page's first requests are
- * answered: the page that installed it already has its files, and filling
- * the cache would hold back its first screen. Streamed responses go straight to
+ * a reload (on a first install the server starts while it installs), declares
+ * static routes for the page's own files (shell-cache.ts), and fills the
+ * offline shell cache only once the page's first requests are answered: the
+ * page that installed it already has its files, and filling the cache would
+ * hold back its first screen. Streamed responses go straight to
  * `respondWith`, never into `waitUntil`, which Chrome ends after about five
  * minutes.
  */
@@ -20,7 +21,14 @@ import { CLAIM_MESSAGE } from '../messages';
 import { API_PREFIXES, apiHandlers, isUnderPrefix } from './api-routes';
 import { withBodyAside, withBodyBack } from './request-body';
 import { apiServer, profileFromScriptUrl } from './server-instance';
-import { dropOldShellCaches, ensureShellCached, precacheShell, shellResponse } from './shell-cache';
+import {
+  dropOldShellCaches,
+  ensureShellCached,
+  precacheShell,
+  shellResponse,
+  shellRoutes,
+  type ShellRoute,
+} from './shell-cache';
 import { probeHandlers } from './stream-probe';
 import { benchFloorHandler } from './bench-floor';
 import { setLazyModuleLoader } from '../../../machinery/lazy-module';
@@ -67,7 +75,12 @@ else if (self.registration.active === null && self.registration.waiting === null
   void apiServer(profile).catch(() => undefined);
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(self.skipWaiting());
+  // The page's own files from the cache without this thread where Chrome can (shell-cache.ts); a browser
+  // without static routes sends them through the fetch event as before.
+  const routed = (event as ExtendableEvent & { addRoutes?: (rules: ShellRoute[]) => Promise<void> })
+    .addRoutes?.(shellRoutes(origin))
+    .catch((error: unknown) => console.warn('orch-sandbox: static routes refused', error));
+  event.waitUntil(Promise.all([self.skipWaiting(), routed]));
 });
 
 self.addEventListener('activate', (event) => {

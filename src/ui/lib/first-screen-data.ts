@@ -1,0 +1,107 @@
+/**
+ * The first screen's data, read before React's first render: discovery and
+ * the shown kind's list as a Table, read through the UI's own transport (so
+ * they take the answers index.html or the main script asked early,
+ * early-answers.ts) while the main script is still evaluating. On a reload
+ * main.tsx waits a moment for them (`firstRenderWaitMs` at most) so that the
+ * first render already shows the screen: the components take a read that is
+ * done in their initial state (DiscoveryContext, useLiveTable) instead of
+ * drawing the tab's last discovery and skeleton rows, reading the answers
+ * in their effects and rendering again. A read still under way when a
+ * component mounts is taken by its effect instead of being asked again.
+ * Each read is taken once (by an effect), only by the identity version it
+ * was read as, and dropped when nobody takes it within the early answers'
+ * time to live.
+ */
+
+import type { ApiClient, Discovery } from '../../client/index';
+import { EARLY_ANSWER_TTL_MS } from './early-answers';
+import { firstScreenList } from './first-screen';
+import { readTable, type ReadTable } from './read-table';
+import type { Route } from './route';
+
+/** How long a reload's first render waits for the first screen's reads, after the main script's evaluation. */
+export const firstRenderWaitMs = 150;
+
+/** A read started early: its promise, and its value once it has one. */
+export interface PreparedRead<T> {
+  promise: Promise<T>;
+  /** Set when the read succeeded; a component that finds it renders with it at once. */
+  done?: { value: T };
+}
+
+interface Slot<T> {
+  version: number;
+  read: PreparedRead<T>;
+}
+
+let discovery: Slot<Discovery> | undefined;
+let list: (Slot<ReadTable> & { path: string }) | undefined;
+
+/**
+ * Starts the first screen's reads of `route` as identity version `version` (the list the tab's last
+ * discovery `cached` or the default assumes, as ExplorerView picks it); resolves once both are done
+ * (or failed).
+ */
+export function prepareFirstScreen(
+  client: ApiClient,
+  route: Route,
+  cached: Discovery | undefined,
+  version: number,
+): Promise<void> {
+  const reads: Promise<unknown>[] = [];
+  discovery = { version, read: prepared(client.discovery()) };
+  reads.push(discovery.read.promise);
+  const path = route.view === 'explorer' ? firstScreenList(route, cached) : undefined;
+  list = undefined;
+  if (path !== undefined) {
+    list = { version, path, read: prepared(readTable(client, path)) };
+    reads.push(list.read.promise);
+  }
+  const slots = [discovery, list];
+  setTimeout(() => {
+    if (discovery === slots[0]) discovery = undefined;
+    if (list === slots[1]) list = undefined;
+  }, EARLY_ANSWER_TTL_MS);
+  return Promise.allSettled(reads).then(() => undefined);
+}
+
+/**
+ * The early discovery read if it was read as identity version `version`, left in place: a component's
+ * initial state looks (React may call an initializer twice), its effect takes (`takePreparedDiscovery`).
+ */
+export function peekPreparedDiscovery(version: number): PreparedRead<Discovery> | undefined {
+  return discovery?.version === version ? discovery.read : undefined;
+}
+
+/** The early discovery read, once, if it was read as identity version `version`. */
+export function takePreparedDiscovery(version: number): PreparedRead<Discovery> | undefined {
+  const read = peekPreparedDiscovery(version);
+  discovery = undefined;
+  return read;
+}
+
+/** The early read of the list at `path` (as a Table) if it was read as identity version `version`, left in place. */
+export function peekPreparedList(path: string, version: number): PreparedRead<ReadTable> | undefined {
+  return list?.path === path && list.version === version ? list.read : undefined;
+}
+
+/** The early read of the list at `path`, once, if it was read as identity version `version`. */
+export function takePreparedList(path: string, version: number): PreparedRead<ReadTable> | undefined {
+  if (list?.path !== path) return undefined;
+  const read = peekPreparedList(path, version);
+  list = undefined;
+  return read;
+}
+
+function prepared<T>(promise: Promise<T>): PreparedRead<T> {
+  const read: PreparedRead<T> = { promise };
+  // A failure is the taker's to see (it asks again); untaken, it must not surface as an unhandled rejection.
+  promise.then(
+    (value) => {
+      read.done = { value };
+    },
+    () => undefined,
+  );
+  return read;
+}
