@@ -47,9 +47,14 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
         // The post-start writes wait for the page's first screen (its first requests and a pause after them).
         deferPostStart: true,
       });
-      // The page asks for the identities (one carries a client certificate from the cluster CA) right after the
-      // first response: a fresh store's CA is made beside the start, which mostly waits on IndexedDB.
-      server.prepareClusterCA();
+      // A fresh store's cluster CA (the X.509 script and a key pair) is made once the page's first screen is
+      // answered: the page's first call lists the identities with `?certificates=deferred`, which does not wait
+      // for it, and making it beside the start took the worker's thread from the first screen's requests. The
+      // full list (the identity picker) and whatever else needs the CA first make it on demand.
+      server.firstRequestsDone.then(
+        () => server.prepareClusterCA(),
+        () => undefined, // a start that failed is reported by `serving` below
+      );
       // The first answers need only this; the default RBAC policy and the other start-up objects are written
       // beside them (`server.ready`, which `/readyz` reports).
       await server.serving;
