@@ -320,6 +320,35 @@ describe.each(['memory', 'dexie'] as const)('reliability over HTTP (%s store)', 
         'yaml: document contains excessive aliasing',
       );
     });
+    it.each([
+      [
+        'an unknown anchor',
+        'POST',
+        '/api/v1/namespaces/default/configmaps',
+        'application/yaml',
+        '*x',
+        "yaml: unknown anchor 'x' referenced",
+      ],
+      [
+        'an unknown anchor',
+        'PUT',
+        '/api/v1/namespaces/default/configmaps/a',
+        'application/yaml',
+        'a: *x',
+        "yaml: unknown anchor 'x' referenced",
+      ],
+      [
+        'an anchor holding itself',
+        'PATCH',
+        '/api/v1/namespaces/default/configmaps/a?fieldManager=m',
+        'application/apply-patch+yaml',
+        'data: &d {k: *d}',
+        "yaml: anchor 'd' value contains itself",
+      ],
+    ])('%s on %s is a 400', async (_name, method, path, type, yaml, message) => {
+      const r = await send(method, path, yaml, type);
+      expect(String(expectStatus(r, 400, 'BadRequest').message)).toContain(message);
+    });
     it('101 aliases in a small document are fine (the limit is a ratio, not a count)', async () => {
       let yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aliases\ndata:\n  a0: &v value\n';
       for (let i = 1; i <= 101; i++) yaml += `  a${i}: *v\n`;

@@ -70,4 +70,19 @@ describe('YAML duplicates', () => {
       expect((e as YamlSyntaxError).line).toBe(1);
     }
   });
+
+  // go-yaml's parser knows only the anchors it has already read; its decoder refuses an anchor that holds itself.
+  it.each([
+    ['an anchor never set', '*x', "yaml: unknown anchor 'x' referenced"],
+    ['an anchor set after its alias', 'a: *x\nb: &x 1', "yaml: unknown anchor 'x' referenced"],
+    ['a sequence holding its own alias', '&a [*a]', "yaml: anchor 'a' value contains itself"],
+    ['a map holding its own alias', 'a: &m {b: *m}', "yaml: anchor 'm' value contains itself"],
+  ])('refuses %s as go-yaml does', (_name, text, message) => {
+    expect(() => decodeYaml(text)).toThrow(YamlSyntaxError);
+    expect(() => decodeYaml(text)).toThrow(message);
+  });
+
+  it('reads an alias to an anchor set before it', () => {
+    expect(decodeYaml('a: &x 1\nb: *x').value).toEqual({ a: 1, b: 1 });
+  });
 });

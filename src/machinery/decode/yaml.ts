@@ -180,12 +180,21 @@ function decodeYamlDocument(text: string): DecodedYaml {
     const pos = lineCounter.linePos(error.pos[0]);
     throw new YamlSyntaxError(`yaml: line ${pos.line}: ${firstLine(error.message)}`, pos.line, pos.col);
   }
+  const aliasError = (message: string, alias: YamlNode): YamlSyntaxError => {
+    const pos = alias.range ? lineCounter.linePos(alias.range[0]) : { line: 0, col: 0 };
+    return new YamlSyntaxError(message, pos.line, pos.col);
+  };
   // Each alias's target, found in one pass in document order (`Alias.resolve` searches the whole document per call).
   const anchors = new Map<string, unknown>();
   const targets = new Map<unknown, unknown>();
   visit(doc, {
-    Alias(_key, alias) {
-      targets.set(alias, anchors.get(alias.source));
+    Alias(_key, alias, path) {
+      const target = anchors.get(alias.source);
+      // go-yaml's parser knows only anchors already read, and its decoder refuses an alias inside its own anchor.
+      if (target === undefined) throw aliasError(`yaml: unknown anchor '${alias.source}' referenced`, alias);
+      if (path.includes(target as YamlNode))
+        throw aliasError(`yaml: anchor '${alias.source}' value contains itself`, alias);
+      targets.set(alias, target);
     },
     Node(_key, node) {
       if (node.anchor !== undefined) anchors.set(node.anchor, node);
