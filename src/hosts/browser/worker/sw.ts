@@ -43,9 +43,10 @@ const origin = self.location.origin;
 // while the browser installs and activates this worker and the page gets ready to ask, instead of after
 // activation. An update (an older worker active or waiting) starts it only once this one takes over. Its
 // store is most likely empty: the identity keys are generated from here on, beside everything else the
-// start builds and reads.
+// start builds and reads. Started from a microtask (still before `install`), as every start below, so that
+// no stack taken while the server is built holds this script's top level (see `requestHandlers`).
 if (self.registration.active === null && self.registration.waiting === null)
-  void apiServer(profile, { firstInstall: true }).catch(() => undefined);
+  queueMicrotask(() => void apiServer(profile, { firstInstall: true }).catch(() => undefined));
 /**
  * The MSW handlers, made by the first fetch event. MSW notes where each handler was made (a `new Error()`);
  * made during this script's evaluation, that stack holds the script's top level, whose source positions V8
@@ -82,7 +83,7 @@ function startServerThenFill(fill: () => Promise<void>): void {
 // A worker the browser starts again after stopping it idle is woken by a request (often a navigation, whose
 // page then asks the API): the server starts now rather than at the first API request, and a shell fill that
 // an earlier run did not finish is done again.
-if (self.serviceWorker.state === 'activated') startServerThenFill(ensureShellCached);
+if (self.serviceWorker.state === 'activated') queueMicrotask(() => startServerThenFill(ensureShellCached));
 
 self.addEventListener('install', (event) => {
   // The page's own files from the cache without this thread where Chrome can (shell-cache.ts); a browser
