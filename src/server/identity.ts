@@ -110,6 +110,8 @@ export interface IdentityOptions {
   serviceAccountSigningKeyPEM?: string;
   /** Told of each Secret whose legacy token authenticated (legacy token tracking). */
   legacyTokenUsed?: (secret: KubeObject) => void;
+  /** Keys generated ahead (`generateIdentityKeys`), used if the store holds no identity state yet. */
+  generatedKeys?: Promise<IdentityKeys>;
 }
 
 export interface Identity {
@@ -153,22 +155,37 @@ export interface Identity {
 async function loadState(
   storage: Storage,
   profile: NamingProfile,
-  issuerURL: string,
+  generated: Promise<IdentityKeys> | undefined,
 ): Promise<SavedIdentityState> {
   // Replicas starting together on an empty store each generate a state; all keep the first one stored.
   return initialSetting(storage, identitySetting, async (): Promise<SavedIdentityState> => {
-    // Two RSA key generations: side by side, so a fresh start waits for one.
-    const [signer, issuer] = await Promise.all([
-      ServiceAccountSigner.generate(profile, issuerURL),
-      createSandboxIssuer({ baseURL: oidcBase(profile) }),
-    ]);
-    return {
-      adminToken: randomToken(),
-      aliceToken: randomToken(),
-      serviceAccountKey: (await signer.exportJWK()) as Record<string, unknown>,
-      oidcIssuerKey: (await issuer.exportKey()) as Record<string, unknown>,
-    };
+    // Keys generated ahead that failed are generated again here, as without them.
+    const keys = await (generated?.catch(() => generateIdentityKeys(profile)) ??
+      generateIdentityKeys(profile));
+    return { adminToken: randomToken(), aliceToken: randomToken(), ...keys };
   });
+}
+
+/** The private keys a fresh identity state holds (JWK): the service-account signer's and the sandbox issuer's. */
+export interface IdentityKeys {
+  serviceAccountKey: Record<string, unknown>;
+  oidcIssuerKey: Record<string, unknown>;
+}
+
+/**
+ * Generates a fresh identity state's keys: two RSA key generations, side by side (WebCrypto runs them off the
+ * calling thread), so a fresh start waits for one. A host expecting an empty store may start this before the
+ * store is read (`IdentityOptions.generatedKeys`); the keys are dropped when the store already holds a state.
+ */
+export async function generateIdentityKeys(profile: NamingProfile): Promise<IdentityKeys> {
+  const [signer, issuer] = await Promise.all([
+    ServiceAccountSigner.generate(profile, serviceAccountIssuer(profile)),
+    createSandboxIssuer({ baseURL: oidcBase(profile) }),
+  ]);
+  return {
+    serviceAccountKey: (await signer.exportJWK()) as Record<string, unknown>,
+    oidcIssuerKey: (await issuer.exportKey()) as Record<string, unknown>,
+  };
 }
 
 /**
@@ -208,7 +225,7 @@ async function privateKeyOf(issued: { keys?: CryptoKeyPair }): Promise<string> {
 export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   const { profile, informers } = o;
   const saIssuer = serviceAccountIssuer(profile);
-  const state = await loadState(o.storage, profile, saIssuer);
+  const state = await loadState(o.storage, profile, o.generatedKeys);
   // The CA's PEM is known at once when stored; creating it (a fresh store) or importing it (the X.509 library)
   // waits until something needs it, so the server's first response does not.
   let knownCA: PersistedCertificateAuthority | undefined =

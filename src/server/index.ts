@@ -35,7 +35,13 @@ import { legacyTokenTracker } from './legacy-token-tracking';
 import type { StoreDeps } from '../registry/generic/store';
 import type { ServiceAccountTokenService } from '../registry/kinds/types';
 import type { ServerAuthorizer, AuthorizationMode } from '../auth/authz/index';
-import { createIdentity, sandboxServiceAccount, type BuiltInIdentity, type Identity } from './identity';
+import {
+  createIdentity,
+  generateIdentityKeys,
+  sandboxServiceAccount,
+  type BuiltInIdentity,
+  type Identity,
+} from './identity';
 import { authenticate } from './filters/authentication';
 import { impersonation } from './filters/impersonation';
 import { authorize } from './filters/authorization';
@@ -228,6 +234,9 @@ const systemApiserver: UserInfo = {
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const profile = namingProfile(options.profile);
+  // First, so that WebCrypto generates them off this thread while the rest below is built and the store read.
+  const generatedKeys = options.freshStoreExpected === true ? generateIdentityKeys(profile) : undefined;
+  generatedKeys?.catch(() => undefined); // unused when the store holds a state; a failure is generated again
   // One clock for the whole server: timestamps, expiries, controllers' schedules; a learner may move it forward.
   const clock = new SandboxClock(options.now ?? (() => new Date()));
   const now = (): Date => clock.now();
@@ -898,6 +907,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       adminTokens: options.adminTokens ?? [],
       now,
       legacyTokenUsed,
+      ...(generatedKeys !== undefined ? { generatedKeys } : {}),
       ...(saTokens.signingKeyPEM !== undefined
         ? { serviceAccountSigningKeyPEM: saTokens.signingKeyPEM }
         : {}),

@@ -73,6 +73,12 @@ export interface ApiServerOptions {
    */
   deferPostStart?: boolean;
   /**
+   * The host expects an empty store (the browser's first install): the identity state's keys (two RSA key
+   * generations) start at once, beside the server's construction and the store's first reads, instead of once
+   * the store was found empty. Wasted work when the store already holds them (they are dropped). Default false.
+   */
+  freshStoreExpected?: boolean;
+  /**
    * The simulated cluster around the server — scheduler, node agents, node lifecycle controller, pod GC (see
    * simulation/). Settings given here (the host's flags) win over the workshop settings; `false`: none, the
    * server alone. Runs with the controller manager's controllers (and not when `controllers` is false).

@@ -26,7 +26,11 @@ export function profileFromScriptUrl(scriptUrl: string): ProfileName {
 
 let current: Promise<ApiServer> | undefined;
 
-export function apiServer(profile: ProfileName): Promise<ApiServer> {
+/**
+ * The server, started by the first call. `firstInstall`: this worker is the scope's first (no other serves it),
+ * so its store is most likely empty and the identity keys are generated before the store says so.
+ */
+export function apiServer(profile: ProfileName, start: { firstInstall?: boolean } = {}): Promise<ApiServer> {
   if (current === undefined) {
     const starting = (async () => {
       // The sandbox API is the learner's own in the browser: reset, import and the identities list are open to the page.
@@ -46,6 +50,7 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
         deferControllers: true,
         // The post-start writes wait for the page's first screen (its first requests and a pause after them).
         deferPostStart: true,
+        freshStoreExpected: start.firstInstall === true,
       });
       // A fresh store's cluster CA (the X.509 script and a key pair) is made once the page's first screen is
       // answered: the page's first call lists the identities with `?certificates=deferred`, which does not wait

@@ -15,7 +15,7 @@
 
 // First: msw reads localStorage while its modules are evaluated.
 import './local-storage-shim';
-import { getResponse } from 'msw';
+import { getResponse, type HttpHandler } from 'msw';
 import type { Status } from '../../../api/meta';
 import { CLAIM_MESSAGE } from '../messages';
 import { API_PREFIXES, apiHandlers, isUnderPrefix } from './api-routes';
@@ -39,11 +39,27 @@ declare const self: ServiceWorkerGlobalScope;
 setLazyModuleLoader(loadLazyModule);
 const profile = profileFromScriptUrl(self.location.href);
 const origin = self.location.origin;
-const handlers = [
-  benchFloorHandler(origin),
-  ...apiHandlers(origin, (request) => serveApi(withBodyBack(request))),
-  ...probeHandlers(origin),
-];
+// A first install: no other worker serves this scope, so none writes the store, and the server starts now,
+// while the browser installs and activates this worker and the page gets ready to ask, instead of after
+// activation. An update (an older worker active or waiting) starts it only once this one takes over. Its
+// store is most likely empty: the identity keys are generated from here on, beside everything else the
+// start builds and reads. Started from a microtask (still before `install`), as every start below, so that
+// no stack taken while the server is built holds this script's top level (see `requestHandlers`).
+if (self.registration.active === null && self.registration.waiting === null)
+  queueMicrotask(() => void apiServer(profile, { firstInstall: true }).catch(() => undefined));
+/**
+ * The MSW handlers, made by the first fetch event. MSW notes where each handler was made (a `new Error()`);
+ * made during this script's evaluation, that stack holds the script's top level, whose source positions V8
+ * then computes by parsing the whole 0.9 MB script again (0.2–0.5 s on a loaded machine, measured), all
+ * before the worker can install on a first visit. From a fetch event the stack holds only small functions.
+ */
+let handlers: HttpHandler[] | undefined;
+const requestHandlers = (): HttpHandler[] =>
+  (handlers ??= [
+    benchFloorHandler(origin),
+    ...apiHandlers(origin, (request) => serveApi(withBodyBack(request))),
+    ...probeHandlers(origin),
+  ]);
 
 /** The server start and shell precache under way; fetch events keep the worker alive until they are done. */
 let shellFilling: Promise<void> | undefined;
@@ -67,12 +83,7 @@ function startServerThenFill(fill: () => Promise<void>): void {
 // A worker the browser starts again after stopping it idle is woken by a request (often a navigation, whose
 // page then asks the API): the server starts now rather than at the first API request, and a shell fill that
 // an earlier run did not finish is done again.
-if (self.serviceWorker.state === 'activated') startServerThenFill(ensureShellCached);
-// A first install: no other worker serves this scope, so none writes the store, and the server starts now,
-// while the browser installs and activates this worker and the page gets ready to ask, instead of after
-// activation. An update (an older worker active or waiting) starts it only once this one takes over.
-else if (self.registration.active === null && self.registration.waiting === null)
-  void apiServer(profile).catch(() => undefined);
+if (self.serviceWorker.state === 'activated') queueMicrotask(() => startServerThenFill(ensureShellCached));
 
 self.addEventListener('install', (event) => {
   // The page's own files from the cache without this thread where Chrome can (shell-cache.ts); a browser
@@ -108,7 +119,7 @@ async function route(request: Request): Promise<Response> {
   // (request-body.ts); every other request keeps its body, as it may go on to the network.
   const { pathname } = new URL(request.url);
   const api = API_PREFIXES.some((prefix) => isUnderPrefix(pathname, prefix));
-  const answered = await getResponse(handlers, api ? await withBodyAside(request) : request);
+  const answered = await getResponse(requestHandlers(), api ? await withBodyAside(request) : request);
   return answered ?? shellResponse(request);
 }
 
