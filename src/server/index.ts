@@ -269,7 +269,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     now,
   );
   // One subscription to the store delivers every commit to every open watch, in slices when there are many.
-  const watchHub = new WatchHub(storage);
+  const watchHub = new WatchHub(storage, undefined, options.watchesAfterAnswer === true);
   const controllers: Controller[] = [];
   // Set with `--leader-elect`: the controller manager's controllers run only while this replica holds its Lease.
   let elector: ControllerManager.LeaderElector | undefined;
