@@ -5,6 +5,7 @@
  * adapters around it.
  */
 
+import { flushAfterAnswer } from '../machinery/after-answer';
 import type { UserInfo } from '../api/authn';
 import type { ConnectionInfo } from '../api/connection';
 import type { Status } from '../api/meta';
@@ -1166,6 +1167,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       for (const cb of [...shutdownCallbacks]) cb();
       shutdownCallbacks.clear();
       await ready.catch(() => undefined);
+      // Audit events and request metrics of the last answers are written before the host goes away.
+      flushAfterAnswer();
       await storage.close();
     },
     async identities() {
