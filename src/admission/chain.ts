@@ -96,7 +96,7 @@ export class AdmissionChain {
     round: number,
   ): Promise<KubeObject | undefined> {
     const warningsBefore = a.warnings?.length ?? 0;
-    const annotationsBefore = a.annotations === undefined ? undefined : a.annotations.at('RequestResponse');
+    const annotationsBefore = a.annotations?.mark();
     const started = performance.now();
     const type = phase === 'mutating' ? 'admit' : 'validate';
     let result: KubeObject | undefined;
@@ -167,16 +167,18 @@ function handles(plugin: AdmissionPlugin, a: AdmissionAttributes): boolean {
 function added(
   a: AdmissionAttributes,
   warningsBefore: number,
-  annotationsBefore: Record<string, string> | undefined,
+  annotationsBefore: number | undefined,
 ): Pick<AdmissionTraceStep, 'warnings' | 'annotations'> {
   const out: Pick<AdmissionTraceStep, 'warnings' | 'annotations'> = {};
   if (a.warnings !== undefined && a.warnings.length > warningsBefore)
     out.warnings = a.warnings.all().slice(warningsBefore);
-  if (a.annotations !== undefined && annotationsBefore !== undefined) {
-    const now = a.annotations.at('RequestResponse');
-    const fresh = Object.entries(now).filter(([k]) => !(k in annotationsBefore));
-    if (fresh.length > 0) out.annotations = Object.fromEntries(fresh);
-  }
+  // Only added during a step (no attempt begins inside one): what came after the mark is what it added.
+  if (
+    a.annotations !== undefined &&
+    annotationsBefore !== undefined &&
+    a.annotations.mark() > annotationsBefore
+  )
+    out.annotations = a.annotations.addedSince(annotationsBefore);
   return out;
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type { AuditEvent } from '../api/audit';
+import { flushAfterAnswer } from '../machinery/after-answer';
 
 export interface AuditSink {
   write(event: AuditEvent): void;
@@ -24,10 +25,13 @@ export class AuditLog implements AuditSink {
 
   /** The kept events, oldest first. */
   list(): AuditEvent[] {
+    // Events are written after their requests' answers: those answered so far are written first.
+    flushAfterAnswer();
     return [...this.events];
   }
 
   subscribe(listener: (event: AuditEvent) => void): () => void {
+    flushAfterAnswer();
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

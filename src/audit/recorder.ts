@@ -1,11 +1,13 @@
 /**
  * Builds one request's audit events as the real audit filter does: the
  * policy decides the level from the authenticated user and the request's
- * attributes; RequestReceived is written before the handler runs,
+ * attributes; RequestReceived is taken before the handler runs,
  * ResponseStarted when a long-running (watch) response begins, and
  * ResponseComplete with the status, the annotations admission and
  * authorization added, and — at Request and RequestResponse levels — the
- * request and response bodies.
+ * request and response bodies. Each stage is taken when it happens (its
+ * time, the annotations so far) and its event built and written after the
+ * answer (machinery/after-answer.ts), in order.
  */
 
 import type { AuditEvent } from '../api/audit';
@@ -21,6 +23,7 @@ import {
   type PolicyDecision,
 } from './policy';
 import type { AuditSink } from './log';
+import { afterAnswer } from '../machinery/after-answer';
 
 export interface AuditRequest {
   auditId: string;
@@ -90,15 +93,19 @@ export class AuditRecorder {
     return this.decision.level === 'RequestResponse';
   }
 
-  private event(stage: AuditStage, annotations: AuditAnnotations | undefined): AuditEvent | undefined {
-    if (this.decision.level === 'None' || this.decision.omitStages.includes(stage)) return undefined;
+  /** The stage's event; `notes` and `at` are taken when the stage happened (the event is built after the answer). */
+  private event(
+    stage: AuditStage,
+    level: AuditEvent['level'],
+    notes: Record<string, string>,
+    at: Date,
+  ): AuditEvent {
     const r = this.request;
     const a = r.attributes;
-    const notes = annotations?.at(this.decision.level) ?? {};
     const event: AuditEvent = {
       kind: 'Event',
       apiVersion: this.apiVersion,
-      level: this.decision.level,
+      level,
       auditID: r.auditId,
       stage,
       requestURI: r.requestURI,
@@ -120,23 +127,21 @@ export class AuditRecorder {
           }
         : {}),
       requestReceivedTimestamp: micro(r.received),
-      stageTimestamp: micro(this.now()),
+      stageTimestamp: micro(at),
       ...(Object.keys(notes).length > 0 ? { annotations: notes } : {}),
     };
     return event;
   }
 
   received(): void {
-    const e = this.event('RequestReceived', undefined);
-    if (e !== undefined) this.emit(e);
+    this.later('RequestReceived', undefined, () => undefined);
   }
 
   /** A long-running response (watch) has begun streaming. */
   started(code: number, annotations: AuditAnnotations | undefined): void {
-    const e = this.event('ResponseStarted', annotations);
-    if (e === undefined) return;
-    e.responseStatus = { metadata: {}, code };
-    this.emit(e);
+    this.later('ResponseStarted', annotations, (e) => {
+      e.responseStatus = { metadata: {}, code };
+    });
   }
 
   completed(
@@ -144,20 +149,39 @@ export class AuditRecorder {
     annotations: AuditAnnotations | undefined,
     requestBody?: JsonValue,
   ): void {
-    const e = this.event('ResponseComplete', annotations);
-    if (e === undefined) return;
-    e.responseStatus = {
-      metadata: {},
-      code: response.code,
-      ...(response.status?.status !== undefined ? { status: response.status.status } : {}),
-      ...(response.status?.message !== undefined ? { message: response.status.message } : {}),
-      ...(response.status?.reason !== undefined ? { reason: response.status.reason } : {}),
-    };
-    const strip = this.decision.omitManagedFields ? withoutManagedFields : (v: JsonValue | undefined) => v;
-    if (this.wantsRequestBody && requestBody !== undefined) e.requestObject = strip(requestBody) ?? null;
-    if (this.wantsResponseBody && response.body !== undefined)
-      e.responseObject = strip(response.body) ?? null;
-    this.emit(e);
+    this.later('ResponseComplete', annotations, (e) => {
+      e.responseStatus = {
+        metadata: {},
+        code: response.code,
+        ...(response.status?.status !== undefined ? { status: response.status.status } : {}),
+        ...(response.status?.message !== undefined ? { message: response.status.message } : {}),
+        ...(response.status?.reason !== undefined ? { reason: response.status.reason } : {}),
+      };
+      const strip = this.decision.omitManagedFields ? withoutManagedFields : (v: JsonValue | undefined) => v;
+      if (this.wantsRequestBody && requestBody !== undefined) e.requestObject = strip(requestBody) ?? null;
+      if (this.wantsResponseBody && response.body !== undefined)
+        e.responseObject = strip(response.body) ?? null;
+    });
+  }
+
+  /**
+   * A stage's event, recorded as of now (its time and the annotations so far) and built and written after the
+   * answer (machinery/after-answer.ts: in order with every other stage and request, before any reader of the log).
+   */
+  private later(
+    stage: AuditStage,
+    annotations: AuditAnnotations | undefined,
+    complete: (event: AuditEvent) => void,
+  ): void {
+    const level = this.decision.level;
+    if (level === 'None' || this.decision.omitStages.includes(stage)) return;
+    const at = this.now();
+    const notes = annotations?.at(level) ?? {};
+    afterAnswer(() => {
+      const e = this.event(stage, level, notes, at);
+      complete(e);
+      this.emit(e);
+    });
   }
 
   private emit(event: AuditEvent): void {

@@ -35,6 +35,11 @@
  * timers), with no wait.
  */
 
+/** Runs `run` in a later turn of the event loop, by the host's scheduler (work left for after an answer). */
+export function inLaterTurn(run: () => void): void {
+  scheduleTurn(run);
+}
+
 /** How long one turn may run before long work lets others go (ms). */
 export const sliceMs = 10;
 

@@ -49,6 +49,9 @@ const apiserverUser: UserInfo = {
 
 export function createAdmission(options: AdmissionOptions, d: ServerAdmissionDeps): AdmissionChain {
   const listed = new Set<string>();
+  // The informers' `synced` promises, all at once, for the listers named so far (every admission awaits it).
+  let syncedFor = -1;
+  let synced: Promise<unknown> = Promise.resolve();
   const resources = admissionResources(d.catalog);
   return buildAdmissionChain(
     options,
@@ -61,12 +64,17 @@ export function createAdmission(options: AdmissionOptions, d: ServerAdmissionDep
         return d.informers.listerFor({ group, resource });
       },
       async listersSynced() {
-        await Promise.all(
-          [...listed].map((id) => {
-            const [group = '', resource = ''] = id.split('/');
-            return d.informers.informerFor({ group, resource }).synced;
-          }),
-        );
+        // An informer is never replaced and its `synced` never changes: the same set waits on the same promises.
+        if (syncedFor !== listed.size) {
+          syncedFor = listed.size;
+          synced = Promise.all(
+            [...listed].map((id) => {
+              const [group = '', resource = ''] = id.split('/');
+              return d.informers.informerFor({ group, resource }).synced;
+            }),
+          );
+        }
+        await synced;
       },
       namespaces: d.namespaces,
       authorizer: d.authorizer,

@@ -5,6 +5,7 @@
  * adapters around it.
  */
 
+import { flushAfterAnswer } from '../machinery/after-answer';
 import type { UserInfo } from '../api/authn';
 import type { ConnectionInfo } from '../api/connection';
 import type { Status } from '../api/meta';
@@ -278,7 +279,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     now,
   );
   // One subscription to the store delivers every commit to every open watch, in slices when there are many.
-  const watchHub = new WatchHub(storage);
+  const watchHub = new WatchHub(storage, undefined, options.watchesAfterAnswer === true);
   const controllers: Controller[] = [];
   // Set with `--leader-elect`: the controller manager's controllers run only while this replica holds its Lease.
   let elector: ControllerManager.LeaderElector | undefined;
@@ -1176,6 +1177,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       for (const cb of [...shutdownCallbacks]) cb();
       shutdownCallbacks.clear();
       await ready.catch(() => undefined);
+      // Audit events and request metrics of the last answers are written before the host goes away.
+      flushAfterAnswer();
       await storage.close();
     },
     async identities() {

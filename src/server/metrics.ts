@@ -12,6 +12,7 @@
 import type { AdmissionMetrics } from '../admission/metrics';
 import type { LongRunningLabels, MetricsSink, RequestLabels } from '../http/server-context';
 import { exponentialBuckets, Histogram, isShown, Scalar, type Family, type Labels } from './prometheus';
+import { flushAfterAnswer } from '../machinery/after-answer';
 
 /** The real buckets of `apiserver_request_duration_seconds` and `etcd_request_duration_seconds`. */
 const latencyBuckets = [
@@ -352,6 +353,8 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
 
   /** The exposition, families sorted by name as the real registry gathers them. */
   async text(): Promise<string> {
+    // Requests are counted after their answers: those answered so far are counted first.
+    flushAfterAnswer();
     this.currentInflight.set({ request_kind: 'mutating' }, this.mutating.value());
     this.currentInflight.set({ request_kind: 'readOnly' }, this.readOnly.value());
     // A long-running series stays once seen (at 0 when none is open), as a real gauge child does.

@@ -95,6 +95,12 @@ export interface ApiServerOptions {
   shutdownSendRetryAfter?: boolean;
   /** `--show-hidden-metrics-for-version` (the previous minor, validated by the host). */
   showHiddenMetricsForVersion?: string;
+  /**
+   * Watches get a commit in a later turn, after the writer's answer, instead of inside the commit (the browser
+   * host: a sequential writer's next request then does not wait for the watches' encoding and their in-process
+   * clients' decoding). Default false: the Node host writes watch frames inside the commit, for its watch latency.
+   */
+  watchesAfterAnswer?: boolean;
   /** Reads the store for the `etcd` health check; default a read of one key. Tests inject a failing one. */
   storeProbe?: () => Promise<unknown>;
   /**

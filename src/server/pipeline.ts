@@ -32,6 +32,7 @@ import type { RequestAudit } from './audit';
 import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
 import { acceptsYaml, yamlLibrary } from '../machinery/decode/yaml-library';
 import { turnArrived } from '../machinery/cooperative';
+import { afterAnswer } from '../machinery/after-answer';
 
 export interface PipelineDeps {
   server: ServerContext;
@@ -102,7 +103,10 @@ export async function handleRequest(
     response = respondError(ctx, deps.server.profile, err);
   }
   if (audit !== undefined) response = await audit.finish(response, failure);
-  recordRequest(deps.server, ctx, response.status, (performance.now() - started) / 1000);
+  const seconds = (performance.now() - started) / 1000;
+  const code = response.status;
+  // Counted after the answer (machinery/after-answer.ts), with the duration and code taken now.
+  afterAnswer(() => recordRequest(deps.server, ctx, code, seconds));
   deps.server.traces?.finish(ctx.auditId, response.status);
   return response;
 }

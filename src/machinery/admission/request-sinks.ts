@@ -44,6 +44,19 @@ export class AuditAnnotations {
     this.attempt = new Map();
   }
 
+  /** How many annotations are set: a mark for `addedSince` (annotations are only added between attempts). */
+  mark(): number {
+    return this.kept.size + this.attempt.size;
+  }
+
+  /** The annotations added after `mark()` returned `mark`, in the order added (any level). */
+  addedSince(mark: number): Record<string, string> {
+    const out: Record<string, string> = {};
+    let i = 0;
+    for (const map of [this.kept, this.attempt]) for (const [k, v] of map) if (i++ >= mark) out[k] = v.value;
+    return out;
+  }
+
   /** The annotations an event at `level` carries. */
   at(level: AuditLevel): Record<string, string> {
     const rank = auditLevelRank(level);
@@ -67,29 +80,35 @@ export function auditLevelRank(level: AuditLevel): number {
 export class Warnings {
   private readonly kept: string[] = [];
   private attempt: string[] = [];
+  /** `all()` as of the last change (admission reads the length around every plugin). */
+  private distinct: string[] | undefined;
 
   add(text: string): void {
     this.attempt.push(text);
+    this.distinct = undefined;
   }
 
   push(...texts: string[]): void {
     this.attempt.push(...texts);
+    this.distinct = undefined;
   }
 
   /** Warnings added so far survive every later attempt (decoding, deprecation). */
   keep(): void {
     this.kept.push(...this.attempt);
     this.attempt = [];
+    this.distinct = undefined;
   }
 
   /** A write attempt begins: warnings of a previous, abandoned attempt are dropped. */
   beginAttempt(): void {
     this.attempt = [];
+    this.distinct = undefined;
   }
 
   /** Every warning once, in the order first added. */
   all(): string[] {
-    return [...new Set([...this.kept, ...this.attempt])];
+    return [...this.unique()];
   }
 
   [Symbol.iterator](): Iterator<string> {
@@ -97,6 +116,11 @@ export class Warnings {
   }
 
   get length(): number {
-    return this.all().length;
+    return this.unique().length;
+  }
+
+  private unique(): string[] {
+    this.distinct ??= [...new Set([...this.kept, ...this.attempt])];
+    return this.distinct;
   }
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../../storage/memory/memory-storage';
 import type { ChangeRecord } from '../../storage/types';
 import { WatchHub } from './watch-hub';
+import { nextTurn } from '../../machinery/cooperative';
 
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'ns' } });
 const key = (name: string) => `/core/configmaps/ns/${name}`;
@@ -108,6 +109,23 @@ describe('WatchHub', () => {
     }
     // One check per watch for change 1, and one for changes 2 and 3 together (one per change would be 30).
     expect(checks).toBe(20);
+    hub.stop();
+  });
+  it('after the answer: a writer is answered before its watches get the change, all of them in commit order', async () => {
+    const storage = createMemoryStorage();
+    const hub = new WatchHub(storage, () => false, true);
+    const seen: string[] = [];
+    hub.subscribe((c) => seen.push(`${c.type}:${c.revision}`));
+    await storage.create(key('a'), cm('a'));
+    // The writer's continuation ran first: nothing was delivered inside the commit.
+    expect(seen).toEqual([]);
+    await storage.create(key('b'), cm('b'));
+    await storage.delete(key('a'));
+    await nextTurn();
+    expect(seen).toEqual(['ADDED:1', 'ADDED:2', 'DELETED:3']);
+    await storage.update(key('b'), cm('b'), 2);
+    await nextTurn();
+    expect(seen).toEqual(['ADDED:1', 'ADDED:2', 'DELETED:3', 'MODIFIED:4']);
     hub.stop();
   });
 });

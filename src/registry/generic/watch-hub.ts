@@ -17,9 +17,18 @@
  * A watch that subscribes while changes are being delivered does not get
  * them from here: they were committed before the watch read its start
  * (a list, the watch cache or the history), which holds them.
+ *
+ * The browser host has commits reach the watches in a later turn instead
+ * (`afterAnswer`): the writer's answer goes out first, and the watches'
+ * encoding and their in-process clients' decoding no longer delay it, as the
+ * real server's watchers learn of a write from etcd's watch, not from the
+ * write itself. Order is kept (one queue, delivered in commit order), and a
+ * watch subscribed between a commit and its delivery may get the change
+ * both from its start and from here: a watch ignores a revision it has seen
+ * (registry/generic/watch.ts), so it sends it once.
  */
 
-import { nextTurn, sliceSpent } from '../../machinery/cooperative';
+import { inLaterTurn, nextTurn, sliceSpent } from '../../machinery/cooperative';
 import type { ChangeRecord, CommitListener, Storage } from '../../storage/types';
 
 export class WatchHub {
@@ -28,10 +37,14 @@ export class WatchHub {
   private delivering = false;
   private unsubscribe: (() => void) | undefined;
 
-  /** `spent` says when the turn has run long enough to go on in the next one (tests pass their own clock). */
+  /**
+   * `spent` says when the turn has run long enough to go on in the next one (tests pass their own clock).
+   * `afterAnswer`: a commit reaches the watches in a later turn, not inside the commit (see the module note).
+   */
   constructor(
     private readonly storage: Storage,
     private readonly spent: () => boolean = sliceSpent,
+    private readonly afterAnswer = false,
   ) {}
 
   /** Adds a watch's listener; returns the call that removes it (deliveries stop at once). */
@@ -55,7 +68,17 @@ export class WatchHub {
 
   private arrive(change: ChangeRecord): void {
     this.queue.push(change);
-    if (!this.delivering) void this.deliver();
+    if (this.delivering) return;
+    if (!this.afterAnswer) {
+      void this.deliver();
+      return;
+    }
+    // Taken now, so that commits arriving before the later turn join this delivery rather than start another.
+    this.delivering = true;
+    inLaterTurn(() => {
+      this.delivering = false;
+      if (this.queue.length > 0) void this.deliver();
+    });
   }
 
   private async deliver(): Promise<void> {

@@ -5,6 +5,8 @@ import type { Storage } from '../../storage/types';
 import type { ResourceType } from '../resource-type';
 import { WatchCaches } from '../watch-cache/watch-caches';
 import { openWatch } from './watch';
+import { WatchHub } from './watch-hub';
+import { nextTurn } from '../../machinery/cooperative';
 
 const configmaps = {
   apiVersion: 'v1',
@@ -79,5 +81,41 @@ describe('openWatch', () => {
     await handle.started;
     expect(failures.map((s) => s.code)).toEqual([410]);
     expect(listeners()).toBe(0);
+  });
+  it('opened between a commit and its delivery after the answer, sends the change once', async () => {
+    const storage = createMemoryStorage();
+    const hub = new WatchHub(storage, () => false, true);
+    // A watch open before, so that the hub follows the store.
+    hub.subscribe(() => undefined);
+    await storage.create(`${prefix}default/a`, { metadata: { name: 'a' } });
+    const current = await storage.currentRevision();
+    const sent: string[] = [];
+    const sink = { emit: (type: string) => sent.push(type), fail: () => undefined };
+    // One from the revision before the commit (replays it), one from the commit's own (does not).
+    const before = openWatch(
+      storage,
+      configmaps,
+      { prefix },
+      { initialEvents: false, startRevision: 0 },
+      sink,
+      {
+        hub,
+        tooLargeResourceVersionWaitMs: 0,
+      },
+    );
+    const after = openWatch(
+      storage,
+      configmaps,
+      { prefix },
+      { initialEvents: false, startRevision: current },
+      { emit: (type) => sent.push(`after:${type}`), fail: () => undefined },
+      { hub, tooLargeResourceVersionWaitMs: 0 },
+    );
+    await Promise.all([before.started, after.started]);
+    await nextTurn();
+    expect(sent).toEqual(['ADDED']);
+    before.stop();
+    after.stop();
+    hub.stop();
   });
 });

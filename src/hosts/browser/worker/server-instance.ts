@@ -51,6 +51,8 @@ export function apiServer(profile: ProfileName, start: { firstInstall?: boolean 
         // The post-start writes wait for the page's first screen (its first requests and a pause after them).
         deferPostStart: true,
         freshStoreExpected: start.firstInstall === true,
+        // A create's answer goes out before its watch events are encoded and read by in-process clients.
+        watchesAfterAnswer: true,
       });
       // A fresh store's cluster CA (the X.509 script and a key pair) is made once the page's first screen is
       // answered: the page's first call lists the identities with `?certificates=deferred`, which does not wait
