@@ -202,10 +202,8 @@ describe.skipIf(etcdSkip !== undefined)('a store that is down', () => {
   });
 });
 
-// Each case starts `main.ts` in its own process (tsx start-up is most of the time on a busy machine). The two
-// share nothing (a process, a folder and a port each), so they run side by side: one's start-up overlaps the
-// other's waits (the shutdown delay, the in-flight list's 3 s).
-describe.concurrent('SIGTERM on the Node host', { timeout: 90_000 }, () => {
+// Each case starts `main.ts` in its own process (tsx start-up is most of the time on a busy machine).
+describe('SIGTERM on the Node host', { timeout: 90_000 }, () => {
   function serve(args: string[]): ChildProcess {
     return spawn(process.execPath, ['--import', 'tsx', 'src/hosts/node/main.ts', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
