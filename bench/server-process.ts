@@ -116,10 +116,7 @@ class AnswerReader {
           break;
         }
         case 'length': {
-          const take = Math.min(this.remaining, data.length - at);
-          this.parts.push(data.subarray(at, at + take));
-          at += take;
-          this.remaining -= take;
+          at = this.takeBody(data, at);
           if (this.remaining === 0) this.finish();
           break;
         }
@@ -143,15 +140,20 @@ class AnswerReader {
           break;
         }
         case 'chunk-data': {
-          const take = Math.min(this.remaining, data.length - at);
-          this.parts.push(data.subarray(at, at + take));
-          at += take;
-          this.remaining -= take;
+          at = this.takeBody(data, at);
           if (this.remaining === 0) this.state = 'chunk-end';
           break;
         }
       }
     }
+  }
+
+  /** Takes what `data` holds from `at` of the body bytes still expected; returns where reading goes on. */
+  private takeBody(data: Buffer, at: number): number {
+    const take = Math.min(this.remaining, data.length - at);
+    this.parts.push(data.subarray(at, at + take));
+    this.remaining -= take;
+    return at + take;
   }
 
   private finish(): void {

@@ -7,7 +7,11 @@
  * create, and a restart over kept state knowing what is taken. Also the
  * `kubernetes` Service, Endpoints and EndpointSlice in both profiles (kept
  * reconciled, restored after a reset), and `kubectl get svc` showing the
- * cluster IP.
+ * cluster IP. Requested addresses lie in the static band (10.0.0.2–.16 of
+ * the /24: a sixteenth of the range, at least 16), which automatic
+ * allocation uses only once the upper band is full, so no automatic address
+ * can take one before the case that asks for it; requested node ports
+ * likewise lie in the ports' static band (30000–30085, a thirty-second).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -133,10 +137,10 @@ describe('service allocation (default ranges)', () => {
   it.each<{ what: string; spec: Record<string, unknown>; status: number; message: string }>([
     {
       what: 'a taken address',
-      spec: { clusterIP: '10.0.0.21' },
+      spec: { clusterIP: '10.0.0.2' },
       status: 422,
       message:
-        'Service "conflict" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.21"}: failed to allocate IP 10.0.0.21: provided IP is already allocated',
+        'Service "conflict" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.2"}: failed to allocate IP 10.0.0.2: provided IP is already allocated',
     },
     {
       what: 'an address out of the range',
@@ -196,7 +200,7 @@ describe('service allocation (default ranges)', () => {
     },
   ])('refuses $what', async ({ spec, status, message }) => {
     const holder = await create(
-      svc('holder', { type: 'NodePort', clusterIP: '10.0.0.21', ports: [{ port: 80, nodePort: 30080 }] }),
+      svc('holder', { type: 'NodePort', clusterIP: '10.0.0.2', ports: [{ port: 80, nodePort: 30080 }] }),
     );
     expect(holder.status, holder.text).toBe(201);
     try {
@@ -211,7 +215,7 @@ describe('service allocation (default ranges)', () => {
   });
 
   it('gives addresses and node ports back on delete', async () => {
-    const spec = { type: 'NodePort', clusterIP: '10.0.0.30', ports: [{ port: 80, nodePort: 30030 }] };
+    const spec = { type: 'NodePort', clusterIP: '10.0.0.3', ports: [{ port: 80, nodePort: 30030 }] };
     expect((await create(svc('first', spec))).status).toBe(201);
     expect((await create(svc('second', spec))).status).toBe(422);
     expect((await remove('first')).status).toBe(200);
@@ -221,23 +225,23 @@ describe('service allocation (default ranges)', () => {
   });
 
   it('takes nothing on a dry run, and gives back what a failed create reserved', async () => {
-    const dry = await create(svc('dry', { clusterIP: '10.0.0.31' }), '?dryRun=All');
+    const dry = await create(svc('dry', { clusterIP: '10.0.0.6' }), '?dryRun=All');
     expect(dry.status, dry.text).toBe(201);
-    expect(dry.body.spec.clusterIP).toBe('10.0.0.31');
+    expect(dry.body.spec.clusterIP).toBe('10.0.0.6');
     const auto = await create(svc('dry-auto', { type: 'NodePort' }), '?dryRun=All');
     expect(inRange(auto.body.spec.clusterIP as string, '10.0.0.')).toBe(true);
     expect(auto.body.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
     // A name the validation refuses after the address was reserved, then a name that is taken.
-    const bad = await create(svc('Bad_Name', { clusterIP: '10.0.0.32' }));
+    const bad = await create(svc('Bad_Name', { clusterIP: '10.0.0.7' }));
     expect(bad.status).toBe(422);
-    // An address of its own: an automatic one could be 10.0.0.31–33, which the loop below takes again.
-    expect((await create(svc('dup', { clusterIP: '10.0.0.34' }))).status).toBe(201);
-    const taken = await create(svc('dup', { clusterIP: '10.0.0.33' }));
+    // An address of its own, apart from the .6–.8 the loop below takes again.
+    expect((await create(svc('dup', { clusterIP: '10.0.0.9' }))).status).toBe(201);
+    const taken = await create(svc('dup', { clusterIP: '10.0.0.8' }));
     expect(taken.status).toBe(409);
     for (const [name, ip] of [
-      ['after-dry', '10.0.0.31'],
-      ['after-bad', '10.0.0.32'],
-      ['after-dup', '10.0.0.33'],
+      ['after-dry', '10.0.0.6'],
+      ['after-bad', '10.0.0.7'],
+      ['after-dup', '10.0.0.8'],
     ] as const) {
       const r = await create(svc(name, { clusterIP: ip }));
       expect(r.status, r.text).toBe(201);
@@ -250,7 +254,7 @@ describe('service allocation (default ranges)', () => {
     const made = await create(
       svc('changing', {
         type: 'NodePort',
-        clusterIP: '10.0.0.40',
+        clusterIP: '10.0.0.10',
         ports: [{ name: 'http', port: 80, nodePort: 30040 }],
       }),
     );
@@ -262,7 +266,7 @@ describe('service allocation (default ranges)', () => {
       },
     });
     expect(put.status, put.text).toBe(200);
-    expect([put.body.spec.clusterIP, put.body.spec.ports[0].nodePort]).toEqual(['10.0.0.40', 30040]);
+    expect([put.body.spec.clusterIP, put.body.spec.ports[0].nodePort]).toEqual(['10.0.0.10', 30040]);
     // NodePort to ClusterIP frees the node port; ClusterIP to ExternalName frees the address.
     const toClusterIP = await host.request('PATCH', `${services}/changing`, {
       body: { spec: { type: 'ClusterIP' } },
@@ -277,7 +281,7 @@ describe('service allocation (default ranges)', () => {
     expect(toExternal.status, toExternal.text).toBe(200);
     expect(toExternal.body.spec.clusterIP).toBeUndefined();
     const reuse = await create(
-      svc('reuse', { type: 'NodePort', clusterIP: '10.0.0.40', ports: [{ port: 80, nodePort: 30040 }] }),
+      svc('reuse', { type: 'NodePort', clusterIP: '10.0.0.10', ports: [{ port: 80, nodePort: 30040 }] }),
     );
     expect(reuse.status, reuse.text).toBe(201);
     await remove('reuse');
@@ -288,7 +292,7 @@ describe('service allocation (default ranges)', () => {
     const merge = (name: string, body: unknown) =>
       host.request('PATCH', `${services}/${name}`, { body, contentType: 'application/merge-patch+json' });
     beforeAll(async () => {
-      expect((await create(svc('fixed', { clusterIP: '10.0.0.60' }))).status).toBe(201);
+      expect((await create(svc('fixed', { clusterIP: '10.0.0.12' }))).status).toBe(201);
       expect((await create(svc('headless', { clusterIP: 'None' }))).status).toBe(201);
       const external = svc('external', { type: 'ExternalName', externalName: 'db.example.com' });
       delete (external as { spec: Record<string, unknown> }).spec.selector;
@@ -302,18 +306,18 @@ describe('service allocation (default ranges)', () => {
       {
         what: 'both fields changed',
         name: 'fixed',
-        patch: { spec: { clusterIP: '10.0.0.61', clusterIPs: ['10.0.0.61'] } },
+        patch: { spec: { clusterIP: '10.0.0.13', clusterIPs: ['10.0.0.13'] } },
         status: 422,
         message:
-          'Service "fixed" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.0.0.61"}: may not change once set',
+          'Service "fixed" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.0.0.13"}: may not change once set',
       },
       {
         what: 'only clusterIP changed (an old client): clusterIPs follows, then is refused',
         name: 'fixed',
-        patch: { spec: { clusterIP: '10.0.0.61' } },
+        patch: { spec: { clusterIP: '10.0.0.13' } },
         status: 422,
         message:
-          'Service "fixed" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.0.0.61"}: may not change once set',
+          'Service "fixed" is invalid: spec.clusterIPs[0]: Invalid value: []string{"10.0.0.13"}: may not change once set',
       },
       {
         what: 'an allocated Service made headless',
@@ -333,9 +337,9 @@ describe('service allocation (default ranges)', () => {
       {
         what: 'an ExternalName Service takes a cluster IP with its new type',
         name: 'external',
-        patch: { spec: { type: 'ClusterIP', clusterIP: '10.0.0.62', selector: { app: 'external' } } },
+        patch: { spec: { type: 'ClusterIP', clusterIP: '10.0.0.14', selector: { app: 'external' } } },
         status: 200,
-        ip: '10.0.0.62',
+        ip: '10.0.0.14',
       },
     ])('$what: $status', async ({ name, patch, status, message, ip }) => {
       const r = await merge(name, patch);
@@ -345,8 +349,8 @@ describe('service allocation (default ranges)', () => {
     });
 
     it('leaves the refused address free and the Service on its own', async () => {
-      expect((await host.request('GET', `${services}/fixed`)).body.spec.clusterIPs).toEqual(['10.0.0.60']);
-      const other = await create(svc('other', { clusterIP: '10.0.0.61' }));
+      expect((await host.request('GET', `${services}/fixed`)).body.spec.clusterIPs).toEqual(['10.0.0.12']);
+      const other = await create(svc('other', { clusterIP: '10.0.0.13' }));
       expect(other.status, other.text).toBe(201);
       await remove('other');
     });
@@ -444,14 +448,14 @@ describe('service allocation (default ranges)', () => {
   });
 
   it('restores the kubernetes objects and frees every address after a reset', async () => {
-    expect((await create(svc('before-reset', { clusterIP: '10.0.0.50' }))).status).toBe(201);
+    expect((await create(svc('before-reset', { clusterIP: '10.0.0.11' }))).status).toBe(201);
     const reset = await host.request('POST', '/sandbox/v1/reset');
     expect(reset.status, reset.text).toBeLessThan(300);
     const list = await host.request('GET', services);
     expect((list.body.items as Svc[]).map((s) => s.metadata.name)).toEqual(['kubernetes']);
     expect(list.body.items[0].spec.clusterIP).toBe('10.0.0.1');
     expect((await host.request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).status).toBe(200);
-    const again = await create(svc('after-reset', { clusterIP: '10.0.0.50' }));
+    const again = await create(svc('after-reset', { clusterIP: '10.0.0.11' }));
     expect(again.status, again.text).toBe(201);
   });
 });
@@ -514,7 +518,7 @@ describe.each<ProfileName>(['kubernetes'])(
       const made = await host.request('POST', services, {
         body: svc('kept', {
           type: 'NodePort',
-          clusterIP: '10.0.0.60',
+          clusterIP: '10.0.0.12',
           ports: [{ port: 80, nodePort: 30060 }],
         }),
       });
@@ -536,13 +540,13 @@ describe.each<ProfileName>(['kubernetes'])(
       const again = await host.request('POST', services, {
         body: svc('again', {
           type: 'NodePort',
-          clusterIP: '10.0.0.60',
+          clusterIP: '10.0.0.12',
           ports: [{ port: 80, nodePort: 30061 }],
         }),
       });
       expect(again.status).toBe(422);
       expect(again.body.message).toContain(
-        'failed to allocate IP 10.0.0.60: provided IP is already allocated',
+        'failed to allocate IP 10.0.0.12: provided IP is already allocated',
       );
       const port = await host.request('POST', services, {
         body: svc('again', { type: 'NodePort', ports: [{ port: 80, nodePort: 30060 }] }),
@@ -557,7 +561,7 @@ describe.each<ProfileName>(['kubernetes'])(
 
     it('keeps the node port concurrent PATCHes of one Service asked for (Dexie store)', async () => {
       // Each PATCH that loses the race retries on the stored version: its claim on the port must not free it.
-      for (const [round, nodePort] of [30350, 30351, 30352].entries()) {
+      for (const [round, nodePort] of [30082, 30083, 30084].entries()) {
         const name = `racer-${round}`;
         const made = await host.request('POST', services, {
           body: svc(name, { type: 'NodePort', ports: [{ name: 'h', port: 80 }] }),

@@ -150,13 +150,24 @@ const replacements: [RegExp, string][] = [
 ];
 
 /**
- * kubectl's Secret and ConfigMap describers range over a Go map, whose order changes from run to run:
- * the lines of a `Data` section are compared as a set (sorted), up to the next blank line.
+ * kubectl's Secret and ConfigMap describers range over a Go map, whose order changes from run to run: a
+ * `Data` section (up to `BinaryData`, `Events:` or the end) is compared as a set of entries. A ConfigMap's
+ * entries are blocks (`key:`, `----`, the value) apart by blank lines, compared whole; a Secret's are lines
+ * (`key:  N bytes`), compared as a set.
  */
 function unorderedDataSections(text: string): string {
   return text.replace(
-    /(\nData\n====\n)([\s\S]*?)(?=\n\n|\n?$)/g,
-    (_m, head: string, body: string) => head + body.split('\n').sort().join('\n'),
+    /(\nData\n====\n)([\s\S]*?)(\n*)(?=\nBinaryData\n|\nEvents:|$)/g,
+    (_m, head: string, body: string, gap: string) =>
+      head +
+      body
+        .split('\n\n')
+        .map((block) =>
+          /^\S[^\n]*:\s+\d+ bytes(\n|$)/.test(block) ? block.split('\n').sort().join('\n') : block,
+        )
+        .sort()
+        .join('\n\n') +
+      gap,
   );
 }
 

@@ -3,10 +3,11 @@
  * storage holds the object's current value in memory (`Storage.peekCurrent`:
  * the browser's read cache while it holds the writer lease, the memory
  * backend), the answer's JSON text is made once per stored entry and kept
- * in a WeakMap keyed by the entry's identity. The storage replaces an entry
- * on every commit and never changes one, so an update makes a new entry:
- * text kept for the old one is never found again, and goes with it
- * (decision 0068).
+ * under the object's storage key, beside the entry it was made for. The
+ * storage replaces an entry on every commit and never changes one, so an
+ * update makes a new entry: text is served only for the very entry it was
+ * made from, the next GET of a replaced entry overwrites its key's texts,
+ * and a GET that finds the object gone drops them (decision 0068).
  *
  * Only where the answer is provably the entry encoded as is: a storage that
  * says so (`StoredEntryGetter`: the resource's own generic store, no kind's
@@ -19,78 +20,93 @@
  * resource type (its served version), the naming profile (Go's field order
  * and zero values) and `pretty`. Anything else goes the ordinary way.
  *
- * The kept texts are bounded (characters in all, oldest entry out first):
- * the memory backend holds every object, and a text per object read once
- * would grow the heap with the store. An entry collected leaves the count
- * with its texts (a FinalizationRegistry), so the bound counts live ones.
+ * The kept texts are bounded (characters in all, the key kept longest ago
+ * out first): the memory backend holds every object, and a text per object
+ * read once would grow the heap with the store.
  */
 
 import type { NamingProfile } from '../../machinery/naming';
 import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import { goJsonFor } from '../../registry/encoding/go-json';
+import { objectKey } from '../../registry/keys';
 import { isStoredEntryGetter, type Getter, type RestStorage } from '../../registry/rest/capabilities';
 import type { ResourceType } from '../../registry/resource-type';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import { baseHeaders, serialize } from '../respond';
 
-interface KeptText {
+/** What shapes the bytes besides the entry: the served version, Go's field order and zero values, `pretty`. */
+export interface TextForm {
   rt: ResourceType;
   profile: NamingProfile | undefined;
   pretty: boolean;
+}
+
+interface KeptText extends TextForm {
   text: string;
 }
 
-/** The texts of one stored entry: a few forms at most (versions, pretty), the first asked for. */
+/** The texts of one key: the entry they were made from, and a few forms at most (the first asked for). */
 interface Kept {
+  entry: object;
   forms: KeptText[];
-  count: Count;
-}
-
-/** What the budget counts of one entry; it does not hold the texts, so they go with the entry. */
-interface Count {
-  entry: WeakRef<object>;
   chars: number;
 }
 
-/**
- * Texts by stored entry: a replaced or deleted entry, once nothing else holds it, takes its texts with it.
- * The budget still bounds what live entries keep (the memory backend holds every object it stores).
- */
-const kept = new WeakMap<object, Kept>();
 const maxFormsPerEntry = 4;
 /** Characters of text kept in all (~8 MiB at most, less for ASCII text). */
-const maxKeptChars = 4 * 1024 * 1024;
-/** The counted entries, oldest first: the budget sends the oldest out first. */
-const counts = new Set<Count>();
-let keptChars = 0;
+export const maxKeptChars = 4 * 1024 * 1024;
 
-function uncount(count: Count): void {
-  if (counts.delete(count)) keptChars -= count.chars;
-}
+/**
+ * Answer texts by storage key, in the order the keys were (re)kept: a Map iterates in insertion order, so
+ * the bound sends out the key kept longest ago first.
+ */
+export class KeptTexts {
+  private readonly byKey = new Map<string, Kept>();
+  private chars = 0;
 
-/** A collected entry's characters leave the budget with it. */
-const collected = new FinalizationRegistry<Count>(uncount);
+  constructor(private readonly maxChars: number = maxKeptChars) {}
 
-function keep(entry: object, form: KeptText): void {
-  let texts = kept.get(entry);
-  if (texts === undefined) {
-    const count: Count = { entry: new WeakRef(entry), chars: 0 };
-    kept.set(entry, (texts = { forms: [], count }));
-    counts.add(count);
-    collected.register(entry, count, count);
-  } else if (texts.forms.length >= maxFormsPerEntry) return;
-  texts.forms.push(form);
-  texts.count.chars += form.text.length;
-  keptChars += form.text.length;
-  for (const oldest of counts) {
-    if (keptChars <= maxKeptChars) break;
-    const live = oldest.entry.deref();
-    if (live !== undefined) kept.delete(live);
-    collected.unregister(oldest);
-    uncount(oldest);
+  /** The text of `form` made from `entry` itself; never one made from an earlier entry of the key. */
+  find(key: string, entry: object, form: TextForm): string | undefined {
+    const kept = this.byKey.get(key);
+    if (kept?.entry !== entry) return undefined;
+    return kept.forms.find((k) => k.rt === form.rt && k.profile === form.profile && k.pretty === form.pretty)
+      ?.text;
+  }
+
+  /** Keeps `text` for `entry`; the texts of an earlier entry of the key go at once. */
+  keep(key: string, entry: object, form: TextForm, text: string): void {
+    let kept = this.byKey.get(key);
+    if (kept?.entry !== entry) {
+      this.drop(key);
+      kept = { entry, forms: [], chars: 0 };
+      this.byKey.set(key, kept);
+    } else if (kept.forms.length >= maxFormsPerEntry) return;
+    kept.forms.push({ ...form, text });
+    kept.chars += text.length;
+    this.chars += text.length;
+    for (const oldest of this.byKey.keys()) {
+      if (this.chars <= this.maxChars) break;
+      this.drop(oldest);
+    }
+  }
+
+  /** Forgets the key's texts (its object is gone, or its entry replaced). */
+  drop(key: string): void {
+    const kept = this.byKey.get(key);
+    if (kept === undefined) return;
+    this.byKey.delete(key);
+    this.chars -= kept.chars;
+  }
+
+  /** Characters kept in all, and the keys holding them (for tests and benches). */
+  size(): { chars: number; keys: number } {
+    return { chars: this.chars, keys: this.byKey.size };
   }
 }
+
+const kept = new KeptTexts();
 
 /** The answer to a current GET from kept (or newly kept) text, or undefined when the ordinary path must answer. */
 export function answerFromMemory(
@@ -103,21 +119,23 @@ export function answerFromMemory(
   // Only a storage that says its answer is the stored entry as is (the generic store; nothing wrapping it).
   if (!isStoredEntryGetter(storage) || req.info.subresource !== '') return undefined;
   const peeked = storage.peekCurrent(req.rt, req.namespace, req.info.name);
-  if (peeked === undefined) return undefined;
-  const { profile } = out;
-  const { pretty } = ctx;
-  let text = kept
-    .get(peeked.entry)
-    ?.forms.find((k) => k.rt === req.rt && k.profile === profile && k.pretty === pretty)?.text;
+  if (peeked === undefined) {
+    // Gone (or not in memory now): its texts go with it rather than wait for the bound.
+    kept.drop(objectKey(req.rt.storage, req.rt.namespaced ? req.namespace : '', req.info.name));
+    return undefined;
+  }
+  const { key } = peeked.entry;
+  const form: TextForm = { rt: req.rt, profile: out.profile, pretty: ctx.pretty };
+  let text = kept.find(key, peeked.entry, form);
   if (text === undefined) {
     if (!jsonSizeAtMost(peeked.object, slicedAbove)) return undefined;
     // As `respondValue` writes it (shaping makes a new object; the entry is not changed).
     text = serialize(
-      profile === undefined ? peeked.object : goJsonFor(profile).shape(peeked.object),
+      form.profile === undefined ? peeked.object : goJsonFor(form.profile).shape(peeked.object),
       'json',
-      pretty,
+      form.pretty,
     );
-    keep(peeked.entry, { rt: req.rt, profile, pretty, text });
+    kept.keep(key, peeked.entry, form, text);
   }
   return new Response(ctx.request.method === 'HEAD' ? null : text, {
     status: 200,

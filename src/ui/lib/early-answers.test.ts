@@ -94,7 +94,7 @@ describe('early answers', () => {
 
   it('does not match another Accept, another method or another identity', async () => {
     let version = 0;
-    const { server, client, asking } = setUp(() => version);
+    const { server, early, client, asking } = setUp(() => version);
     void asking.raw('GET', '/api/v1/namespaces');
     void asking.raw('GET', '/version');
     await client.send('GET', '/api/v1/namespaces', { accept: TABLE_ACCEPT });
@@ -103,6 +103,13 @@ describe('early answers', () => {
     version = 1;
     await client.raw('GET', '/version');
     expect(server.seen).toHaveLength(5);
+    // Unmatched requests left the early answers (the namespaces, /version) for their rightful takers: a
+    // request of the identity they were asked as.
+    expect(early.size()).toBe(2);
+    version = 0;
+    await client.raw('GET', '/version');
+    expect(server.seen).toHaveLength(5);
+    expect(early.size()).toBe(1);
   });
 
   it('drops an answer nobody took within its window', async () => {

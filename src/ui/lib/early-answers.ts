@@ -5,8 +5,8 @@
  * can go at the main script's evaluation instead of after React's first
  * render and the shell's effects. Each early answer is handed once, to the
  * first request of the UI that asks for the same thing (method, URL, Accept
- * and Authorization, and as the same identity version); one not taken
- * within a few seconds is dropped, and a request of the UI that finds none
+ * and Authorization, and as the same identity version: take-once.ts); one
+ * not taken within a few seconds is dropped, and a request of the UI that finds none
  * goes to the server as usual. So an answer shown is never older than the
  * UI's own request would have been by more than that window, and the watch
  * that follows a list starts from the list's resourceVersion, as always.
@@ -14,28 +14,26 @@
  * request, one entry: the UI's taking it is not logged again).
  */
 
-type Fetch = (request: Request) => Promise<Response>;
+import { TakeOnce } from './take-once';
 
-interface Early {
-  answer: Promise<Response>;
-  /** The identity version it was asked as: an answer for another identity is not handed out. */
-  version: number;
-  timer: ReturnType<typeof setTimeout>;
-}
+type Fetch = (request: Request) => Promise<Response>;
 
 /** How long an early answer waits for the UI's request; the first screen asks within a few hundred ms. */
 export const EARLY_ANSWER_TTL_MS = 5000;
 
 export class EarlyAnswers {
-  private readonly waiting = new Map<string, Early>();
+  /** Answers by request key, each with the identity version it was asked as. */
+  private readonly waiting: TakeOnce<Promise<Response>>;
 
   constructor(
     /** Sends a request (through the log and the identity, as the UI's own requests go). */
     private readonly inner: Fetch,
     /** The acting identity's version (IdentityStore.version): answers of another version are not taken. */
     private readonly identityVersion: () => number,
-    private readonly ttlMs = EARLY_ANSWER_TTL_MS,
-  ) {}
+    ttlMs = EARLY_ANSWER_TTL_MS,
+  ) {
+    this.waiting = new TakeOnce(ttlMs);
+  }
 
   /**
    * Sends `request` now and keeps its answer for the UI's matching request. The promise returned is the
@@ -55,34 +53,29 @@ export class EarlyAnswers {
 
   private keep(request: Request, send: () => Promise<Response>): Promise<Response> {
     const key = keyOf(request);
-    const existing = key === undefined ? undefined : this.waiting.get(key);
-    if (existing !== undefined) return existing.answer;
+    const existing = key === undefined ? undefined : this.waiting.held(key);
+    if (existing !== undefined) return existing;
     const answer = send();
     if (key === undefined) return answer;
     // A failure is the taker's to see; untaken, it must not surface as an unhandled rejection.
     answer.catch(() => undefined);
-    const timer = setTimeout(() => {
-      if (this.waiting.get(key)?.answer === answer) this.waiting.delete(key);
-    }, this.ttlMs);
-    this.waiting.set(key, { answer, version: this.identityVersion(), timer });
+    this.waiting.put(key, answer, this.identityVersion());
     return answer;
   }
 
-  /** The early answer for `request`, once; undefined when there is none (or it was asked as another identity). */
+  /**
+   * The early answer for `request`, once; undefined when there is none, or it was asked as another identity
+   * (then it waits for a request of that identity, or its time to live).
+   */
   take(request: Request): Promise<Response> | undefined {
     const key = keyOf(request);
-    if (key === undefined) return undefined;
-    const early = this.waiting.get(key);
-    if (early === undefined) return undefined;
-    this.waiting.delete(key);
-    clearTimeout(early.timer);
-    if (early.version !== this.identityVersion()) return undefined;
-    return followAbort(early.answer, request.signal);
+    const answer = key === undefined ? undefined : this.waiting.take(key, this.identityVersion());
+    return answer === undefined ? undefined : followAbort(answer, request.signal);
   }
 
   /** How many early answers wait to be taken (for tests). */
   size(): number {
-    return this.waiting.size;
+    return this.waiting.size();
   }
 }
 

@@ -10,8 +10,9 @@
  * in their effects and rendering again. A read still under way when a
  * component mounts is taken by its effect instead of being asked again.
  * Each read is taken once (by an effect), only by the identity version it
- * was read as, and dropped when nobody takes it within the early answers'
- * time to live.
+ * was read as (a taker of another version or list leaves it for its own),
+ * and dropped when nobody takes it within the early answers' time to live
+ * (take-once.ts).
  */
 
 import type { ApiClient, Discovery } from '../../client/index';
@@ -19,6 +20,7 @@ import { EARLY_ANSWER_TTL_MS } from './early-answers';
 import { firstScreenList } from './first-screen';
 import { readTable, type ReadTable } from './read-table';
 import type { Route } from './route';
+import { TakeOnce } from './take-once';
 
 /** How long a reload's first render waits for the first screen's reads, after the main script's evaluation. */
 export const firstRenderWaitMs = 150;
@@ -30,18 +32,16 @@ export interface PreparedRead<T> {
   done?: { value: T };
 }
 
-interface Slot<T> {
-  version: number;
-  read: PreparedRead<T>;
-}
-
-let discovery: Slot<Discovery> | undefined;
-let list: (Slot<ReadTable> & { path: string }) | undefined;
+/** The early discovery read, under one key. */
+const discovery = new TakeOnce<PreparedRead<Discovery>>(EARLY_ANSWER_TTL_MS);
+const discoveryKey = 'discovery';
+/** The early list read (one at most), by its path. */
+const lists = new TakeOnce<PreparedRead<ReadTable>>(EARLY_ANSWER_TTL_MS);
 
 /**
  * Starts the first screen's reads of `route` as identity version `version` (the list the tab's last
- * discovery `cached` or the default assumes, as ExplorerView picks it); resolves once both are done
- * (or failed).
+ * discovery `cached` or the default assumes, as ExplorerView picks it), replacing any started before;
+ * resolves once both are done (or failed).
  */
 export function prepareFirstScreen(
   client: ApiClient,
@@ -50,19 +50,16 @@ export function prepareFirstScreen(
   version: number,
 ): Promise<void> {
   const reads: Promise<unknown>[] = [];
-  discovery = { version, read: prepared(client.discovery()) };
-  reads.push(discovery.read.promise);
+  const discoveryRead = prepared(client.discovery());
+  discovery.put(discoveryKey, discoveryRead, version);
+  reads.push(discoveryRead.promise);
   const path = route.view === 'explorer' ? firstScreenList(route, cached) : undefined;
-  list = undefined;
+  lists.clear();
   if (path !== undefined) {
-    list = { version, path, read: prepared(readTable(client, path)) };
-    reads.push(list.read.promise);
+    const listRead = prepared(readTable(client, path));
+    lists.put(path, listRead, version);
+    reads.push(listRead.promise);
   }
-  const slots = [discovery, list];
-  setTimeout(() => {
-    if (discovery === slots[0]) discovery = undefined;
-    if (list === slots[1]) list = undefined;
-  }, EARLY_ANSWER_TTL_MS);
   return Promise.allSettled(reads).then(() => undefined);
 }
 
@@ -71,27 +68,22 @@ export function prepareFirstScreen(
  * initial state looks (React may call an initializer twice), its effect takes (`takePreparedDiscovery`).
  */
 export function peekPreparedDiscovery(version: number): PreparedRead<Discovery> | undefined {
-  return discovery?.version === version ? discovery.read : undefined;
+  return discovery.peek(discoveryKey, version);
 }
 
 /** The early discovery read, once, if it was read as identity version `version`. */
 export function takePreparedDiscovery(version: number): PreparedRead<Discovery> | undefined {
-  const read = peekPreparedDiscovery(version);
-  discovery = undefined;
-  return read;
+  return discovery.take(discoveryKey, version);
 }
 
 /** The early read of the list at `path` (as a Table) if it was read as identity version `version`, left in place. */
 export function peekPreparedList(path: string, version: number): PreparedRead<ReadTable> | undefined {
-  return list?.path === path && list.version === version ? list.read : undefined;
+  return lists.peek(path, version);
 }
 
 /** The early read of the list at `path`, once, if it was read as identity version `version`. */
 export function takePreparedList(path: string, version: number): PreparedRead<ReadTable> | undefined {
-  if (list?.path !== path) return undefined;
-  const read = peekPreparedList(path, version);
-  list = undefined;
-  return read;
+  return lists.take(path, version);
 }
 
 function prepared<T>(promise: Promise<T>): PreparedRead<T> {
