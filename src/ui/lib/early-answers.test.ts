@@ -112,6 +112,18 @@ describe('early answers', () => {
     expect(early.size()).toBe(1);
   });
 
+  it('asks again, rather than share, when an answer waits from another identity version', async () => {
+    let version = 0;
+    const { server, early, client, asking } = setUp(() => version);
+    void asking.raw('GET', '/version');
+    version = 1;
+    void asking.raw('GET', '/version');
+    expect(server.seen).toHaveLength(2);
+    await client.raw('GET', '/version');
+    expect(server.seen).toHaveLength(2);
+    expect(early.size()).toBe(0);
+  });
+
   it('drops an answer nobody took within its window', async () => {
     const { server, early, client, asking } = setUp(() => 0, 10);
     void asking.raw('GET', '/version');

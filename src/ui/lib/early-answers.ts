@@ -53,7 +53,8 @@ export class EarlyAnswers {
 
   private keep(request: Request, send: () => Promise<Response>): Promise<Response> {
     const key = keyOf(request);
-    const existing = key === undefined ? undefined : this.waiting.held(key);
+    // Only an answer asked as this identity version is shared; one of another version is replaced.
+    const existing = key === undefined ? undefined : this.waiting.peek(key, this.identityVersion());
     if (existing !== undefined) return existing;
     const answer = send();
     if (key === undefined) return answer;

@@ -28,11 +28,6 @@ export class TakeOnce<V> {
     this.slots.set(key, { value, version, timer });
   }
 
-  /** What `key` holds, whichever version it was asked as, left in place. */
-  held(key: string): V | undefined {
-    return this.slots.get(key)?.value;
-  }
-
   /** The value of `key` if it was asked as `version`, left in place (a look that does not take). */
   peek(key: string, version: number): V | undefined {
     const slot = this.slots.get(key);
