@@ -91,7 +91,7 @@ describe('nodeScriptRunner warm workers', () => {
         { source: '() => "after a loop"', want: { kind: 'returned', text: 'after a loop', raw: true } },
         {
           source: '() => { (async () => { for (;;) await null })(); return "spun" }',
-          timeoutMs: 300,
+          // The answer must come however loaded the machine is; the spinning worker is dropped when the test closes.
           want: { kind: 'returned', text: 'spun', raw: true },
         },
         { source: '() => "after a spinner"', want: { kind: 'returned', text: 'after a spinner', raw: true } },
