@@ -92,3 +92,51 @@ it("the host's turn scheduler runs the next turn and ends the marked one", async
   // The resumed work starts a fresh slice.
   expect(coop.sliceSpent()).toBe(false);
 });
+
+it('what is queued for the next turn runs in one task, in order; what it queues waits for the turn after', async () => {
+  const queued: (() => void)[] = [];
+  coop.setTurnScheduler((run) => queued.push(run));
+  const ran: string[] = [];
+  clock += 1;
+  coop.sliceSpent(); // marks the turn: its end is queued first
+  coop.inLaterTurn(() => ran.push('a'));
+  coop.inLaterTurn(() => {
+    ran.push('b');
+    coop.inLaterTurn(() => ran.push('d'));
+  });
+  coop.inLaterTurn(() => ran.push('c'));
+  expect(queued).toHaveLength(1);
+  queued.shift()?.();
+  expect(ran).toEqual(['a', 'b', 'c']);
+  // The turn ended in that task: the next check marks a new one, queued with 'd' for the turn after.
+  clock += coop.sliceMs;
+  expect(coop.sliceSpent()).toBe(false);
+  expect(queued).toHaveLength(1);
+  queued.shift()?.();
+  expect(ran).toEqual(['a', 'b', 'c', 'd']);
+});
+
+it('a piece that throws in the shared task is reported as uncaught, and the others still run', async () => {
+  const queued: (() => void)[] = [];
+  coop.setTurnScheduler((run) => queued.push(run));
+  const ran: string[] = [];
+  const thrown: unknown[] = [];
+  const realQueueMicrotask = globalThis.queueMicrotask;
+  vi.spyOn(globalThis, 'queueMicrotask').mockImplementation((callback) =>
+    realQueueMicrotask(() => {
+      try {
+        callback();
+      } catch (error) {
+        thrown.push(error);
+      }
+    }),
+  );
+  coop.inLaterTurn(() => {
+    throw new Error('boom');
+  });
+  coop.inLaterTurn(() => ran.push('after'));
+  queued.shift()?.();
+  await endOfTask();
+  expect(ran).toEqual(['after']);
+  expect(thrown).toEqual([new Error('boom')]);
+});

@@ -35,9 +35,33 @@
  * timers), with no wait.
  */
 
-/** Runs `run` in a later turn of the event loop, by the host's scheduler (work left for after an answer). */
+/** What runs in the next turn's one task (see `inLaterTurn`), in the order queued. */
+let nextTask: (() => void)[] = [];
+
+function runNextTask(): void {
+  const runs = nextTask;
+  nextTask = [];
+  for (const run of runs) {
+    try {
+      run();
+    } catch (error) {
+      // As if it had had its own task: reported as uncaught, and the others still run.
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
+/**
+ * Runs `run` in a later turn of the event loop, by the host's scheduler (work left for after an answer). Whatever
+ * is queued for the next turn before it comes — the current turn's end, the work left after answers, the watch
+ * fan-out — runs in one task, in the order queued: one timer instead of one each (a service worker pays each
+ * timer's task ~50 µs; a create queued three). Something queued while they run waits for the turn after.
+ */
 export function inLaterTurn(run: () => void): void {
-  scheduleTurn(run);
+  nextTask.push(run);
+  if (nextTask.length === 1) scheduleTurn(runNextTask);
 }
 
 /** How long one turn may run before long work lets others go (ms). */
@@ -77,7 +101,7 @@ function markTurn(): void {
   turnMarked = true;
   const now = performance.now();
   turnStart = arrivalTaskRunning || now - arrivedAt < sliceMs ? Math.min(arrivedAt, now) : now;
-  scheduleTurn(endTurn);
+  inLaterTurn(endTurn);
 }
 
 /**
@@ -105,7 +129,7 @@ export function nextTurn(): Promise<void> {
       turnMarked = true;
       turnStart = performance.now();
       arrivedAt = Number.NEGATIVE_INFINITY;
-      scheduleTurn(endTurn);
+      inLaterTurn(endTurn);
       resolve();
     }),
   );

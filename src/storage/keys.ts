@@ -99,7 +99,7 @@ export interface SnapshotEntry {
  * in the overlay still holds the value it had then.
  */
 export function snapshotOverlay(
-  changesAfter: Iterable<ChangeRecord>,
+  changesAfter: Iterable<Pick<ChangeRecord, 'key' | 'type' | 'previous'>>,
   range: KeyRange,
 ): Map<string, SnapshotEntry> {
   const overlay = new Map<string, SnapshotEntry>();

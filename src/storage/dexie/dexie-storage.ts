@@ -27,7 +27,8 @@ import { cloneValue } from '../memory/clone';
 import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import { listPage, type NativeKeyRanges } from './native-list';
 import { exportDatabase, importDatabase } from './export-import';
-import { openDatabase, type ChangeRow, type MetaName, type ObjectRow, type StorageDatabase } from './schema';
+import { withObjects } from './history-rows';
+import { openDatabase, type MetaName, type ObjectRow, type StorageDatabase } from './schema';
 import {
   commitBatch,
   type BatchWrite,
@@ -39,7 +40,7 @@ import {
 
 interface QueuedWrite extends BatchWrite {
   slot: ReturnType<CommitOrder['begin']>;
-  resolve: (change: ChangeRow) => void;
+  resolve: (change: ChangeRecord) => void;
   reject: (error: StorageError) => void;
 }
 
@@ -179,14 +180,22 @@ export class DexieStorage implements Storage {
     assertRevision(after);
     const { db } = this;
     return guard(() =>
-      db.transaction('r!', db.changes, db.meta, async () => {
+      db.transaction('r!', db.changes, db.meta, db.objects, async () => {
         const [current, compacted] = await Promise.all([
           this.readMeta('revision'),
           this.readMeta('compacted'),
         ]);
         checkReadable(after, compacted, current);
         const query = db.changes.where(':id').above(after);
-        return (limit !== undefined ? query.limit(limit) : query).toArray();
+        const rows = await (limit !== undefined ? query.limit(limit) : query).toArray();
+        return withObjects(rows, {
+          current: (key) => db.objects.get(key),
+          nextChange: (key, revision) =>
+            db.changes
+              .where('[key+revision]')
+              .between([key, revision + 1], [key, Infinity], true, true)
+              .first(),
+        });
       }),
     );
   }
@@ -300,7 +309,7 @@ export class DexieStorage implements Storage {
   private async write(key: string, plan: WritePlan, creates = false): Promise<StoredObject> {
     while (this.importing !== undefined) await this.importing.catch(() => undefined);
     const slot = this.order.begin();
-    const change = await new Promise<ChangeRow>((resolve, reject) => {
+    const change = await new Promise<ChangeRecord>((resolve, reject) => {
       this.queued.push({ key, plan, creates, slot, resolve, reject });
       if (!this.committing) void this.commitQueued();
     });

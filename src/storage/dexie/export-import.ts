@@ -14,13 +14,18 @@
 import type { Dexie } from 'dexie';
 import { LazyModule } from '../../machinery/lazy-module';
 import { parseExport } from '../export-format';
+import { completeExportedHistory } from './history-rows';
 import { StorageError, type ImportOptions } from '../types';
 
 const addon = new LazyModule('dexie-export-import', () => import('./dexie-export-import.lazy'));
 
 export async function exportDatabase(db: Dexie): Promise<Blob> {
   const { exportDB } = await loadAddon();
-  return exportDB(db, { prettyJson: false });
+  const exported = await exportDB(db, { prettyJson: false });
+  // Change rows stored without their object get it back: the export's format is the one every backend reads.
+  return new Blob([completeExportedHistory(await exported.text())], {
+    type: exported.type,
+  });
 }
 
 export async function importDatabase(db: Dexie, data: Blob, options: ImportOptions = {}): Promise<void> {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
 import { StorageError, type ChangeRecord, type Storage } from '../types';
 import { createDexieStorage } from './dexie-storage';
-import { openDatabase, type ChangeRow, type ObjectRow } from './schema';
+import { openDatabase, type ObjectRow } from './schema';
 import { commitBatch, type BatchWrite, type NativeDatabase, type WriteOutcome } from './write-batch';
 
 let databases = 0;
@@ -28,7 +28,7 @@ const thing = (name: string, extra: Partial<KubeObject> = {}): KubeObject => ({
 function create(key: string, object: KubeObject = thing(key)): BatchWrite {
   return {
     key,
-    plan: (existing, revision): ChangeRow => {
+    plan: (existing, revision): ChangeRecord => {
       if (existing) throw new StorageError('KeyExists', `${key} already exists`);
       return { revision, type: 'ADDED', key, object };
     },
@@ -38,7 +38,7 @@ function create(key: string, object: KubeObject = thing(key)): BatchWrite {
 function update(key: string, expected: number, object: KubeObject = thing(key)): BatchWrite {
   return {
     key,
-    plan: (existing, revision): ChangeRow => {
+    plan: (existing, revision): ChangeRecord => {
       if (!existing) throw new StorageError('NotFound', `${key} not found`);
       if (existing.revision !== expected) throw new StorageError('RevisionMismatch', `${key}`);
       return { revision, type: 'MODIFIED', key, object, previous: existing.object };
@@ -49,7 +49,7 @@ function update(key: string, expected: number, object: KubeObject = thing(key)):
 function remove(key: string): BatchWrite {
   return {
     key,
-    plan: (existing, revision): ChangeRow => {
+    plan: (existing, revision): ChangeRecord => {
       if (!existing) throw new StorageError('NotFound', `${key} not found`);
       return { revision, type: 'DELETED', key, object: existing.object, previous: existing.object };
     },

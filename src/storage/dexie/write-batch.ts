@@ -20,7 +20,9 @@
  * `objects.add`; the caller runs the batch again, reading.
  */
 
-import type { ChangeRow, MetaRow, ObjectRow } from './schema';
+import type { ChangeRecord } from '../types';
+import { historyRow } from './history-rows';
+import type { MetaRow, ObjectRow } from './schema';
 
 /** The part of IndexedDB this module and the storage's native reads use (the Node build has no DOM types). */
 export interface NativeRequest {
@@ -56,7 +58,7 @@ export interface NativeDatabase {
 }
 
 /** Sees the row the batch has left at the key and the revision the write will take; returns the change or throws. */
-export type WritePlan = (existing: ObjectRow | undefined, revision: number) => ChangeRow;
+export type WritePlan = (existing: ObjectRow | undefined, revision: number) => ChangeRecord;
 
 export interface BatchWrite {
   key: string;
@@ -66,7 +68,7 @@ export interface BatchWrite {
 }
 
 /** One write's result: its change record, or the error its plan threw. */
-export type WriteOutcome = { change: ChangeRow } | { error: unknown };
+export type WriteOutcome = { change: ChangeRecord } | { error: unknown };
 
 /**
  * Commits `writes` in one transaction over `objects`, `changes` and `meta`.
@@ -143,7 +145,7 @@ export function commitBatch(
       try {
         let revision = current;
         for (const { key, plan } of writes) {
-          let change: ChangeRow;
+          let change: ChangeRecord;
           try {
             change = plan(rows.get(key), revision + 1);
           } catch (error) {
@@ -160,7 +162,8 @@ export function commitBatch(
             if (unread.delete(key)) objects.add(row);
             else objects.put(row);
           }
-          changes.add(change);
+          // The object goes to `objects` only; the history row can find it again (history-rows.ts).
+          changes.add(historyRow(change));
           outcomes.push({ change });
         }
         if (revision !== current) meta.put({ name: 'revision', value: revision } satisfies MetaRow);

@@ -1,0 +1,133 @@
+/**
+ * The history as the Dexie backend stores it: a change row keeps what only it
+ * knows (type, key, revision and the object before the change) and not the
+ * object the change wrote, which IndexedDB already holds elsewhere: in
+ * `objects` while the change is the key's latest, and as `previous` of the
+ * key's next change after that (every change after an ADDED or MODIFIED one of
+ * the same key is a MODIFIED or DELETED one, and both keep `previous`). A
+ * DELETED change's object is its `previous` stamped with the deletion's
+ * revision. A write thus serialises each object once instead of twice
+ * (decision 0079). Rows written by earlier builds and rows an import brings
+ * in keep their `object`, which is then read as it is.
+ *
+ * Compaction drops changes below a revision, never after one, so what a
+ * change's object is resolved from (its key's later change, or the current
+ * row) is still there whenever the change itself is readable.
+ */
+
+import type { KubeObject } from '../../api/meta';
+import type { ChangeRecord } from '../types';
+import { cloneValue } from '../memory/clone';
+import type { ChangeRow, ObjectRow } from './schema';
+
+/** The row stored for `change`: without the object wherever it can be found again. */
+export function historyRow(change: ChangeRecord): ChangeRow {
+  if (change.type === 'DELETED') {
+    if (change.previous === undefined) return change;
+    return { revision: change.revision, type: change.type, key: change.key, previous: change.previous };
+  }
+  const row: ChangeRow = { revision: change.revision, type: change.type, key: change.key };
+  if (change.previous !== undefined) row.previous = change.previous;
+  return row;
+}
+
+/** Where a change's object is found when neither its row nor a later row read with it has it. */
+export interface HistoryLookups {
+  /** The current row of `key`. */
+  current(key: string): Promise<ObjectRow | undefined>;
+  /** The first change of `key` after `revision`. */
+  nextChange(key: string, revision: number): Promise<ChangeRow | undefined>;
+}
+
+/**
+ * Change records of `rows` (consecutive in revision order, as read), each with its object: from the row itself,
+ * from a later row of the same key among `rows`, or through `lookups`. Every record gets objects of its own.
+ */
+export async function withObjects(
+  rows: readonly ChangeRow[],
+  lookups: HistoryLookups,
+): Promise<ChangeRecord[]> {
+  const out = new Array<ChangeRecord>(rows.length);
+  // The `previous` of the earliest later change seen so far, per key (walking from the newest row back).
+  const later = new Map<string, KubeObject>();
+  const missing: number[] = [];
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i] as ChangeRow;
+    const object = row.object ?? objectOf(row) ?? copy(later.get(row.key));
+    if (object === undefined) missing.push(i);
+    else out[i] = record(row, object);
+    if (row.previous !== undefined) later.set(row.key, row.previous);
+    else later.delete(row.key);
+  }
+  await Promise.all(
+    missing.map(async (i) => {
+      const row = rows[i] as ChangeRow;
+      const current = await lookups.current(row.key);
+      const object =
+        current?.revision === row.revision
+          ? current.object
+          : (await lookups.nextChange(row.key, row.revision))?.previous;
+      if (object === undefined)
+        throw new Error(`the history lost the object of revision ${row.revision} (${row.key})`);
+      out[i] = record(row, object);
+    }),
+  );
+  return out;
+}
+
+/**
+ * The export document (the Dexie export addon's JSON) with every change row's object filled in from the same
+ * document, as the rows were before this format: exports read the same from every backend and every build. The
+ * addon exports in one read transaction, so the document holds everything a row's object is resolved from.
+ */
+export function completeExportedHistory(text: string): string {
+  const document = JSON.parse(text) as {
+    data?: { data?: { tableName?: string; rows?: unknown[] }[] };
+  };
+  const tables = document.data?.data ?? [];
+  const rowsOf = (name: string) => tables.find((t) => t.tableName === name)?.rows ?? [];
+  const changes = rowsOf('changes') as ChangeRow[];
+  const current = new Map((rowsOf('objects') as ObjectRow[]).map((row) => [row.key, row]));
+  const later = new Map<string, KubeObject>();
+  for (let i = changes.length - 1; i >= 0; i--) {
+    const row = changes[i] as ChangeRow;
+    if (row.object === undefined) {
+      const own = current.get(row.key);
+      const object =
+        objectOf(row) ?? later.get(row.key) ?? (own?.revision === row.revision ? own.object : undefined);
+      // The addon's rows keep their key order; `object` goes where the older format had it (after `key`).
+      if (object !== undefined) changes[i] = withObjectAfterKey(row, object);
+    }
+    if (row.previous !== undefined) later.set(row.key, row.previous);
+    else later.delete(row.key);
+  }
+  return JSON.stringify(document);
+}
+
+/** The object a row determines by itself: a deletion's is its `previous` stamped with its revision. */
+function objectOf(row: ChangeRow): KubeObject | undefined {
+  if (row.type !== 'DELETED' || row.previous === undefined) return undefined;
+  const object = cloneValue(row.previous);
+  object.metadata = { ...object.metadata, resourceVersion: String(row.revision) };
+  return object;
+}
+
+function copy(object: KubeObject | undefined): KubeObject | undefined {
+  return object === undefined ? undefined : cloneValue(object);
+}
+
+function record(row: ChangeRow, object: KubeObject): ChangeRecord {
+  const change: ChangeRecord = { revision: row.revision, type: row.type, key: row.key, object };
+  if (row.previous !== undefined) change.previous = row.previous;
+  return change;
+}
+
+function withObjectAfterKey(row: ChangeRow, object: KubeObject): ChangeRow {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) {
+    out[name] = value;
+    if (name === 'key') out['object'] = object;
+  }
+  if (!('object' in out)) out['object'] = object;
+  return out as unknown as ChangeRow;
+}
