@@ -29,6 +29,16 @@
  * are never changed, only replaced (a commit, a fill, that copy), so an
  * entry's identity stands for its value.
  *
+ * Lists fill a second, compact tier (decision 0072): each listed object's
+ * JSON text, parsed back into an entry when a read asks for it. The real
+ * server's watch cache holds every object of a resource from its first list;
+ * here the controllers' start-up lists (the garbage collector pages through
+ * every collection) fill it, so a first GET of any object is answered from
+ * memory at 100k objects as at 1k. A page is read at a revision that may be
+ * older than the last commit (a paged list keeps its first page's revision),
+ * so an item is kept only when no commit this handle saw after that revision
+ * touched its key, and only when this handle saw every commit after it.
+ *
  * Reads at a past revision, lists, counts and history go to the backend.
  */
 
@@ -47,20 +57,51 @@ import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import type { WriterLease } from './writer-lease';
 
 export interface ReadCacheOptions {
-  /** Keys held at most; the least recently used go first. Default 10,000. */
+  /** Keys held as objects at most; the least recently used go first. Default 10,000. */
   maxEntries?: number;
+  /** Characters of JSON text the compact tier holds at most, the key kept longest ago out first. Default 48 Mi. */
+  maxCompactChars?: number;
 }
 
 /** `storage` with its current-revision `get` served from memory while `lease` is held. */
 export function withReadCache(storage: Storage, lease: WriterLease, options: ReadCacheOptions = {}): Storage {
-  return new ReadCachedStorage(storage, lease, options.maxEntries ?? 10_000);
+  return new ReadCachedStorage(
+    storage,
+    lease,
+    options.maxEntries ?? 10_000,
+    options.maxCompactChars ?? defaultCompactChars,
+  );
 }
+
+/** ~48 MiB of one-byte strings: every object of a store of ~150k small objects (100k ConfigMaps: ~33 Mi). */
+export const defaultCompactChars = 48 * 1024 * 1024;
 
 /** What the map holds for a key: the stored object, or null when the key does not exist. */
 type Entry = StoredObject | null;
 
+/** A listed object's current value as its JSON text (the compact tier). */
+interface Compact {
+  revision: number;
+  text: string;
+}
+
+/** Keys committed while serving, by their last revision, kept this long before the log restarts. */
+const maxLoggedKeys = 100_000;
+
 export class ReadCachedStorage implements Storage {
   private readonly entries = new Map<string, Entry>();
+  /** Listed objects not in `entries`, as text; a key is in at most one of the two. */
+  private readonly texts = new Map<string, Compact>();
+  private compactChars = 0;
+  /**
+   * Every commit this handle saw after `loggedFrom` (the revision before the first commit seen while serving,
+   * or the last commit when the log restarted), by key: what a list page read at a revision >= `loggedFrom`
+   * cannot know of its items.
+   */
+  private readonly committedAt = new Map<string, number>();
+  private loggedFrom: number | undefined;
+  /** Bumped whenever the map is emptied or the lease changes: a list that saw it move fills nothing. */
+  private epoch = 0;
   /** Entries whose object only this cache holds (made by a fill or a peek): they may be handed out uncopied. */
   private readonly own = new WeakSet<StoredObject>();
   /** Bumped by every commit and lease change: a read that saw it move does not fill the map. */
@@ -81,6 +122,7 @@ export class ReadCachedStorage implements Storage {
     private readonly inner: Storage,
     private readonly lease: WriterLease,
     private readonly maxEntries: number,
+    private readonly maxCompactChars: number,
   ) {
     this.stopFollowing = inner.onCommit((change) => this.committed(change));
     lease.onWanted(() => this.handOver());
@@ -100,6 +142,11 @@ export class ReadCachedStorage implements Storage {
         this.entries.set(key, entry);
         return entry === null ? undefined : copyOf(entry);
       }
+      const parsed = this.fromCompact(key);
+      if (parsed !== undefined) {
+        this.hits++;
+        return copySmall(parsed);
+      }
     }
     this.misses++;
     const generation = this.generation;
@@ -115,7 +162,11 @@ export class ReadCachedStorage implements Storage {
   peekCurrent(key: string): StoredObject | null | undefined {
     if (!this.serving) return undefined;
     const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) {
+      const parsed = this.fromCompact(key);
+      if (parsed !== undefined) this.hits++;
+      return parsed;
+    }
     let out = entry;
     if (entry !== null && !this.own.has(entry)) {
       // A commit's object, shared with the store's other listeners: a wide one is left to `get`'s sliced copy.
@@ -156,8 +207,11 @@ export class ReadCachedStorage implements Storage {
   getAt(key: string, revision: number): Promise<StoredObject | undefined> {
     return this.inner.getAt(key, revision);
   }
-  list(options: ListOptions): Promise<ListResult> {
-    return this.inner.list(options);
+  async list(options: ListOptions): Promise<ListResult> {
+    const epoch = this.epoch;
+    const result = await this.inner.list(options);
+    if (this.serving && epoch === this.epoch) this.keepListed(result);
+    return result;
   }
   count(prefix: string): Promise<number> {
     return this.inner.count(prefix);
@@ -198,9 +252,7 @@ export class ReadCachedStorage implements Storage {
       else await this.lease.acquire();
     }
     if (!this.serving) {
-      this.entries.clear();
-      this.generation++;
-      this.lastRevision = undefined;
+      this.forget();
       this.serving = true;
       // The lease also lets the backend trust its own last revision (decision 0075).
       this.inner.writeExclusively?.(true);
@@ -221,9 +273,10 @@ export class ReadCachedStorage implements Storage {
     if (!this.serving) return;
     if (this.lastRevision !== undefined && change.revision !== this.lastRevision + 1) {
       // Revisions this handle did not take: a writer outside the lease. Nothing held can be trusted.
-      this.entries.clear();
+      this.forget();
     }
     this.lastRevision = change.revision;
+    this.log(change);
     const entry: Entry =
       change.type === 'DELETED'
         ? null
@@ -238,19 +291,98 @@ export class ReadCachedStorage implements Storage {
     return entry;
   }
 
+  /** The compact tier's entry of `key` parsed into an entry of `entries` (it moves there), if it has one. */
+  private fromCompact(key: string): StoredObject | undefined {
+    const kept = this.texts.get(key);
+    if (kept === undefined) return undefined;
+    const entry: StoredObject = { key, revision: kept.revision, object: JSON.parse(kept.text) as KubeObject };
+    this.own.add(entry);
+    this.remember(key, entry);
+    return entry;
+  }
+
+  private log(change: ChangeRecord): void {
+    if (this.loggedFrom === undefined || this.committedAt.size >= maxLoggedKeys) {
+      // The log starts (again) here: pages read before this commit can no longer be told apart.
+      this.committedAt.clear();
+      this.loggedFrom = change.revision - 1;
+    }
+    this.committedAt.delete(change.key);
+    this.committedAt.set(change.key, change.revision);
+  }
+
+  /**
+   * Keeps a page's items that are still current: read at `revision`, which this handle's log covers, and not
+   * written since. An item already held as an object is current there; a wide one is left to `get`.
+   */
+  private keepListed(result: ListResult): void {
+    const from = this.loggedFrom;
+    if (from === undefined || result.revision < from || this.maxCompactChars <= 0) return;
+    for (const item of result.items) {
+      const { key } = item;
+      if (this.entries.has(key)) continue;
+      const written = this.committedAt.get(key);
+      if (written !== undefined && written > result.revision) continue;
+      const held = this.texts.get(key);
+      if (held !== undefined && held.revision >= item.revision) continue;
+      if (!jsonSizeAtMost(item.object, slicedAbove)) continue;
+      this.keepCompact(key, { revision: item.revision, text: JSON.stringify(item.object) });
+    }
+  }
+
+  private keepCompact(key: string, kept: Compact): void {
+    this.dropCompact(key);
+    this.texts.set(key, kept);
+    this.compactChars += kept.text.length;
+    for (const oldest of this.texts.keys()) {
+      if (this.compactChars <= this.maxCompactChars) break;
+      this.dropCompact(oldest);
+    }
+  }
+
+  private dropCompact(key: string): void {
+    const kept = this.texts.get(key);
+    if (kept === undefined) return;
+    this.texts.delete(key);
+    this.compactChars -= kept.text.length;
+  }
+
   private remember(key: string, entry: Entry): void {
+    this.dropCompact(key);
     this.entries.delete(key);
     this.entries.set(key, entry);
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next();
-      if (oldest.done !== true) this.entries.delete(oldest.value);
+      if (oldest.done !== true) {
+        const out = this.entries.get(oldest.value);
+        this.entries.delete(oldest.value);
+        // Out of the objects, into the text: still current, at a fraction of the heap.
+        if (out != null && this.maxCompactChars > 0)
+          this.keepCompact(oldest.value, { revision: out.revision, text: JSON.stringify(out.object) });
+      }
     }
   }
 
   private forget(): void {
     this.entries.clear();
+    this.texts.clear();
+    this.compactChars = 0;
+    this.committedAt.clear();
+    this.loggedFrom = undefined;
     this.generation++;
+    this.epoch++;
     this.lastRevision = undefined;
+  }
+
+  /** Empties the map as a hand-over does, and stops serving until the next write (for tests). */
+  forgetForTests(): void {
+    this.serving = false;
+    this.forget();
+  }
+
+  /** Keys held as objects and as text, and the text's characters (for tests and benches). */
+  size(): { entries: number; compact: number; compactChars: number } {
+    return { entries: this.entries.size, compact: this.texts.size, compactChars: this.compactChars };
   }
 
   private stopServing(): void {
