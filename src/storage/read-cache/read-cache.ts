@@ -85,6 +85,9 @@ interface Compact {
   text: string;
 }
 
+/** Items of one list kept as text at most (the informers page by 500): ~5 ms of `JSON.stringify`. */
+const keptPerList = 1000;
+
 /** Keys committed while serving, by their last revision, kept this long before the log restarts. */
 const maxLoggedKeys = 100_000;
 
@@ -318,7 +321,8 @@ export class ReadCachedStorage implements Storage {
   private keepListed(result: ListResult): void {
     const from = this.loggedFrom;
     if (from === undefined || result.revision < from || this.maxCompactChars <= 0) return;
-    for (const item of result.items) {
+    // A page's worth at most: text for a whole large list at once would hold the thread (pages fill the rest).
+    for (const item of result.items.length > keptPerList ? result.items.slice(0, keptPerList) : result.items) {
       const { key } = item;
       if (this.entries.has(key)) continue;
       const written = this.committedAt.get(key);
