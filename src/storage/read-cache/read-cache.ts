@@ -322,7 +322,9 @@ export class ReadCachedStorage implements Storage {
     const from = this.loggedFrom;
     if (from === undefined || result.revision < from || this.maxCompactChars <= 0) return;
     // A page's worth at most: text for a whole large list at once would hold the thread (pages fill the rest).
-    for (const item of result.items.length > keptPerList ? result.items.slice(0, keptPerList) : result.items) {
+    for (const item of result.items.length > keptPerList
+      ? result.items.slice(0, keptPerList)
+      : result.items) {
       const { key } = item;
       if (this.entries.has(key)) continue;
       const written = this.committedAt.get(key);
