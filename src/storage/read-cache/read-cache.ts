@@ -29,16 +29,6 @@
  * are never changed, only replaced (a commit, a fill, that copy), so an
  * entry's identity stands for its value.
  *
- * Lists fill a second, compact tier (decision 0072): each listed object's
- * JSON text, parsed back into an entry when a read asks for it. The real
- * server's watch cache holds every object of a resource from its first list;
- * here the controllers' start-up lists (the garbage collector pages through
- * every collection) fill it, so a first GET of any object is answered from
- * memory at 100k objects as at 1k. A page is read at a revision that may be
- * older than the last commit (a paged list keeps its first page's revision),
- * so an item is kept only when no commit this handle saw after that revision
- * touched its key, and only when this handle saw every commit after it.
- *
  * Reads at a past revision, lists, counts and history go to the backend.
  */
 
@@ -57,54 +47,20 @@ import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import type { WriterLease } from './writer-lease';
 
 export interface ReadCacheOptions {
-  /** Keys held as objects at most; the least recently used go first. Default 10,000. */
+  /** Keys held at most; the least recently used go first. Default 10,000. */
   maxEntries?: number;
-  /** Characters of JSON text the compact tier holds at most, the key kept longest ago out first. Default 48 Mi. */
-  maxCompactChars?: number;
 }
 
 /** `storage` with its current-revision `get` served from memory while `lease` is held. */
 export function withReadCache(storage: Storage, lease: WriterLease, options: ReadCacheOptions = {}): Storage {
-  return new ReadCachedStorage(
-    storage,
-    lease,
-    options.maxEntries ?? 10_000,
-    options.maxCompactChars ?? defaultCompactChars,
-  );
+  return new ReadCachedStorage(storage, lease, options.maxEntries ?? 10_000);
 }
-
-/** ~48 MiB of one-byte strings: every object of a store of ~150k small objects (100k ConfigMaps: ~33 Mi). */
-export const defaultCompactChars = 48 * 1024 * 1024;
 
 /** What the map holds for a key: the stored object, or null when the key does not exist. */
 type Entry = StoredObject | null;
 
-/** A listed object's current value as its JSON text (the compact tier). */
-interface Compact {
-  revision: number;
-  text: string;
-}
-
-/** Items of one list kept as text at most (the informers page by 500): ~5 ms of `JSON.stringify`. */
-const keptPerList = 1000;
-
-/** Keys committed while serving, by their last revision, kept this long before the log restarts. */
-const maxLoggedKeys = 100_000;
-
 export class ReadCachedStorage implements Storage {
   private readonly entries = new Map<string, Entry>();
-  /** Listed objects not in `entries`, as text; a key is in at most one of the two. */
-  private readonly texts = new Map<string, Compact>();
-  private compactChars = 0;
-  /**
-   * Every commit this handle saw after `loggedFrom` (the revision before the first commit seen while serving,
-   * or the last commit when the log restarted), by key: what a list page read at a revision >= `loggedFrom`
-   * cannot know of its items.
-   */
-  private readonly committedAt = new Map<string, number>();
-  private loggedFrom: number | undefined;
-  /** Bumped whenever the map is emptied or the lease changes: a list that saw it move fills nothing. */
-  private epoch = 0;
   /** Entries whose object only this cache holds (made by a fill or a peek): they may be handed out uncopied. */
   private readonly own = new WeakSet<StoredObject>();
   /** Bumped by every commit and lease change: a read that saw it move does not fill the map. */
@@ -125,7 +81,6 @@ export class ReadCachedStorage implements Storage {
     private readonly inner: Storage,
     private readonly lease: WriterLease,
     private readonly maxEntries: number,
-    private readonly maxCompactChars: number,
   ) {
     this.stopFollowing = inner.onCommit((change) => this.committed(change));
     lease.onWanted(() => this.handOver());
@@ -145,11 +100,6 @@ export class ReadCachedStorage implements Storage {
         this.entries.set(key, entry);
         return entry === null ? undefined : copyOf(entry);
       }
-      const parsed = this.fromCompact(key);
-      if (parsed !== undefined) {
-        this.hits++;
-        return copySmall(parsed);
-      }
     }
     this.misses++;
     const generation = this.generation;
@@ -165,11 +115,7 @@ export class ReadCachedStorage implements Storage {
   peekCurrent(key: string): StoredObject | null | undefined {
     if (!this.serving) return undefined;
     const entry = this.entries.get(key);
-    if (entry === undefined) {
-      const parsed = this.fromCompact(key);
-      if (parsed !== undefined) this.hits++;
-      return parsed;
-    }
+    if (entry === undefined) return undefined;
     let out = entry;
     if (entry !== null && !this.own.has(entry)) {
       // A commit's object, shared with the store's other listeners: a wide one is left to `get`'s sliced copy.
@@ -210,11 +156,8 @@ export class ReadCachedStorage implements Storage {
   getAt(key: string, revision: number): Promise<StoredObject | undefined> {
     return this.inner.getAt(key, revision);
   }
-  async list(options: ListOptions): Promise<ListResult> {
-    const epoch = this.epoch;
-    const result = await this.inner.list(options);
-    if (this.serving && epoch === this.epoch) this.keepListed(result);
-    return result;
+  list(options: ListOptions): Promise<ListResult> {
+    return this.inner.list(options);
   }
   count(prefix: string): Promise<number> {
     return this.inner.count(prefix);
@@ -255,7 +198,9 @@ export class ReadCachedStorage implements Storage {
       else await this.lease.acquire();
     }
     if (!this.serving) {
-      this.forget();
+      this.entries.clear();
+      this.generation++;
+      this.lastRevision = undefined;
       this.serving = true;
       // The lease also lets the backend trust its own last revision (decision 0075).
       this.inner.writeExclusively?.(true);
@@ -276,10 +221,9 @@ export class ReadCachedStorage implements Storage {
     if (!this.serving) return;
     if (this.lastRevision !== undefined && change.revision !== this.lastRevision + 1) {
       // Revisions this handle did not take: a writer outside the lease. Nothing held can be trusted.
-      this.forget();
+      this.entries.clear();
     }
     this.lastRevision = change.revision;
-    this.log(change);
     const entry: Entry =
       change.type === 'DELETED'
         ? null
@@ -294,101 +238,19 @@ export class ReadCachedStorage implements Storage {
     return entry;
   }
 
-  /** The compact tier's entry of `key` parsed into an entry of `entries` (it moves there), if it has one. */
-  private fromCompact(key: string): StoredObject | undefined {
-    const kept = this.texts.get(key);
-    if (kept === undefined) return undefined;
-    const entry: StoredObject = { key, revision: kept.revision, object: JSON.parse(kept.text) as KubeObject };
-    this.own.add(entry);
-    this.remember(key, entry);
-    return entry;
-  }
-
-  private log(change: ChangeRecord): void {
-    if (this.loggedFrom === undefined || this.committedAt.size >= maxLoggedKeys) {
-      // The log starts (again) here: pages read before this commit can no longer be told apart.
-      this.committedAt.clear();
-      this.loggedFrom = change.revision - 1;
-    }
-    this.committedAt.delete(change.key);
-    this.committedAt.set(change.key, change.revision);
-  }
-
-  /**
-   * Keeps a page's items that are still current: read at `revision`, which this handle's log covers, and not
-   * written since. An item already held as an object is current there; a wide one is left to `get`.
-   */
-  private keepListed(result: ListResult): void {
-    const from = this.loggedFrom;
-    if (from === undefined || result.revision < from || this.maxCompactChars <= 0) return;
-    // A page's worth at most: text for a whole large list at once would hold the thread (pages fill the rest).
-    for (const item of result.items.length > keptPerList
-      ? result.items.slice(0, keptPerList)
-      : result.items) {
-      const { key } = item;
-      if (this.entries.has(key)) continue;
-      const written = this.committedAt.get(key);
-      if (written !== undefined && written > result.revision) continue;
-      const held = this.texts.get(key);
-      if (held !== undefined && held.revision >= item.revision) continue;
-      if (!jsonSizeAtMost(item.object, slicedAbove)) continue;
-      this.keepCompact(key, { revision: item.revision, text: JSON.stringify(item.object) });
-    }
-  }
-
-  private keepCompact(key: string, kept: Compact): void {
-    this.dropCompact(key);
-    this.texts.set(key, kept);
-    this.compactChars += kept.text.length;
-    for (const oldest of this.texts.keys()) {
-      if (this.compactChars <= this.maxCompactChars) break;
-      this.dropCompact(oldest);
-    }
-  }
-
-  private dropCompact(key: string): void {
-    const kept = this.texts.get(key);
-    if (kept === undefined) return;
-    this.texts.delete(key);
-    this.compactChars -= kept.text.length;
-  }
-
   private remember(key: string, entry: Entry): void {
-    this.dropCompact(key);
     this.entries.delete(key);
     this.entries.set(key, entry);
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next();
-      if (oldest.done !== true) {
-        const out = this.entries.get(oldest.value);
-        this.entries.delete(oldest.value);
-        // Out of the objects, into the text: still current, at a fraction of the heap.
-        if (out != null && this.maxCompactChars > 0)
-          this.keepCompact(oldest.value, { revision: out.revision, text: JSON.stringify(out.object) });
-      }
+      if (oldest.done !== true) this.entries.delete(oldest.value);
     }
   }
 
   private forget(): void {
     this.entries.clear();
-    this.texts.clear();
-    this.compactChars = 0;
-    this.committedAt.clear();
-    this.loggedFrom = undefined;
     this.generation++;
-    this.epoch++;
     this.lastRevision = undefined;
-  }
-
-  /** Empties the map as a hand-over does, and stops serving until the next write (for tests). */
-  forgetForTests(): void {
-    this.serving = false;
-    this.forget();
-  }
-
-  /** Keys held as objects and as text, and the text's characters (for tests and benches). */
-  size(): { entries: number; compact: number; compactChars: number } {
-    return { entries: this.entries.size, compact: this.texts.size, compactChars: this.compactChars };
   }
 
   private stopServing(): void {
