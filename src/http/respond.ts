@@ -20,16 +20,27 @@ export function baseHeaders(
   ctx: Pick<RequestContext, 'auditId' | 'warnings'> & { explanation?: Explanation },
   contentType: string,
 ): Headers {
-  const h = new Headers({
-    'Content-Type': contentType,
-    'Cache-Control': 'no-cache, private',
-    'Audit-Id': ctx.auditId,
-  });
+  return new Headers(baseHeaderList(ctx, contentType));
+}
+
+/**
+ * `baseHeaders` as name/value pairs, for a `Response` made at once (it builds its own header list from them:
+ * a `Headers` first would be built twice).
+ */
+export function baseHeaderList(
+  ctx: Pick<RequestContext, 'auditId' | 'warnings'> & { explanation?: Explanation },
+  contentType: string,
+): [string, string][] {
+  const h: [string, string][] = [
+    ['Content-Type', contentType],
+    ['Cache-Control', 'no-cache, private'],
+    ['Audit-Id', ctx.auditId],
+  ];
   // The sandbox's account of a 401 or 403, beside the real Status (URI-encoded JSON keeps the header ASCII).
-  if (ctx.explanation !== undefined) h.set(explainHeader, explanationHeaderValue(ctx.explanation));
+  if (ctx.explanation !== undefined) h.push([explainHeader, explanationHeaderValue(ctx.explanation)]);
   for (const w of ctx.warnings) {
     const value = warningHeaderValue(w);
-    if (value !== undefined) h.append('Warning', value);
+    if (value !== undefined) h.push(['Warning', value]);
   }
   return h;
 }
@@ -91,7 +102,7 @@ export function respondValue(ctx: RequestContext, status: number, value: unknown
   // Objects go out as the real server's Go encoder writes them (field order, zero values): one place for all.
   const profile = ctx.output?.profile;
   const body = serialize(profile === undefined ? value : goJsonFor(profile).shape(value), out, ctx.pretty);
-  const headers = baseHeaders(ctx, out === 'yaml' ? 'application/yaml' : 'application/json');
+  const headers = baseHeaderList(ctx, out === 'yaml' ? 'application/yaml' : 'application/json');
   return new Response(ctx.request.method === 'HEAD' ? null : body, { status, headers });
 }
 

@@ -33,7 +33,7 @@ import { isStoredEntryGetter, type Getter, type RestStorage } from '../../regist
 import type { ResourceType } from '../../registry/resource-type';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
-import { baseHeaders, serialize } from '../respond';
+import { baseHeaderList, serialize } from '../respond';
 
 /** What shapes the bytes besides the entry: the served version, Go's field order and zero values, `pretty`. */
 export interface TextForm {
@@ -139,6 +139,6 @@ export function answerFromMemory(
   }
   return new Response(ctx.request.method === 'HEAD' ? null : text, {
     status: 200,
-    headers: baseHeaders(ctx, 'application/json'),
+    headers: baseHeaderList(ctx, 'application/json'),
   });
 }

@@ -15,5 +15,8 @@ export const tablePrinters = new LazyModule<typeof TablePrinters>(
 /** The request may be answered as a Table: an `Accept` entry names `as=Table`, parsed as negotiation parses it. */
 export function acceptsTable(headers: Headers): boolean {
   const accept = headers.get('accept');
-  return accept !== null && parseAccept(accept).some((m) => m.params.as === 'Table');
+  // Most requests name no Table at all: parameter values keep their case, so no `Table` in the text means none.
+  return (
+    accept !== null && accept.includes('Table') && parseAccept(accept).some((m) => m.params.as === 'Table')
+  );
 }

@@ -18,7 +18,7 @@ import './local-storage-shim';
 import { getResponse, type HttpHandler } from 'msw';
 import type { Status } from '../../../api/meta';
 import { CLAIM_MESSAGE } from '../messages';
-import { API_PREFIXES, apiHandlers, isUnderPrefix } from './api-routes';
+import { apiHandlers, isApiPath } from './api-routes';
 import { withBodyAside, withBodyBack } from './request-body';
 import { apiServer, profileFromScriptUrl } from './server-instance';
 import {
@@ -30,7 +30,7 @@ import {
   type ShellRoute,
 } from './shell-cache';
 import { probeHandlers } from './stream-probe';
-import { benchFloorHandler } from './bench-floor';
+import { benchFloor } from './bench-floor';
 import { setLazyModuleLoader } from '../../../machinery/lazy-module';
 import { loadLazyModule } from './lazy-modules';
 
@@ -56,8 +56,7 @@ if (self.registration.active === null && self.registration.waiting === null)
 let handlers: HttpHandler[] | undefined;
 const requestHandlers = (): HttpHandler[] =>
   (handlers ??= [
-    benchFloorHandler(origin),
-    ...apiHandlers(origin, (request) => serveApi(withBodyBack(request))),
+    ...apiHandlers(origin, (request) => serveApi(withBodyBack(request)), benchFloor),
     ...probeHandlers(origin),
   ]);
 
@@ -118,7 +117,7 @@ async function route(request: Request): Promise<Response> {
   // An API request's body goes around MSW, whose clone of a request with a body is its costliest step
   // (request-body.ts); every other request keeps its body, as it may go on to the network.
   const { pathname } = new URL(request.url);
-  const api = API_PREFIXES.some((prefix) => isUnderPrefix(pathname, prefix));
+  const api = isApiPath(pathname);
   const answered = await getResponse(requestHandlers(), api ? await withBodyAside(request) : request);
   return answered ?? shellResponse(request);
 }
