@@ -47,11 +47,13 @@ const origin = self.location.origin;
 // store is most likely empty: the identity keys are generated from here on, beside everything else the
 // start builds and reads. Started from a microtask (still before `install`), as every start below, so that
 // no stack taken while the server is built holds this script's top level (see `requestHandlers`). The
-// page's first list is a Table: the table printers' script is fetched meanwhile (not run), not after it is asked.
-if (self.registration.active === null && self.registration.waiting === null) {
-  queueMicrotask(() => void apiServer(profile, { firstInstall: true }).catch(() => undefined));
-  prefetchLazyModule('table-printers');
-}
+// page's first list is a Table: the table printers' script is fetched meanwhile (not run), not after it is
+// asked — from the microtask too: a fetch called from the top level cost 150–400 ms here (the stack again).
+if (self.registration.active === null && self.registration.waiting === null)
+  queueMicrotask(() => {
+    prefetchLazyModule('table-printers');
+    void apiServer(profile, { firstInstall: true }).catch(() => undefined);
+  });
 /**
  * The MSW handlers, made by the first fetch event. MSW notes where each handler was made (a `new Error()`);
  * made during this script's evaluation, that stack holds the script's top level, whose source positions V8
