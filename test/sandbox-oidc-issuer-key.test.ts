@@ -10,6 +10,8 @@ import { createApiServer, type ApiServer } from '../src/server/index';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
 import type { Storage } from '../src/storage/types';
 import { generateIssuerKey } from '../src/auth/oidc-issuer/index';
+import { generateIdentityKeys } from '../src/server/identity';
+import { namingProfile } from '../src/machinery/naming';
 
 const keySetting = 'sandbox.identity.oidcIssuerKey';
 const stateSetting = 'sandbox.identity';
@@ -91,12 +93,15 @@ describe('the sandbox OIDC issuer key', () => {
   });
 
   it('of an older store, kept in the identity state, still signs and is not copied to a setting', async () => {
-    const seed = createMemoryStorage();
-    await start(seed);
-    const state = await seed.getSetting<Record<string, unknown>>(stateSetting);
+    // The identity state as an older server wrote it: both keys in it.
     const older = await generateIssuerKey();
     const storage = createMemoryStorage();
-    await storage.setSetting(stateSetting, { ...state, oidcIssuerKey: older });
+    await storage.setSetting(stateSetting, {
+      adminToken: 'older-admin-token',
+      aliceToken: 'older-alice-token',
+      ...(await generateIdentityKeys(namingProfile('orch'))),
+      oidcIssuerKey: older,
+    });
     const api = await start(storage);
     expect(await jwksModulus(api)).toBe(older.n);
     expect((await readAs(api, await mint(api, 'carol'))).status).toBe(403);
