@@ -2,7 +2,8 @@
  * `npm run bench -- timeline`: where a first visit's time goes, from
  * navigation to the first usable screen, as the page sees it (its resource
  * timings and the moment the worker takes control) in fresh Chromium
- * contexts, then one reload. It prints a timeline per run and reports the
+ * contexts, then one reload, with the worker's own moments on a first visit
+ * (its marks and lazy scripts). It prints a timeline per run and reports the
  * medians as figures without a floor (the `ui` section holds the ratios);
  * `ORCH_TIMELINE_DIST` points it at another build's `dist/` to compare two.
  */
@@ -60,7 +61,7 @@ export async function runTimelineBench(): Promise<Figure[]> {
         await page.addInitScript({ content: usableProbe });
         await page.addInitScript({ content: probe });
         await usableAfter(page, () => page.goto(url));
-        cold.push(await moments(page));
+        cold.push({ ...(await moments(page)), ...(await workerMarks(page)) });
         if (verbose) process.stdout.write(`first visit requests:\n${await requests(page)}\n`);
         await waitForReadyz(page);
         (cold[run] as Moments)['readyz passes'] = (await page.evaluate('globalThis.__readyAt')) as number;
@@ -125,4 +126,22 @@ async function moments(page: Page): Promise<Moments> {
 async function requests(page: Page): Promise<string> {
   return (await page.evaluate(`performance.getEntriesByType('resource').map((r) =>
     r.startTime.toFixed(0) + ' → ' + r.responseEnd.toFixed(0) + '  ' + new URL(r.name).pathname + new URL(r.name).search).join('\\n')`)) as string;
+}
+
+/**
+ * The worker's own moments, in ms from the page's navigation start: its marks (`orch:*`: script evaluated,
+ * install, activate, and the server's start steps, `ApiServerOptions.startStep`) and when each lazy script
+ * it fetched arrived.
+ */
+async function workerMarks(page: Page): Promise<Moments> {
+  const worker = page.context().serviceWorkers()[0];
+  if (worker === undefined) return {};
+  const origin = (await page.evaluate('performance.timeOrigin')) as number;
+  const marks = (await worker.evaluate(`[
+    ...performance.getEntriesByType('mark').filter((m) => m.name.startsWith('orch:'))
+      .map((m) => ['w:' + m.name.slice(5), performance.timeOrigin + m.startTime]),
+    ...performance.getEntriesByType('resource').filter((r) => new URL(r.name).pathname.startsWith('/sw-lazy/'))
+      .map((r) => ['w:got ' + new URL(r.name).pathname.slice(9).replace(/\\.js$/, ''), performance.timeOrigin + r.responseEnd]),
+  ]`)) as [string, number][];
+  return Object.fromEntries(marks.map(([name, at]) => [name, at - origin]));
 }

@@ -4,8 +4,10 @@
  * shared informers and the state the server keeps (cluster CA,
  * service-account signing key, the sandbox OIDC issuer's key, the built-in
  * tokens — kept in storage settings so they survive restarts, reset and
- * import; the keys and tokens are generated on first start, the cluster CA
- * when first needed, so that its X.509 library stays off the first response).
+ * import; the tokens and the service-account key are generated on first
+ * start, the cluster CA and the OIDC issuer's key when first needed, so that
+ * neither the X.509 library nor a second RSA generation is on the first
+ * response's path).
  */
 
 import type { KubeObject } from '../api/meta';
@@ -45,7 +47,7 @@ import {
   parseRoots,
   x509Library,
 } from '../auth/pki/index';
-import { createSandboxIssuer, type SandboxIssuer } from '../auth/oidc-issuer/index';
+import { createSandboxIssuer, generateIssuerKey, type SandboxIssuer } from '../auth/oidc-issuer/index';
 import {
   authorizerIndexes,
   createAuthorizer,
@@ -79,12 +81,18 @@ interface SavedIdentityState {
    */
   clusterCA?: PersistedCertificateAuthority;
   serviceAccountKey: Record<string, unknown>;
-  oidcIssuerKey: Record<string, unknown>;
+  /**
+   * The sandbox OIDC issuer's key of a state written before that key was created on first use; newer states
+   * keep it in its own setting (`oidcIssuerKeySetting`), created when first needed.
+   */
+  oidcIssuerKey?: Record<string, unknown>;
 }
 
 const identitySetting = 'sandbox.identity';
 /** The cluster CA (certificate and key, PEM), created when first needed so a first start does not wait for it. */
 const clusterCASetting = 'sandbox.identity.clusterCA';
+/** The sandbox OIDC issuer's private key (JWK), created on its first use (a key set, a minted token). */
+const oidcIssuerKeySetting = 'sandbox.identity.oidcIssuerKey';
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
@@ -166,26 +174,22 @@ async function loadState(
   });
 }
 
-/** The private keys a fresh identity state holds (JWK): the service-account signer's and the sandbox issuer's. */
+/**
+ * The private key a fresh identity state holds (JWK): the service-account signer's. (The sandbox issuer's key
+ * is made on its first use, in a setting of its own.)
+ */
 export interface IdentityKeys {
   serviceAccountKey: Record<string, unknown>;
-  oidcIssuerKey: Record<string, unknown>;
 }
 
 /**
- * Generates a fresh identity state's keys: two RSA key generations, side by side (WebCrypto runs them off the
- * calling thread), so a fresh start waits for one. A host expecting an empty store may start this before the
- * store is read (`IdentityOptions.generatedKeys`); the keys are dropped when the store already holds a state.
+ * Generates a fresh identity state's key: one RSA key generation (WebCrypto runs it off the calling thread).
+ * A host expecting an empty store may start this before the store is read (`IdentityOptions.generatedKeys`);
+ * the key is dropped when the store already holds a state.
  */
 export async function generateIdentityKeys(profile: NamingProfile): Promise<IdentityKeys> {
-  const [signer, issuer] = await Promise.all([
-    ServiceAccountSigner.generate(profile, serviceAccountIssuer(profile)),
-    createSandboxIssuer({ baseURL: oidcBase(profile) }),
-  ]);
-  return {
-    serviceAccountKey: (await signer.exportJWK()) as Record<string, unknown>,
-    oidcIssuerKey: (await issuer.exportKey()) as Record<string, unknown>,
-  };
+  const signer = await ServiceAccountSigner.generate(profile, serviceAccountIssuer(profile));
+  return { serviceAccountKey: (await signer.exportJWK()) as Record<string, unknown> };
 }
 
 /**
@@ -243,11 +247,18 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     o.serviceAccountSigningKeyPEM !== undefined
       ? await ServiceAccountSigner.fromPEM(o.serviceAccountSigningKeyPEM, profile, signingIssuer)
       : await ServiceAccountSigner.fromJWK(state.serviceAccountKey, profile, signingIssuer);
-  const issuer = await createSandboxIssuer({
-    baseURL: oidcBase(profile),
-    key: state.oidcIssuerKey,
-    now: o.now,
-  });
+  // The issuer's key: an older state's, else its own setting, created by the first use (a key set, a minted
+  // token, an OIDC token to verify). Every replica keeps the first one stored; one server makes it once.
+  const oidcIssuerKey = onceAsync(
+    async (): Promise<Record<string, unknown>> =>
+      state.oidcIssuerKey ??
+      initialSetting(
+        o.storage,
+        oidcIssuerKeySetting,
+        async () => (await generateIssuerKey()) as Record<string, unknown>,
+      ),
+  );
+  const issuer = await createSandboxIssuer({ baseURL: oidcBase(profile), key: oidcIssuerKey, now: o.now });
 
   const lister = (
     group: string,
@@ -387,6 +398,8 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
       await o.storage.setSetting(identitySetting, state);
       if (state.clusterCA === undefined)
         await o.storage.setSetting(clusterCASetting, await loadPersistedCA());
+      if (state.oidcIssuerKey === undefined)
+        await o.storage.setSetting(oidcIssuerKeySetting, await oidcIssuerKey());
     },
     chain,
     tokens,

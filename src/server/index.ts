@@ -236,8 +236,10 @@ const systemApiserver: UserInfo = {
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const profile = namingProfile(options.profile);
   // First, so that WebCrypto generates them off this thread while the rest below is built and the store read.
+  const step = options.startStep ?? ((): void => undefined);
   const generatedKeys = options.freshStoreExpected === true ? generateIdentityKeys(profile) : undefined;
-  generatedKeys?.catch(() => undefined); // unused when the store holds a state; a failure is generated again
+  // Unused when the store holds a state; a failure is generated again.
+  generatedKeys?.then(() => step('keys')).catch(() => undefined);
   // One clock for the whole server: timestamps, expiries, controllers' schedules; a learner may move it forward.
   const clock = new SandboxClock(options.now ?? (() => new Date()));
   const now = (): Date => clock.now();
@@ -898,7 +900,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // The clients' requests in flight, which the start-up work beside them lets go first.
   const foreground = new ForegroundRequests();
   const serving = (async () => {
+    step('built');
     await applySavedSettings();
+    step('settings');
     identity = await createIdentity({
       profile,
       storage,
@@ -913,6 +917,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         ? { serviceAccountSigningKeyPEM: saTokens.signingKeyPEM }
         : {}),
     });
+    step('identity');
     if (clusterCAWanted) void identity.caPEM().catch(() => undefined);
     health.complete('poststarthook/start-kube-apiserver-admission-initializer');
     await informers.start();
@@ -923,13 +928,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       'poststarthook/storage-object-count-tracker-hook',
     );
     bootstrapRefused = false;
+    step('informers');
     await bootstrapEssentials();
+    step('essentials');
     // The watch caches start once the initial namespaces exist, as the real cacher's first list finds them:
     // on a fresh server a watch from resourceVersion 1 is 410 `too old resource version: 1 (<start>)`. The
     // post-start writes below reach them as any later write does.
     await watchCaches.start();
     await crdRegistrar.start();
     health.complete('poststarthook/start-apiextensions-informers', 'poststarthook/crd-informer-synced');
+    step('serving');
   })();
   serving.catch(() => undefined);
 

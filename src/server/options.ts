@@ -73,11 +73,17 @@ export interface ApiServerOptions {
    */
   deferPostStart?: boolean;
   /**
-   * The host expects an empty store (the browser's first install): the identity state's keys (two RSA key
-   * generations) start at once, beside the server's construction and the store's first reads, instead of once
+   * The host expects an empty store (the browser's first install): the identity state's key (one RSA key
+   * generation) starts at once, beside the server's construction and the store's first reads, instead of once
    * the store was found empty. Wasted work when the store already holds them (they are dropped). Default false.
    */
   freshStoreExpected?: boolean;
+  /**
+   * Told of each step of the start as it is reached (`built`, `settings`, `keys`, `identity`, `informers`,
+   * `essentials`, `serving`): the browser host marks them on the worker's performance timeline, where the
+   * first-visit bench reads them. Cheap; default none.
+   */
+  startStep?: (step: string) => void;
   /**
    * The simulated cluster around the server — scheduler, node agents, node lifecycle controller, pod GC (see
    * simulation/). Settings given here (the host's flags) win over the workshop settings; `false`: none, the

@@ -52,7 +52,7 @@ export async function handleIdentityApi(
   }
   if (path === jwksPath) {
     if (method !== 'GET') throw methodNotAllowed();
-    return respondValue(ctx, 200, identity.issuer.jwks());
+    return respondValue(ctx, 200, await identity.issuer.jwks());
   }
   if (path === oidcTokenPath) {
     if (method !== 'POST') throw methodNotAllowed();

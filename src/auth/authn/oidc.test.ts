@@ -14,7 +14,7 @@ let kid: string;
 beforeAll(async () => {
   issuer = await createSandboxIssuer({ baseURL: 'https://orch.test', now: () => now });
   signingKey = (await importJWK(await issuer.exportKey(), 'RS256')) as CryptoKey;
-  kid = String(issuer.jwks().keys[0]?.kid);
+  kid = String((await issuer.jwks()).keys[0]?.kid);
 });
 
 const baseConfig = (): OidcConfig => ({

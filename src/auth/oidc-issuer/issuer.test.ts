@@ -11,13 +11,13 @@ describe('sandbox OIDC issuer', () => {
       jwks_uri: 'http://localhost:5173/sandbox/v1/oidc/jwks',
       id_token_signing_alg_values_supported: ['RS256'],
     });
-    const [key] = issuer.jwks().keys;
+    const [key] = (await issuer.jwks()).keys;
     expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
     expect(key).not.toHaveProperty('d');
     const res = await issuer.fetch(new Request(`http://localhost:5173${discoveryPath}`));
     expect(await res.json()).toEqual(issuer.discovery());
     expect(await (await issuer.fetch(new Request(`http://localhost:5173${jwksPath}`))).json()).toEqual(
-      issuer.jwks(),
+      await issuer.jwks(),
     );
   });
 
@@ -27,7 +27,7 @@ describe('sandbox OIDC issuer', () => {
       baseURL: 'http://localhost:5173',
       key: await first.exportKey(),
     });
-    expect(restored.jwks()).toEqual(first.jwks());
+    expect(await restored.jwks()).toEqual(await first.jwks());
     const auth = oidcAuthenticator(
       { issuerURL: first.issuerURL, clientID: 'orch-sandbox', usernameClaim: 'email', groupsClaim: 'groups' },
       { fetch: restored.fetch, allowInsecureIssuer: true },
@@ -42,5 +42,23 @@ describe('sandbox OIDC issuer', () => {
       user: { username: 'learner@sandbox.test', groups: ['learners'] },
       audiences: [],
     });
+  });
+
+  it('asks for a key given as a function on its first use, once', async () => {
+    const stored = await (await createSandboxIssuer({ baseURL: 'http://localhost:5173' })).exportKey();
+    let asked = 0;
+    const issuer = await createSandboxIssuer({
+      baseURL: 'http://localhost:5173',
+      key: async () => {
+        asked++;
+        return stored;
+      },
+    });
+    expect(issuer.discovery().issuer).toBe('http://localhost:5173/sandbox/v1/oidc');
+    expect(asked).toBe(0);
+    const [a, b] = await Promise.all([issuer.jwks(), issuer.mint({ sub: 'x', audience: 'sandbox' })]);
+    expect(asked).toBe(1);
+    expect(a.keys[0]).toMatchObject({ kty: 'RSA', n: stored.n });
+    expect(b.split('.')).toHaveLength(3);
   });
 });

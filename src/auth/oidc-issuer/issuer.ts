@@ -7,10 +7,14 @@
  * and `<base>/sandbox/v1/oidc/jwks`), and `mint`, which signs an ID token
  * the way a provider would after a login. RS256 because it is the real
  * server's default `--oidc-signing-algs`, so the default flags accept it.
+ * The key may be given as a function: it is then asked for on the key's
+ * first use (key set, mint, export), so a server's start need not wait for
+ * an RSA generation nobody may need.
  */
 
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import type { ExternalFetch } from '../authn/config';
+import { onceAsync } from '../../machinery/once-async';
 
 /** Where the issuer lives under the server's base URL. */
 export const issuerPath = '/sandbox/v1/oidc';
@@ -46,7 +50,7 @@ export interface SandboxIssuer {
   /** `<base>/sandbox/v1/oidc` — the value for `--oidc-issuer-url`. */
   readonly issuerURL: string;
   discovery(): DiscoveryDocument;
-  jwks(): { keys: JWK[] };
+  jwks(): Promise<{ keys: JWK[] }>;
   mint(request: MintRequest): Promise<string>;
   /** The private signing key as a JWK, to persist and pass back as `options.key`. */
   exportKey(): Promise<JWK>;
@@ -57,8 +61,11 @@ export interface SandboxIssuer {
 export interface SandboxIssuerOptions {
   /** The server's base URL, e.g. `https://127.0.0.1:6443` (no trailing slash needed). */
   baseURL: string;
-  /** A previously exported private JWK; omitted: a new key is generated. */
-  key?: JWK;
+  /**
+   * A previously exported private JWK; omitted: a new key is generated. A function is called on the key's
+   * first use (once; again after a failure), e.g. to read or create a stored key only when it is needed.
+   */
+  key?: JWK | (() => Promise<JWK>);
   now?: () => Date;
 }
 
@@ -67,29 +74,27 @@ export async function createSandboxIssuer(options: SandboxIssuerOptions): Promis
   const issuerURL = `${base}${issuerPath}`;
   const now = options.now ?? (() => new Date());
 
-  let privateKey: CryptoKey;
-  let privateJwk: JWK;
-  if (options.key !== undefined) {
-    privateJwk = options.key;
-    privateKey = (await importJWK({ ...options.key, alg }, alg, { extractable: true })) as CryptoKey;
-  } else {
-    const pair = await generateKeyPair(alg, { extractable: true, modulusLength: 2048 });
-    privateKey = pair.privateKey;
-    privateJwk = await exportJWK(pair.privateKey);
-  }
-  const {
-    d: _d,
-    p: _p,
-    q: _q,
-    dp: _dp,
-    dq: _dq,
-    qi: _qi,
-    key_ops: _ops,
-    ext: _ext,
-    ...publicParts
-  } = privateJwk;
-  const kid = await calculateJwkThumbprint(publicParts);
-  const publicJwk: JWK = { ...publicParts, kid, alg, use: 'sig' };
+  const given = options.key;
+  const signingKey = onceAsync(async () => {
+    const privateJwk = typeof given === 'function' ? await given() : (given ?? (await generateIssuerKey()));
+    const privateKey = (await importJWK({ ...privateJwk, alg }, alg, { extractable: true })) as CryptoKey;
+    const {
+      d: _d,
+      p: _p,
+      q: _q,
+      dp: _dp,
+      dq: _dq,
+      qi: _qi,
+      key_ops: _ops,
+      ext: _ext,
+      ...publicParts
+    } = privateJwk;
+    const kid = await calculateJwkThumbprint(publicParts);
+    const publicJwk: JWK = { ...publicParts, kid, alg, use: 'sig' };
+    return { privateJwk, privateKey, publicJwk, kid };
+  });
+  // A key given or generated here is ready before the issuer is returned, as it always was.
+  if (typeof given !== 'function') await signingKey();
 
   const discovery = (): DiscoveryDocument => ({
     issuer: issuerURL,
@@ -99,14 +104,14 @@ export async function createSandboxIssuer(options: SandboxIssuerOptions): Promis
     id_token_signing_alg_values_supported: [alg],
     claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'email', 'email_verified', 'groups'],
   });
-  const jwks = (): { keys: JWK[] } => ({ keys: [publicJwk] });
+  const jwks = async (): Promise<{ keys: JWK[] }> => ({ keys: [(await signingKey()).publicJwk] });
 
   const fetch: ExternalFetch = async (request) => {
     const path = new URL(request.url).pathname;
     const json = (value: unknown): Response =>
       new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json' } });
     if (path === discoveryPath || path.endsWith(discoveryPath)) return json(discovery());
-    if (path === jwksPath || path.endsWith(jwksPath)) return json(jwks());
+    if (path === jwksPath || path.endsWith(jwksPath)) return json(await jwks());
     return new Response('404 page not found\n', { status: 404, statusText: 'Not Found' });
   };
 
@@ -116,9 +121,10 @@ export async function createSandboxIssuer(options: SandboxIssuerOptions): Promis
     jwks,
     fetch,
     async exportKey(): Promise<JWK> {
-      return { ...privateJwk };
+      return { ...(await signingKey()).privateJwk };
     },
     async mint(request: MintRequest): Promise<string> {
+      const { privateKey, kid } = await signingKey();
       const issuedAt = Math.floor(now().getTime() / 1000);
       const claims: Record<string, unknown> = { ...request.claims };
       if (request.email !== undefined) {
@@ -136,4 +142,10 @@ export async function createSandboxIssuer(options: SandboxIssuerOptions): Promis
         .sign(privateKey);
     },
   };
+}
+
+/** A fresh signing key for the issuer (RSA 2048, private JWK), for a host that stores it before use. */
+export async function generateIssuerKey(): Promise<JWK> {
+  const pair = await generateKeyPair(alg, { extractable: true, modulusLength: 2048 });
+  return exportJWK(pair.privateKey);
 }

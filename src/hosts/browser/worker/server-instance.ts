@@ -51,6 +51,8 @@ export function apiServer(profile: ProfileName, start: { firstInstall?: boolean 
         // The post-start writes wait for the page's first screen (its first requests and a pause after them).
         deferPostStart: true,
         freshStoreExpected: start.firstInstall === true,
+        // On the worker's performance timeline, for `npm run bench -- timeline` (bench/first-visit-timeline.ts).
+        startStep: (step) => performance.mark(`orch:${step}`),
         // A create's answer goes out before its watch events are encoded and read by in-process clients.
         watchesAfterAnswer: true,
       });
