@@ -84,3 +84,17 @@ test('namespace, ConfigMap, a watch from a second tab, a conflict resolved, a re
   await expect(events.getByRole('row').filter({ hasText: 'DELETED' })).toBeVisible();
   expect((await api(first, 'GET', `/api/v1/namespaces/${namespace}`)).status).toBe(404);
 });
+
+test('a Pod created the moment the screen is usable is admitted: the default account is waited for', async ({
+  page,
+}) => {
+  // The controllers start after the first screen; a Pod naming the `default` account must not be refused
+  // because the serviceaccount controller has not made it yet (decision 0073).
+  await openView(page, 'explorer');
+  await waitUsable(page);
+  await page.getByRole('button', { name: 'Pod', exact: true }).click();
+  await expect(page.getByLabel('Object (YAML or JSON)')).toHaveValue(/kind: Pod/);
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(rowOf(page, 'example')).toBeVisible();
+  await expect(page.getByText(/error looking up service account/)).toHaveCount(0);
+});

@@ -75,6 +75,11 @@ export interface AdmissionPluginDeps {
    * admission configuration file. The host supplies it; it throws when absent.
    */
   loadFile(path: string): string;
+  /**
+   * Resolves once the server's own serviceaccount controller has made its first pass (every active namespace
+   * then has its `default` account), or at once when this server runs none. Absent: nothing to wait for.
+   */
+  defaultServiceAccounts?(): Promise<void>;
 }
 
 /** What matching needs of the served API (the real server's RESTMapper and converter). */

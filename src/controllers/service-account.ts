@@ -27,7 +27,10 @@ const accountsToEnsure = ['default'];
  *   controller manager's shared informers run with its own credentials, the
  *   controller's role only allows creating accounts.
  */
-export function serviceAccountController(ctx: ControllerContext, informerClient: ApiClient): Controller {
+export function serviceAccountController(
+  ctx: ControllerContext,
+  informerClient: ApiClient,
+): Controller & { firstPass(): Promise<void> } {
   const reconcile = async (namespace: string): Promise<void> => {
     await Promise.all([namespaces.synced, accounts.synced]);
     const ns = namespaces.cache.get(namespace);
@@ -70,5 +73,10 @@ export function serviceAccountController(ctx: ControllerContext, informerClient:
       queue.stop();
     },
     idle: () => queue.idle(),
+    /** Resolves once both informers have listed and every namespace they found has been reconciled. */
+    async firstPass() {
+      await Promise.all([namespaces.synced, accounts.synced]);
+      await queue.idle();
+    },
   };
 }

@@ -39,6 +39,8 @@ export interface ServerAdmissionDeps {
   transport: WebhookTransport;
   metrics: AdmissionMetrics;
   flags: AdmissionFlags;
+  /** See AdmissionPluginDeps.defaultServiceAccounts. */
+  defaultServiceAccounts?: () => Promise<void>;
 }
 
 /** The API server's own loopback identity, as which plugins write (NamespaceAutoProvision, ResourceQuota). */
@@ -82,6 +84,7 @@ export function createAdmission(options: AdmissionOptions, d: ServerAdmissionDep
       transport: d.transport,
       metrics: d.metrics,
       flags: d.flags,
+      ...(d.defaultServiceAccounts !== undefined ? { defaultServiceAccounts: d.defaultServiceAccounts } : {}),
       resources,
       loadFile:
         options.loadFile ??

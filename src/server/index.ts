@@ -283,6 +283,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // One subscription to the store delivers every commit to every open watch, in slices when there are many.
   const watchHub = new WatchHub(storage, undefined, options.watchesAfterAnswer === true);
   const controllers: Controller[] = [];
+  // Resolved once this server's serviceaccount controller has made its first pass, or when it will make none:
+  // until then the ServiceAccount plugin waits for a missing `default` account (decision 0073).
+  let defaultAccountsMade: () => void = () => undefined;
+  const defaultAccounts = new Promise<void>((resolve) => (defaultAccountsMade = resolve));
   // Set with `--leader-elect`: the controller manager's controllers run only while this replica holds its Lease.
   let elector: ControllerManager.LeaderElector | undefined;
   // The address published in cluster-info: the option, or what the host advertises once it listens.
@@ -343,6 +347,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ...(options.scriptRunner !== undefined ? { scriptRunner: options.scriptRunner } : {}),
     }),
     metrics,
+    defaultServiceAccounts: () => defaultAccounts,
     flags: {
       defaultNotReadyTolerationSeconds: options.admissionFlags?.defaultNotReadyTolerationSeconds ?? 300,
       defaultUnreachableTolerationSeconds: options.admissionFlags?.defaultUnreachableTolerationSeconds ?? 300,
@@ -970,7 +975,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const certificateSigning = await clusterSigningService(profile, options.clusterSigning, () =>
       need().clusterCA(),
     );
-    if (options.controllers === false) return;
+    if (options.controllers === false) return defaultAccountsMade();
     if (options.deferControllers === true) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([answered, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
@@ -979,7 +984,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // The controllers' first lists take the thread for a while: the clients' requests in flight go first.
     await foreground.quiet();
     const cm = await loadControllerManager();
-    if (cm === undefined) return;
+    if (cm === undefined) return defaultAccountsMade();
     // Each controller calls the API as its own identity, so authorization, admission and audit see who acts.
     const identities = loopbackIdentities(profile);
     // The real binaries' user agents, so managedFields name `kube-controller-manager` (or `kube-apiserver` for
@@ -1058,10 +1063,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       cm.bootstrapSigner(contextFor(identities.bootstrapSigner)),
       cm.tokenCleaner(contextFor(identities.tokenCleaner)),
       // The controller manager's shared informers list and watch with its own credentials.
-      cm.serviceAccountController(
-        contextFor(identities.serviceAccount),
-        contextFor(identities.kubeControllerManager).client,
-      ),
+      accountsController(),
       cm.rootCAPublisher(
         contextFor(identities.rootCAPublisher),
         contextFor(identities.kubeControllerManager).client,
@@ -1082,8 +1084,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The simulated cluster runs where the controller manager runs: one replica at a time.
       ...(simulation !== undefined ? [simulation] : []),
     ];
+    /** The serviceaccount controller, whose first pass ends the ServiceAccount plugin's wait (0073). */
+    const accountsController = (): Controller => {
+      const accounts = cm.serviceAccountController(
+        contextFor(identities.serviceAccount),
+        contextFor(identities.kubeControllerManager).client,
+      );
+      void accounts.firstPass().then(defaultAccountsMade);
+      return accounts;
+    };
     const election = options.leaderElection;
     if (election?.leaderElect === true) {
+      // Another replica may hold the lease and make the accounts: nothing here to wait for.
+      defaultAccountsMade();
       elector = new cm.LeaderElector({
         client: contextFor(identities.kubeControllerManager).client,
         profile,
@@ -1103,7 +1116,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       elector.start();
     } else startManaged();
   })();
-  ready.catch(() => undefined);
+  ready.catch(() => defaultAccountsMade());
 
   /** The controllers' module; a failed load (offline before the worker cached it) is tried again until it loads. */
   async function loadControllerManager(): Promise<typeof ControllerManager | undefined> {
@@ -1168,6 +1181,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     async close() {
       closing = true;
+      defaultAccountsMade();
       // Controllers waiting for a first answer start no more (loadControllerManager sees `closing`).
       firstAnswered();
       // First, while the API still answers: stopping the elector stops its controllers (and releases the lease,

@@ -218,6 +218,44 @@ describe('ServiceAccount admit', () => {
     for (const ms of none.sleeps) expect(ms >= 100 && ms < 200).toBe(true);
   });
 
+  it("waits for the serviceaccount controller's first pass before looking up a missing default", async () => {
+    const made: KubeObject[] = [];
+    let firstPassDone: () => void = () => undefined;
+    const firstPass = new Promise<void>((resolve) => (firstPassDone = resolve));
+    const deps = fakeDeps({ objects: { '/serviceaccounts': [] }, profile: namingProfile('orch') });
+    deps.defaultServiceAccounts = () => firstPass;
+    deps.client.get = (_g, _r, _namespace, name) =>
+      Promise.resolve(made.find((s) => s.metadata?.name === name));
+    const plugin = serviceAccountPlugin(deps, { sleep: () => Promise.resolve(), suffix: () => 'xyz12' });
+    const admitting = plugin.admit?.(podAttributes(pod()));
+    // The controller makes the account only after the plugin's ten lookups would have been spent.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    made.push(sa('default'));
+    firstPassDone();
+    const out = (await admitting) as PodOut;
+    expect(out.spec.serviceAccountName).toBe('default');
+  });
+
+  it('gives up waiting for a first pass that does not come, then refuses as before', async () => {
+    const deps = fakeDeps({ objects: { '/serviceaccounts': [] }, profile: namingProfile('orch') });
+    deps.defaultServiceAccounts = () => new Promise<void>(() => undefined);
+    deps.client.get = () => Promise.resolve(undefined);
+    const plugin = serviceAccountPlugin(deps, { sleep: () => Promise.resolve(), firstPassWaitMs: 10 });
+    const e = await refusal(plugin.admit?.(podAttributes(pod())));
+    expect(e.message).toBe(
+      'pods "p" is forbidden: error looking up service account default/default: serviceaccount "default" not found',
+    );
+  });
+
+  it('does not wait for the first pass for an account other than default', async () => {
+    const deps = fakeDeps({ objects: { '/serviceaccounts': [] }, profile: namingProfile('orch') });
+    deps.defaultServiceAccounts = () => new Promise<void>(() => undefined);
+    deps.client.get = () => Promise.resolve(undefined);
+    const plugin = serviceAccountPlugin(deps, { sleep: () => Promise.resolve(), firstPassWaitMs: 60_000 });
+    const e = await refusal(plugin.admit?.(podAttributes(pod({ serviceAccountName: 'ghost' }))));
+    expect(e.code).toBe(403);
+  });
+
   it('finds an account the cache does not have yet by a live read', async () => {
     const { plugin, liveCalls } = setup({ objects: [], live: [sa('default')] });
     const out = (await plugin.admit?.(podAttributes(pod()))) as PodOut;

@@ -13,7 +13,10 @@
  * containers (and, on the `ephemeralcontainers` subresource, its ephemeral
  * containers) may use to the account's `secrets`. As the real plugin does,
  * an account missing from the cache is read live — `default` up to ten
- * times, 100–200 ms apart, since its controller may be creating it.
+ * times, 100–200 ms apart, since its controller may be creating it. Before
+ * that, while the server's own serviceaccount controller has not made its
+ * first pass (the sandbox starts its controllers after the first screen),
+ * a missing `default` is waited for, up to 15 s (decision 0073).
  */
 
 import type { KubeObject } from '../../api/meta';
@@ -33,6 +36,18 @@ import { tokenMountPath, tokenVolume, tokenVolumeMount, tokenVolumePrefix } from
 const defaultAccount = 'default';
 /** Live lookups of `default` before giving up (the real plugin's count). */
 const defaultAccountAttempts = 10;
+/** The longest a missing `default` waits for the serviceaccount controller's first pass (0073). */
+const firstPassWaitMs = 15_000;
+
+/** Resolves when `done` does or after `ms`, whichever is first, leaving no timer behind. */
+async function atMost(done: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 interface NameRef {
   name?: string;
@@ -49,6 +64,8 @@ export interface ServiceAccountPluginOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The token volume's 5-character suffix (random). */
   suffix?: () => string;
+  /** The longest wait for the serviceaccount controller's first pass (15 s). */
+  firstPassWaitMs?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -106,6 +123,8 @@ export function serviceAccountPlugin(
     await deps.listersSynced();
     const cached = lister.get(a.namespace, name);
     if (cached !== undefined) return cached as ServiceAccountShape;
+    if (name === defaultAccount && deps.defaultServiceAccounts !== undefined)
+      await atMost(deps.defaultServiceAccounts(), options.firstPassWaitMs ?? firstPassWaitMs);
     const attempts = name === defaultAccount ? defaultAccountAttempts : 1;
     const interval = 100 + Math.floor(Math.random() * 100);
     for (let i = 0; i < attempts; i++) {
