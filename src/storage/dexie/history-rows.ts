@@ -48,17 +48,13 @@ export async function withObjects(
   lookups: HistoryLookups,
 ): Promise<ChangeRecord[]> {
   const out = new Array<ChangeRecord>(rows.length);
-  // The `previous` of the earliest later change seen so far, per key (walking from the newest row back).
-  const later = new Map<string, KubeObject>();
   const missing: number[] = [];
-  for (let i = rows.length - 1; i >= 0; i--) {
-    const row = rows[i] as ChangeRow;
-    const object = row.object ?? objectOf(row) ?? copy(later.get(row.key));
-    if (object === undefined) missing.push(i);
-    else out[i] = record(row, object);
-    if (row.previous !== undefined) later.set(row.key, row.previous);
-    else later.delete(row.key);
-  }
+  resolveBackwards(rows, (i, row, object, later) => {
+    // A later row's `previous` is that row's own: the record gets a copy.
+    const own = object !== undefined && later ? cloneValue(object) : object;
+    if (own === undefined) missing.push(i);
+    else out[i] = record(row, own);
+  });
   await Promise.all(
     missing.map(async (i) => {
       const row = rows[i] as ChangeRow;
@@ -88,20 +84,35 @@ export function completeExportedHistory(text: string): string {
   const rowsOf = (name: string) => tables.find((t) => t.tableName === name)?.rows ?? [];
   const changes = rowsOf('changes') as ChangeRow[];
   const current = new Map((rowsOf('objects') as ObjectRow[]).map((row) => [row.key, row]));
+  resolveBackwards(changes, (i, row, object) => {
+    if (row.object !== undefined) return;
+    const own = current.get(row.key);
+    const found = object ?? (own?.revision === row.revision ? own.object : undefined);
+    // The addon's rows keep their key order; `object` goes where the older format had it (after `key`).
+    if (found !== undefined) changes[i] = withObjectAfterKey(row, found);
+  });
+  return JSON.stringify(document);
+}
+
+/**
+ * Walks `rows` (consecutive in revision order) from the newest back, handing each its object as the rows alone
+ * determine it: the row's own, a deletion's `previous` stamped with its revision, else the `previous` of the
+ * same key's next change among `rows` (`later` true; that object is the later row's). Undefined when none has
+ * it: the key's current row or a change beyond `rows` holds it. Reads and exports resolve by this one rule.
+ */
+function resolveBackwards(
+  rows: readonly ChangeRow[],
+  visit: (index: number, row: ChangeRow, object: KubeObject | undefined, later: boolean) => void,
+): void {
   const later = new Map<string, KubeObject>();
-  for (let i = changes.length - 1; i >= 0; i--) {
-    const row = changes[i] as ChangeRow;
-    if (row.object === undefined) {
-      const own = current.get(row.key);
-      const object =
-        objectOf(row) ?? later.get(row.key) ?? (own?.revision === row.revision ? own.object : undefined);
-      // The addon's rows keep their key order; `object` goes where the older format had it (after `key`).
-      if (object !== undefined) changes[i] = withObjectAfterKey(row, object);
-    }
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const row = rows[i] as ChangeRow;
+    const own = row.object ?? objectOf(row);
+    const next = own === undefined ? later.get(row.key) : undefined;
+    visit(i, row, own ?? next, next !== undefined);
     if (row.previous !== undefined) later.set(row.key, row.previous);
     else later.delete(row.key);
   }
-  return JSON.stringify(document);
 }
 
 /** The object a row determines by itself: a deletion's is its `previous` stamped with its revision. */
@@ -110,10 +121,6 @@ function objectOf(row: ChangeRow): KubeObject | undefined {
   const object = cloneValue(row.previous);
   object.metadata = { ...object.metadata, resourceVersion: String(row.revision) };
   return object;
-}
-
-function copy(object: KubeObject | undefined): KubeObject | undefined {
-  return object === undefined ? undefined : cloneValue(object);
 }
 
 function record(row: ChangeRow, object: KubeObject): ChangeRecord {
