@@ -56,8 +56,12 @@ function defaultJwksURI(metadata: IssuerMetadata, host: string): string {
 }
 
 /** The discovery document: `jwks_uri` from the flag, else at the advertised address (the reached one when none is known). */
-export function openIdConfiguration(metadata: IssuerMetadata, host: string): Record<string, unknown> {
-  const algorithms = [...new Set(metadata.keys.map((k) => k['alg']).filter((a) => typeof a === 'string'))];
+export function openIdConfiguration(
+  metadata: IssuerMetadata,
+  keys: readonly Readonly<Record<string, unknown>>[],
+  host: string,
+): Record<string, unknown> {
+  const algorithms = [...new Set(keys.map((k) => k['alg']).filter((a) => typeof a === 'string'))];
   return {
     issuer: metadata.issuer,
     jwks_uri: metadata.jwksURI ?? defaultJwksURI(metadata, host),
@@ -67,14 +71,19 @@ export function openIdConfiguration(metadata: IssuerMetadata, host: string): Rec
   };
 }
 
-export function handleOpenIdMetadata(server: ServerContext, ctx: RequestContext, path: string): Response {
+export async function handleOpenIdMetadata(
+  server: ServerContext,
+  ctx: RequestContext,
+  path: string,
+): Promise<Response> {
   const metadata = server.issuerMetadata?.();
   if (metadata === undefined) throw pathNotFound();
   if (ctx.request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
   const mediaType = path === jwksPath ? jwksMediaType : 'application/json';
   if (!accepts(ctx.request.headers.get('accept'), mediaType)) throw notAcceptable([mediaType]);
+  const keys = await metadata.keys();
   const body =
-    path === jwksPath ? { keys: metadata.keys.map(orderedJwk) } : openIdConfiguration(metadata, ctx.url.host);
+    path === jwksPath ? { keys: keys.map(orderedJwk) } : openIdConfiguration(metadata, keys, ctx.url.host);
   const headers = baseHeaders(ctx, mediaType);
   headers.set('Cache-Control', cacheControl);
   return new Response(JSON.stringify(body), { status: 200, headers });
