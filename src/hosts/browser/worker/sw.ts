@@ -46,7 +46,8 @@ const origin = self.location.origin;
 // activation. An update (an older worker active or waiting) starts it only once this one takes over. Started
 // from a microtask (still before `install`), as every start below, so that no stack taken while the server
 // is built holds this script's top level (see `requestHandlers`). The page's first list is a Table: the
-// table printers' script is fetched meanwhile (not run), not after it is asked — from the microtask too: a fetch called from the top level cost 150–400 ms here (the stack again).
+// table printers' script is fetched meanwhile (not run), not after it is asked — from the microtask too: a
+// fetch called from the top level cost 150–400 ms here (the stack again).
 if (self.registration.active === null && self.registration.waiting === null)
   queueMicrotask(() => {
     prefetchLazyModule('table-printers');
