@@ -231,10 +231,16 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   const { profile, informers } = o;
   const saIssuer = serviceAccountIssuer(profile);
   const state = await loadState(o.storage);
+  // The stored CA and service-account key (see below) are read together, in two concurrent reads.
+  const [storedCA, storedKey] = await Promise.all([
+    state.clusterCA ?? o.storage.getSetting<PersistedCertificateAuthority>(clusterCASetting),
+    o.serviceAccountSigningKeyPEM === undefined
+      ? (state.serviceAccountKey ?? o.storage.getSetting<Record<string, unknown>>(serviceAccountKeySetting))
+      : undefined,
+  ]);
   // The CA's PEM is known at once when stored; creating it (a fresh store) or importing it (the X.509 library)
   // waits until something needs it, so the server's first response does not.
-  let knownCA: PersistedCertificateAuthority | undefined =
-    state.clusterCA ?? (await o.storage.getSetting<PersistedCertificateAuthority>(clusterCASetting));
+  let knownCA: PersistedCertificateAuthority | undefined = storedCA;
   // Each is done once and shared; a failure (the library could not be loaded) is tried again by the next caller.
   const loadPersistedCA = onceAsync(async (): Promise<PersistedCertificateAuthority> => {
     knownCA ??= await loadClusterCA(o.storage, profile, state);
@@ -247,11 +253,6 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   // The signer's key: the flag's (read now, so that a bad one refuses the start), an older state's, else its own
   // setting — read now when stored, created by the first use otherwise (a token signed, the issuer's key set),
   // so the first response does not wait for an RSA generation. Every replica keeps the first one stored.
-  const storedKey =
-    o.serviceAccountSigningKeyPEM === undefined
-      ? (state.serviceAccountKey ??
-        (await o.storage.getSetting<Record<string, unknown>>(serviceAccountKeySetting)))
-      : undefined;
   // Once known, this server's key stays its own (an import writes it back rather than adopting another).
   const ownKey = onceAsync(
     async (): Promise<Record<string, unknown>> =>
