@@ -10,7 +10,7 @@ import { createApiServer, type ApiServer } from '../src/server/index';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
 import type { Storage } from '../src/storage/types';
 import { generateIssuerKey } from '../src/auth/oidc-issuer/index';
-import { generateIdentityKeys } from '../src/server/identity';
+import { generateServiceAccountKey } from '../src/server/identity';
 import { namingProfile } from '../src/machinery/naming';
 
 const keySetting = 'sandbox.identity.oidcIssuerKey';
@@ -66,7 +66,7 @@ describe('the sandbox OIDC issuer key', () => {
   it('is made by its first use, once, kept across a restart, and its tokens authenticate', async () => {
     const storage = createMemoryStorage();
     const first = await start(storage);
-    // Serving and ready without it: the fresh state holds only the service-account key.
+    // Serving and ready without it (nor the service-account key: a fresh state holds the tokens only).
     expect(await storage.getSetting(keySetting)).toBeUndefined();
     expect(await storage.getSetting<Record<string, unknown>>(stateSetting)).not.toHaveProperty(
       'oidcIssuerKey',
@@ -99,7 +99,7 @@ describe('the sandbox OIDC issuer key', () => {
     await storage.setSetting(stateSetting, {
       adminToken: 'older-admin-token',
       aliceToken: 'older-alice-token',
-      ...(await generateIdentityKeys(namingProfile('orch'))),
+      serviceAccountKey: await generateServiceAccountKey(namingProfile('orch')),
       oidcIssuerKey: older,
     });
     const api = await start(storage);

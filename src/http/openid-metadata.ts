@@ -49,14 +49,17 @@ export function isOpenIdMetadataPath(path: string): boolean {
  * its external address — never taken from the request alone while another is known, since the answer is
  * cacheable by anyone (`public`) and a forged `Host` would otherwise be served to every later reader.
  */
-function defaultJwksURI(metadata: IssuerMetadata, host: string): string {
+function defaultJwksURI(metadata: Pick<IssuerMetadata, 'advertisedURL'>, host: string): string {
   if (metadata.advertisedURL !== undefined && URL.canParse(metadata.advertisedURL))
     return new URL(jwksPath, metadata.advertisedURL).href;
   return `https://${host}${jwksPath}`;
 }
 
+/** The issuer's metadata with its keys read. */
+type KeyedMetadata = Omit<IssuerMetadata, 'keys'> & { keys: readonly Readonly<Record<string, unknown>>[] };
+
 /** The discovery document: `jwks_uri` from the flag, else at the advertised address (the reached one when none is known). */
-export function openIdConfiguration(metadata: IssuerMetadata, host: string): Record<string, unknown> {
+export function openIdConfiguration(metadata: KeyedMetadata, host: string): Record<string, unknown> {
   const algorithms = [...new Set(metadata.keys.map((k) => k['alg']).filter((a) => typeof a === 'string'))];
   return {
     issuer: metadata.issuer,
@@ -67,14 +70,21 @@ export function openIdConfiguration(metadata: IssuerMetadata, host: string): Rec
   };
 }
 
-export function handleOpenIdMetadata(server: ServerContext, ctx: RequestContext, path: string): Response {
+export async function handleOpenIdMetadata(
+  server: ServerContext,
+  ctx: RequestContext,
+  path: string,
+): Promise<Response> {
   const metadata = server.issuerMetadata?.();
   if (metadata === undefined) throw pathNotFound();
   if (ctx.request.method.toUpperCase() !== 'GET') throw methodNotAllowed();
   const mediaType = path === jwksPath ? jwksMediaType : 'application/json';
   if (!accepts(ctx.request.headers.get('accept'), mediaType)) throw notAcceptable([mediaType]);
+  const keys = await metadata.keys();
   const body =
-    path === jwksPath ? { keys: metadata.keys.map(orderedJwk) } : openIdConfiguration(metadata, ctx.url.host);
+    path === jwksPath
+      ? { keys: keys.map(orderedJwk) }
+      : openIdConfiguration({ ...metadata, keys }, ctx.url.host);
   const headers = baseHeaders(ctx, mediaType);
   headers.set('Cache-Control', cacheControl);
   return new Response(JSON.stringify(body), { status: 200, headers });

@@ -82,8 +82,11 @@ export interface IssuerMetadata {
    * address; absent (not known yet): the address the client reached.
    */
   advertisedURL?: string;
-  /** The public keys that verify its tokens, as JWKs (with `kid`, `use`, `alg`). */
-  keys: readonly Readonly<Record<string, unknown>>[];
+  /**
+   * The public keys that verify its tokens, as JWKs (with `kid`, `use`, `alg`); asked only for a request that
+   * is answered (the signing key may be made by it).
+   */
+  keys(): Promise<readonly Readonly<Record<string, unknown>>[]>;
 }
 
 export interface RequestLabels {

@@ -4,9 +4,9 @@
  * shared informers and the state the server keeps (cluster CA,
  * service-account signing key, the sandbox OIDC issuer's key, the built-in
  * tokens — kept in storage settings so they survive restarts, reset and
- * import; the tokens and the service-account key are generated on first
- * start, the cluster CA and the OIDC issuer's key when first needed, so that
- * neither the X.509 library nor a second RSA generation is on the first
+ * import; the tokens are generated on first start, the cluster CA, the
+ * service-account signer's key and the OIDC issuer's key when first needed,
+ * so that neither the X.509 library nor an RSA generation is on the first
  * response's path).
  */
 
@@ -69,6 +69,8 @@ export interface BuiltInIdentity {
   clientKeyPEM?: string;
   /** A certificate identity listed before its certificate was issued (ask again with certificates to get it). */
   clientCertificate?: 'deferred';
+  /** The service account listed before its signing key was made (ask again with certificates to get its token). */
+  serviceAccountToken?: 'deferred';
 }
 
 /** What the server keeps in storage settings for identity, created on first start. */
@@ -80,7 +82,11 @@ interface SavedIdentityState {
    * own setting (`clusterCASetting`), created when first needed.
    */
   clusterCA?: PersistedCertificateAuthority;
-  serviceAccountKey: Record<string, unknown>;
+  /**
+   * The service-account signer's key of a state written before that key was created on first use; newer
+   * states keep it in its own setting (`serviceAccountKeySetting`), created when first needed.
+   */
+  serviceAccountKey?: Record<string, unknown>;
   /**
    * The sandbox OIDC issuer's key of a state written before that key was created on first use; newer states
    * keep it in its own setting (`oidcIssuerKeySetting`), created when first needed.
@@ -93,6 +99,11 @@ const identitySetting = 'sandbox.identity';
 const clusterCASetting = 'sandbox.identity.clusterCA';
 /** The sandbox OIDC issuer's private key (JWK), created on its first use (a key set, a minted token). */
 const oidcIssuerKeySetting = 'sandbox.identity.oidcIssuerKey';
+/**
+ * The service-account signer's private key (JWK), created on its first use (a token signed, a token to verify
+ * whose key may exist, the issuer's key set). Unused while `--service-account-signing-key-file` is given.
+ */
+const serviceAccountKeySetting = 'sandbox.identity.serviceAccountKey';
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
@@ -118,8 +129,6 @@ export interface IdentityOptions {
   serviceAccountSigningKeyPEM?: string;
   /** Told of each Secret whose legacy token authenticated (legacy token tracking). */
   legacyTokenUsed?: (secret: KubeObject) => void;
-  /** Keys generated ahead (`generateIdentityKeys`), used if the store holds no identity state yet. */
-  generatedKeys?: Promise<IdentityKeys>;
 }
 
 export interface Identity {
@@ -128,11 +137,18 @@ export interface Identity {
   authorizer: ServerAuthorizer;
   staticTokens: StaticTokens;
   issuer: SandboxIssuer;
-  signer: ServiceAccountSigner;
+  /**
+   * The service-account token signer. Without `--service-account-signing-key-file`, its key is the sandbox's
+   * own: on a fresh store the first call creates it (every replica keeps the first one stored); later calls
+   * share it.
+   */
+  signer(): Promise<ServiceAccountSigner>;
+  /** The issuer of the bound tokens it signs (the first `--service-account-issuer`), known without the key. */
+  signingIssuer: string;
   /** `--api-audiences` (default: the signing issuer): the audiences of tokens minted for the API server. */
   apiAudiences: string[];
-  /** Every public key that verifies service-account tokens (the issuer's JWKS). */
-  verificationKeys: VerificationKey[];
+  /** Every public key that verifies service-account tokens (the issuer's JWKS); creates the signer's key. */
+  verificationKeys(): Promise<VerificationKey[]>;
   /**
    * The cluster CA's certificate (PEM), trusted for client certificates. On a fresh store the CA is created by
    * the first call (every replica keeps the first one stored); later calls share it.
@@ -160,36 +176,21 @@ export interface Identity {
   save(): Promise<void>;
 }
 
-async function loadState(
-  storage: Storage,
-  profile: NamingProfile,
-  generated: Promise<IdentityKeys> | undefined,
-): Promise<SavedIdentityState> {
+function loadState(storage: Storage): Promise<SavedIdentityState> {
   // Replicas starting together on an empty store each generate a state; all keep the first one stored.
-  return initialSetting(storage, identitySetting, async (): Promise<SavedIdentityState> => {
-    // Keys generated ahead that failed are generated again here, as without them.
-    const keys = await (generated?.catch(() => generateIdentityKeys(profile)) ??
-      generateIdentityKeys(profile));
-    return { adminToken: randomToken(), aliceToken: randomToken(), ...keys };
-  });
+  return initialSetting(storage, identitySetting, (): SavedIdentityState => ({
+    adminToken: randomToken(),
+    aliceToken: randomToken(),
+  }));
 }
 
 /**
- * The private key a fresh identity state holds (JWK): the service-account signer's. (The sandbox issuer's key
- * is made on its first use, in a setting of its own.)
+ * Generates the sandbox's service-account signing key (private JWK): one RSA 2048 generation (WebCrypto runs
+ * it off the calling thread; 0.1–0.8 s under load), made when first needed (see `Identity.signer`).
  */
-export interface IdentityKeys {
-  serviceAccountKey: Record<string, unknown>;
-}
-
-/**
- * Generates a fresh identity state's key: one RSA key generation (WebCrypto runs it off the calling thread).
- * A host expecting an empty store may start this before the store is read (`IdentityOptions.generatedKeys`);
- * the key is dropped when the store already holds a state.
- */
-export async function generateIdentityKeys(profile: NamingProfile): Promise<IdentityKeys> {
+export async function generateServiceAccountKey(profile: NamingProfile): Promise<Record<string, unknown>> {
   const signer = await ServiceAccountSigner.generate(profile, serviceAccountIssuer(profile));
-  return { serviceAccountKey: (await signer.exportJWK()) as Record<string, unknown> };
+  return (await signer.exportJWK()) as Record<string, unknown>;
 }
 
 /**
@@ -229,11 +230,17 @@ async function privateKeyOf(issued: { keys?: CryptoKeyPair }): Promise<string> {
 export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   const { profile, informers } = o;
   const saIssuer = serviceAccountIssuer(profile);
-  const state = await loadState(o.storage, profile, o.generatedKeys);
+  const state = await loadState(o.storage);
+  // The stored CA and service-account key (see below) are read together, in two concurrent reads.
+  const [storedCA, storedKey] = await Promise.all([
+    state.clusterCA ?? o.storage.getSetting<PersistedCertificateAuthority>(clusterCASetting),
+    o.serviceAccountSigningKeyPEM === undefined
+      ? (state.serviceAccountKey ?? o.storage.getSetting<Record<string, unknown>>(serviceAccountKeySetting))
+      : undefined,
+  ]);
   // The CA's PEM is known at once when stored; creating it (a fresh store) or importing it (the X.509 library)
   // waits until something needs it, so the server's first response does not.
-  let knownCA: PersistedCertificateAuthority | undefined =
-    state.clusterCA ?? (await o.storage.getSetting<PersistedCertificateAuthority>(clusterCASetting));
+  let knownCA: PersistedCertificateAuthority | undefined = storedCA;
   // Each is done once and shared; a failure (the library could not be loaded) is tried again by the next caller.
   const loadPersistedCA = onceAsync(async (): Promise<PersistedCertificateAuthority> => {
     knownCA ??= await loadClusterCA(o.storage, profile, state);
@@ -243,10 +250,32 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   const caPEM = async (): Promise<string> => (await loadPersistedCA()).certificatePEM;
   // The first `--service-account-issuer` signs, as on the real server; the sandbox's own is the default.
   const signingIssuer = o.authentication?.serviceAccount?.issuers[0] ?? saIssuer;
-  const signer =
+  // The signer's key: the flag's (read now, so that a bad one refuses the start), an older state's, else its own
+  // setting — read now when stored, created by the first use otherwise (a token signed, the issuer's key set),
+  // so the first response does not wait for an RSA generation. Every replica keeps the first one stored.
+  // Once known, this server's key stays its own (an import writes it back rather than adopting another).
+  const ownKey = onceAsync(
+    async (): Promise<Record<string, unknown>> =>
+      storedKey ??
+      initialSetting(o.storage, serviceAccountKeySetting, () => generateServiceAccountKey(profile)),
+  );
+  let knownSigner: ServiceAccountSigner | undefined =
     o.serviceAccountSigningKeyPEM !== undefined
       ? await ServiceAccountSigner.fromPEM(o.serviceAccountSigningKeyPEM, profile, signingIssuer)
-      : await ServiceAccountSigner.fromJWK(state.serviceAccountKey, profile, signingIssuer);
+      : storedKey !== undefined
+        ? await ServiceAccountSigner.fromJWK(storedKey, profile, signingIssuer)
+        : undefined;
+  // Known at start: its key is among the verification keys from the start, as always. Not yet: the token
+  // authenticators ask for it with each token (`lateSigner`), and the key set makes it.
+  const signerAtStart = knownSigner;
+  const signer = onceAsync(async (): Promise<ServiceAccountSigner> => {
+    knownSigner ??= await ServiceAccountSigner.fromJWK(await ownKey(), profile, signingIssuer);
+    return knownSigner;
+  });
+  // The signer if its key exists, in this server or stored by another replica (a read, no generation).
+  const existingSigner = async (): Promise<ServiceAccountSigner | undefined> =>
+    knownSigner ??
+    ((await o.storage.getSetting(serviceAccountKeySetting)) !== undefined ? signer() : undefined);
   // The issuer's key: an older state's, else its own setting, created by the first use (a key set, a minted
   // token, an OIDC token to verify). Every replica keeps the first one stored; one server makes it once.
   const oidcIssuerKey = onceAsync(
@@ -293,7 +322,7 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     ...config,
     serviceAccount: {
       ...saConfig,
-      keys: [...saConfig.keys, ...(await signer.publicKeysPEM())],
+      keys: [...saConfig.keys, ...(signerAtStart?.publicKeysPEM() ?? [])],
       issuers: saConfig.issuers.includes(saIssuer) ? saConfig.issuers : [...saConfig.issuers, saIssuer],
     },
     // Without an issuer of its own, the sandbox's issuer is the OIDC provider, so learners can try OIDC offline.
@@ -329,6 +358,16 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     now: () => o.now().getTime(),
     listers,
     staticTokens,
+    ...(signerAtStart === undefined
+      ? {
+          // A token without a key id is tried with every key: the signer's is made for it, so it fails as it
+          // would against an existing key; with a key id, only an existing key can be the one.
+          lateKeys: async ({ create }: { create: boolean }) => {
+            const late = create ? await signer() : await existingSigner();
+            return late === undefined ? [] : [late.key];
+          },
+        }
+      : {}),
     ...(o.legacyTokenUsed !== undefined ? { legacyTokenUsed: o.legacyTokenUsed } : {}),
     // Certificates, tokens and proofs are judged at the server's time: they expire as the clock moves.
     x509: withProofOfPossession(x509Authenticator({ clientCA, now: o.now }), { now: o.now }),
@@ -359,11 +398,15 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
       : {}),
   });
 
-  const verificationKeys = [
+  const configuredKeys = (
+    await Promise.all((fullConfig.serviceAccount?.keys ?? []).map((pem) => loadVerificationKeys(pem)))
+  ).flat();
+  const verificationKeys = async (): Promise<VerificationKey[]> => [
     ...new Map(
-      (await Promise.all((fullConfig.serviceAccount?.keys ?? []).map((pem) => loadVerificationKeys(pem))))
-        .flat()
-        .map((k) => [k.kid, k]),
+      [...configuredKeys, ...(signerAtStart === undefined ? [(await signer()).key] : [])].map((k) => [
+        k.kid,
+        k,
+      ]),
     ).values(),
   ];
 
@@ -400,6 +443,8 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
         await o.storage.setSetting(clusterCASetting, await loadPersistedCA());
       if (state.oidcIssuerKey === undefined)
         await o.storage.setSetting(oidcIssuerKeySetting, await oidcIssuerKey());
+      if (state.serviceAccountKey === undefined && o.serviceAccountSigningKeyPEM === undefined)
+        await o.storage.setSetting(serviceAccountKeySetting, await ownKey());
     },
     chain,
     tokens,
@@ -407,6 +452,7 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     staticTokens,
     issuer,
     signer,
+    signingIssuer,
     apiAudiences,
     verificationKeys,
     caPEM,
@@ -453,7 +499,9 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
       ];
       if (serviceAccountUid !== undefined) {
         const { namespace, name } = sandboxServiceAccount;
-        const token = await signer.signBound({
+        // The deferred list does not wait for the signer's key either: without it, the token is left out.
+        const tokenSigner = options.certificates === false ? await existingSigner() : await signer();
+        const token = await tokenSigner?.signBound({
           namespace,
           account: { name, uid: serviceAccountUid },
           audiences: apiAudiences,
@@ -464,7 +512,7 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
           name: 'service-account',
           username: serviceAccountUsername(namespace, name),
           groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
-          token,
+          ...(token !== undefined ? { token } : { serviceAccountToken: 'deferred' as const }),
         });
       }
       return list;

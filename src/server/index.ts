@@ -36,13 +36,7 @@ import { legacyTokenTracker } from './legacy-token-tracking';
 import type { StoreDeps } from '../registry/generic/store';
 import type { ServiceAccountTokenService } from '../registry/kinds/types';
 import type { ServerAuthorizer, AuthorizationMode } from '../auth/authz/index';
-import {
-  createIdentity,
-  generateIdentityKeys,
-  sandboxServiceAccount,
-  type BuiltInIdentity,
-  type Identity,
-} from './identity';
+import { createIdentity, sandboxServiceAccount, type BuiltInIdentity, type Identity } from './identity';
 import { authenticate } from './filters/authentication';
 import { impersonation } from './filters/impersonation';
 import { authorize } from './filters/authorization';
@@ -207,6 +201,12 @@ export interface ApiServer {
    */
   prepareClusterCA(): void;
   /**
+   * Creates (fresh store) or reads the service-account signer's key in the background once the server serves,
+   * rather than when a token is first signed or verified; nothing waits for it (the browser host calls it once
+   * the page's first screen was answered, so the identity picker's list does not wait for an RSA generation).
+   */
+  prepareServiceAccountKey(): void;
+  /**
    * Where clients reach the server (known to a host once it listens), and the CA they trust it by (default the
    * cluster CA): creates the public `cluster-info` ConfigMap with it when missing, now and after a reset or import,
    * and updates a kept one that names another address or CA.
@@ -235,11 +235,7 @@ const systemApiserver: UserInfo = {
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const profile = namingProfile(options.profile);
-  // First, so that WebCrypto generates them off this thread while the rest below is built and the store read.
   const step = options.startStep ?? ((): void => undefined);
-  const generatedKeys = options.freshStoreExpected === true ? generateIdentityKeys(profile) : undefined;
-  // Unused when the store holds a state; a failure is generated again.
-  generatedKeys?.then(() => step('keys')).catch(() => undefined);
   // One clock for the whole server: timestamps, expiries, controllers' schedules; a learner may move it forward.
   const clock = new SandboxClock(options.now ?? (() => new Date()));
   const now = (): Date => clock.now();
@@ -375,7 +371,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     apiAudiences: () => need().apiAudiences,
     maxExpirationSeconds: () => saTokens.maxExpirationSeconds ?? 0,
     extendExpiration: () => saTokens.extendExpiration ?? true,
-    signBound: (request) => need().signer.signBound(request),
+    signBound: async (request) => (await need().signer()).signBound(request),
   };
   // Cluster IPs and node ports: in memory, rebuilt from the stored Services at start, reset and import (decision 0027).
   const serviceAllocators = new ServiceAllocators(
@@ -470,14 +466,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     metrics,
     openapi: (ctx) => openapi.handle(ctx),
     issuerMetadata: () => {
-      const { signer, verificationKeys } = need();
+      const { signingIssuer: issuer, verificationKeys } = need();
       // The real server publishes its issuer's metadata only for an https issuer URL.
-      if (!URL.canParse(signer.issuer) || new URL(signer.issuer).protocol !== 'https:') return undefined;
+      if (!URL.canParse(issuer) || new URL(issuer).protocol !== 'https:') return undefined;
       return {
-        issuer: signer.issuer,
+        issuer,
         ...(saTokens.jwksURI !== undefined ? { jwksURI: saTokens.jwksURI } : {}),
         ...(advertised !== undefined ? { advertisedURL: advertised.url } : {}),
-        keys: verificationKeys.map((k) => k.jwk),
+        // The signer's key is made here when it does not exist yet (a fresh store's first use).
+        keys: async () => (await verificationKeys()).map((k) => k.jwk),
       };
     },
     sandbox: (ctx) =>
@@ -588,8 +585,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async importState(data, onProgress) {
       compactor.stop();
       try {
-        // The cluster CA exists before the settings are replaced, so the one kept below is this server's.
+        // The cluster CA and the service-account key exist before the settings are replaced, so the ones kept
+        // below are this server's.
         await need().caPEM();
+        await need().signer();
         await storage.importState(data, onProgress === undefined ? {} : { onProgress });
         // The caches start again on the imported state: a watch from before the import is 410.
         await watchCaches.start();
@@ -917,7 +916,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       adminTokens: options.adminTokens ?? [],
       now,
       legacyTokenUsed,
-      ...(generatedKeys !== undefined ? { generatedKeys } : {}),
       ...(saTokens.signingKeyPEM !== undefined
         ? { serviceAccountSigningKeyPEM: saTokens.signingKeyPEM }
         : {}),
@@ -1071,7 +1069,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ),
       cm.serviceAccountTokensController(contextFor(identities.kubeControllerManager), {
         caPEM: clusterCAPEM,
-        legacyToken: (account, secretName) => need().signer.signLegacy(account, { name: secretName }),
+        legacyToken: async (account, secretName) =>
+          (await need().signer()).signLegacy(account, { name: secretName }),
       }),
       cm.csrApprovingController(contextFor(identities.certificateController), certificateSigning),
       cm.csrSigningController(contextFor(identities.certificateController), certificateSigning),
@@ -1230,6 +1229,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       clusterCAWanted = true;
       // A failure is not reported here: whoever needs the CA next tries again and reports it.
       if (identity !== undefined) void identity.caPEM().catch(() => undefined);
+    },
+    prepareServiceAccountKey() {
+      // A failure is not reported here: whoever needs the key next tries again and reports it.
+      serving.then(() => need().signer()).catch(() => undefined);
     },
   };
 }

@@ -73,13 +73,7 @@ export interface ApiServerOptions {
    */
   deferPostStart?: boolean;
   /**
-   * The host expects an empty store (the browser's first install): the identity state's key (one RSA key
-   * generation) starts at once, beside the server's construction and the store's first reads, instead of once
-   * the store was found empty. Wasted work when the store already holds them (they are dropped). Default false.
-   */
-  freshStoreExpected?: boolean;
-  /**
-   * Told of each step of the start as it is reached (`built`, `settings`, `keys`, `identity`, `informers`,
+   * Told of each step of the start as it is reached (`built`, `settings`, `identity`, `informers`,
    * `essentials`, `serving`): the browser host marks them on the worker's performance timeline, where the
    * first-visit bench reads them. Cheap; default none.
    */

@@ -25,7 +25,11 @@ import {
 } from './bearer-token';
 import { BootstrapTokenAuthenticator } from './bootstrap-token';
 import type { AuthenticationConfig } from './config';
-import { ServiceAccountTokenAuthenticator, type ServiceAccountListers } from './service-account';
+import {
+  ServiceAccountTokenAuthenticator,
+  type LateKeys,
+  type ServiceAccountListers,
+} from './service-account';
 import { loadVerificationKeys } from './service-account-signer';
 import { TokenFileAuthenticator } from './token-file';
 import type {
@@ -166,6 +170,8 @@ export interface AuthenticationDeps {
   listers: ServiceAccountListers;
   /** Loopback and admin tokens, asked before every other token authenticator (the real loopback authenticator). */
   staticTokens?: TokenAuthenticator;
+  /** Service-account verification keys made after the start (the sandbox's own signer's, see `LateKeys`). */
+  lateKeys?: LateKeys;
   requestHeader?: RequestAuthenticator;
   x509?: RequestAuthenticator;
   oidc?: TokenAuthenticator;
@@ -210,6 +216,7 @@ export async function buildAuthentication(
     const options = {
       profile,
       keys,
+      ...(deps.lateKeys !== undefined ? { lateKeys: deps.lateKeys } : {}),
       issuers: sa.issuers,
       apiAudiences: audiences,
       lookup: sa.lookup ?? true,
@@ -220,7 +227,7 @@ export async function buildAuthentication(
       ...(deps.now ? { now: deps.now } : {}),
       ...(deps.legacyTokenUsed ? { legacyTokenUsed: deps.legacyTokenUsed } : {}),
     };
-    if (keys.length > 0) {
+    if (keys.length > 0 || deps.lateKeys !== undefined) {
       const authenticator = new ServiceAccountTokenAuthenticator('legacy', shared);
       members.push({ name: 'service-account (legacy)', authenticator });
     }

@@ -30,9 +30,17 @@ export interface ServiceAccountListers {
   pods: ObjectLister;
 }
 
+/**
+ * Verification keys that may not exist yet (the sandbox's own signing key, made on its first use): asked with
+ * each token to verify. `create: false` gives only a key that exists (in this server or stored by another);
+ * `create: true` makes it if needed (a token without a key id, tried with every key as before).
+ */
+export type LateKeys = (options: { create: boolean }) => Promise<readonly VerificationKey[]>;
+
 export interface ServiceAccountAuthenticatorOptions {
   profile: NamingProfile;
   keys: readonly VerificationKey[];
+  lateKeys?: LateKeys;
   /** The bound authenticator's issuers (`--service-account-issuer`); the legacy one uses the legacy issuer. */
   issuers: readonly string[];
   /** `--api-audiences`. */
@@ -150,7 +158,9 @@ export class ServiceAccountTokenAuthenticator implements ExplainingTokenAuthenti
   /** Undefined when a key verifies the signature; otherwise the failure. Keys are picked by `kid` when set. */
   private async verifySignature(token: string, header: Claims): Promise<TokenVerdict | undefined> {
     const kid = str(header['kid']);
-    const keys = kid === '' ? this.options.keys : this.options.keys.filter((k) => k.kid === kid);
+    const late = (await this.options.lateKeys?.({ create: kid === '' })) ?? [];
+    const all = late.length === 0 ? this.options.keys : [...this.options.keys, ...late];
+    const keys = kid === '' ? all : all.filter((k) => k.kid === kid);
     if (keys.length === 0)
       return failed('invalid signature, no keys found', `no key has the token's kid "${kid}"`);
     const alg = str(header['alg']);

@@ -26,6 +26,8 @@ export interface SandboxIdentity {
   clientKeyPEM?: string;
   /** Listed before its certificate was issued (`?certificates=deferred`): the full list carries it. */
   clientCertificate?: 'deferred';
+  /** The service account listed before its signing key was made (`?certificates=deferred`): the full list carries its token. */
+  serviceAccountToken?: 'deferred';
 }
 
 /** Whom the acting identity impersonates (the `Impersonate-*` headers). */

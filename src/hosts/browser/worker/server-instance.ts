@@ -26,11 +26,8 @@ export function profileFromScriptUrl(scriptUrl: string): ProfileName {
 
 let current: Promise<ApiServer> | undefined;
 
-/**
- * The server, started by the first call. `firstInstall`: this worker is the scope's first (no other serves it),
- * so its store is most likely empty and the identity keys are generated before the store says so.
- */
-export function apiServer(profile: ProfileName, start: { firstInstall?: boolean } = {}): Promise<ApiServer> {
+/** The server, started by the first call. */
+export function apiServer(profile: ProfileName): Promise<ApiServer> {
   if (current === undefined) {
     const starting = (async () => {
       // The sandbox API is the learner's own in the browser: reset, import and the identities list are open to the page.
@@ -50,7 +47,6 @@ export function apiServer(profile: ProfileName, start: { firstInstall?: boolean 
         deferControllers: true,
         // The post-start writes wait for the page's first screen (its first requests and a pause after them).
         deferPostStart: true,
-        freshStoreExpected: start.firstInstall === true,
         // On the worker's performance timeline, for `npm run bench -- timeline` (bench/first-visit-timeline.ts).
         startStep: (step) => performance.mark(`orch:${step}`),
         // A create's answer goes out before its watch events are encoded and read by in-process clients.
@@ -59,9 +55,13 @@ export function apiServer(profile: ProfileName, start: { firstInstall?: boolean 
       // A fresh store's cluster CA (the X.509 script and a key pair) is made once the page's first screen is
       // answered: the page's first call lists the identities with `?certificates=deferred`, which does not wait
       // for it, and making it beside the start took the worker's thread from the first screen's requests. The
-      // full list (the identity picker) and whatever else needs the CA first make it on demand.
+      // full list (the identity picker) and whatever else needs the CA first make it on demand. The same holds
+      // for the service-account signer's key (an RSA generation): the deferred list leaves its token out.
       server.firstRequestsDone.then(
-        () => server.prepareClusterCA(),
+        () => {
+          server.prepareClusterCA();
+          server.prepareServiceAccountKey();
+        },
         () => undefined, // a start that failed is reported by `serving` below
       );
       // The first answers need only this; the default RBAC policy and the other start-up objects are written

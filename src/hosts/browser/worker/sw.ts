@@ -43,16 +43,15 @@ const profile = profileFromScriptUrl(self.location.href);
 const origin = self.location.origin;
 // A first install: no other worker serves this scope, so none writes the store, and the server starts now,
 // while the browser installs and activates this worker and the page gets ready to ask, instead of after
-// activation. An update (an older worker active or waiting) starts it only once this one takes over. Its
-// store is most likely empty: the identity keys are generated from here on, beside everything else the
-// start builds and reads. Started from a microtask (still before `install`), as every start below, so that
-// no stack taken while the server is built holds this script's top level (see `requestHandlers`). The
-// page's first list is a Table: the table printers' script is fetched meanwhile (not run), not after it is
-// asked — from the microtask too: a fetch called from the top level cost 150–400 ms here (the stack again).
+// activation. An update (an older worker active or waiting) starts it only once this one takes over. Started
+// from a microtask (still before `install`), as every start below, so that no stack taken while the server
+// is built holds this script's top level (see `requestHandlers`). The page's first list is a Table: the
+// table printers' script is fetched meanwhile (not run), not after it is asked — from the microtask too: a
+// fetch called from the top level cost 150–400 ms here (the stack again).
 if (self.registration.active === null && self.registration.waiting === null)
   queueMicrotask(() => {
     prefetchLazyModule('table-printers');
-    void apiServer(profile, { firstInstall: true }).catch(() => undefined);
+    void apiServer(profile).catch(() => undefined);
   });
 /**
  * The MSW handlers, made by the first fetch event. MSW notes where each handler was made (a `new Error()`);
