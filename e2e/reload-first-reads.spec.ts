@@ -24,14 +24,18 @@ test('a reload sends its first reads with the kept admin token, and recovers fro
   await expect(rowOf(page, name)).toBeVisible();
 
   // Before the next load's scripts run: note what the last page kept, and (second reload) spoil its token.
-  await page.addInitScript((key) => {
-    const kept = JSON.parse(sessionStorage.getItem(key) ?? 'null') as { token?: string } | null;
-    (globalThis as { __keptToken?: string }).__keptToken = kept?.token;
-    if (kept !== null && sessionStorage.getItem('e2e.spoil') === 'yes') {
-      kept.token = 'not-the-admin-token';
-      sessionStorage.setItem(key, JSON.stringify(kept));
-    }
-  }, firstScreenKey);
+  // (A string: the page's script, run before index.html's own.)
+  await page.addInitScript({
+    content: `(() => {
+      const key = ${JSON.stringify(firstScreenKey)};
+      const kept = JSON.parse(sessionStorage.getItem(key) ?? 'null');
+      globalThis.__keptToken = kept?.token;
+      if (kept !== null && sessionStorage.getItem('e2e.spoil') === 'yes') {
+        kept.token = 'not-the-admin-token';
+        sessionStorage.setItem(key, JSON.stringify(kept));
+      }
+    })();`,
+  });
 
   await page.reload();
   await waitUsable(page);
@@ -45,7 +49,7 @@ test('a reload sends its first reads with the kept admin token, and recovers fro
   expect(admin).toBeTruthy();
   expect(await page.evaluate('globalThis.__keptToken')).toBe(admin);
 
-  await page.evaluate(() => sessionStorage.setItem('e2e.spoil', 'yes'));
+  await page.evaluate("sessionStorage.setItem('e2e.spoil', 'yes')");
   await page.reload();
   await waitUsable(page);
   await expect(rowOf(page, name)).toBeVisible();
