@@ -20,7 +20,14 @@ import { IdentityProvider } from './identity/IdentityContext';
 import { servedBy } from './app/ConnectionGate';
 import { EarlyAnswers, earlyFetch } from './lib/early-answers';
 import { discoveryScope, readDiscovery } from './lib/discovery-cache';
-import { askedByPage, askFirstScreen, firstScreenReads, rememberFirstScreen } from './lib/first-screen';
+import {
+  afterFirstScreen,
+  askedByPage,
+  askFirstScreen,
+  firstScreenReads,
+  rememberFirstScreen,
+} from './lib/first-screen';
+import { preloadAccessExplanation } from './common/ErrorNotice';
 import { firstRenderWaitMs, prepareFirstScreen } from './lib/first-screen-data';
 import { parseRoute, startRoute } from './lib/route';
 import './styles.css';
@@ -82,8 +89,11 @@ export function mountApp(container: HTMLElement | null, connect: Connect): void 
       location.hash,
       preferences.profile(),
       firstScreenReads(parseRoute(location.hash) ?? startRoute, discoveryShown()),
+      identity.defaultAdminToken(),
     ),
   );
+  // What the first screen leaves to a chunk of its own but a refusal shows at once: loaded once it is shown.
+  void afterFirstScreen().then(preloadAccessExplanation);
   void firstRender.then(() =>
     createRoot(container).render(
       <StrictMode>

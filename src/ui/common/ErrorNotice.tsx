@@ -12,13 +12,22 @@
  * or authorization (the sandbox explains those itself) never got that far.
  */
 
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { ApiError } from '../../client/index';
-import { AccessExplanation } from '../identity/AccessExplanation';
 import { explain, specLinkText, type Excerpt, type Problem } from '../lib/explanations';
 import { routeHref } from '../lib/route';
 import { TraceLink } from '../trace/TraceLink';
 import { isWrite } from '../trace/audit-id';
+
+// A 401/403's panel is not part of a first screen as the admin: loaded on first use, or after the first screen
+// (`preloadAccessExplanation`), so that a refusal later finds it loaded. Until then the table's Why/Next stand in.
+const loadAccessExplanation = () => import('../identity/AccessExplanation');
+const AccessExplanation = lazy(() => loadAccessExplanation().then((m) => ({ default: m.AccessExplanation })));
+
+/** Fetches the access explanation's code ahead of its first use. */
+export function preloadAccessExplanation(): void {
+  void loadAccessExplanation().catch(() => undefined);
+}
 
 export function ErrorNotice({
   title,
@@ -95,7 +104,9 @@ export function ErrorNotice({
         </>
       ) : (
         // A 401 or 403: the sandbox says why (X-Sandbox-Explain); a 403 leads with the fix and folds the rest.
-        <AccessExplanation explanation={access} why={why} />
+        <Suspense fallback={why}>
+          <AccessExplanation explanation={access} why={why} />
+        </Suspense>
       )}
     </div>
   );

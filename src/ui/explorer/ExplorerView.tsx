@@ -27,7 +27,6 @@ import { firstScreenShown } from '../lib/first-screen';
 import { navigate } from '../lib/route';
 import { BulkDeleteBar } from './BulkDeleteBar';
 import { CreatePanel } from './CreatePanel';
-import { DeleteConfirm } from './DeleteConfirm';
 import { LiveStatus } from './LiveStatus';
 import { allNamespaces, NamespaceSelect } from './NamespaceSelect';
 import { ObjectTable } from './ObjectTable';
@@ -37,6 +36,8 @@ import { rowKey, type LiveRow } from './live-rows';
 import { useLiveTable } from './useLiveTable';
 
 const ObjectPanel = lazy(() => import('./ObjectPanel').then((m) => ({ default: m.ObjectPanel })));
+// Only after a row's Delete: a modal dialog, so nothing on the screen moves while its code loads.
+const DeleteConfirm = lazy(() => import('./DeleteConfirm').then((m) => ({ default: m.DeleteConfirm })));
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' } as const;
 const noGroupVersions: DiscoveredGroupVersion[] = [];
@@ -260,14 +261,16 @@ export function ExplorerView({ params, active }: ViewProps) {
           />
         ) : null}
         {confirming !== undefined && choice !== undefined ? (
-          <DeleteConfirm
-            objectRef={{
-              ...collectionRef(choice, confirming.object.metadata?.namespace ?? ''),
-              name: confirming.object.metadata?.name ?? '',
-            }}
-            kindLabel={choice.resource.kind}
-            onClose={() => setConfirming(undefined)}
-          />
+          <Suspense fallback={null}>
+            <DeleteConfirm
+              objectRef={{
+                ...collectionRef(choice, confirming.object.metadata?.namespace ?? ''),
+                name: confirming.object.metadata?.name ?? '',
+              }}
+              kindLabel={choice.resource.kind}
+              onClose={() => setConfirming(undefined)}
+            />
+          </Suspense>
         ) : null}
       </main>
       <aside className="side-panel">

@@ -55,11 +55,12 @@ describe('early answers', () => {
     expect(inNamespace.server.seen).toContain(`GET /api/v1/configmaps ${TABLE_ACCEPT}`);
     const other = setUp();
     askFirstScreen(other.asking, { view: 'explorer', params: { kind: 'apps/v1/deployments' } });
+    // The reads the usable screen waits for first, then the namespaces and the version.
     expect(other.server.seen.map((s) => s.split(' ')[1])).toEqual([
-      '/version',
       '/api',
       '/apis',
       '/api/v1/namespaces',
+      '/version',
     ]);
     // The tab's last discovery names the route's kind: its list goes too, at the path the explorer will ask.
     const cached = setUp();
@@ -150,13 +151,13 @@ describe('early answers', () => {
     expect(server.seen).toEqual(['GET /api/v1/namespaces application/json']);
   });
 
-  it('keeps for index.html the reads the explorer and the shell will ask', () => {
+  it('keeps for index.html the reads the explorer and the shell will ask, those the usable screen needs first', () => {
     expect(firstScreenReads({ view: 'explorer', params: { ns: 'demo' } }, undefined)).toEqual([
-      { path: '/version', accept: 'application/json' },
+      { path: '/api/v1/namespaces/demo/configmaps', accept: TABLE_ACCEPT },
       { path: '/api', accept: aggregatedDiscoveryAccept },
       { path: '/apis', accept: aggregatedDiscoveryAccept },
       { path: '/api/v1/namespaces', accept: 'application/json' },
-      { path: '/api/v1/namespaces/demo/configmaps', accept: TABLE_ACCEPT },
+      { path: '/version', accept: 'application/json' },
     ]);
   });
 

@@ -14,8 +14,9 @@
  * when the page goes away, the list for its route is kept in sessionStorage
  * (`rememberFirstScreen`), and index.html's inline script of the next load —
  * a reload of the same route by the default identity, served by the same
- * worker — asks them as soon as the identities list gives the admin's token,
- * while the main script is still loading; the UI adopts those answers
+ * worker — asks them at once with the admin's token the last page kept (or,
+ * without one, as soon as the identities list gives it), while the main
+ * script is still loading; the UI adopts those answers
  * (`askedByPage`). The inline script asks only what is listed, so the two
  * never disagree on what a request is.
  */
@@ -46,16 +47,17 @@ export const firstScreenKey = 'orch-sandbox.first-screen';
 /** The reads of `route`'s first screen, given the discovery the UI will be shown first (if any). */
 export function firstScreenReads(route: Route, cached: Discovery | undefined): FirstScreenRead[] {
   const json = 'application/json';
-  const reads: FirstScreenRead[] = [
-    { path: '/version', accept: json },
+  const explorer = route.view === 'explorer';
+  // What the usable screen waits for first (the list, the heaviest read, then discovery), then what it shows
+  // beside (the namespace picker, the server's version): the worker takes them up in the order they are sent.
+  const list = explorer ? firstScreenList(route, cached) : undefined;
+  return [
+    ...(list === undefined ? [] : [{ path: list, accept: TABLE_ACCEPT }]),
     { path: '/api', accept: aggregatedDiscoveryAccept },
     { path: '/apis', accept: aggregatedDiscoveryAccept },
+    ...(explorer ? [{ path: '/api/v1/namespaces', accept: json }] : []),
+    { path: '/version', accept: json },
   ];
-  if (route.view !== 'explorer') return reads;
-  reads.push({ path: '/api/v1/namespaces', accept: json });
-  const list = firstScreenList(route, cached);
-  if (list !== undefined) reads.push({ path: list, accept: TABLE_ACCEPT });
-  return reads;
 }
 
 /** The path of the explorer's list on `route` (read as a Table), given the discovery it is shown first. */
@@ -80,10 +82,24 @@ export function askFirstScreen(client: ApiClient, route: Route, cached?: Discove
     void client.raw('GET', path, { headers: { accept } }).catch(() => undefined);
 }
 
-/** Keeps the reads of the page's current route for index.html to ask on the next load of the same route. */
-export function rememberFirstScreen(hash: string, profile: string, reads: FirstScreenRead[]): void {
+/**
+ * Keeps the reads of the page's current route for index.html to ask on the next load of the same route, and
+ * the built-in admin's token they are asked with when the tab acts as the admin by default: the next load
+ * then sends them at once instead of after the identities list answers. The inline script still checks that
+ * token against the list's (a reset or an import may change it) and asks again with the list's when they
+ * differ. The token is no secret from this page: the identities list hands it to any script of the origin.
+ */
+export function rememberFirstScreen(
+  hash: string,
+  profile: string,
+  reads: FirstScreenRead[],
+  token?: string,
+): void {
   try {
-    sessionStorage.setItem(firstScreenKey, JSON.stringify({ hash, profile, requests: reads }));
+    sessionStorage.setItem(
+      firstScreenKey,
+      JSON.stringify({ hash, profile, requests: reads, ...(token === undefined ? {} : { token }) }),
+    );
   } catch {
     // Storage full or disabled: the next load asks them from the main script.
   }

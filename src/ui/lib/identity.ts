@@ -93,8 +93,12 @@ export class IdentityStore {
     private readonly storage: Storage | undefined = sessionStorageOrUndefined(),
   ) {
     this.acting = readStored(this.storage);
+    this.chosen = this.acting !== undefined;
     this.savedList = readSaved(this.storage);
   }
+
+  /** Whether the tab chose whom to act as (kept in sessionStorage); otherwise it is the built-in admin. */
+  private chosen: boolean;
 
   private savedList: ActingAs[];
 
@@ -116,6 +120,14 @@ export class IdentityStore {
 
   current(): ActingAs | undefined {
     return this.acting;
+  }
+
+  /**
+   * The built-in admin's token when the tab acts as the admin by default (chose no identity), for the next
+   * load of this tab to send its first reads with before the identities list answers (first-screen.ts).
+   */
+  defaultAdminToken(): string | undefined {
+    return !this.chosen && this.acting?.name === adminIdentityName ? this.acting.token : undefined;
   }
 
   /** Changes on every `set` and `refresh`. */
@@ -161,6 +173,7 @@ export class IdentityStore {
   set(acting: ActingAs, persist = true): void {
     this.acting = acting;
     if (persist) {
+      this.chosen = true;
       this.generation++;
       writeStored(this.storage, acting);
     }
