@@ -618,7 +618,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   /**
    * Reads what the server keeps in storage settings (continue-token key, sandbox settings), at start and after an
-   * import. At start `startRead` answers them from the start's one read of its settings (`startSettings`).
+   * import. At start `startRead` answers them from the start's one read of its settings (`readSettings`).
    */
   async function applySavedSettings(startRead?: SettingReader): Promise<void> {
     const read: SettingReader = startRead ?? ((name) => storage.getSetting(name));
@@ -630,9 +630,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       read,
     );
     tokens = await ContinueTokens.create(new Uint8Array(secret), profile.metaGroup);
-    // At start a store that names this profile already is not written again (a write transaction fewer).
-    if (startRead === undefined || (await startRead(profileSetting)) !== profile.name)
-      await storage.setSetting(profileSetting, profile.name);
+    // At start a store that names this profile already is not written again (a write transaction fewer); a
+    // fresh one's write goes on beside the reads below (awaited before this returns).
+    const profileWritten =
+      startRead === undefined || (await startRead(profileSetting)) !== profile.name
+        ? storage.setSetting(profileSetting, profile.name)
+        : undefined;
+    // Reported by the await at the end; until then a failure must not count as unhandled.
+    profileWritten?.catch(() => undefined);
     const saved = await read<Partial<SandboxSettings>>(sandboxSettingsSetting);
     await loadYamlForSettings(profile, {
       ...(options.admission === undefined ? { admission: saved?.admission } : {}),
@@ -688,6 +693,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const stopped = await read<string[]>(stoppedNodesSetting);
       stoppedNodes = Array.isArray(stopped) ? stopped.filter((n) => typeof n === 'string') : [];
     }
+    await profileWritten;
   }
 
   /** The allocators take what the stored Services hold (at start, and when the state was replaced underneath). */
