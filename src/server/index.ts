@@ -125,6 +125,7 @@ const postStartLibrary = new LazyModule<typeof PostStart>('post-start', () => im
 
 /** The storage setting naming the simulated nodes whose agent was stopped. */
 const stoppedNodesSetting = 'sandbox.simulation.stopped';
+/** The continue-token signing key and the workshop settings, as stored (see `applySavedSettings`). */
 const continueTokenKeySetting = 'continueTokenKey';
 const sandboxSettingsSetting = 'sandbox.settings';
 /** A pause this long with no request in flight ends a page's first screen (its rounds are a render apart). */
