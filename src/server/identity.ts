@@ -14,7 +14,7 @@ import type { KubeObject } from '../api/meta';
 import type { UserInfo } from '../api/authn';
 import type { NamingProfile } from '../machinery/naming';
 import type { Storage } from '../storage/types';
-import { initialSetting } from '../storage/settings';
+import { initialSetting, type SettingReader } from '../storage/settings';
 import type { AuthenticationConfig, ExternalFetch } from '../auth/authn/config';
 import {
   apiAudiences as apiAudiencesOf,
@@ -104,6 +104,12 @@ const oidcIssuerKeySetting = 'sandbox.identity.oidcIssuerKey';
  * whose key may exist, the issuer's key set). Unused while `--service-account-signing-key-file` is given.
  */
 const serviceAccountKeySetting = 'sandbox.identity.serviceAccountKey';
+/** The settings `createIdentity` reads at start: a caller may read them with its own (`readSetting`). */
+export const identityStartSettings: readonly string[] = [
+  identitySetting,
+  clusterCASetting,
+  serviceAccountKeySetting,
+];
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
@@ -129,6 +135,8 @@ export interface IdentityOptions {
   serviceAccountSigningKeyPEM?: string;
   /** Told of each Secret whose legacy token authenticated (legacy token tracking). */
   legacyTokenUsed?: (secret: KubeObject) => void;
+  /** Reads the start's settings (`identityStartSettings`), e.g. from one read with the caller's; default the store. */
+  readSetting?: SettingReader;
 }
 
 export interface Identity {
@@ -176,12 +184,17 @@ export interface Identity {
   save(): Promise<void>;
 }
 
-function loadState(storage: Storage): Promise<SavedIdentityState> {
+function loadState(storage: Storage, read: SettingReader): Promise<SavedIdentityState> {
   // Replicas starting together on an empty store each generate a state; all keep the first one stored.
-  return initialSetting(storage, identitySetting, (): SavedIdentityState => ({
-    adminToken: randomToken(),
-    aliceToken: randomToken(),
-  }));
+  return initialSetting(
+    storage,
+    identitySetting,
+    (): SavedIdentityState => ({
+      adminToken: randomToken(),
+      aliceToken: randomToken(),
+    }),
+    read,
+  );
 }
 
 /**
@@ -230,12 +243,14 @@ async function privateKeyOf(issued: { keys?: CryptoKeyPair }): Promise<string> {
 export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   const { profile, informers } = o;
   const saIssuer = serviceAccountIssuer(profile);
-  const state = await loadState(o.storage);
-  // The stored CA and service-account key (see below) are read together, in two concurrent reads.
+  const read: SettingReader = o.readSetting ?? ((name) => o.storage.getSetting(name));
+  const state = await loadState(o.storage, read);
+  // The stored CA and service-account key (see below) are read together, in two concurrent reads (or answered
+  // from the caller's read of the start's settings).
   const [storedCA, storedKey] = await Promise.all([
-    state.clusterCA ?? o.storage.getSetting<PersistedCertificateAuthority>(clusterCASetting),
+    state.clusterCA ?? read<PersistedCertificateAuthority>(clusterCASetting),
     o.serviceAccountSigningKeyPEM === undefined
-      ? (state.serviceAccountKey ?? o.storage.getSetting<Record<string, unknown>>(serviceAccountKeySetting))
+      ? (state.serviceAccountKey ?? read<Record<string, unknown>>(serviceAccountKeySetting))
       : undefined,
   ]);
   // The CA's PEM is known at once when stored; creating it (a fresh store) or importing it (the X.509 library)

@@ -36,7 +36,13 @@ import { legacyTokenTracker } from './legacy-token-tracking';
 import type { StoreDeps } from '../registry/generic/store';
 import type { ServiceAccountTokenService } from '../registry/kinds/types';
 import type { ServerAuthorizer, AuthorizationMode } from '../auth/authz/index';
-import { createIdentity, sandboxServiceAccount, type BuiltInIdentity, type Identity } from './identity';
+import {
+  createIdentity,
+  identityStartSettings,
+  sandboxServiceAccount,
+  type BuiltInIdentity,
+  type Identity,
+} from './identity';
 import { authenticate } from './filters/authentication';
 import { impersonation } from './filters/impersonation';
 import { authorize } from './filters/authorization';
@@ -85,7 +91,7 @@ import { profileDefinitions } from '../registry/crd/definitions';
 import { CrdRegistrar } from '../registry/crd/registrar';
 import { SharedInformerFactory } from '../registry/cache/factory';
 import { namespaceLister } from '../registry/cache/namespace-lister';
-import { initialSetting } from '../storage/settings';
+import { initialSetting, readSettings, type SettingReader } from '../storage/settings';
 import type { ChangeRecord } from '../storage/types';
 import { ServiceAllocators } from '../registry/kinds/core/service/allocators';
 import type { Simulation } from '../simulation/index';
@@ -119,6 +125,9 @@ const postStartLibrary = new LazyModule<typeof PostStart>('post-start', () => im
 
 /** The storage setting naming the simulated nodes whose agent was stopped. */
 const stoppedNodesSetting = 'sandbox.simulation.stopped';
+/** The continue-token signing key and the workshop settings, as stored (see `applySavedSettings`). */
+const continueTokenKeySetting = 'continueTokenKey';
+const sandboxSettingsSetting = 'sandbox.settings';
 /** A pause this long with no request in flight ends a page's first screen (its rounds are a render apart). */
 const FIRST_SCREEN_PAUSE_MS = 250;
 /**
@@ -561,7 +570,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         simulationSettings = nextSimulation;
         await simulation?.apply(nextSimulation);
       }
-      await storage.setSetting('sandbox.settings', {
+      await storage.setSetting(sandboxSettingsSetting, {
         compactionIntervalMs: compactor.interval,
         featureGates: gateState.settings(),
         runtimeConfig: savedRuntimeConfig,
@@ -608,15 +617,29 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
 
-  /** Reads what the server keeps in storage settings (continue-token key, sandbox settings), at start and after an import. */
-  async function applySavedSettings(): Promise<void> {
+  /**
+   * Reads what the server keeps in storage settings (continue-token key, sandbox settings), at start and after an
+   * import. At start `startRead` answers them from the start's one read of its settings (`readSettings`).
+   */
+  async function applySavedSettings(startRead?: SettingReader): Promise<void> {
+    const read: SettingReader = startRead ?? ((name) => storage.getSetting(name));
     // Every replica on this store signs and accepts continue tokens with the first key stored.
-    const secret = await initialSetting(storage, 'continueTokenKey', () =>
-      Array.from(crypto.getRandomValues(new Uint8Array(32))),
+    const secret = await initialSetting(
+      storage,
+      continueTokenKeySetting,
+      () => Array.from(crypto.getRandomValues(new Uint8Array(32))),
+      read,
     );
     tokens = await ContinueTokens.create(new Uint8Array(secret), profile.metaGroup);
-    await storage.setSetting(profileSetting, profile.name);
-    const saved = await storage.getSetting<Partial<SandboxSettings>>('sandbox.settings');
+    // At start a store that names this profile already is not written again (a write transaction fewer); a
+    // fresh one's write goes on beside the reads below (awaited before this returns).
+    const profileWritten =
+      startRead === undefined || (await startRead(profileSetting)) !== profile.name
+        ? storage.setSetting(profileSetting, profile.name)
+        : undefined;
+    // Reported by the await at the end; until then a failure must not count as unhandled.
+    profileWritten?.catch(() => undefined);
+    const saved = await read<Partial<SandboxSettings>>(sandboxSettingsSetting);
     await loadYamlForSettings(profile, {
       ...(options.admission === undefined ? { admission: saved?.admission } : {}),
       ...(options.audit?.policy === undefined ? { auditPolicy: saved?.auditPolicy } : {}),
@@ -653,7 +676,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
     }
     // The clock keeps the time it had (it never goes back: a saved offset behind it is ignored).
-    const savedClock = await storage.getSetting<{ offsetMs?: number }>(clockSetting);
+    const savedClock = await read<{ offsetMs?: number }>(clockSetting);
     const savedOffset = savedClock?.offsetMs ?? 0;
     if (Number.isFinite(savedOffset) && savedOffset > clock.offsetMs)
       clock.advance(savedOffset - clock.offsetMs);
@@ -668,9 +691,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           console.error('saved simulation settings ignored', e);
         }
       }
-      const stopped = await storage.getSetting<string[]>(stoppedNodesSetting);
+      const stopped = await read<string[]>(stoppedNodesSetting);
       stoppedNodes = Array.isArray(stopped) ? stopped.filter((n) => typeof n === 'string') : [];
     }
+    await profileWritten;
   }
 
   /** The allocators take what the stored Services hold (at start, and when the state was replaced underneath). */
@@ -905,11 +929,22 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const foreground = new ForegroundRequests();
   const serving = (async () => {
     step('built');
-    await applySavedSettings();
+    // Every setting the start reads, in one read of the store (one IndexedDB transaction instead of one each,
+    // in sequence); each is then answered from it once, and read from the store again after that.
+    const startRead = await readSettings(storage, [
+      continueTokenKeySetting,
+      profileSetting,
+      sandboxSettingsSetting,
+      clockSetting,
+      ...(simulationSettings !== undefined ? [stoppedNodesSetting] : []),
+      ...identityStartSettings,
+    ]);
+    await applySavedSettings(startRead);
     step('settings');
     identity = await createIdentity({
       profile,
       storage,
+      readSetting: startRead,
       informers,
       authentication: options.authentication,
       authorizationModes: (options.authorizationModes ?? ['Node', 'RBAC']) as AuthorizationMode[],

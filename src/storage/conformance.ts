@@ -10,6 +10,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../api/meta';
+import { initialSetting, readSettings } from './settings';
 import {
   StorageError,
   type ChangeRecord,
@@ -456,6 +457,34 @@ export function describeStorageConformance(
         if (conformance.settingsTakeRevisions) expect(await store.currentRevision()).toBeLessThanOrEqual(3);
         else expect(await store.currentRevision()).toBe(0);
         expect(await store.changesSince(0)).toEqual([]);
+      });
+
+      it('reads several settings together as it reads them one by one', async () => {
+        await store.setSetting('keys', { signing: 'abc', list: [1, 2] });
+        await store.setSetting('flag', false);
+        const names = ['keys', 'missing', 'flag'];
+        const expected = [{ signing: 'abc', list: [1, 2] }, undefined, false];
+        // The backend's own batch read, where it has one (the Dexie store: one transaction).
+        if (store.getSettings !== undefined) {
+          const values = await store.getSettings(names);
+          expect(values).toEqual(expected);
+          (values[0] as { list: number[] }).list.push(3);
+          expect(await store.getSetting('keys')).toEqual(expected[0]);
+          expect(await store.getSettings([])).toEqual([]);
+        }
+        // The reader answers each name once from the read, then from the store: a later write is seen.
+        const read = await readSettings(store, names);
+        await store.setSetting('flag', true);
+        await store.setSetting('other', 7);
+        expect(await read('keys')).toEqual(expected[0]);
+        expect(await read('missing')).toBeUndefined();
+        expect(await read('flag')).toBe(false);
+        expect(await read('flag')).toBe(true);
+        expect(await read('other')).toBe(7);
+        // A name the read found missing is generated once and kept, as without the read.
+        const again = await readSettings(store, ['generated']);
+        expect(await initialSetting(store, 'generated', () => 'first', again)).toBe('first');
+        expect(await initialSetting(store, 'generated', () => 'second')).toBe('first');
       });
     });
 

@@ -142,6 +142,12 @@ export interface Storage {
    * fall back to read-then-write (see settings.ts).
    */
   initSetting?<T>(name: string, value: T): Promise<T>;
+  /**
+   * Optional: several settings read together, in one read of the store where the backend can (one IndexedDB
+   * transaction instead of one each), each value at the position of its name, `undefined` where none is stored.
+   * Without it, callers read them one by one, concurrently (see settings.ts).
+   */
+  getSettings?(names: readonly string[]): Promise<unknown[]>;
 
   /**
    * Optional: the caller promises (`true`) that no other handle writes the store until it calls with `false`, as

@@ -28,7 +28,7 @@ import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import { listPage, type NativeKeyRanges } from './native-list';
 import { exportDatabase, importDatabase } from './export-import';
 import { withObjects } from './history-rows';
-import { openDatabase, type MetaName, type ObjectRow, type StorageDatabase } from './schema';
+import { openDatabase, type MetaName, type ObjectRow, type SettingRow, type StorageDatabase } from './schema';
 import {
   commitBatch,
   type BatchWrite,
@@ -219,6 +219,26 @@ export class DexieStorage implements Storage {
 
   getSetting<T>(name: string): Promise<T | undefined> {
     return guard(async () => (await this.db.settings.get(name))?.value as T | undefined);
+  }
+
+  getSettings(names: readonly string[]): Promise<unknown[]> {
+    // One read-only transaction for all of them (the server's start reads several): on the native connection,
+    // each value taken as its request succeeds, all answered once the transaction completed.
+    return guard(async () => {
+      const db = await this.backend();
+      return new Promise<unknown[]>((resolve, reject) => {
+        const values: unknown[] = names.map(() => undefined);
+        const transaction = db.transaction('settings', 'readonly');
+        const settings = transaction.objectStore('settings');
+        names.forEach((name, i) => {
+          const request = settings.get(name);
+          request.onsuccess = () => (values[i] = (request.result as SettingRow | undefined)?.value);
+        });
+        transaction.oncomplete = () => resolve(values);
+        // A failed request aborts the transaction: one error for the whole read.
+        transaction.onabort = () => reject(transaction.error ?? new Error('settings read aborted'));
+      });
+    });
   }
 
   setSetting<T>(name: string, value: T): Promise<void> {

@@ -252,6 +252,10 @@ export class MemoryStorage implements Storage {
     return cloneValue(this.settings.get(name)) as T | undefined;
   }
 
+  async getSettings(names: readonly string[]): Promise<unknown[]> {
+    return names.map((name) => cloneValue(this.settings.get(name)));
+  }
+
   async setSetting<T>(name: string, value: T): Promise<void> {
     this.settings.set(name, cloneInput(value));
   }

@@ -88,6 +88,8 @@ export class ReadCachedStorage implements Storage {
     const init = backend.initSetting;
     if (init !== undefined)
       this.initSetting = <T>(name: string, value: T) => init.call(backend, name, value) as Promise<T>;
+    const readMany = backend.getSettings;
+    if (readMany !== undefined) this.getSettings = (names) => readMany.call(backend, names);
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
@@ -176,6 +178,8 @@ export class ReadCachedStorage implements Storage {
   }
   /** Present when the backend has it: without it, settings.ts falls back to read-then-write. */
   initSetting?<T>(name: string, value: T): Promise<T>;
+  /** Present when the backend has it: without it, settings.ts reads the settings one by one. */
+  getSettings?(names: readonly string[]): Promise<unknown[]>;
   onCommit(listener: CommitListener): () => void {
     return this.inner.onCommit(listener);
   }
