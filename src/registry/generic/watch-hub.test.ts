@@ -128,4 +128,30 @@ describe('WatchHub', () => {
     expect(seen).toEqual(['ADDED:1', 'ADDED:2', 'DELETED:3', 'MODIFIED:4']);
     hub.stop();
   });
+  it('a watch with an interest gets the changes under its prefix and only the revision of the others', async () => {
+    const storage = createMemoryStorage();
+    let checks = 0;
+    const hub = new WatchHub(storage, () => {
+      checks++;
+      return false;
+    });
+    const got: string[] = [];
+    const skipped: number[] = [];
+    const all: number[] = [];
+    hub.subscribe((c) => got.push(`${c.type}:${c.revision}`), {
+      prefix: '/core/configmaps/ns/',
+      skipped: (revision) => skipped.push(revision),
+    });
+    hub.subscribe((c) => all.push(c.revision));
+    await storage.create(key('a'), cm('a'));
+    await storage.create('/core/secrets/ns/s', { metadata: { name: 's', namespace: 'ns' } });
+    await storage.create('/core/configmaps/other/b', cm('b'));
+    await storage.delete(key('a'));
+    expect(got).toEqual(['ADDED:1', 'DELETED:4']);
+    expect(skipped).toEqual([2, 3]);
+    expect(all).toEqual([1, 2, 3, 4]);
+    // The clock is read after a watch got a change, not for one it was only told the revision of.
+    expect(checks).toBe(6);
+    hub.stop();
+  });
 });

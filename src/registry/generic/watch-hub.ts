@@ -31,8 +31,23 @@
 import { inLaterTurn, nextTurn, sliceSpent } from '../../machinery/cooperative';
 import type { ChangeRecord, CommitListener, Storage } from '../../storage/types';
 
+/**
+ * Which changes a watch wants: those whose key starts with `prefix` reach its listener; of the others it is
+ * only told the revision (`skipped`), which it has then seen (its bookmarks carry the store's progress). A
+ * fan-out over every open watch of every resource then costs a prefix test per watch, not a call into each.
+ */
+export interface WatchInterest {
+  prefix: string;
+  skipped(revision: number): void;
+}
+
+interface HubWatch {
+  listener: CommitListener;
+  interest: WatchInterest | undefined;
+}
+
 export class WatchHub {
-  private readonly watches = new Set<CommitListener>();
+  private readonly watches = new Set<HubWatch>();
   private readonly queue: ChangeRecord[] = [];
   private delivering = false;
   private unsubscribe: (() => void) | undefined;
@@ -47,10 +62,13 @@ export class WatchHub {
     private readonly afterAnswer = false,
   ) {}
 
-  /** Adds a watch's listener; returns the call that removes it (deliveries stop at once). */
-  subscribe(listener: CommitListener): () => void {
-    // Wrapped, so that the same function subscribed twice means two deliveries and two unsubscribes.
-    const entry: CommitListener = (change) => listener(change);
+  /**
+   * Adds a watch's listener (given every change, or with `interest` only the changes under its prefix);
+   * returns the call that removes it (deliveries stop at once).
+   */
+  subscribe(listener: CommitListener, interest?: WatchInterest): () => void {
+    // An entry of its own, so that the same function subscribed twice means two deliveries and two unsubscribes.
+    const entry: HubWatch = { listener, interest };
     this.watches.add(entry);
     this.unsubscribe ??= this.storage.onCommit((change) => this.arrive(change));
     return () => {
@@ -90,16 +108,24 @@ export class WatchHub {
         // as one write, instead of one change per watch per turn.
         const batch = this.queue.splice(0);
         for (const watch of [...this.watches]) {
+          const interest = watch.interest;
+          let delivered = false;
           for (const change of batch) {
             // Stopped meanwhile (its client went away during an earlier pause, or on an earlier change).
             if (!this.watches.has(watch)) break;
             try {
-              watch(change);
+              if (interest !== undefined && !change.key.startsWith(interest.prefix))
+                interest.skipped(change.revision);
+              else {
+                delivered = true;
+                watch.listener(change);
+              }
             } catch (error) {
               console.error('watch delivery failed', error);
             }
           }
-          if (this.spent()) await nextTurn();
+          // Only a watch that got a change did work worth a look at the clock.
+          if (delivered && this.spent()) await nextTurn();
         }
       }
     } finally {

@@ -64,7 +64,16 @@ export function openWatch(
     if (live) deliver(change);
     else pending.push(change);
   };
-  const unsubscribe = sources.hub?.subscribe(listener) ?? storage.onCommit(listener);
+  // A change outside the collection, told by the hub by its revision only: seen, as `deliver` would mark it.
+  // Before the watch is live, the highest such revision waits until the pending changes were delivered.
+  let skippedThrough = 0;
+  const skipped = (revision: number): void => {
+    if (stopped) return;
+    if (!live) skippedThrough = Math.max(skippedThrough, revision);
+    else if (revision > lastSeen) lastSeen = revision;
+  };
+  const unsubscribe =
+    sources.hub?.subscribe(listener, { prefix: filter.prefix, skipped }) ?? storage.onCommit(listener);
 
   const stop = (): void => {
     stopped = true;
@@ -110,6 +119,7 @@ export function openWatch(
       } else if (!(await replayHistory(storage, after, deliver, () => stopped, fail))) return;
     }
     for (const change of pending.splice(0)) deliver(change);
+    lastSeen = Math.max(lastSeen, skippedThrough);
     live = true;
   };
 
