@@ -47,7 +47,9 @@ const cms = { group: '', version: 'v1', resource: 'configmaps', namespace: 'obje
 async function collect(c: ApiClient, rv: string, count: number, accept?: string): Promise<WatchEvent[]> {
   const events: WatchEvent[] = [];
   const abort = new AbortController();
-  for await (const event of c.watch(cms, { resourceVersion: rv }, abort.signal, accept)) {
+  // Only this test's objects (the namespace's own ConfigMap is published meanwhile).
+  const query = { resourceVersion: rv, labelSelector: 'test=objects' };
+  for await (const event of c.watch(cms, query, abort.signal, accept)) {
     events.push(event);
     if (events.length === count) break;
   }
@@ -64,8 +66,8 @@ it('an in-process client reads the same events as objects as a client decoding t
     collect(client(false), rv, 5, metadataOnly),
     collect(client(true), rv, 5, metadataOnly),
   ];
-  await admin.create(cms, { metadata: { name: 'a', labels: { x: 'y' } }, data: { k: 'ü\n"' } });
-  await admin.create(cms, { metadata: { name: 'b' } });
+  await admin.create(cms, { metadata: { name: 'a', labels: { test: 'objects' } }, data: { k: 'ü\n"' } });
+  await admin.create(cms, { metadata: { name: 'b', labels: { test: 'objects' } } });
   await admin.patch({ ...cms, name: 'a' }, { data: { k: '2' } }, 'application/merge-patch+json');
   await admin.delete({ ...cms, name: 'b' });
   await admin.delete({ ...cms, name: 'a' });
@@ -103,7 +105,7 @@ it('leaving an in-process watch early stops it on the server; a client over the 
   const rv = (await c.list(cms)).metadata?.resourceVersion ?? '';
   const watching = collect(c, rv, 1);
   await expect.poll(longRunning).toBe(before + 1);
-  await c.create(cms, { metadata: { name: 'early' } });
+  await c.create(cms, { metadata: { name: 'early', labels: { test: 'objects' } } });
   expect((await watching).map((e) => e.type)).toEqual(['ADDED']);
   await expect.poll(longRunning).toBe(before);
 });
