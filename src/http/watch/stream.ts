@@ -45,6 +45,17 @@ const maxBacklog = 100 * 1024;
 const maxTimerMs = 2 ** 31 - 1;
 
 const textDecoder = new TextDecoder();
+/** The last frame read as text: a shared frame goes to every in-process watcher of a change in one pass. */
+let lastFrame: Uint8Array | undefined;
+let lastText = '';
+
+function frameText(frame: Uint8Array): string {
+  if (frame !== lastFrame) {
+    lastText = textDecoder.decode(frame);
+    lastFrame = frame;
+  }
+  return lastText;
+}
 
 export function openWatchStream(
   server: ServerContext,
@@ -143,7 +154,7 @@ export function openWatchStream(
   // The frame's bytes to the stream, or the event they encode to an in-process client (the JSON line, parsed).
   const write = (c: ReadableStreamDefaultController<Uint8Array>, frame: Uint8Array): void => {
     if (objects === undefined) c.enqueue(frame);
-    else objects.push(JSON.parse(textDecoder.decode(frame)) as WatchEvent);
+    else objects.push(JSON.parse(frameText(frame)) as WatchEvent);
   };
 
   const bookmark = (annotations?: Record<string, string>): void => {
