@@ -64,16 +64,8 @@ export function openWatch(
     if (live) deliver(change);
     else pending.push(change);
   };
-  // A change outside the collection, told by the hub by its revision only: seen, as `deliver` would mark it.
-  // Before the watch is live, the highest such revision waits until the pending changes were delivered.
-  let skippedThrough = 0;
-  const skipped = (revision: number): void => {
-    if (stopped) return;
-    if (!live) skippedThrough = Math.max(skippedThrough, revision);
-    else if (revision > lastSeen) lastSeen = revision;
-  };
   const unsubscribe =
-    sources.hub?.subscribe(listener, { prefix: filter.prefix, skipped }) ?? storage.onCommit(listener);
+    sources.hub?.subscribe(listener, { prefix: filter.prefix }) ?? storage.onCommit(listener);
 
   const stop = (): void => {
     stopped = true;
@@ -119,7 +111,6 @@ export function openWatch(
       } else if (!(await replayHistory(storage, after, deliver, () => stopped, fail))) return;
     }
     for (const change of pending.splice(0)) deliver(change);
-    lastSeen = Math.max(lastSeen, skippedThrough);
     live = true;
   };
 
@@ -128,7 +119,11 @@ export function openWatch(
   });
 
   return {
-    lastRevision: () => lastSeen,
+    // Changes of other collections do not reach this watch from the hub. Once live it has seen every change the
+    // hub handed out: those before it subscribed through its start (a list, the watch cache or the history, all
+    // read after it subscribed), the later ones from the hub, or they were not its collection's.
+    lastRevision: () =>
+      live && sources.hub !== undefined ? Math.max(lastSeen, sources.hub.deliveredThrough) : lastSeen,
     isLive: () => live,
     started,
     stop,
