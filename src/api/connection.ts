@@ -40,4 +40,9 @@ export interface ConnectionInfo {
    * would drop them.
    */
   trimsManagedFields?: boolean;
+  /**
+   * The client is in this process and reads a JSON watch's events as objects beside the response
+   * (machinery/watch-objects.ts) instead of decoding its bytes: the in-process controllers and simulated cluster.
+   */
+  watchEventsAsObjects?: boolean;
 }

@@ -1,11 +1,20 @@
 /**
  * Reads a watch response body: one JSON watch event per line. Split from the
  * client so that a partial line at a chunk boundary is handled in one place.
+ * A response the server made for a client in its own process carries its
+ * events beside it as objects (machinery/watch-objects.ts): those are read
+ * instead of the bytes.
  */
 
 import type { WatchEvent } from '../api/meta';
+import { watchEventsOf, type WatchEventChannel } from '../machinery/watch-objects';
 
 export async function* readWatchEvents(response: Response): AsyncGenerator<WatchEvent> {
+  const objects = watchEventsOf(response);
+  if (objects !== undefined) {
+    yield* readWatchObjects(response, objects);
+    return;
+  }
   if (response.body === null) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
@@ -28,5 +37,18 @@ export async function* readWatchEvents(response: Response): AsyncGenerator<Watch
   } finally {
     // Leaving the loop early (break, throw, abort) must cancel the stream so the server stops the watch.
     await reader.cancel().catch(() => undefined);
+  }
+}
+
+async function* readWatchObjects(response: Response, objects: WatchEventChannel): AsyncGenerator<WatchEvent> {
+  try {
+    for (;;) {
+      const next = await objects.next();
+      if (next.done === true) return;
+      yield next.value;
+    }
+  } finally {
+    // As with the bytes: leaving early cancels the body, which stops the watch on the server.
+    await response.body?.cancel().catch(() => undefined);
   }
 }

@@ -15,6 +15,7 @@ import { AuditRecorder } from '../audit/recorder';
 import type { RequestContext } from '../http/context';
 import type { AuditStarter } from '../http/server-context';
 import type { NamingProfile } from '../machinery/naming';
+import { watchEventsOf, withWatchEvents } from '../machinery/watch-objects';
 import { attributesOf } from './filters/authorization';
 
 export interface RequestAudit {
@@ -131,11 +132,14 @@ export function createServerAudit(
             };
             const tracked = body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: once }));
             ctx.signal.addEventListener('abort', once, { once: true });
-            return new Response(tracked, {
+            const wrapped = new Response(tracked, {
               status: response.status,
               statusText: response.statusText,
               headers: response.headers,
             });
+            // An in-process client's events travel beside the body (machinery/watch-objects.ts): they go along.
+            const objects = watchEventsOf(response);
+            return objects !== undefined ? withWatchEvents(wrapped, objects) : wrapped;
           }
           const responseBody =
             recorder.wantsResponseBody &&

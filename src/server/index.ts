@@ -849,7 +849,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   /** The connection of the in-process controller-manager's requests. */
-  const controllerManagerConnection: ConnectionInfo = { trimsManagedFields: true };
+  const controllerManagerConnection: ConnectionInfo = {
+    trimsManagedFields: true,
+    watchEventsAsObjects: true,
+  };
+  /** The simulated cluster's components' connection: in process, reading watch events as objects. */
+  const inProcessConnection: ConnectionInfo = { watchEventsAsObjects: true };
 
   /** A client that calls this server in process as `user` (the real server's loopback client). */
   function loopbackClient(user: UserInfo) {
@@ -1043,7 +1048,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const clientAs = (user: UserInfo, agent: string) =>
       createClient({
         baseUrl: 'http://orch.internal',
-        fetch: (request) => handleRequest(deps, request),
+        fetch: (request) => handleRequest(deps, request, inProcessConnection),
         headers: {
           authorization: `Bearer ${need().staticTokens.mint(user)}`,
           'user-agent': `${agent}/${serverVersion.gitVersion} (linux/amd64) ${profile.word}/${serverVersion.gitCommit}`,

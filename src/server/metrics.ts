@@ -164,6 +164,12 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   >();
   /** The frozen label set of each watched kind (see watchEventSent). */
   private readonly watchLabels = new Map<string, Labels>();
+  /**
+   * The frozen label sets of admission controllers' observations, by plugin name, then operation, type and
+   * outcome: every admission observes each plugin it runs (a create some twenty), and a frozen set's text is
+   * kept (prometheus.ts) where a new one's is spelled out on every observation. As many as the series.
+   */
+  private readonly controllerLabels = new Map<string, Map<string, Labels>>();
   private readonly watchEvents = new Scalar(
     {
       name: 'apiserver_watch_events_total',
@@ -311,10 +317,23 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
     l: { name: string; operation: string; rejected: boolean; type: string },
     seconds: number,
   ): void {
-    this.controllerDuration.observe(
-      { name: l.name, operation: l.operation, rejected: String(l.rejected), type: l.type },
-      seconds,
-    );
+    let byPlugin = this.controllerLabels.get(l.name);
+    if (byPlugin === undefined) {
+      byPlugin = new Map();
+      this.controllerLabels.set(l.name, byPlugin);
+    }
+    const id = `${l.operation} ${l.type} ${l.rejected}`;
+    let labels = byPlugin.get(id);
+    if (labels === undefined) {
+      labels = Object.freeze({
+        name: l.name,
+        operation: l.operation,
+        rejected: String(l.rejected),
+        type: l.type,
+      });
+      byPlugin.set(id, labels);
+    }
+    this.controllerDuration.observe(labels, seconds);
   }
 
   observeStep(l: { operation: string; rejected: boolean; type: string }, seconds: number): void {

@@ -8,7 +8,7 @@
  * behind with a 410 ERROR event.
  */
 
-import type { KubeObject, Status, WatchEventType } from '../../api/meta';
+import type { KubeObject, Status, WatchEvent, WatchEventType } from '../../api/meta';
 import { resourceExpired } from '../../machinery/errors';
 import type { RestStorage, Watcher, WatchHandle, WatchRequest } from '../../registry/rest/capabilities';
 import type { RequestScope } from '../../registry/rest/scope';
@@ -21,6 +21,7 @@ import { tableFor } from '../table';
 import { partialObjectMetadata } from '../partial-metadata';
 import { requestLabelsOf } from '../request-labels';
 import { sharedFrame } from './shared-frames';
+import { WatchEventChannel, withWatchEvents } from '../../machinery/watch-objects';
 
 export interface WatchSpec {
   rt: ResourceType;
@@ -43,6 +44,19 @@ const maxBacklog = 100 * 1024;
 /** The longest single timer a JavaScript host runs; longer timeouts are re-armed. */
 const maxTimerMs = 2 ** 31 - 1;
 
+const textDecoder = new TextDecoder();
+/** The last frame read as text: a shared frame goes to every in-process watcher of a change in one pass. */
+let lastFrame: Uint8Array | undefined;
+let lastText = '';
+
+function frameText(frame: Uint8Array): string {
+  if (frame !== lastFrame) {
+    lastText = textDecoder.decode(frame);
+    lastFrame = frame;
+  }
+  return lastText;
+}
+
 export function openWatchStream(
   server: ServerContext,
   ctx: RequestContext,
@@ -57,6 +71,12 @@ export function openWatchStream(
   let handle: WatchHandle | undefined;
   const cleanups: (() => void)[] = [];
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+  // An in-process client of a JSON watch reads each event as the object its line parses to, not through the
+  // stream's bytes (machinery/watch-objects.ts); the body then only ends with the watch and stops it when cancelled.
+  const objects =
+    ctx.conn?.watchEventsAsObjects === true && encoding.contentType === 'application/json'
+      ? new WatchEventChannel()
+      : undefined;
 
   const endLongRunning = ctx.info.isResourceRequest
     ? server.metrics.longRunningStarted(requestLabelsOf(ctx.info, ctx.request.headers.get('content-type')))
@@ -66,6 +86,7 @@ export function openWatchStream(
     closed = true;
     endLongRunning();
     handle?.stop();
+    objects?.end();
     for (const c of cleanups.splice(0)) c();
   };
 
@@ -116,9 +137,11 @@ export function openWatchStream(
         ? sharedFrame(type, object, encoding.contentType, () => encoding.encode(type, object))
         : encoding.encode(type, shown);
     server.metrics.watchEventSent(rt.group, rt.version, rt.kind, frame.byteLength);
-    c.enqueue(frame);
-    if (handle?.isLive() === true && (c.desiredSize ?? 0) < -maxBacklog) {
-      c.enqueue(
+    write(c, frame);
+    const backlog = objects !== undefined ? objects.backlog : -(c.desiredSize ?? 0);
+    if (handle?.isLive() === true && backlog > maxBacklog) {
+      write(
+        c,
         encoding.encode(
           'ERROR',
           resourceExpired(`too old resource version: ${handle.lastRevision()} (watcher fell behind)`).status,
@@ -126,6 +149,12 @@ export function openWatchStream(
       );
       close();
     }
+  };
+
+  // The frame's bytes to the stream, or the event they encode to an in-process client (the JSON line, parsed).
+  const write = (c: ReadableStreamDefaultController<Uint8Array>, frame: Uint8Array): void => {
+    if (objects === undefined) c.enqueue(frame);
+    else objects.push(JSON.parse(frameText(frame)) as WatchEvent);
   };
 
   const bookmark = (annotations?: Record<string, string>): void => {
@@ -185,5 +214,6 @@ export function openWatchStream(
     },
     { highWaterMark: 0 },
   );
-  return new Response(stream, { status: 200, headers: baseHeaders(ctx, encoding.contentType) });
+  const response = new Response(stream, { status: 200, headers: baseHeaders(ctx, encoding.contentType) });
+  return objects !== undefined ? withWatchEvents(response, objects) : response;
 }

@@ -128,4 +128,35 @@ describe('WatchHub', () => {
     expect(seen).toEqual(['ADDED:1', 'ADDED:2', 'DELETED:3', 'MODIFIED:4']);
     hub.stop();
   });
+  it('a watch with an interest gets only the changes under its prefix; every watch has seen what was handed out', async () => {
+    const storage = createMemoryStorage();
+    let checks = 0;
+    const hub = new WatchHub(storage, () => {
+      checks++;
+      return false;
+    });
+    const got: string[] = [];
+    const inResource: number[] = [];
+    const all: number[] = [];
+    const unprefixed: number[] = [];
+    hub.subscribe((c) => got.push(`${c.type}:${c.revision}`), { prefix: '/core/configmaps/ns/' });
+    hub.subscribe((c) => inResource.push(c.revision), { prefix: '/core/configmaps/' });
+    hub.subscribe((c) => all.push(c.revision));
+    // Not a path ending at a `/`: offered every change, filtered by its prefix all the same.
+    hub.subscribe((c) => unprefixed.push(c.revision), { prefix: '/core/configmaps/ns/a' });
+    await storage.create(key('a'), cm('a'));
+    expect(hub.deliveredThrough).toBe(1);
+    await storage.create('/core/secrets/ns/s', { metadata: { name: 's', namespace: 'ns' } });
+    expect(hub.deliveredThrough).toBe(2);
+    await storage.create('/core/configmaps/other/b', cm('b'));
+    await storage.delete(key('a'));
+    expect(got).toEqual(['ADDED:1', 'DELETED:4']);
+    expect(inResource).toEqual([1, 3, 4]);
+    expect(all).toEqual([1, 2, 3, 4]);
+    expect(unprefixed).toEqual([1, 4]);
+    expect(hub.deliveredThrough).toBe(4);
+    // The clock is read after a watch got a change: 4 + 3 + 2 + 2, none for the others.
+    expect(checks).toBe(11);
+    hub.stop();
+  });
 });

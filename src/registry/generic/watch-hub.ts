@@ -31,11 +31,33 @@
 import { inLaterTurn, nextTurn, sliceSpent } from '../../machinery/cooperative';
 import type { ChangeRecord, CommitListener, Storage } from '../../storage/types';
 
+/**
+ * Which changes a watch wants: those whose key starts with `prefix` (a path ending in `/`: a resource's, or a
+ * namespace's within it). The hub keeps such watches by prefix and hands a change only to the watches of the
+ * prefixes its key has, so that a fan-out over every open watch of every resource (a hundred informers) costs a
+ * few map lookups per change, not a call into each watch. What the others have seen is `deliveredThrough`.
+ */
+export interface WatchInterest {
+  prefix: string;
+}
+
+interface HubWatch {
+  listener: CommitListener;
+  interest: WatchInterest | undefined;
+  /** Subscription order: the watches of one change are served in it. */
+  order: number;
+}
+
 export class WatchHub {
-  private readonly watches = new Set<CommitListener>();
+  private readonly watches = new Set<HubWatch>();
+  /** The watches with an interest, by prefix; the others get every change. */
+  private readonly byPrefix = new Map<string, Set<HubWatch>>();
+  private readonly everything = new Set<HubWatch>();
+  private subscribed = 0;
   private readonly queue: ChangeRecord[] = [];
   private delivering = false;
   private unsubscribe: (() => void) | undefined;
+  private delivered = 0;
 
   /**
    * `spent` says when the turn has run long enough to go on in the next one (tests pass their own clock).
@@ -47,14 +69,31 @@ export class WatchHub {
     private readonly afterAnswer = false,
   ) {}
 
-  /** Adds a watch's listener; returns the call that removes it (deliveries stop at once). */
-  subscribe(listener: CommitListener): () => void {
-    // Wrapped, so that the same function subscribed twice means two deliveries and two unsubscribes.
-    const entry: CommitListener = (change) => listener(change);
+  /**
+   * The revision of the last change handed to every watch that wanted it: a watch subscribed before it has seen
+   * every change up to it, whether or not its own prefix had any (its bookmarks carry the store's progress).
+   */
+  get deliveredThrough(): number {
+    return this.delivered;
+  }
+
+  /**
+   * Adds a watch's listener (given every change, or with `interest` only the changes under its prefix);
+   * returns the call that removes it (deliveries stop at once).
+   */
+  subscribe(listener: CommitListener, interest?: WatchInterest): () => void {
+    // An entry of its own, so that the same function subscribed twice means two deliveries and two unsubscribes.
+    const entry: HubWatch = { listener, interest, order: this.subscribed++ };
     this.watches.add(entry);
+    // A prefix that does not end at a `/` cannot be found from a key's: such a watch is offered every change.
+    const indexed = interest !== undefined && interest.prefix.endsWith('/');
+    const group = indexed ? this.groupOf(interest.prefix) : this.everything;
+    group.add(entry);
     this.unsubscribe ??= this.storage.onCommit((change) => this.arrive(change));
     return () => {
       this.watches.delete(entry);
+      group.delete(entry);
+      if (indexed && group.size === 0) this.byPrefix.delete(interest.prefix);
     };
   }
 
@@ -63,7 +102,35 @@ export class WatchHub {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.watches.clear();
+    this.byPrefix.clear();
+    this.everything.clear();
     this.queue.length = 0;
+  }
+
+  private groupOf(prefix: string): Set<HubWatch> {
+    let group = this.byPrefix.get(prefix);
+    if (group === undefined) {
+      group = new Set();
+      this.byPrefix.set(prefix, group);
+    }
+    return group;
+  }
+
+  /** The watches that want some change of `batch`, in subscription order. */
+  private targetsOf(batch: readonly ChangeRecord[]): HubWatch[] {
+    if (this.byPrefix.size === 0) return [...this.everything];
+    const found = new Set<HubWatch>(this.everything);
+    for (const change of batch) {
+      const key = change.key;
+      // Every prefix the key has that ends at a `/`: `/`, `/core/`, `/core/configmaps/`, `/core/configmaps/ns/`.
+      for (let slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
+        const group = this.byPrefix.get(key.slice(0, slash + 1));
+        if (group !== undefined) for (const watch of group) found.add(watch);
+      }
+    }
+    const targets = [...found];
+    if (targets.length > 1) targets.sort((a, b) => a.order - b.order);
+    return targets;
   }
 
   private arrive(change: ChangeRecord): void {
@@ -89,18 +156,24 @@ export class WatchHub {
         // (commits made while it paused) hands a watch all it missed in one turn, which its connection sends
         // as one write, instead of one change per watch per turn.
         const batch = this.queue.splice(0);
-        for (const watch of [...this.watches]) {
+        for (const watch of this.targetsOf(batch)) {
+          const prefix = watch.interest?.prefix;
+          let delivered = false;
           for (const change of batch) {
             // Stopped meanwhile (its client went away during an earlier pause, or on an earlier change).
             if (!this.watches.has(watch)) break;
+            if (prefix !== undefined && !change.key.startsWith(prefix)) continue;
+            delivered = true;
             try {
-              watch(change);
+              watch.listener(change);
             } catch (error) {
               console.error('watch delivery failed', error);
             }
           }
-          if (this.spent()) await nextTurn();
+          // Only a watch that got a change did work worth a look at the clock.
+          if (delivered && this.spent()) await nextTurn();
         }
+        this.delivered = Math.max(this.delivered, batch[batch.length - 1]?.revision ?? 0);
       }
     } finally {
       this.delivering = false;

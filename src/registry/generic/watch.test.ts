@@ -118,4 +118,31 @@ describe('openWatch', () => {
     after.stop();
     hub.stop();
   });
+  it('has seen the changes of other collections: its revision follows the store, before and after it is live', async () => {
+    const storage = createMemoryStorage();
+    const hub = new WatchHub(storage, () => false);
+    hub.subscribe(() => undefined);
+    await storage.create(`${prefix}default/a`, { metadata: { name: 'a' } });
+    const sent: string[] = [];
+    const handle = openWatch(
+      storage,
+      configmaps,
+      { prefix: `${prefix}default/` },
+      { initialEvents: true },
+      { emit: (type, object) => sent.push(`${type} ${object.metadata?.name ?? ''}`), fail: () => undefined },
+      { hub, tooLargeResourceVersionWaitMs: 0 },
+    );
+    // Committed before the watch is live (its list is still to be read): a secret, then a ConfigMap elsewhere.
+    await storage.create('/core/secrets/default/s', { metadata: { name: 's' } });
+    await storage.create(`${prefix}other/b`, { metadata: { name: 'b' } });
+    await handle.started;
+    expect(handle.isLive()).toBe(true);
+    expect(handle.lastRevision()).toBe(3);
+    await storage.create(`${prefix}default/c`, { metadata: { name: 'c' } });
+    await storage.create('/core/secrets/default/t', { metadata: { name: 't' } });
+    expect(handle.lastRevision()).toBe(5);
+    expect(sent).toEqual(['ADDED a', 'ADDED c']);
+    handle.stop();
+    hub.stop();
+  });
 });

@@ -64,7 +64,8 @@ export function openWatch(
     if (live) deliver(change);
     else pending.push(change);
   };
-  const unsubscribe = sources.hub?.subscribe(listener) ?? storage.onCommit(listener);
+  const unsubscribe =
+    sources.hub?.subscribe(listener, { prefix: filter.prefix }) ?? storage.onCommit(listener);
 
   const stop = (): void => {
     stopped = true;
@@ -118,7 +119,11 @@ export function openWatch(
   });
 
   return {
-    lastRevision: () => lastSeen,
+    // Changes of other collections do not reach this watch from the hub. Once live it has seen every change the
+    // hub handed out: those before it subscribed through its start (a list, the watch cache or the history, all
+    // read after it subscribed), the later ones from the hub, or they were not its collection's.
+    lastRevision: () =>
+      live && sources.hub !== undefined ? Math.max(lastSeen, sources.hub.deliveredThrough) : lastSeen,
     isLive: () => live,
     started,
     stop,
