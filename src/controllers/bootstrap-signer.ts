@@ -11,8 +11,8 @@
  * the secret alone (docs/decisions/0022-bootstrap-signer-key.md).
  */
 
-import { CompactSign } from 'jose';
 import type { KubeObject } from '../api/meta';
+import { joseLibrary } from '../machinery/jose';
 import type { ResourceRef } from '../client/paths';
 import {
   clusterInfoConfigKey,
@@ -34,6 +34,7 @@ import { WorkQueue } from './work-queue';
  */
 export async function detachedSignature(content: string, tokenId: string, token: string): Promise<string> {
   const encoder = new TextEncoder();
+  const { CompactSign } = await joseLibrary.load();
   const compact = await new CompactSign(encoder.encode(content))
     .setProtectedHeader({ alg: 'HS256', kid: tokenId })
     .sign(encoder.encode(token));

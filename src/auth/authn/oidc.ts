@@ -11,7 +11,7 @@
  * only ever sees 401 Unauthorized.
  */
 
-import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
+import { joseLibrary, type JWK } from '../../machinery/jose';
 import type { UserInfo } from '../../api/authn';
 import type { ExternalFetch, OidcConfig } from './config';
 import { AuthenticationRejected } from './rejection';
@@ -219,6 +219,7 @@ export function oidcAuthenticator(config: OidcConfig, options: OidcAuthenticator
   }
 
   async function tryKeys(token: string, kid: string | undefined, alg: string, set: JWK[]): Promise<boolean> {
+    const { compactVerify, importJWK } = await joseLibrary.load();
     for (const jwk of set) {
       if (kid !== undefined && kid !== '' && jwk.kid !== kid) continue;
       try {
@@ -338,6 +339,7 @@ export function oidcAuthenticator(config: OidcConfig, options: OidcAuthenticator
         fail(`oidc: authenticator not initialized (${e instanceof Error ? e.message : String(e)})`, 'error');
       }
       let header: { alg?: string; kid?: string };
+      const { decodeProtectedHeader } = await joseLibrary.load();
       try {
         header = decodeProtectedHeader(token);
       } catch (e) {

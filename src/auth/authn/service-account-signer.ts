@@ -9,16 +9,7 @@
  * JWK) so a host can persist it.
  */
 
-import {
-  SignJWT,
-  base64url,
-  exportJWK,
-  exportPKCS8,
-  exportSPKI,
-  generateKeyPair,
-  importJWK,
-  type JWK,
-} from 'jose';
+import { joseLibrary, type JWK } from '../../machinery/jose';
 import type { NamingProfile } from '../../machinery/naming';
 
 // DER OIDs (tag and length included) and the WebCrypto parameters they stand for.
@@ -173,6 +164,7 @@ const PRIVATE_FIELDS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'key_ops', 'ext'
 
 /** The public half of a key, as a public JWK. */
 async function publicJWK(key: CryptoKey): Promise<JWK> {
+  const { exportJWK } = await joseLibrary.load();
   const jwk = await exportJWK(key);
   for (const field of PRIVATE_FIELDS) delete jwk[field];
   return jwk;
@@ -180,6 +172,7 @@ async function publicJWK(key: CryptoKey): Promise<JWK> {
 
 /** Describes a public JWK the way the real server advertises it. */
 export async function verificationKey(jwk: JWK): Promise<VerificationKey> {
+  const { base64url, exportSPKI, importJWK } = await joseLibrary.load();
   const algorithms =
     jwk.kty === 'RSA' ? RSA_ALGS : [Object.values(CURVES).find((c) => c.crv === jwk.crv)?.alg ?? ''];
   const alg = algorithms[0] ?? '';
@@ -265,6 +258,7 @@ export class ServiceAccountSigner {
     // RSA 2048 by default: tokens are RS256, as a kubeadm cluster's (its sa.key is RSA).
     alg: 'ES256' | 'RS256' = 'RS256',
   ): Promise<ServiceAccountSigner> {
+    const { generateKeyPair } = await joseLibrary.load();
     const pair = await generateKeyPair(alg, {
       extractable: true,
       ...(alg === 'RS256' ? { modulusLength: 2048 } : {}),
@@ -296,6 +290,7 @@ export class ServiceAccountSigner {
   static async fromJWK(jwk: JWK, profile: NamingProfile, issuer: string): Promise<ServiceAccountSigner> {
     const alg =
       jwk.kty === 'RSA' ? 'RS256' : (Object.values(CURVES).find((c) => c.crv === jwk.crv)?.alg ?? '');
+    const { importJWK } = await joseLibrary.load();
     const privateKey = await importJWK({ ...jwk, alg }, alg, { extractable: true });
     if (!(privateKey instanceof CryptoKey)) throw new Error('not an asymmetric key');
     return new ServiceAccountSigner(
@@ -310,12 +305,12 @@ export class ServiceAccountSigner {
     return this.key.algorithms[0] ?? '';
   }
 
-  exportPEM(): Promise<string> {
-    return exportPKCS8(this.privateKey);
+  async exportPEM(): Promise<string> {
+    return (await joseLibrary.load()).exportPKCS8(this.privateKey);
   }
 
-  exportJWK(): Promise<JWK> {
-    return exportJWK(this.privateKey);
+  async exportJWK(): Promise<JWK> {
+    return (await joseLibrary.load()).exportJWK(this.privateKey);
   }
 
   /** For `--service-account-key-file`. */
@@ -364,7 +359,8 @@ export class ServiceAccountSigner {
     });
   }
 
-  private sign(payload: Record<string, unknown>): Promise<string> {
+  private async sign(payload: Record<string, unknown>): Promise<string> {
+    const { SignJWT } = await joseLibrary.load();
     return new SignJWT(payload)
       .setProtectedHeader({ alg: this.alg, kid: this.key.kid })
       .sign(this.privateKey);

@@ -14,7 +14,7 @@
 import type { KubeObject } from '../../api/meta';
 import type { NamingProfile } from '../../machinery/naming';
 import type { ObjectLister } from '../listers';
-import { compactVerify, importJWK } from 'jose';
+import { joseLibrary } from '../../machinery/jose';
 import { secretData } from '../../machinery/bootstrap-token';
 import { legacyIssuer, serviceAccountUsername, type VerificationKey } from './service-account-signer';
 import type { ExplainingTokenAuthenticator, TokenAuthentication, TokenVerdict } from './types';
@@ -165,6 +165,7 @@ export class ServiceAccountTokenAuthenticator implements ExplainingTokenAuthenti
       return failed('invalid signature, no keys found', `no key has the token's kid "${kid}"`);
     const alg = str(header['alg']);
     const reasons: string[] = [];
+    const { compactVerify, importJWK } = await joseLibrary.load();
     for (const key of keys) {
       if (!key.algorithms.includes(alg)) {
         reasons.push(`alg "${alg}" cannot be verified with key ${key.kid}`);

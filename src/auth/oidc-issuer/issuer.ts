@@ -12,7 +12,7 @@
  * an RSA generation nobody may need.
  */
 
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import { joseLibrary, type JWK } from '../../machinery/jose';
 import type { ExternalFetch } from '../authn/config';
 import { onceAsync } from '../../machinery/once-async';
 
@@ -77,6 +77,7 @@ export async function createSandboxIssuer(options: SandboxIssuerOptions): Promis
   const given = options.key;
   const signingKey = onceAsync(async () => {
     const privateJwk = typeof given === 'function' ? await given() : (given ?? (await generateIssuerKey()));
+    const { calculateJwkThumbprint, importJWK } = await joseLibrary.load();
     const privateKey = (await importJWK({ ...privateJwk, alg }, alg, { extractable: true })) as CryptoKey;
     const {
       d: _d,
@@ -125,6 +126,7 @@ export async function createSandboxIssuer(options: SandboxIssuerOptions): Promis
     },
     async mint(request: MintRequest): Promise<string> {
       const { privateKey, kid } = await signingKey();
+      const { SignJWT } = await joseLibrary.load();
       const issuedAt = Math.floor(now().getTime() / 1000);
       const claims: Record<string, unknown> = { ...request.claims };
       if (request.email !== undefined) {
@@ -146,6 +148,7 @@ export async function createSandboxIssuer(options: SandboxIssuerOptions): Promis
 
 /** A fresh signing key for the issuer (RSA 2048, private JWK), for a host that stores it before use. */
 export async function generateIssuerKey(): Promise<JWK> {
+  const { exportJWK, generateKeyPair } = await joseLibrary.load();
   const pair = await generateKeyPair(alg, { extractable: true, modulusLength: 2048 });
   return exportJWK(pair.privateKey);
 }
