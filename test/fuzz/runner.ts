@@ -141,13 +141,20 @@ export class Fuzzer {
 
   /**
    * The changes since `before` that the request made: writes whose object
-   * names a fuzz field manager, and deletions of what it addressed. Other
-   * changes are the controllers' (a namespace finalized, a CRD established).
+   * names a fuzz field manager, and deletions of what it addressed (its
+   * resource and name: a pod `x` whose graceful deletion its node finishes
+   * during a request for the CRD `x` is not that request's). Other changes are the
+   * controllers' (a namespace finalized, a CRD established).
    */
   private async changesBy(request: FuzzRequest, before: number): Promise<ChangeRecord[]> {
     const changes = await this.host.storage.changesSince(before);
     return changes.filter((c) => {
-      if (c.type === 'DELETED') return request.target !== undefined && c.key.endsWith(`/${request.target}`);
+      if (c.type === 'DELETED')
+        return (
+          request.target !== undefined &&
+          c.key.endsWith(`/${request.target}`) &&
+          addressesResourceOf(request.path, c.key)
+        );
       const entries = (o: unknown) =>
         (((o as Json | undefined)?.metadata as Json | undefined)?.managedFields ?? []) as Json[];
       const old = entries(c.previous).map((e) => JSON.stringify(e));
@@ -305,4 +312,10 @@ export class Fuzzer {
         );
     }
   }
+}
+
+/** Whether the request path names the resource of the storage key `/<group>/<resource>/…` as a segment. */
+function addressesResourceOf(path: string, key: string): boolean {
+  const resource = key.split('/')[2] ?? '';
+  return (path.split('?')[0] ?? '').split('/').includes(resource);
 }
