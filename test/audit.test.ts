@@ -58,7 +58,10 @@ let logPath: string;
 
 function events(): Event[] {
   if (!existsSync(logPath)) return [];
-  return readFileSync(logPath, 'utf8')
+  const text = readFileSync(logPath, 'utf8');
+  // The server appends while the test reads: a last line without its newline is still being written.
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as Event);
