@@ -5,10 +5,10 @@
  * in the identity state) still signs. Through the sandbox API of in-process servers, as the hosts serve it.
  */
 
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiServer, type ApiServer } from '../src/server/index';
+import { describe, expect, it } from 'vitest';
+import type { ApiServer } from '../src/server/index';
+import { closeSandboxServers, startSandboxServer } from './support/sandbox-servers';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
-import type { Storage } from '../src/storage/types';
 import { generateIssuerKey } from '../src/auth/oidc-issuer/index';
 import { generateServiceAccountKey } from '../src/server/identity';
 import { namingProfile } from '../src/machinery/naming';
@@ -16,18 +16,7 @@ import { namingProfile } from '../src/machinery/naming';
 const keySetting = 'sandbox.identity.oidcIssuerKey';
 const stateSetting = 'sandbox.identity';
 
-let servers: ApiServer[] = [];
-afterEach(async () => {
-  for (const s of servers) await s.close();
-  servers = [];
-});
-
-async function start(storage: Storage): Promise<ApiServer> {
-  const api = createApiServer({ storage, profile: 'orch', openSandboxApi: true, controllers: false });
-  servers.push(api);
-  await api.ready;
-  return api;
-}
+const start = startSandboxServer;
 
 const base = 'https://sandbox.test';
 
@@ -84,9 +73,7 @@ describe('the sandbox OIDC issuer key', () => {
     });
     expect((await readAs(first, `${token.slice(0, -4)}AAAA`)).status).toBe(401);
 
-    await first.close();
-    await second.close();
-    servers = [];
+    await closeSandboxServers();
     const again = await start(storage);
     expect(await jwksModulus(again)).toBe(n1);
     expect((await readAs(again, token)).status).toBe(403);

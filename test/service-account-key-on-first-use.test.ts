@@ -6,10 +6,10 @@
  * the HTTP API of in-process servers, as the hosts serve it.
  */
 
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApiServer, type ApiServer } from '../src/server/index';
+import { describe, expect, it } from 'vitest';
+import type { ApiServer } from '../src/server/index';
+import { closeSandboxServers, startSandboxServer } from './support/sandbox-servers';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
-import type { Storage } from '../src/storage/types';
 import { generateServiceAccountKey } from '../src/server/identity';
 import { namingProfile } from '../src/machinery/naming';
 
@@ -18,18 +18,7 @@ const stateSetting = 'sandbox.identity';
 const base = 'https://sandbox.test';
 const learner = 'system:serviceaccount:default:sandbox-learner';
 
-let servers: ApiServer[] = [];
-afterEach(async () => {
-  for (const s of servers) await s.close();
-  servers = [];
-});
-
-async function start(storage: Storage): Promise<ApiServer> {
-  const api = createApiServer({ storage, profile: 'orch', openSandboxApi: true, controllers: false });
-  servers.push(api);
-  await api.ready;
-  return api;
-}
+const start = startSandboxServer;
 
 interface Listed {
   name: string;
@@ -149,8 +138,7 @@ describe('the service-account signing key', () => {
     await expectAuthenticates(fourth, await tokenRequest(second));
 
     // Restarted, the replicas keep it: the key set and the tokens signed before.
-    for (const s of servers) await s.close();
-    servers = [];
+    await closeSandboxServers();
     const again = await start(storage);
     expect(await jwksModulus(again)).toBe(n2);
     await expectAuthenticates(again, fromFirst);
