@@ -38,6 +38,9 @@ const isLazyModule = (id: string): boolean => /\.lazy(\.ts)?$/.test(id);
 
 export default defineConfig({
   plugins: [react(), shellManifest(), lazyShared(), workerCookieJar()],
+  // Large JSON modules (the built-in kinds' definitions, 0.2 MB) as `JSON.parse` of a string: V8 scans a string
+  // literal without parsing it and parses JSON faster than the same object literal (see 0085).
+  json: { namedExports: false, stringify: 'auto' },
   build: { outDir: OUT_DIR, target: 'es2022' },
   // The worker is not reachable from index.html; scanning it up front spares the dev server a reload when it first loads.
   optimizeDeps: { entries: ['index.html', WORKER_ENTRY] },
