@@ -15,11 +15,6 @@ import type { Storage } from '../../../storage/types';
 
 export function openStorage(name: string): Storage {
   const storage = createDexieStorage({ name });
-  // The database opens now, while the server is built (40–60 ms of this thread on a first visit), not at the
-  // start's first read after it: a fresh profile's IndexedDB open (its files made, the schema's upgrade) waits on
-  // the browser, which then overlaps the build. This worker starts its server only where it may write (a first
-  // install, or once it took over), so opening here is no earlier than what the start does anyway (0085).
-  storage.currentRevision().catch(() => undefined);
   const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
   // Without Web Locks (browsers before 2022) another context's writes could not be held off: every read goes to IndexedDB.
   if (locks === undefined) return storage;
