@@ -60,7 +60,6 @@ import { ContinueTokens } from '../http/continue-token';
 import type { ServerContext } from '../http/server-context';
 import { storageVersionHash } from '../http/discovery';
 import { handleRequest, type PipelineDeps } from './pipeline';
-import { tablePrinters } from '../http/table-columns/library';
 import type { ApiServerOptions } from './options';
 import { Metrics } from './metrics';
 import { instrumentStorage } from './instrumented-storage';
@@ -246,7 +245,6 @@ const systemApiserver: UserInfo = {
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const profile = namingProfile(options.profile);
   const step = options.startStep ?? ((): void => undefined);
-  if (options.tablePrintersAhead === true) tablePrinters.load().catch(() => undefined);
   // One clock for the whole server: timestamps, expiries, controllers' schedules; a learner may move it forward.
   const clock = new SandboxClock(options.now ?? (() => new Date()));
   const now = (): Date => clock.now();

@@ -73,12 +73,6 @@ export interface ApiServerOptions {
    */
   deferPostStart?: boolean;
   /**
-   * Load the built-in kinds' table printers (a lazy module) as the server starts, not with the first request
-   * that asks for a Table: the browser host on a first install, whose page's first list is a Table and whose
-   * worker waits on IndexedDB meanwhile. A failed load is tried again by that request. Default false.
-   */
-  tablePrintersAhead?: boolean;
-  /**
    * Told of each step of the start as it is reached (`built`, `settings`, `identity`, `informers`,
    * `essentials`, `serving`): the browser host marks them on the worker's performance timeline, where the
    * first-visit bench reads them. Cheap; default none.

@@ -8,7 +8,6 @@
  */
 
 import { createApiServer, type ApiServer } from '../../../server/index';
-import type { ApiServerOptions } from '../../../server/options';
 import { isProfileName, namingProfile, type ProfileName } from '../../../machinery/naming';
 import { defaultBrowserAuditPolicy } from '../../../server/admission-settings';
 import { openStorage } from './storage';
@@ -27,16 +26,12 @@ export function profileFromScriptUrl(scriptUrl: string): ProfileName {
 
 let current: Promise<ApiServer> | undefined;
 
-/** The server, started by the first call (whose `start` options apply: a first install's). */
-export function apiServer(
-  profile: ProfileName,
-  start: Pick<ApiServerOptions, 'tablePrintersAhead'> = {},
-): Promise<ApiServer> {
+/** The server, started by the first call. */
+export function apiServer(profile: ProfileName): Promise<ApiServer> {
   if (current === undefined) {
     const starting = (async () => {
       // The sandbox API is the learner's own in the browser: reset, import and the identities list are open to the page.
       const server = createApiServer({
-        ...start,
         storage: openStorage(storeName(profile)),
         profile,
         openSandboxApi: true,

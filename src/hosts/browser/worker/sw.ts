@@ -48,14 +48,12 @@ const origin = self.location.origin;
 // activation. An update (an older worker active or waiting) starts it only once this one takes over. Started
 // from a microtask (still before `install`), as every start below, so that no stack taken while the server
 // is built holds this script's top level (see `requestHandlers`). The page's first list is a Table: the
-// table printers' script is fetched meanwhile, not after it is asked — from the microtask too: a fetch called
-// from the top level cost 150–400 ms here (the stack again) — and run as soon as it is here, while the start
-// waits on IndexedDB, rather than among the page's first five requests (0085; a failed load is tried again by
-// the first Table).
+// table printers' script is fetched meanwhile (not run), not after it is asked — from the microtask too: a
+// fetch called from the top level cost 150–400 ms here (the stack again).
 if (self.registration.active === null && self.registration.waiting === null)
   queueMicrotask(() => {
     prefetchLazyModule('table-printers');
-    void apiServer(profile, { tablePrintersAhead: true }).catch(() => undefined);
+    void apiServer(profile).catch(() => undefined);
   });
 /**
  * The MSW handlers, made by the first fetch event. MSW notes where each handler was made (a `new Error()`);
