@@ -38,6 +38,10 @@ const isLazyModule = (id: string): boolean => /\.lazy(\.ts)?$/.test(id);
 
 export default defineConfig({
   plugins: [react(), shellManifest(), lazyShared(), workerCookieJar()],
+  // JSON modules above 10 kB (the built-in kinds' definitions, 0.2 MB of the worker script) as `JSON.parse` of a
+  // string: V8 scans a string literal without parsing it and parses JSON faster than the same object literal
+  // (0085). Named exports (unused: every JSON import is a default one) would keep each top-level key a literal.
+  json: { namedExports: false, stringify: 'auto' },
   build: { outDir: OUT_DIR, target: 'es2022' },
   // The worker is not reachable from index.html; scanning it up front spares the dev server a reload when it first loads.
   optimizeDeps: { entries: ['index.html', WORKER_ENTRY] },

@@ -138,6 +138,7 @@ async function workerMarks(page: Page): Promise<Moments> {
   if (worker === undefined) return {};
   const origin = (await page.evaluate('performance.timeOrigin')) as number;
   const marks = (await worker.evaluate(`[
+    ['w:thread', performance.timeOrigin],
     ...performance.getEntriesByType('mark').filter((m) => m.name.startsWith('orch:'))
       .map((m) => ['w:' + m.name.slice(5), performance.timeOrigin + m.startTime]),
     ...performance.getEntriesByType('resource').filter((r) => new URL(r.name).pathname.startsWith('/sw-lazy/'))

@@ -13,7 +13,9 @@
  * minutes.
  */
 
-// First: msw reads localStorage while its modules are evaluated.
+// Before anything: the moment the script's evaluation begins (bench timeline).
+import './script-start-mark';
+// Then: msw reads localStorage while its modules are evaluated.
 import './local-storage-shim';
 import { getResponse, type HttpHandler } from 'msw';
 import type { Status } from '../../../api/meta';
