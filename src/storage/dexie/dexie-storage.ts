@@ -205,6 +205,12 @@ export class DexieStorage implements Storage {
         checkReadable(revision, compacted, current);
         await db.changes.where(':id').below(revision).delete();
         await db.meta.put({ name: 'compacted', value: revision });
+        // For a worker of a build before decision 0086, which takes the `revision` row + 1 as its next revision:
+        // kept at or above the compacted revision, that slot is either a history row (its `changes.add` is
+        // refused, loudly) or truly the next revision, never a slot compaction emptied (a write at an old
+        // revision). No batch writes the row any more; only this rare transaction does.
+        const saved = (await db.meta.get('revision'))?.value ?? 0;
+        if (saved < revision) await db.meta.put({ name: 'revision', value: revision });
       }),
     );
   }

@@ -208,6 +208,31 @@ describe('commitBatch', () => {
   });
 });
 
+describe('the revision without a counter (decision 0086)', () => {
+  it('is the history last key; after compaction the meta row an earlier build reads is a history row or the next revision', async () => {
+    const name = `write-batch-compacted-${++databases}`;
+    const storage = createDexieStorage({ name, indexedDB, IDBKeyRange });
+    for (const n of [1, 2, 3, 4, 5]) await storage.create(`/a/${n}`, thing(String(n)));
+    const db = openDatabase(name, { indexedDB, IDBKeyRange, cache: 'disabled' });
+    await db.open();
+    expect(await db.meta.get('revision')).toBeUndefined();
+    await storage.compact(3);
+    expect(await storage.currentRevision()).toBe(5);
+    expect(await storage.compactedRevision()).toBe(3);
+    // An earlier build takes the row's value + 1: a slot the history holds, so its write is refused.
+    const saved = (await db.meta.get('revision'))?.value ?? 0;
+    expect(saved).toBeGreaterThanOrEqual(3);
+    expect(saved).toBeLessThanOrEqual(5);
+    await expect(db.changes.add({ revision: saved + 1, type: 'ADDED', key: '/a/old' })).rejects.toThrow();
+    // Everything compacted away: the revision stays the last one written, and the next write follows it.
+    await storage.compact(5);
+    expect(await storage.currentRevision()).toBe(5);
+    expect((await storage.create('/a/6', thing('6'))).revision).toBe(6);
+    db.close();
+    await storage.close();
+  });
+});
+
 describe('dexie storage group commit', () => {
   const fresh = () =>
     createDexieStorage({ name: `write-batch-storage-${++databases}`, indexedDB, IDBKeyRange });
