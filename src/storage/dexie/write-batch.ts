@@ -23,7 +23,8 @@
  * the history's last key, every write (a deletion too) adding a change row
  * there, read back by `storeRevision` (which also honours the `meta` rows of
  * earlier builds). A batch with a known revision touches only `objects` and
- * `changes`.
+ * `changes`. Once its requests are made, a batch commits at once (`commit()`)
+ * instead of waiting for IndexedDB's auto-commit.
  */
 
 import type { ChangeRecord } from '../types';
@@ -55,6 +56,8 @@ export interface NativeTransaction {
   readonly error: unknown;
   objectStore(name: string): NativeStore;
   abort(): void;
+  /** Starts committing once the requests made so far are done (absent in older IndexedDB implementations). */
+  commit?(): void;
   oncomplete: (() => void) | null;
   onabort: (() => void) | null;
 }
@@ -178,6 +181,12 @@ export function commitBatch(
           changes.add(historyRow(change));
           outcomes.push({ change });
         }
+        // Every request of the batch is made: commit now rather than when the worker has dispatched each
+        // request's success event and gone idle (IndexedDB's auto-commit), one round trip between the worker
+        // and the browser's database fewer, and no wait behind whatever else the worker's loop runs meanwhile.
+        // A request that fails still aborts the whole transaction (its error event's default action), so
+        // nothing of the batch is written, as before (decision 0086 checked this in Chromium).
+        tx.commit?.();
       } catch (error) {
         abort(error);
       }
