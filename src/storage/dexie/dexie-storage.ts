@@ -1,9 +1,9 @@
 /**
  * The IndexedDB backend, through Dexie: the browser keeps the cluster's state
  * here, and the Node host uses the same code over fake-indexeddb. Writes are
- * committed in batches (write-batch.ts): each takes the next revision from the
- * counter, checks its compare-and-swap condition, writes the object and
- * appends the change record, and the batch saves the counter, so a failed
+ * committed in batches (write-batch.ts): each takes the next revision (the
+ * history's last key is the store's revision), checks its compare-and-swap
+ * condition, writes the object and appends the change record, so a failed
  * write changes nothing and a write is acknowledged once committed. Reads run
  * in one read-only transaction each, so a page and its revision agree. This is
  * the only module of the project that imports Dexie.
@@ -28,9 +28,10 @@ import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import { listPage, type NativeKeyRanges } from './native-list';
 import { exportDatabase, importDatabase } from './export-import';
 import { withObjects } from './history-rows';
-import { openDatabase, type MetaName, type ObjectRow, type SettingRow, type StorageDatabase } from './schema';
+import { openDatabase, type ObjectRow, type SettingRow, type StorageDatabase } from './schema';
 import {
   commitBatch,
+  revisionsFrom,
   type BatchWrite,
   type NativeDatabase,
   type NativeTransactionOptions,
@@ -94,11 +95,12 @@ export class DexieStorage implements Storage {
   }
 
   currentRevision(): Promise<number> {
-    return guard(() => this.readMeta('revision'));
+    const { db } = this;
+    return guard(() => db.transaction('r', db.changes, db.meta, async () => (await this.revisions())[0]));
   }
 
   compactedRevision(): Promise<number> {
-    return guard(() => this.readMeta('compacted'));
+    return guard(async () => (await this.db.meta.get('compacted'))?.value ?? 0);
   }
 
   get(key: string): Promise<StoredObject | undefined> {
@@ -118,11 +120,7 @@ export class DexieStorage implements Storage {
     const { db } = this;
     return guard(() =>
       db.transaction('r!', db.objects, db.changes, db.meta, async () => {
-        const [current, compacted, row] = await Promise.all([
-          this.readMeta('revision'),
-          this.readMeta('compacted'),
-          db.objects.get(key),
-        ]);
+        const [[current, compacted], row] = await Promise.all([this.revisions(), db.objects.get(key)]);
         checkReadable(revision, compacted, current);
         if (row && row.revision <= revision) return row;
         // The key changed after `revision`: its first later change holds the value it had then.
@@ -181,10 +179,7 @@ export class DexieStorage implements Storage {
     const { db } = this;
     return guard(() =>
       db.transaction('r!', db.changes, db.meta, db.objects, async () => {
-        const [current, compacted] = await Promise.all([
-          this.readMeta('revision'),
-          this.readMeta('compacted'),
-        ]);
+        const [current, compacted] = await this.revisions();
         checkReadable(after, compacted, current);
         const query = db.changes.where(':id').above(after);
         const rows = await (limit !== undefined ? query.limit(limit) : query).toArray();
@@ -205,14 +200,17 @@ export class DexieStorage implements Storage {
     const { db } = this;
     return guard(() =>
       db.transaction('rw!', db.changes, db.meta, async () => {
-        const [current, compacted] = await Promise.all([
-          this.readMeta('revision'),
-          this.readMeta('compacted'),
-        ]);
+        const [current, compacted] = await this.revisions();
         if (revision <= compacted) return;
         checkReadable(revision, compacted, current);
         await db.changes.where(':id').below(revision).delete();
         await db.meta.put({ name: 'compacted', value: revision });
+        // For a worker of a build before decision 0086, which takes the `revision` row + 1 as its next revision:
+        // kept at or above the compacted revision, that slot is either a history row (its `changes.add` is
+        // refused, loudly) or truly the next revision, never a slot compaction emptied (a write at an old
+        // revision). No batch writes the row any more; only this rare transaction does.
+        const saved = (await db.meta.get('revision'))?.value ?? 0;
+        if (saved < revision) await db.meta.put({ name: 'revision', value: revision });
       }),
     );
   }
@@ -416,8 +414,14 @@ export class DexieStorage implements Storage {
     }
   }
 
-  private async readMeta(name: MetaName): Promise<number> {
-    return (await this.db.meta.get(name))?.value ?? 0;
+  /**
+   * The store's revision and compacted revision, read in the caller's transaction (over `changes` and `meta`):
+   * the history's last key is the revision (decision 0086, write-batch.ts's `storeRevision`).
+   */
+  private async revisions(): Promise<[number, number]> {
+    const { db } = this;
+    const [last, meta] = await Promise.all([db.changes.orderBy(':id').lastKey(), db.meta.toArray()]);
+    return revisionsFrom(typeof last === 'number' ? last : 0, meta);
   }
 
   private objectsIn(range: KeyRange) {

@@ -18,7 +18,7 @@
 import type { KubeObject } from '../../api/meta';
 import type { ChangeRecord } from '../types';
 import { cloneValue } from '../memory/clone';
-import type { ChangeRow, ObjectRow } from './schema';
+import type { ChangeRow, MetaRow, ObjectRow } from './schema';
 
 /** The row stored for `change`: without the object wherever it can be found again. */
 export function historyRow(change: ChangeRecord): ChangeRow {
@@ -78,11 +78,15 @@ export async function withObjects(
  */
 export function completeExportedHistory(text: string): string {
   const document = JSON.parse(text) as {
-    data?: { data?: { tableName?: string; rows?: unknown[] }[] };
+    data?: {
+      tables?: { name?: string; rowCount?: number }[];
+      data?: { tableName?: string; rows?: unknown[] }[];
+    };
   };
   const tables = document.data?.data ?? [];
   const rowsOf = (name: string) => tables.find((t) => t.tableName === name)?.rows ?? [];
   const changes = rowsOf('changes') as ChangeRow[];
+  exportRevision(document.data ?? {}, changes);
   const current = new Map((rowsOf('objects') as ObjectRow[]).map((row) => [row.key, row]));
   resolveBackwards(changes, (i, row, object) => {
     if (row.object !== undefined) return;
@@ -92,6 +96,32 @@ export function completeExportedHistory(text: string): string {
     if (found !== undefined) changes[i] = withObjectAfterKey(row, found);
   });
   return JSON.stringify(document);
+}
+
+/**
+ * Sets the export's `meta` revision row to the store's revision: no batch writes that row any more (decision
+ * 0086), the history's last key is the revision (write-batch.ts, `storeRevision`), and the export format states
+ * it in `meta`, as every earlier export did and as every backend's import checks the rows against.
+ */
+function exportRevision(
+  data: {
+    tables?: { name?: string; rowCount?: number }[];
+    data?: { tableName?: string; rows?: unknown[] }[];
+  },
+  changes: readonly ChangeRow[],
+): void {
+  const table = data.data?.find((t) => t.tableName === 'meta');
+  if (table === undefined) return;
+  const rows = (table.rows ??= []) as MetaRow[];
+  let revision = 0;
+  for (const change of changes) revision = Math.max(revision, change.revision);
+  for (const row of rows)
+    if (row.name === 'revision' || row.name === 'compacted') revision = Math.max(revision, row.value);
+  const saved = rows.find((row) => row.name === 'revision');
+  if (saved !== undefined) saved.value = revision;
+  else if (revision > 0) rows.push({ name: 'revision', value: revision });
+  const counted = data.tables?.find((t) => t.name === 'meta');
+  if (counted !== undefined) counted.rowCount = rows.length;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * One page of a list, read on the native IndexedDB connection in one
- * read-only transaction: both counters in one request, the first batch of rows
+ * read-only transaction: the revision and the compacted revision, the first batch of rows
  * requested at once beside them (almost every list reads it), bulk `getAll`
  * for rows and for the changes a past revision needs, and a bulk `count` for
  * `remaining`. Lists are the largest reads of the browser host, and Dexie's
@@ -9,8 +9,8 @@
 
 import type { ListOptions, ListResult } from '../types';
 import { checkReadable, PageBuilder, prefixRange, snapshotOverlay, type KeyRange } from '../keys';
-import type { ChangeRow, MetaRow, ObjectRow } from './schema';
-import type { NativeDatabase, NativeRequest } from './write-batch';
+import type { ChangeRow, ObjectRow } from './schema';
+import { storeRevision, type NativeDatabase, type NativeRequest } from './write-batch';
 
 /** The part of `IDBKeyRange`'s constructor functions a list uses. */
 export interface NativeKeyRanges {
@@ -34,7 +34,10 @@ export async function listPage(
       ? ranges.lowerBound(r.lower, r.lowerOpen)
       : ranges.bound(r.lower, r.upper, r.lowerOpen, true);
 
-  const counters = result<MetaRow[]>(tx.objectStore('meta').getAll());
+  // The revision is the history's last key (decision 0086); `meta` holds the compacted revision.
+  const counters = new Promise<[number, number]>((resolve, reject) =>
+    storeRevision(tx, (revision, compacted) => resolve([revision, compacted]), reject),
+  );
   const probe = range ? new PageBuilder(options) : undefined;
   // A huge page size (`limit=4294967296`) is still read in batches: IndexedDB counts are 32-bit.
   let batch = !probe ? 0 : probe.firstBatch === Infinity ? Infinity : Math.min(probe.firstBatch, maxBatch);
@@ -42,9 +45,7 @@ export async function listPage(
   // A revision that cannot be read ends the list before the rows are awaited.
   first?.catch(() => undefined);
 
-  const meta = await counters;
-  const current = meta.find((m) => m.name === 'revision')?.value ?? 0;
-  const compacted = meta.find((m) => m.name === 'compacted')?.value ?? 0;
+  const [current, compacted] = await counters;
   const revision = options.revision ?? current;
   checkReadable(revision, compacted, current);
   if (!range || !first) return new PageBuilder(options).result(revision);

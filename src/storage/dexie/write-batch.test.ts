@@ -19,6 +19,13 @@ async function freshDatabase() {
 
 const native = (db: { backendDB(): unknown }) => db.backendDB() as NativeDatabase;
 
+/** The revision as the store reads it: the history's last key (no batch writes a counter, decision 0086). */
+async function storedRevision(db: Awaited<ReturnType<typeof freshDatabase>>): Promise<number> {
+  expect(await db.meta.get('revision')).toBeUndefined();
+  const last = await db.changes.orderBy(':id').lastKey();
+  return typeof last === 'number' ? last : 0;
+}
+
 const thing = (name: string, extra: Partial<KubeObject> = {}): KubeObject => ({
   kind: 'Thing',
   metadata: { name },
@@ -149,7 +156,7 @@ describe('commitBatch', () => {
     }
     if (c.changes !== undefined)
       expect((await db.changes.toArray()).map((r) => `${r.revision} ${r.type} ${r.key}`)).toEqual(c.changes);
-    expect((await db.meta.get('revision'))?.value).toBe(c.revision);
+    expect(await storedRevision(db)).toBe(c.revision);
     db.close();
   });
 
@@ -163,7 +170,7 @@ describe('commitBatch', () => {
     ).rejects.toThrow();
     expect((await db.objects.toArray()).map((r: ObjectRow) => r.key)).toEqual(['/a/x']);
     expect(await db.changes.count()).toBe(1);
-    expect((await db.meta.get('revision'))?.value).toBe(1);
+    expect(await storedRevision(db)).toBe(1);
     db.close();
   });
 
@@ -182,7 +189,7 @@ describe('commitBatch', () => {
     );
     expect(revisions(outcomes)).toEqual([2, 'KeyExists', 3]);
     expect(reads).toBe(0);
-    expect((await db.meta.get('revision'))?.value).toBe(3);
+    expect(await storedRevision(db)).toBe(3);
     // An update in the batch reads its key (its plan needs the row), still not the revision.
     reads = 0;
     expect(revisions(await commitBatch(counting, [update('/a/y', 2), creating('/a/w')], {}, 3))).toEqual([
@@ -195,9 +202,34 @@ describe('commitBatch', () => {
     await expect(commitBatch(native(db), [creating('/a/u')], {}, 4)).rejects.toThrow();
     expect(await db.objects.get('/a/v')).toBeUndefined();
     expect(await db.objects.get('/a/u')).toBeUndefined();
-    expect((await db.meta.get('revision'))?.value).toBe(5);
+    expect(await storedRevision(db)).toBe(5);
     expect(await db.changes.count()).toBe(5);
     db.close();
+  });
+});
+
+describe('the revision without a counter (decision 0086)', () => {
+  it('is the history last key; after compaction the meta row an earlier build reads is a history row or the next revision', async () => {
+    const name = `write-batch-compacted-${++databases}`;
+    const storage = createDexieStorage({ name, indexedDB, IDBKeyRange });
+    for (const n of [1, 2, 3, 4, 5]) await storage.create(`/a/${n}`, thing(String(n)));
+    const db = openDatabase(name, { indexedDB, IDBKeyRange, cache: 'disabled' });
+    await db.open();
+    expect(await db.meta.get('revision')).toBeUndefined();
+    await storage.compact(3);
+    expect(await storage.currentRevision()).toBe(5);
+    expect(await storage.compactedRevision()).toBe(3);
+    // An earlier build takes the row's value + 1: a slot the history holds, so its write is refused.
+    const saved = (await db.meta.get('revision'))?.value ?? 0;
+    expect(saved).toBeGreaterThanOrEqual(3);
+    expect(saved).toBeLessThanOrEqual(5);
+    await expect(db.changes.add({ revision: saved + 1, type: 'ADDED', key: '/a/old' })).rejects.toThrow();
+    // Everything compacted away: the revision stays the last one written, and the next write follows it.
+    await storage.compact(5);
+    expect(await storage.currentRevision()).toBe(5);
+    expect((await storage.create('/a/6', thing('6'))).revision).toBe(6);
+    db.close();
+    await storage.close();
   });
 });
 

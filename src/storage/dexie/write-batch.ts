@@ -18,11 +18,23 @@
  * belief fails loudly, never silently: a revision another writer took is
  * refused by `changes.add` (the history's key is the revision), a taken key by
  * `objects.add`; the caller runs the batch again, reading.
+ *
+ * No batch writes a revision counter (decision 0086): the store's revision is
+ * the history's last key, every write (a deletion too) adding a change row
+ * there, read back by `storeRevision` (which also honours the `meta` rows of
+ * earlier builds). A batch with a known revision touches only `objects` and
+ * `changes`. Once its requests are made, a batch commits at once (`commit()`)
+ * instead of waiting for IndexedDB's auto-commit.
  */
 
 import type { ChangeRecord } from '../types';
 import { historyRow } from './history-rows';
 import type { MetaRow, ObjectRow } from './schema';
+
+/** An open cursor's request: `result` is the cursor (null past the end). */
+export interface NativeCursor {
+  readonly primaryKey: unknown;
+}
 
 /** The part of IndexedDB this module and the storage's native reads use (the Node build has no DOM types). */
 export interface NativeRequest {
@@ -38,11 +50,14 @@ export interface NativeStore {
   put(value: unknown): NativeRequest;
   add(value: unknown): NativeRequest;
   delete(key: string): NativeRequest;
+  openKeyCursor(query?: unknown, direction?: 'next' | 'prev'): NativeRequest;
 }
 export interface NativeTransaction {
   readonly error: unknown;
   objectStore(name: string): NativeStore;
   abort(): void;
+  /** Starts committing once the requests made so far are done (absent in older IndexedDB implementations). */
+  commit?(): void;
   oncomplete: (() => void) | null;
   onabort: (() => void) | null;
 }
@@ -71,7 +86,7 @@ export interface BatchWrite {
 export type WriteOutcome = { change: ChangeRecord } | { error: unknown };
 
 /**
- * Commits `writes` in one transaction over `objects`, `changes` and `meta`.
+ * Commits `writes` in one transaction over `objects` and `changes` (and `meta`, read when the revision is not known).
  * Resolves once the transaction completed, with one outcome per write in
  * order; rejects, with nothing written, when the transaction failed.
  * `known`: the store's current revision, when the caller knows it for certain
@@ -86,7 +101,9 @@ export function commitBatch(
   return new Promise((resolve, reject) => {
     let tx: NativeTransaction;
     try {
-      tx = db.transaction(['objects', 'changes', 'meta'], 'readwrite', options);
+      // With a known revision nothing reads `meta` (and nothing writes it any more): two stores, not three.
+      const stores = known === undefined ? ['objects', 'changes', 'meta'] : ['objects', 'changes'];
+      tx = db.transaction(stores, 'readwrite', options);
     } catch (error) {
       reject(error);
       return;
@@ -105,7 +122,6 @@ export function commitBatch(
     };
     const objects = tx.objectStore('objects');
     const changes = tx.objectStore('changes');
-    const meta = tx.objectStore('meta');
 
     const rows = new Map<string, ObjectRow | undefined>();
     // Keys only created, not read (with a known revision): their first write adds, refused if the key exists.
@@ -119,11 +135,10 @@ export function commitBatch(
     try {
       if (known === undefined) {
         waiting++;
-        const revision = meta.get('revision');
-        revision.onsuccess = () => {
-          current = (revision.result as MetaRow | undefined)?.value ?? 0;
+        storeRevision(tx, (revision) => {
+          current = revision;
           loaded();
-        };
+        });
       }
       if (known !== undefined) for (const w of writes) if (w.creates === true) unread.add(w.key);
       for (const w of writes) if (w.creates !== true) unread.delete(w.key);
@@ -166,10 +181,62 @@ export function commitBatch(
           changes.add(historyRow(change));
           outcomes.push({ change });
         }
-        if (revision !== current) meta.put({ name: 'revision', value: revision } satisfies MetaRow);
+        // Every request of the batch is made: commit now rather than when the worker has dispatched each
+        // request's success event and gone idle (IndexedDB's auto-commit), one round trip between the worker
+        // and the browser's database fewer, and no wait behind whatever else the worker's loop runs meanwhile.
+        // A request that fails still aborts the whole transaction (its error event's default action), so
+        // nothing of the batch is written, as before (decision 0086 checked this in Chromium).
+        tx.commit?.();
       } catch (error) {
         abort(error);
       }
     }
   });
+}
+
+/**
+ * Reads the store's revision in `tx` (over `changes` and `meta`) and hands it to `done` with the compacted
+ * revision: the history's last key, or when the history is empty the compacted revision. Every write adds its
+ * change row at its revision and compaction keeps the row at the revision it compacts to, so the last row's key
+ * is the revision. A `revision` row in `meta` (what builds before decision 0086 kept, updated with every batch)
+ * is honoured as a lower bound, so a database they wrote reads the same; it only ever lags behind the history.
+ * A failed request calls `failed` (it also aborts `tx`, which a writer's owner reports).
+ */
+export function storeRevision(
+  tx: NativeTransaction,
+  done: (revision: number, compacted: number) => void,
+  failed?: (error: unknown) => void,
+): void {
+  let last: number | undefined;
+  let rows: MetaRow[] | undefined;
+  const both = () => {
+    if (last === undefined || rows === undefined) return;
+    done(...revisionsFrom(last, rows));
+  };
+  const cursor = tx.objectStore('changes').openKeyCursor(null, 'prev');
+  cursor.onsuccess = () => {
+    const found = cursor.result as NativeCursor | null;
+    last = typeof found?.primaryKey === 'number' ? found.primaryKey : 0;
+    both();
+  };
+  const meta = tx.objectStore('meta').getAll();
+  meta.onsuccess = () => {
+    rows = meta.result as MetaRow[];
+    both();
+  };
+  if (failed !== undefined) {
+    cursor.onerror = () => failed(cursor.error);
+    meta.onerror = () => failed(meta.error);
+  }
+}
+
+/** The store's revision and compacted revision from the history's last key (0 when empty) and the `meta` rows. */
+export function revisionsFrom(lastChange: number, meta: readonly MetaRow[]): [number, number] {
+  let revision = lastChange;
+  let compacted = 0;
+  for (const row of meta) {
+    if (row.name === 'compacted') compacted = row.value;
+    if ((row.name === 'revision' || row.name === 'compacted') && row.value > revision) revision = row.value;
+  }
+  return [revision, compacted];
 }
