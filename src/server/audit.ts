@@ -65,6 +65,7 @@ export function createServerAudit(
       if (policy === undefined) return undefined;
       const impersonated = ctx.user !== authenticated ? ctx.user : undefined;
       const attributes = attributesOf(ctx);
+      const userAgent = ctx.request.headers.get('user-agent');
       const recorder = new AuditRecorder(
         policy,
         all,
@@ -74,9 +75,7 @@ export function createServerAudit(
           received: ctx.now,
           method: ctx.request.method,
           requestURI: `${ctx.url.pathname}${ctx.url.search}`,
-          ...(ctx.request.headers.get('user-agent') !== null
-            ? { userAgent: ctx.request.headers.get('user-agent') ?? '' }
-            : {}),
+          ...(userAgent !== null ? { userAgent } : {}),
           ...(ctx.conn?.remote !== undefined ? { sourceIPs: [ctx.conn.remote.address] } : {}),
           user: authenticated,
           ...(impersonated !== undefined ? { impersonatedUser: impersonated } : {}),
@@ -104,7 +103,7 @@ export function createServerAudit(
         ctx.request.body !== null &&
         isJson(ctx.request.headers.get('content-type'))
           ? jsonOf(ctx.request.clone().text())
-          : Promise.resolve(undefined);
+          : undefined;
       return {
         async finish(response, failure) {
           const status =
@@ -154,7 +153,8 @@ export function createServerAudit(
               ...(responseBody !== undefined ? { body: responseBody } : {}),
             },
             ctx.auditAnnotations,
-            await requestBody,
+            // Awaited only when read (a GET at Metadata level takes no extra turn of the microtask queue).
+            requestBody === undefined ? undefined : await requestBody,
           );
           return response;
         },
