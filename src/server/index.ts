@@ -437,6 +437,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   );
   const server: ServerContext = {
     profile,
+    ...(options.keptAnswersAsBlobs === true ? { keptAnswersAsBlobs: true } : {}),
     traces,
     audit,
     catalog,
