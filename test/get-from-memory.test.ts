@@ -5,7 +5,8 @@
  * For every form the text is kept in (plain JSON, `?pretty`, a curl user agent's default pretty,
  * `resourceVersion=0`) and the forms that are not (YAML, Table): the kept answer is byte for byte what
  * the ordinary read path writes, and after every kind of change — an update through the API, a write by the
- * other writer, a delete — each form answers the new object, never the old bytes.
+ * other writer, a delete — each form answers the new object, never the old bytes. The read cache's setup
+ * answers as the browser host does, with the kept text's `Blob` (decision 0087), read again for every answer.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,13 +82,19 @@ const setups: Setup[] = [
       const locks = inProcessLocks();
       const { storage, peeked } = counted(writerOf(db, locks));
       const other = writerOf(db, locks);
-      return { api: server(storage), peeked, other, close: () => other.close() };
+      return { api: server(storage, true), peeked, other, close: () => other.close() };
     },
   },
 ];
 
-function server(storage: Storage): ApiServer {
-  return createApiServer({ storage, profile: 'kubernetes', adminTokens: [token], controllers: false });
+function server(storage: Storage, keptAnswersAsBlobs = false): ApiServer {
+  return createApiServer({
+    storage,
+    profile: 'kubernetes',
+    adminTokens: [token],
+    controllers: false,
+    keptAnswersAsBlobs,
+  });
 }
 
 describe.each(setups)('GET from kept text: $name', (setup) => {

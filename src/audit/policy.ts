@@ -51,7 +51,7 @@ export interface AuditAttributes {
 
 export interface PolicyDecision {
   level: AuditLevel;
-  omitStages: AuditStage[];
+  omitStages: readonly AuditStage[];
   omitManagedFields: boolean;
 }
 
@@ -195,13 +195,31 @@ function ruleMatches(rule: PolicyRule, a: AuditAttributes): boolean {
 }
 
 /** The first matching rule's level, or None. */
-export function evaluatePolicy(policy: AuditPolicy, a: AuditAttributes): PolicyDecision {
-  for (const rule of policy.rules)
-    if (ruleMatches(rule, a))
-      return {
-        level: rule.level,
-        omitStages: [...new Set([...policy.omitStages, ...(rule.omitStages ?? [])])],
-        omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields,
-      };
-  return { level: 'None', omitStages: [], omitManagedFields: false };
+export function evaluatePolicy(policy: AuditPolicy, a: AuditAttributes): Readonly<PolicyDecision> {
+  for (const rule of policy.rules) if (ruleMatches(rule, a)) return decisionOf(policy, rule);
+  return noAudit;
+}
+
+const noAudit: Readonly<PolicyDecision> = Object.freeze({
+  level: 'None',
+  omitStages: Object.freeze([]),
+  omitManagedFields: false,
+});
+
+/** A rule's decision depends on the policy and the rule only: made once each (every request asks). */
+const decisions = new WeakMap<AuditPolicy, Map<PolicyRule, Readonly<PolicyDecision>>>();
+
+function decisionOf(policy: AuditPolicy, rule: PolicyRule): Readonly<PolicyDecision> {
+  let byRule = decisions.get(policy);
+  if (byRule === undefined) decisions.set(policy, (byRule = new Map()));
+  let decision = byRule.get(rule);
+  if (decision === undefined) {
+    decision = Object.freeze({
+      level: rule.level,
+      omitStages: Object.freeze([...new Set([...policy.omitStages, ...(rule.omitStages ?? [])])]),
+      omitManagedFields: rule.omitManagedFields ?? policy.omitManagedFields,
+    });
+    byRule.set(rule, decision);
+  }
+  return decision;
 }

@@ -68,7 +68,9 @@ function withoutManagedFields(v: JsonValue | undefined): JsonValue | undefined {
 }
 
 export class AuditRecorder {
-  private readonly decision: PolicyDecision;
+  private readonly decision: Readonly<PolicyDecision>;
+  /** `requestReceivedTimestamp`, written once for every stage's event. */
+  private receivedText: string | undefined;
 
   constructor(
     private readonly policy: AuditPolicy,
@@ -126,7 +128,7 @@ export class AuditRecorder {
             },
           }
         : {}),
-      requestReceivedTimestamp: micro(r.received),
+      requestReceivedTimestamp: (this.receivedText ??= micro(r.received)),
       stageTimestamp: micro(at),
       ...(Object.keys(notes).length > 0 ? { annotations: notes } : {}),
     };

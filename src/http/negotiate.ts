@@ -62,6 +62,9 @@ export function negotiateOutput(
   accept: string | null,
   opts: NegotiateOptions,
 ): OutputFormat {
+  // What most requests send (a browser's fetch: `*/*`; clients: JSON) is JSON without parsing the header.
+  if (accept === null || accept === '' || accept === '*/*' || accept === 'application/json')
+    return { kind: 'json', profile };
   return { ...negotiateRepresentation(profile, accept, opts), profile };
 }
 

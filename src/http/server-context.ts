@@ -38,6 +38,8 @@ export interface AuditStarter {
 
 export interface ServerContext {
   profile: NamingProfile;
+  /** A GET's kept answer text is sent as a `Blob` made once (`ApiServerOptions.keptAnswersAsBlobs`). */
+  keptAnswersAsBlobs?: boolean;
   /** Audit (absent: nothing is audited). */
   audit?: AuditStarter;
   /** Admission traces by Audit-Id (absent: requests are not traced). */

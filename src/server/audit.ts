@@ -10,13 +10,12 @@
 import type { UserInfo } from '../api/authn';
 import type { JsonValue, Status } from '../api/meta';
 import { AuditLog, type AuditSink } from '../audit/log';
-import type { AuditPolicy } from '../audit/policy';
+import type { AuditAttributes, AuditPolicy } from '../audit/policy';
 import { AuditRecorder } from '../audit/recorder';
 import type { RequestContext } from '../http/context';
 import type { AuditStarter } from '../http/server-context';
 import type { NamingProfile } from '../machinery/naming';
 import { watchEventsOf, withWatchEvents } from '../machinery/watch-objects';
-import { attributesOf } from './filters/authorization';
 
 export interface RequestAudit {
   finish(response: Response, failure?: Status): Promise<Response>;
@@ -43,6 +42,38 @@ async function jsonOf(text: Promise<string>): Promise<JsonValue | undefined> {
   }
 }
 
+/** What the policy matches a request by: the authorization attributes (`attributesOf`), read from the request info. */
+function auditAttributesOf(ctx: RequestContext): AuditAttributes {
+  const info = ctx.info;
+  const user = ctx.user.username;
+  const groups = ctx.user.groups ?? [];
+  if (!info.isResourceRequest)
+    return {
+      user,
+      groups,
+      verb: info.verb,
+      resourceRequest: false,
+      apiGroup: '',
+      resource: '',
+      subresource: '',
+      namespace: '',
+      name: '',
+      path: info.path,
+    };
+  return {
+    user,
+    groups,
+    verb: info.verb,
+    resourceRequest: true,
+    apiGroup: info.group,
+    resource: info.resource,
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: info.name,
+    path: info.path,
+  };
+}
+
 export function createServerAudit(
   profile: NamingProfile,
   initial: AuditPolicy | undefined,
@@ -64,7 +95,7 @@ export function createServerAudit(
     begin(ctx: RequestContext, authenticated: UserInfo): RequestAudit | undefined {
       if (policy === undefined) return undefined;
       const impersonated = ctx.user !== authenticated ? ctx.user : undefined;
-      const attributes = attributesOf(ctx);
+      const userAgent = ctx.request.headers.get('user-agent');
       const recorder = new AuditRecorder(
         policy,
         all,
@@ -74,24 +105,11 @@ export function createServerAudit(
           received: ctx.now,
           method: ctx.request.method,
           requestURI: `${ctx.url.pathname}${ctx.url.search}`,
-          ...(ctx.request.headers.get('user-agent') !== null
-            ? { userAgent: ctx.request.headers.get('user-agent') ?? '' }
-            : {}),
+          ...(userAgent !== null ? { userAgent } : {}),
           ...(ctx.conn?.remote !== undefined ? { sourceIPs: [ctx.conn.remote.address] } : {}),
           user: authenticated,
           ...(impersonated !== undefined ? { impersonatedUser: impersonated } : {}),
-          attributes: {
-            user: ctx.user.username,
-            groups: ctx.user.groups ?? [],
-            verb: attributes.verb,
-            resourceRequest: attributes.resourceRequest,
-            apiGroup: attributes.apiGroup,
-            resource: attributes.resource,
-            subresource: attributes.subresource,
-            namespace: attributes.namespace,
-            name: attributes.name,
-            path: attributes.path,
-          },
+          attributes: auditAttributesOf(ctx),
           ...(ctx.info.isResourceRequest ? { apiVersion: ctx.info.version } : {}),
         },
         now,
@@ -104,7 +122,7 @@ export function createServerAudit(
         ctx.request.body !== null &&
         isJson(ctx.request.headers.get('content-type'))
           ? jsonOf(ctx.request.clone().text())
-          : Promise.resolve(undefined);
+          : undefined;
       return {
         async finish(response, failure) {
           const status =
@@ -154,7 +172,8 @@ export function createServerAudit(
               ...(responseBody !== undefined ? { body: responseBody } : {}),
             },
             ctx.auditAnnotations,
-            await requestBody,
+            // Awaited only when read (a GET at Metadata level takes no extra turn of the microtask queue).
+            requestBody === undefined ? undefined : await requestBody,
           );
           return response;
         },

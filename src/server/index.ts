@@ -59,7 +59,7 @@ import type { ResourceType } from '../registry/resource-type';
 import { ContinueTokens } from '../http/continue-token';
 import type { ServerContext } from '../http/server-context';
 import { storageVersionHash } from '../http/discovery';
-import { handleRequest, type PipelineDeps } from './pipeline';
+import { decodeRequest, handleRequest, type PipelineDeps } from './pipeline';
 import type { ApiServerOptions } from './options';
 import { Metrics } from './metrics';
 import { instrumentStorage } from './instrumented-storage';
@@ -437,6 +437,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   );
   const server: ServerContext = {
     profile,
+    ...(options.keptAnswersAsBlobs === true ? { keptAnswersAsBlobs: true } : {}),
     traces,
     audit,
     catalog,
@@ -1193,10 +1194,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const end = foreground.begin();
       try {
         await serving;
-        const gate = lifecycle.admit(request);
+        // Decoded once, for the gate and the pipeline.
+        const decoded = decodeRequest(request);
+        const gate = lifecycle.admit(request, decoded);
         if ('response' in gate) return gate.response;
         try {
-          return await handleRequest(deps, request, conn);
+          return await handleRequest(deps, request, conn, decoded);
         } finally {
           gate.done();
           firstAnswered();

@@ -12,7 +12,7 @@
  * `apiserver_current_inflight_requests`.
  */
 
-import { parseRequestInfo } from '../http/request-info';
+import { parseRequestInfo, type RequestInfo } from '../http/request-info';
 
 /** What the real WithRetryAfter filter never refuses. */
 const exemptPathPrefixes = ['/readyz', '/livez', '/healthz', '/metrics'];
@@ -21,7 +21,11 @@ const readOnlyVerbs = new Set(['get', 'list', 'watch']);
 
 /** The real server's long-running request test: watches, proxies and the streaming subresources. */
 export function isLongRunningRequest(method: string, url: URL): boolean {
-  const info = parseRequestInfo(method, url);
+  return isLongRunningInfo(parseRequestInfo(method, url));
+}
+
+/** `isLongRunningRequest` for request info already decoded. */
+function isLongRunningInfo(info: RequestInfo): boolean {
   return (
     info.verb === 'watch' ||
     info.verb === 'proxy' ||
@@ -72,11 +76,14 @@ export class Lifecycle {
     });
   }
 
-  /** Lets a request through (and counts it), or answers it as the real shutdown filters do. */
-  admit(request: Request): Admission {
-    const url = new URL(request.url);
-    const info = parseRequestInfo(request.method, url);
-    const longRunning = isLongRunningRequest(request.method, url);
+  /**
+   * Lets a request through (and counts it), or answers it as the real shutdown filters do. `decoded` is the
+   * request's URL and info when the caller has them already (the server decodes each request once).
+   */
+  admit(request: Request, decoded?: { url: URL; info: RequestInfo }): Admission {
+    const url = decoded?.url ?? new URL(request.url);
+    const info = decoded?.info ?? parseRequestInfo(request.method, url);
+    const longRunning = isLongRunningInfo(info);
     const exempt =
       exemptPathPrefixes.some((p) => url.pathname.startsWith(p)) ||
       (request.headers.get('user-agent') ?? '').startsWith(this.options.loopbackUserAgentPrefix);

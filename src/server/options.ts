@@ -101,6 +101,13 @@ export interface ApiServerOptions {
    * clients' decoding). Default false: the Node host writes watch frames inside the commit, for its watch latency.
    */
   watchesAfterAnswer?: boolean;
+  /**
+   * A GET answered from kept text (http/handlers/get-from-memory.ts) sends a `Blob` of it made once, not the
+   * string (the browser host: a service worker's answer made from a string registers its bytes with the browser
+   * as a new blob on every answer; a kept `Blob` is registered once and handed over as it is). Default false:
+   * Node writes a string to its socket directly.
+   */
+  keptAnswersAsBlobs?: boolean;
   /** Reads the store for the `etcd` health check; default a read of one key. Tests inject a failing one. */
   storeProbe?: () => Promise<unknown>;
   /**

@@ -21,7 +21,7 @@ import type { ConnectionInfo } from '../api/connection';
 import { toStatusError } from '../machinery/errors';
 import { newUid } from '../machinery/ids';
 import { AuditAnnotations, Warnings } from '../registry/rest/scope';
-import { parseRequestInfo } from '../http/request-info';
+import { parseRequestInfo, type RequestInfo } from '../http/request-info';
 import { wantsPretty, type RequestContext } from '../http/context';
 import { respondError } from '../http/respond';
 import type { ServerContext } from '../http/server-context';
@@ -44,29 +44,45 @@ export interface PipelineDeps {
   authorize(ctx: RequestContext): Promise<void>;
 }
 
-/** Answers one request; never rejects. */
+/** A request's URL and request info, decoded once (`decodeRequest`) for whoever looks at them before the pipeline. */
+export interface DecodedRequest {
+  url: URL;
+  info: RequestInfo;
+}
+
+/** The pipeline's decode stage, for a caller that needs the request info before `handleRequest` (the gate). */
+export function decodeRequest(request: Request): DecodedRequest {
+  const url = new URL(request.url);
+  return { url, info: parseRequestInfo(request.method, url) };
+}
+
+/** Answers one request (`decoded`: its `decodeRequest`, when the caller made it); never rejects. */
 export async function handleRequest(
   deps: PipelineDeps,
   request: Request,
   conn?: ConnectionInfo,
+  decoded?: DecodedRequest,
 ): Promise<Response> {
   const started = performance.now();
   // The turn that brought the request counts from here for long work's slices (machinery/cooperative.ts).
   turnArrived();
   // decode
-  const url = new URL(request.url);
+  const { url, info } = decoded ?? decodeRequest(request);
+  const headers = request.headers;
+  // Read once for the three lazy libraries' checks below.
+  const accept = headers.get('accept');
   const ctx: RequestContext = {
     request,
     url,
     query: url.searchParams,
-    info: parseRequestInfo(request.method, url),
+    info,
     user: { username: '', groups: [] },
     warnings: new Warnings(),
     auditAnnotations: new AuditAnnotations(),
     auditId: newUid(),
     ...(conn !== undefined ? { conn } : {}),
     now: deps.server.now(),
-    pretty: wantsPretty(url.searchParams, request.headers.get('user-agent')),
+    pretty: wantsPretty(url.searchParams, headers.get('user-agent')),
     signal: request.signal,
   };
   let response: Response;
@@ -74,11 +90,11 @@ export async function handleRequest(
   let failure: Status | undefined;
   try {
     // The protobuf codec is loaded on first use: a request that may be answered or sent in protobuf waits for it.
-    if (mentionsProtobuf(request.headers)) await protobufLibrary.load();
+    if (mentionsProtobuf(accept, headers.get('content-type'))) await protobufLibrary.load();
     // So is YAML, for an answer in YAML (a YAML body loads it where it is decoded: most apply bodies are JSON).
-    if (acceptsYaml(request.headers)) await yamlLibrary.load();
+    if (acceptsYaml(accept)) await yamlLibrary.load();
     // And the built-in kinds' table printers, for an answer as a Table.
-    if (acceptsTable(request.headers)) await tablePrinters.load();
+    if (acceptsTable(accept)) await tablePrinters.load();
     // authenticate
     await deps.authenticate(ctx, conn);
     const authenticated = ctx.user;
@@ -88,13 +104,16 @@ export async function handleRequest(
     audit = deps.server.audit?.begin(ctx, authenticated);
     // authorize
     await deps.authorize(ctx);
-    ctx.trace = deps.server.traces?.open({
-      auditId: ctx.auditId,
-      received: ctx.now,
-      method: request.method,
-      path: `${url.pathname}${url.search}`,
-      user: ctx.user.username,
-    });
+    // The admission trace, for a request admission may see: a read of a resource itself (get, list, watch) never
+    // runs admission, so it opens none (a trace records nothing until admission begins one of its passes).
+    if (!readsResourceOnly(info))
+      ctx.trace = deps.server.traces?.open({
+        auditId: ctx.auditId,
+        received: ctx.now,
+        method: request.method,
+        path: `${url.pathname}${url.search}`,
+        user: ctx.user.username,
+      });
     // handler (through the resource's storage) and encode
     response = await dispatch(deps.server, ctx);
   } catch (e) {
@@ -107,8 +126,18 @@ export async function handleRequest(
   const code = response.status;
   // Counted after the answer (machinery/after-answer.ts), with the duration and code taken now.
   afterAnswer(() => recordRequest(deps.server, ctx, code, seconds));
-  deps.server.traces?.finish(ctx.auditId, response.status);
+  // Only an opened trace can hold a record (see above).
+  if (ctx.trace !== undefined) deps.server.traces?.finish(ctx.auditId, response.status);
   return response;
+}
+
+/** A get, list or watch of a resource itself (no subresource: `exec`, `attach` and the like are admitted). */
+function readsResourceOnly(info: RequestInfo): boolean {
+  return (
+    info.isResourceRequest &&
+    info.subresource === '' &&
+    (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch')
+  );
 }
 
 function recordRequest(server: ServerContext, ctx: RequestContext, code: number, seconds: number): void {

@@ -138,6 +138,19 @@ export async function verifyProofOfPossession(
   return chain;
 }
 
+/** Whether the request names any proof header (`verifyProofOfPossession` answers undefined for one without). */
+function hasProofHeaders(request: Request): boolean {
+  const h = request.headers;
+  return (
+    h.get(proofHeaders.certificate) !== null ||
+    h.get(proofHeaders.timestamp) !== null ||
+    h.get(proofHeaders.signature) !== null
+  );
+}
+
+/** What `verified` holds for a request without proof headers. */
+const noProof: Promise<undefined> = Promise.resolve(undefined);
+
 // One verification per request, however many authenticators ask (x509 and the front proxy both do).
 const verified = new WeakMap<Request, Promise<Uint8Array[] | undefined>>();
 
@@ -154,9 +167,11 @@ export async function connectionWithProof(
   if (conn?.peerCertificates !== undefined && conn.peerCertificates.length > 0) return conn;
   let pending = verified.get(request);
   if (pending === undefined) {
-    pending = verifyProofOfPossession(request, options);
+    // Most requests carry no proof headers: no verification (an async call) is started for them.
+    pending = hasProofHeaders(request) ? verifyProofOfPossession(request, options) : noProof;
     verified.set(request, pending);
   }
+  if (pending === noProof) return conn;
   const chain = await pending;
   return chain === undefined ? conn : { ...conn, peerCertificates: chain };
 }

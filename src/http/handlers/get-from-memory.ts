@@ -23,6 +23,13 @@
  * The kept texts are bounded (characters in all, the key kept longest ago
  * out first): the memory backend holds every object, and a text per object
  * read once would grow the heap with the store.
+ *
+ * In the browser host a kept text also goes out as a `Blob` made from it at
+ * its first answer and kept with it (decision 0087): a service worker's
+ * `Response` made from a string has its bytes registered with the browser as
+ * a new blob when it is handed over, every time; one made from a `Blob` hands
+ * over the blob already registered. The bytes are the text's, so the answer
+ * is the same.
  */
 
 import type { NamingProfile } from '../../machinery/naming';
@@ -42,8 +49,10 @@ export interface TextForm {
   pretty: boolean;
 }
 
-interface KeptText extends TextForm {
+export interface KeptText extends TextForm {
   text: string;
+  /** The text as a `Blob`, made at the first answer that asks for one. */
+  blob?: Blob;
 }
 
 /** The texts of one key: the entry they were made from, and a few forms at most (the first asked for). */
@@ -69,27 +78,36 @@ export class KeptTexts {
 
   /** The text of `form` made from `entry` itself; never one made from an earlier entry of the key. */
   find(key: string, entry: object, form: TextForm): string | undefined {
-    const kept = this.byKey.get(key);
-    if (kept?.entry !== entry) return undefined;
-    return kept.forms.find((k) => k.rt === form.rt && k.profile === form.profile && k.pretty === form.pretty)
-      ?.text;
+    return this.findKept(key, entry, form)?.text;
   }
 
-  /** Keeps `text` for `entry`; the texts of an earlier entry of the key go at once. */
-  keep(key: string, entry: object, form: TextForm, text: string): void {
+  /** `find`'s text as kept (with its `Blob`, once made). */
+  findKept(key: string, entry: object, form: TextForm): KeptText | undefined {
+    const kept = this.byKey.get(key);
+    if (kept?.entry !== entry) return undefined;
+    return kept.forms.find((k) => k.rt === form.rt && k.profile === form.profile && k.pretty === form.pretty);
+  }
+
+  /**
+   * Keeps `text` for `entry` and answers it as kept; the texts of an earlier entry of the key go at once. A key
+   * already holding its most forms keeps no more (the answer is then not kept).
+   */
+  keep(key: string, entry: object, form: TextForm, text: string): KeptText {
     let kept = this.byKey.get(key);
+    const made: KeptText = { ...form, text };
     if (kept?.entry !== entry) {
       this.drop(key);
       kept = { entry, forms: [], chars: 0 };
       this.byKey.set(key, kept);
-    } else if (kept.forms.length >= maxFormsPerEntry) return;
-    kept.forms.push({ ...form, text });
+    } else if (kept.forms.length >= maxFormsPerEntry) return made;
+    kept.forms.push(made);
     kept.chars += text.length;
     this.chars += text.length;
     for (const oldest of this.byKey.keys()) {
       if (this.chars <= this.maxChars) break;
       this.drop(oldest);
     }
+    return made;
   }
 
   /** Forgets the key's texts (its object is gone, or its entry replaced). */
@@ -108,11 +126,15 @@ export class KeptTexts {
 
 const kept = new KeptTexts();
 
-/** The answer to a current GET from kept (or newly kept) text, or undefined when the ordinary path must answer. */
+/**
+ * The answer to a current GET from kept (or newly kept) text, or undefined when the ordinary path must answer;
+ * `asBlob`: the body is the text's kept `Blob` (see the module note).
+ */
 export function answerFromMemory(
   ctx: RequestContext,
   req: ResolvedRequest,
   storage: RestStorage & Getter,
+  asBlob = false,
 ): Response | undefined {
   const out = ctx.output;
   if (out?.kind !== 'json' || out.protobuf !== undefined) return undefined;
@@ -126,18 +148,20 @@ export function answerFromMemory(
   }
   const { key } = peeked.entry;
   const form: TextForm = { rt: req.rt, profile: out.profile, pretty: ctx.pretty };
-  let text = kept.find(key, peeked.entry, form);
-  if (text === undefined) {
+  let found = kept.findKept(key, peeked.entry, form);
+  if (found === undefined) {
     if (!jsonSizeAtMost(peeked.object, slicedAbove)) return undefined;
     // As `respondValue` writes it (shaping makes a new object; the entry is not changed).
-    text = serialize(
+    const text = serialize(
       form.profile === undefined ? peeked.object : goJsonFor(form.profile).shape(peeked.object),
       'json',
       form.pretty,
     );
-    kept.keep(key, peeked.entry, form, text);
+    found = kept.keep(key, peeked.entry, form, text);
   }
-  return new Response(ctx.request.method === 'HEAD' ? null : text, {
+  const body =
+    ctx.request.method === 'HEAD' ? null : asBlob ? (found.blob ??= new Blob([found.text])) : found.text;
+  return new Response(body, {
     status: 200,
     headers: baseHeaderList(ctx, 'application/json'),
   });

@@ -25,7 +25,7 @@ export async function handleGet(
   const rvText = ctx.query.get('resourceVersion') ?? '';
   if (rvText !== '' && rvText !== '0') parseResourceVersion(rvText);
   else {
-    const kept = answerFromMemory(ctx, req, storage);
+    const kept = answerFromMemory(ctx, req, storage, server.keptAnswersAsBlobs === true);
     if (kept !== undefined) return kept;
   }
   const object = await storage.get(requestScope(ctx, req, storage, 'get'), req.info.name, {

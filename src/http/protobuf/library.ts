@@ -7,11 +7,14 @@ import { LazyModule } from '../../machinery/lazy-module';
 
 export const protobufLibrary = new LazyModule('protobufjs', () => import('./protobufjs.lazy'));
 
-/** Whether a request's headers may need the protobuf codec: it is loaded before the request is handled. */
-export function mentionsProtobuf(headers: Headers): boolean {
+/**
+ * Whether a request's `Accept` and `Content-Type` may need the protobuf codec: it is loaded before the
+ * request is handled.
+ */
+export function mentionsProtobuf(accept: string | null, contentType: string | null): boolean {
   // Media types compare case-insensitively (negotiation lowercases them), so the check must too.
   return (
-    (headers.get('accept') ?? '').toLowerCase().includes('protobuf') ||
-    (headers.get('content-type') ?? '').toLowerCase().includes('protobuf')
+    (accept ?? '').toLowerCase().includes('protobuf') ||
+    (contentType ?? '').toLowerCase().includes('protobuf')
   );
 }

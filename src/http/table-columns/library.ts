@@ -13,8 +13,7 @@ export const tablePrinters = new LazyModule<typeof TablePrinters>(
 );
 
 /** The request may be answered as a Table: an `Accept` entry names `as=Table`, parsed as negotiation parses it. */
-export function acceptsTable(headers: Headers): boolean {
-  const accept = headers.get('accept');
+export function acceptsTable(accept: string | null): boolean {
   // Most requests name no Table at all: parameter values keep their case, so no `Table` in the text means none.
   return (
     accept !== null && accept.includes('Table') && parseAccept(accept).some((m) => m.params.as === 'Table')

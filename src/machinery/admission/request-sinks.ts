@@ -67,8 +67,10 @@ export class AuditAnnotations {
   }
 }
 
+const auditLevels: readonly AuditLevel[] = ['None', 'Metadata', 'Request', 'RequestResponse'];
+
 export function auditLevelRank(level: AuditLevel): number {
-  return ['None', 'Metadata', 'Request', 'RequestResponse'].indexOf(level);
+  return auditLevels.indexOf(level);
 }
 
 /**

@@ -18,7 +18,7 @@ export type YamlParse = (text: string) => unknown;
  * request is handled. Bodies load it where they are decoded (http/body.ts), only when a body takes the
  * YAML decoder: apply bodies are YAML by media type but mostly JSON text, which needs no YAML library.
  */
-export function acceptsYaml(headers: Headers): boolean {
+export function acceptsYaml(accept: string | null): boolean {
   // Media types compare case-insensitively (negotiation lowercases them), so the check must too.
-  return (headers.get('accept') ?? '').toLowerCase().includes('yaml');
+  return (accept ?? '').toLowerCase().includes('yaml');
 }

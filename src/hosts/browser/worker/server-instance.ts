@@ -51,6 +51,8 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
         startStep: (step) => performance.mark(`orch:${step}`),
         // A create's answer goes out before its watch events are encoded and read by in-process clients.
         watchesAfterAnswer: true,
+        // A GET's kept answer goes out as a Blob registered once, not a string registered on every answer (0087).
+        keptAnswersAsBlobs: true,
       });
       // A fresh store's cluster CA (the X.509 script and a key pair) is made once the page's first screen is
       // answered: the page's first call lists the identities with `?certificates=deferred`, which does not wait
