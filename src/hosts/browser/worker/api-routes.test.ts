@@ -56,4 +56,16 @@ describe('apiHandlers', () => {
     ).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'floor' } });
     expect(served).toEqual([]);
   });
+
+  it('answers the benches Blob floor with the same body, without the server', async () => {
+    served.length = 0;
+    const asString = await answer(`${origin}/api/v1/namespaces/default/configmaps/x`, {
+      'x-bench-floor': '1',
+    });
+    for (let i = 0; i < 2; i++)
+      expect(
+        await answer(`${origin}/api/v1/namespaces/default/configmaps/x`, { 'x-bench-floor': 'blob' }),
+      ).toBe(asString);
+    expect(served).toEqual([]);
+  });
 });
