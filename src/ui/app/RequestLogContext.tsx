@@ -36,7 +36,7 @@ export function useLoggedRequests(): readonly LoggedRequest[] {
  * How many requests the log holds, for the header's counter. Every request changes the log two or three times
  * (sent, answered, body kept), and a `useSyncExternalStore` reader renders synchronously on each: six such
  * renders and commits fell between the first screen's answers on a first visit (decision 0088). The count is
- * taken as a transition instead, so React draws it with the next render, or between them, never ahead of one.
+ * set in a transition instead: React draws it in one low-priority render after the urgent ones.
  */
 export function useLoggedCount(): number {
   const log = useRequestLog();
