@@ -8,7 +8,7 @@
  * gate also waits for the controller's script URL to name the profile.
  */
 
-import { useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { ErrorNotice } from '../common/ErrorNotice';
 import { preferences } from '../lib/preferences';
 import type { Connect } from '../main';
@@ -40,7 +40,10 @@ export function ConnectionGate({ connect, children }: { connect: Connect; childr
           // The identity to act as is the first thing the shell asks the server for: asked as soon as the
           // page is served by the profile's worker, not after the shell's render (a reload asked in main.tsx).
           void identity.resolve();
-          if (live) setPhase({ name: 'connected' });
+          // The shell's first render is the largest of the page (every component's code runs cold): as a
+          // transition React renders it in slices, so the identities' answer, which comes meanwhile, sends the
+          // first screen's reads at once instead of after the whole render (0088).
+          if (live) startTransition(() => setPhase({ name: 'connected' }));
         },
         (error: unknown) => live && setPhase({ name: 'failed', error }),
       );

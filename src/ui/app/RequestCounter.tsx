@@ -4,10 +4,10 @@
  */
 
 import { routeHref } from '../lib/route';
-import { useLoggedRequests } from './RequestLogContext';
+import { useLoggedCount } from './RequestLogContext';
 
 export function RequestCounter() {
-  const count = useLoggedRequests().length;
+  const count = useLoggedCount();
   return (
     <a
       className="request-counter"

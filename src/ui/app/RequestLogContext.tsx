@@ -3,7 +3,15 @@
  * shows its size, the console lists and reopens its entries.
  */
 
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import type { LoggedRequest, RequestLog } from '../lib/request-log';
 
 const LogContext = createContext<RequestLog | null>(null);
@@ -22,4 +30,21 @@ export function useRequestLog(): RequestLog {
 export function useLoggedRequests(): readonly LoggedRequest[] {
   const log = useRequestLog();
   return useSyncExternalStore(log.subscribe, log.getSnapshot);
+}
+
+/**
+ * How many requests the log holds, for the header's counter. Every request changes the log two or three times
+ * (sent, answered, body kept), and a `useSyncExternalStore` reader renders synchronously on each: six such
+ * renders and commits fell between the first screen's answers on a first visit (decision 0088). The count is
+ * set in a transition instead: React draws it in one low-priority render after the urgent ones.
+ */
+export function useLoggedCount(): number {
+  const log = useRequestLog();
+  const [count, setCount] = useState(() => log.getSnapshot().length);
+  useEffect(() => {
+    const update = () => startTransition(() => setCount(log.getSnapshot().length));
+    update();
+    return log.subscribe(update);
+  }, [log]);
+  return count;
 }

@@ -23,6 +23,7 @@ import {
   defaultChoice,
   type ResourceChoice,
 } from '../lib/resource-choice';
+import { countText } from '../lib/count-text';
 import { firstScreenShown } from '../lib/first-screen';
 import { navigate } from '../lib/route';
 import { BulkDeleteBar } from './BulkDeleteBar';
@@ -187,7 +188,7 @@ export function ExplorerView({ params, active }: ViewProps) {
           <LiveStatus phase={table.phase} resourceVersion={table.resourceVersion} refused={refused} />
           {table.phase === 'listing' || table.phase === 'idle' || unlisted ? null : (
             <span className="muted object-count">
-              {rows.size.toLocaleString('en')} {rows.size === 1 ? 'object' : 'objects'}
+              {countText(rows.size)} {rows.size === 1 ? 'object' : 'objects'}
             </span>
           )}
           {choice !== undefined && !namespaced ? (

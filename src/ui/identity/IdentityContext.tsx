@@ -24,9 +24,11 @@ export function IdentityProvider({
   makeClient: () => ApiClient;
   children: ReactNode;
 }) {
-  const { version } = useSyncExternalStore(
+  // The version alone: the default admin's arrival (no new version) renders nothing here, and so does not
+  // interrupt the shell's first render, which a first visit runs as a transition (ConnectionGate, 0088).
+  const version = useSyncExternalStore(
     (listener) => store.subscribe(listener),
-    () => store.snapshot(),
+    () => store.version(),
   );
   // `version` is the reason for a new client: the transport reads the store on every request anyway.
   const client = useMemo(() => makeClient(), [makeClient, version]);

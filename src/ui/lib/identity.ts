@@ -147,16 +147,17 @@ export class IdentityStore {
     this.loading ??= this.load({ certificates: false })
       .then((all) => {
         const admin = all.find((i) => i.name === adminIdentityName);
-        if (this.acting === undefined && admin?.token !== undefined)
-          this.set(
-            {
-              name: admin.name,
-              method: 'token',
-              token: admin.token,
-              expected: { username: admin.username, groups: admin.groups },
-            },
-            false,
-          );
+        if (this.acting === undefined && admin?.token !== undefined) {
+          this.acting = {
+            name: admin.name,
+            method: 'token',
+            token: admin.token,
+            expected: { username: admin.username, groups: admin.groups },
+          };
+          // The requests waiting for this answer (the first screen's reads) go first; the header's
+          // switcher is told in the next task, rather than rendering before they are sent (0088).
+          setTimeout(() => this.emit(), 0);
+        }
         return this.acting;
       })
       .catch(() => {
