@@ -54,6 +54,17 @@ function extraHeaderNames(headers: Headers): string[] {
   return names.sort();
 }
 
+/** Whether the request names any `Impersonate-*` header: most do not, and `impersonate` (an async call) is then not needed. */
+export function asksToImpersonate(headers: Headers): boolean {
+  let asks = false;
+  headers.forEach((_value, name) => {
+    if (!asks && name.startsWith(impersonatePrefix)) asks = true;
+  });
+  return asks;
+}
+
+const impersonatePrefix = 'impersonate-';
+
 const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** `system:serviceaccount:<ns>:<name>` with a valid namespace and name, as the real `SplitUsername`. */

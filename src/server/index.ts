@@ -325,6 +325,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Storages are installed before that: they reach the authorizer and the token authenticators through these.
   const authorizer: ServerAuthorizer = {
     authorize: (a) => need().authorizer.authorize(a),
+    authorizeSync: (a) => need().authorizer.authorizeSync(a),
     rulesFor: (user, namespace) => need().authorizer.rulesFor(user, namespace),
     decisions: (a) => need().authorizer.decisions(a),
     explain: (a) => need().authorizer.explain(a),
@@ -903,11 +904,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     server,
     authenticate: (ctx, conn) => authenticate(need().chain, ctx, conn),
     impersonate: (ctx) => impersonation(authorizer, profile, ctx),
-    authorize: async (ctx) => {
+    authorize: (ctx) => {
       // The browser host's sandbox API is the learner's own (reset, import, identities): open to every caller.
-      if (options.openSandboxApi === true && ctx.url.pathname.startsWith('/sandbox/')) return;
-      if (isPublicIdentityPath(ctx.request.method.toUpperCase(), ctx.url.pathname)) return;
-      await authorize(authorizer, ctx, profile);
+      if (options.openSandboxApi === true && ctx.url.pathname.startsWith('/sandbox/')) return undefined;
+      if (isPublicIdentityPath(ctx.request.method.toUpperCase(), ctx.url.pathname)) return undefined;
+      authorize(authorizer, ctx, profile);
+      return undefined;
     },
   };
 
@@ -984,6 +986,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     step('serving');
   })();
   serving.catch(() => undefined);
+  // Once serving, a request need not wait for it (a turn of the microtask queue per request).
+  let served = false;
+  void serving.then(
+    () => {
+      served = true;
+    },
+    () => undefined,
+  );
 
   // The controllers and the simulated cluster start once the post-start writes are done: at once (Node, so
   // `ready` means they run), or in the browser once the server answered its first request, so neither their script nor their first
@@ -1193,7 +1203,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (waitsForReadiness(request)) await ready.catch(() => undefined);
       const end = foreground.begin();
       try {
-        await serving;
+        if (!served) await serving;
         // Decoded once, for the gate and the pipeline.
         const decoded = decodeRequest(request);
         const gate = lifecycle.admit(request, decoded);
