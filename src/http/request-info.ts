@@ -60,7 +60,27 @@ export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 
 const namespaceSubresources = new Set(['status', 'finalize']);
 
+/**
+ * Request infos by method and path, kept (frozen, shared by every request that asks the same) when they do not
+ * depend on the query: every request but a GET of a collection (list or watch). A client's steady traffic asks
+ * the same few paths over and over; past the bound the map starts over.
+ */
+const byPath = new Map<string, RequestInfo>();
+const maxByPath = 1024;
+
 export function parseRequestInfo(method: string, url: URL): RequestInfo {
+  const key = `${method}\u0000${url.pathname}`;
+  const known = byPath.get(key);
+  if (known !== undefined) return known;
+  const info = parsePath(method, url);
+  if (info.isResourceRequest && info.name === '' && (info.verb === 'list' || info.verb === 'watch')) return info;
+  if (byPath.size >= maxByPath) byPath.clear();
+  if (info.isResourceRequest) Object.freeze(info.parts);
+  byPath.set(key, Object.freeze(info));
+  return info;
+}
+
+function parsePath(method: string, url: URL): RequestInfo {
   const path = url.pathname;
   const m = method.toUpperCase();
   const nonResource: NonResourceRequestInfo = { isResourceRequest: false, path, verb: m.toLowerCase() };

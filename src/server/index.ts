@@ -229,9 +229,8 @@ export interface ApiServer {
 }
 
 /** A request answered only once the server is ready: the full built-in identities list (see fetch). */
-function waitsForReadiness(request: Request): boolean {
-  if (request.method !== 'GET' || !request.url.includes(identitiesPath)) return false;
-  const url = new URL(request.url);
+function waitsForReadiness(method: string, url: URL): boolean {
+  if (method !== 'GET' || !url.pathname.startsWith(identitiesPath)) return false;
   return url.pathname.replace(/\/+$/, '') === identitiesPath && !url.searchParams.has('certificates');
 }
 
@@ -1200,12 +1199,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The full identities list is for acting as someone (the switcher, lessons, the terminal): identities
       // other than the admin need the default policy, so it is answered once the server is ready. The admin's
       // token (`?certificates=deferred`, the page's first call) needs no policy and is answered at once.
-      if (waitsForReadiness(request)) await ready.catch(() => undefined);
+      // Decoded once, for the readiness check, the gate and the pipeline.
+      const decoded = decodeRequest(request);
+      if (waitsForReadiness(request.method, decoded.url)) await ready.catch(() => undefined);
       const end = foreground.begin();
       try {
         if (!served) await serving;
-        // Decoded once, for the gate and the pipeline.
-        const decoded = decodeRequest(request);
         const gate = lifecycle.admit(request, decoded);
         if ('response' in gate) return gate.response;
         try {

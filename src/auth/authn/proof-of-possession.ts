@@ -148,18 +148,19 @@ function hasProofHeaders(request: Request): boolean {
   );
 }
 
-/** What `verified` holds for a request without proof headers. */
+/** The verification of a request without proof headers. */
 const noProof: Promise<undefined> = Promise.resolve(undefined);
 
-// One verification per request, however many authenticators ask (x509 and the front proxy both do).
+// One verification per request with proof headers, however many authenticators ask (x509 and the front proxy both do).
 const verified = new WeakMap<Request, Promise<Uint8Array[] | undefined>>();
 
 /** The request's proof verification, started once (`noProof` for a request without proof headers). */
 function proofOf(request: Request, options: ProofOfPossessionOptions): Promise<Uint8Array[] | undefined> {
+  // Most requests carry no proof headers: no verification (an async call) is started, nor kept, for them.
+  if (!hasProofHeaders(request)) return noProof;
   let pending = verified.get(request);
   if (pending === undefined) {
-    // Most requests carry no proof headers: no verification (an async call) is started for them.
-    pending = hasProofHeaders(request) ? verifyProofOfPossession(request, options) : noProof;
+    pending = verifyProofOfPossession(request, options);
     verified.set(request, pending);
   }
   return pending;
