@@ -73,7 +73,8 @@ export function parseRequestInfo(method: string, url: URL): RequestInfo {
   const known = byPath.get(key);
   if (known !== undefined) return known;
   const info = parsePath(method, url);
-  if (info.isResourceRequest && info.name === '' && (info.verb === 'list' || info.verb === 'watch')) return info;
+  if (info.isResourceRequest && info.name === '' && (info.verb === 'list' || info.verb === 'watch'))
+    return info;
   if (byPath.size >= maxByPath) byPath.clear();
   if (info.isResourceRequest) Object.freeze(info.parts);
   byPath.set(key, Object.freeze(info));
