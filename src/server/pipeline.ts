@@ -120,7 +120,8 @@ export async function handleRequest(
         user: ctx.user.username,
       });
     // handler (through the resource's storage) and encode
-    response = await dispatch(deps.server, ctx);
+    const dispatched = dispatch(deps.server, ctx);
+    response = dispatched instanceof Response ? dispatched : await dispatched;
   } catch (e) {
     const err = toStatusError(e);
     failure = err.status;
