@@ -31,6 +31,9 @@ describe('asksToImpersonate', () => {
     [{ 'Impersonate-Uid': '1' }, true],
     [{ 'Impersonate-Extra-Scopes': 'a', 'user-agent': 'x' }, true],
     [{ impersonate: 'x', 'impersonatex-user': 'y' }, false],
+    [{ accept: 'x', 'impersonate-extra-a': 'v', 'impersonate-user': 'u', zzz: 'z' }, true],
+    [{ 'user-agent': 'x', 'sec-ch-ua': 'y', referer: 'r', 'impersonate-uid': '1' }, true],
+    [{ 'impersonate-': 'x' }, true],
   ])('%j → %s', (headers, asks) => {
     expect(asksToImpersonate(new Headers(headers))).toBe(asks);
   });

@@ -54,13 +54,16 @@ function extraHeaderNames(headers: Headers): string[] {
   return names.sort();
 }
 
-/** Whether the request names any `Impersonate-*` header: most do not, and `impersonate` (an async call) is then not needed. */
+/**
+ * Whether the request names any `Impersonate-*` header: most do not, and `impersonate` (an async call) is then
+ * not needed. Fetch's headers iterate sorted by (lowercase) name, so the first name at or after the prefix
+ * tells, and the names after it are never read (a request's `user-agent`, `sec-*` and the like).
+ */
 export function asksToImpersonate(headers: Headers): boolean {
-  let asks = false;
-  headers.forEach((_value, name) => {
-    if (!asks && name.startsWith(impersonatePrefix)) asks = true;
-  });
-  return asks;
+  // The WebWorker library's types leave out that Headers iterate as [name, value] pairs (the Fetch standard's).
+  for (const [name] of headers as unknown as Iterable<[string, string]>)
+    if (name >= impersonatePrefix) return name.startsWith(impersonatePrefix);
+  return false;
 }
 
 const impersonatePrefix = 'impersonate-';

@@ -195,7 +195,10 @@ export function pathSegmentNameProblems(name: string): string[] {
  * after routing found the resource (an unknown path is still 404).
  */
 export function pathNameError(info: ResourceRequestInfo): StatusError | undefined {
-  if (info.name === '') return undefined;
+  const name = info.name;
+  // Most names are fine: told without building the list of problems.
+  if (name === '' || (name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%')))
+    return undefined;
   const problems = pathSegmentNameProblems(info.name);
   if (problems.length === 0) return undefined;
   return badRequest(`Name parameter invalid: ${JSON.stringify(info.name)}: ${problems.join(';')}`);
