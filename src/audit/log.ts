@@ -11,6 +11,9 @@ export interface AuditSink {
   write(event: AuditEvent): void;
 }
 
+/** How many events past its capacity the log holds before it trims (see `write`). */
+const trimSlack = 256;
+
 export class AuditLog implements AuditSink {
   private events: AuditEvent[] = [];
   private readonly listeners = new Set<(event: AuditEvent) => void>();
@@ -19,15 +22,17 @@ export class AuditLog implements AuditSink {
 
   write(event: AuditEvent): void {
     this.events.push(event);
-    if (this.events.length > this.capacity) this.events = this.events.slice(-this.capacity);
+    // Trimmed to the newest `capacity` once a few hundred more have come, not on every write (a copy of the
+    // whole log per request once it is full); `list` shows the newest `capacity` only.
+    if (this.events.length > this.capacity + trimSlack) this.events = this.events.slice(-this.capacity);
     for (const listener of this.listeners) listener(event);
   }
 
-  /** The kept events, oldest first. */
+  /** The kept events (the newest `capacity`), oldest first. */
   list(): AuditEvent[] {
     // Events are written after their requests' answers: those answered so far are written first.
     flushAfterAnswer();
-    return [...this.events];
+    return this.events.slice(-this.capacity);
   }
 
   subscribe(listener: (event: AuditEvent) => void): () => void {

@@ -3,7 +3,7 @@ import type { UserInfo } from '../api/authn';
 import { StatusError } from '../machinery/errors';
 import { namingProfile } from '../machinery/naming';
 import type { AuthorizationAttributes, Authorizer } from './authorizer';
-import { impersonate } from './impersonation';
+import { asksToImpersonate, impersonate } from './impersonation';
 
 const profile = namingProfile('orch');
 const alice: UserInfo = { username: 'alice', groups: ['system:authenticated'] };
@@ -22,6 +22,22 @@ function authorizer(allowed: string[], seen: AuthorizationAttributes[] = []): Au
     rulesFor: async () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
   };
 }
+
+describe('asksToImpersonate', () => {
+  it.each<[Record<string, string>, boolean]>([
+    [{ accept: 'x', authorization: 'Bearer t' }, false],
+    [{ 'Impersonate-User': 'bob' }, true],
+    [{ 'impersonate-group': 'g' }, true],
+    [{ 'Impersonate-Uid': '1' }, true],
+    [{ 'Impersonate-Extra-Scopes': 'a', 'user-agent': 'x' }, true],
+    [{ impersonate: 'x', 'impersonatex-user': 'y' }, false],
+    [{ accept: 'x', 'impersonate-extra-a': 'v', 'impersonate-user': 'u', zzz: 'z' }, true],
+    [{ 'user-agent': 'x', 'sec-ch-ua': 'y', referer: 'r', 'impersonate-uid': '1' }, true],
+    [{ 'impersonate-': 'x' }, true],
+  ])('%j → %s', (headers, asks) => {
+    expect(asksToImpersonate(new Headers(headers))).toBe(asks);
+  });
+});
 
 describe('impersonate', () => {
   it('does nothing without impersonation headers', async () => {

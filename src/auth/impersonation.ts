@@ -54,6 +54,20 @@ function extraHeaderNames(headers: Headers): string[] {
   return names.sort();
 }
 
+/**
+ * Whether the request names any `Impersonate-*` header: most do not, and `impersonate` (an async call) is then
+ * not needed. Fetch's headers iterate sorted by (lowercase) name, so the first name at or after the prefix
+ * tells, and the names after it are never read (a request's `user-agent`, `sec-*` and the like).
+ */
+export function asksToImpersonate(headers: Headers): boolean {
+  // The WebWorker library's types leave out that Headers iterate as [name, value] pairs (the Fetch standard's).
+  for (const [name] of headers as unknown as Iterable<[string, string]>)
+    if (name >= impersonatePrefix) return name.startsWith(impersonatePrefix);
+  return false;
+}
+
+const impersonatePrefix = 'impersonate-';
+
 const dns1123Label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** `system:serviceaccount:<ns>:<name>` with a valid namespace and name, as the real `SplitUsername`. */

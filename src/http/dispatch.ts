@@ -45,7 +45,11 @@ export interface ResolvedRequest {
   namespace: string;
 }
 
-export async function dispatch(server: ServerContext, ctx: RequestContext): Promise<Response> {
+/**
+ * The handler's answer: a `Response` when the handler had it at once (a GET from kept text), otherwise a promise
+ * of it. May throw (an unknown path, a method the storage cannot serve) as well as reject.
+ */
+export function dispatch(server: ServerContext, ctx: RequestContext): Response | Promise<Response> {
   const info = ctx.info;
   if (!info.isResourceRequest) return handleNonResource(server, ctx);
 
@@ -135,19 +139,16 @@ export async function dispatch(server: ServerContext, ctx: RequestContext): Prom
         if (info.subresource === '' || !isNamedCreater(storage)) throw methodNotAllowed();
         checkName();
         output(false);
-        await decodeBody();
-        return handleCreate(server, ctx, req, storage);
+        return decodeBody().then(() => handleCreate(server, ctx, req, storage));
       }
       if (!isCreater(storage)) throw methodNotAllowed();
       output(false);
-      await decodeBody();
-      return handleCreate(server, ctx, req, storage);
+      return decodeBody().then(() => handleCreate(server, ctx, req, storage));
     case 'PUT':
       if (!named || !isUpdater(storage)) throw methodNotAllowed();
       checkName();
       output(false);
-      await decodeBody();
-      return handleUpdate(server, ctx, req, storage);
+      return decodeBody().then(() => handleUpdate(server, ctx, req, storage));
     case 'PATCH':
       if (!named || !isUpdater(storage) || !isGetter(storage)) throw methodNotAllowed();
       checkName();

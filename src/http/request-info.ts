@@ -60,7 +60,28 @@ export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 
 const namespaceSubresources = new Set(['status', 'finalize']);
 
+/**
+ * Request infos by method and path, kept (frozen, shared by every request that asks the same) when they do not
+ * depend on the query: every request but a GET of a collection (list or watch). A client's steady traffic asks
+ * the same few paths over and over; past the bound the map starts over.
+ */
+const byPath = new Map<string, RequestInfo>();
+const maxByPath = 1024;
+
 export function parseRequestInfo(method: string, url: URL): RequestInfo {
+  const key = `${method}\u0000${url.pathname}`;
+  const known = byPath.get(key);
+  if (known !== undefined) return known;
+  const info = parsePath(method, url);
+  if (info.isResourceRequest && info.name === '' && (info.verb === 'list' || info.verb === 'watch'))
+    return info;
+  if (byPath.size >= maxByPath) byPath.clear();
+  if (info.isResourceRequest) Object.freeze(info.parts);
+  byPath.set(key, Object.freeze(info));
+  return info;
+}
+
+function parsePath(method: string, url: URL): RequestInfo {
   const path = url.pathname;
   const m = method.toUpperCase();
   const nonResource: NonResourceRequestInfo = { isResourceRequest: false, path, verb: m.toLowerCase() };
@@ -174,7 +195,10 @@ export function pathSegmentNameProblems(name: string): string[] {
  * after routing found the resource (an unknown path is still 404).
  */
 export function pathNameError(info: ResourceRequestInfo): StatusError | undefined {
-  if (info.name === '') return undefined;
+  const name = info.name;
+  // Most names are fine: told without building the list of problems.
+  if (name === '' || (name !== '.' && name !== '..' && !name.includes('/') && !name.includes('%')))
+    return undefined;
   const problems = pathSegmentNameProblems(info.name);
   if (problems.length === 0) return undefined;
   return badRequest(`Name parameter invalid: ${JSON.stringify(info.name)}: ${problems.join(';')}`);

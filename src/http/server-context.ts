@@ -33,7 +33,7 @@ export interface AuditStarter {
   begin(
     ctx: RequestContext,
     authenticated: UserInfo,
-  ): { finish(response: Response, failure?: Status): Promise<Response> } | undefined;
+  ): { finish(response: Response, failure?: Status): Response | Promise<Response> } | undefined;
 }
 
 export interface ServerContext {

@@ -18,7 +18,8 @@ import type { NamingProfile } from '../machinery/naming';
 import { watchEventsOf, withWatchEvents } from '../machinery/watch-objects';
 
 export interface RequestAudit {
-  finish(response: Response, failure?: Status): Promise<Response>;
+  /** The response to send; a promise only when a body the level records must be read first. */
+  finish(response: Response, failure?: Status): Response | Promise<Response>;
 }
 
 export interface ServerAudit extends AuditStarter {
@@ -124,7 +125,7 @@ export function createServerAudit(
           ? jsonOf(ctx.request.clone().text())
           : undefined;
       return {
-        async finish(response, failure) {
+        finish(response, failure) {
           const status =
             failure === undefined
               ? undefined
@@ -159,23 +160,29 @@ export function createServerAudit(
             const objects = watchEventsOf(response);
             return objects !== undefined ? withWatchEvents(wrapped, objects) : wrapped;
           }
-          const responseBody =
+          const complete = (responseBody: JsonValue | undefined, body: JsonValue | undefined): Response => {
+            recorder.completed(
+              {
+                code: response.status,
+                ...(status !== undefined ? { status } : {}),
+                ...(responseBody !== undefined ? { body: responseBody } : {}),
+              },
+              ctx.auditAnnotations,
+              body,
+            );
+            return response;
+          };
+          const readsResponse =
             recorder.wantsResponseBody &&
             isJson(response.headers.get('content-type')) &&
-            response.body !== null
-              ? await jsonOf(response.clone().text())
-              : undefined;
-          recorder.completed(
-            {
-              code: response.status,
-              ...(status !== undefined ? { status } : {}),
-              ...(responseBody !== undefined ? { body: responseBody } : {}),
-            },
-            ctx.auditAnnotations,
-            // Awaited only when read (a GET at Metadata level takes no extra turn of the microtask queue).
-            requestBody === undefined ? undefined : await requestBody,
-          );
-          return response;
+            response.body !== null;
+          // Bodies are awaited only when recorded: a GET at Metadata level answers without a turn of the microtask
+          // queue here.
+          if (!readsResponse && requestBody === undefined) return complete(undefined, undefined);
+          return (async () => {
+            const responseBody = readsResponse ? await jsonOf(response.clone().text()) : undefined;
+            return complete(responseBody, requestBody === undefined ? undefined : await requestBody);
+          })();
         },
       };
     },

@@ -229,9 +229,8 @@ export interface ApiServer {
 }
 
 /** A request answered only once the server is ready: the full built-in identities list (see fetch). */
-function waitsForReadiness(request: Request): boolean {
-  if (request.method !== 'GET' || !request.url.includes(identitiesPath)) return false;
-  const url = new URL(request.url);
+function waitsForReadiness(method: string, url: URL): boolean {
+  if (method !== 'GET' || !url.pathname.startsWith(identitiesPath)) return false;
   return url.pathname.replace(/\/+$/, '') === identitiesPath && !url.searchParams.has('certificates');
 }
 
@@ -325,6 +324,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // Storages are installed before that: they reach the authorizer and the token authenticators through these.
   const authorizer: ServerAuthorizer = {
     authorize: (a) => need().authorizer.authorize(a),
+    authorizeSync: (a) => need().authorizer.authorizeSync(a),
     rulesFor: (user, namespace) => need().authorizer.rulesFor(user, namespace),
     decisions: (a) => need().authorizer.decisions(a),
     explain: (a) => need().authorizer.explain(a),
@@ -903,11 +903,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     server,
     authenticate: (ctx, conn) => authenticate(need().chain, ctx, conn),
     impersonate: (ctx) => impersonation(authorizer, profile, ctx),
-    authorize: async (ctx) => {
+    authorize: (ctx) => {
       // The browser host's sandbox API is the learner's own (reset, import, identities): open to every caller.
-      if (options.openSandboxApi === true && ctx.url.pathname.startsWith('/sandbox/')) return;
-      if (isPublicIdentityPath(ctx.request.method.toUpperCase(), ctx.url.pathname)) return;
-      await authorize(authorizer, ctx, profile);
+      if (options.openSandboxApi === true && ctx.url.pathname.startsWith('/sandbox/')) return undefined;
+      if (isPublicIdentityPath(ctx.request.method.toUpperCase(), ctx.url.pathname)) return undefined;
+      authorize(authorizer, ctx, profile);
+      return undefined;
     },
   };
 
@@ -984,6 +985,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     step('serving');
   })();
   serving.catch(() => undefined);
+  // Once serving, a request need not wait for it (a turn of the microtask queue per request).
+  let served = false;
+  void serving.then(
+    () => {
+      served = true;
+    },
+    () => undefined,
+  );
 
   // The controllers and the simulated cluster start once the post-start writes are done: at once (Node, so
   // `ready` means they run), or in the browser once the server answered its first request, so neither their script nor their first
@@ -1190,12 +1199,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The full identities list is for acting as someone (the switcher, lessons, the terminal): identities
       // other than the admin need the default policy, so it is answered once the server is ready. The admin's
       // token (`?certificates=deferred`, the page's first call) needs no policy and is answered at once.
-      if (waitsForReadiness(request)) await ready.catch(() => undefined);
+      // Decoded once, for the readiness check, the gate and the pipeline.
+      const decoded = decodeRequest(request);
+      if (waitsForReadiness(request.method, decoded.url)) await ready.catch(() => undefined);
       const end = foreground.begin();
       try {
-        await serving;
-        // Decoded once, for the gate and the pipeline.
-        const decoded = decodeRequest(request);
+        if (!served) await serving;
         const gate = lifecycle.admit(request, decoded);
         if ('response' in gate) return gate.response;
         try {

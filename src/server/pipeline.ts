@@ -36,12 +36,14 @@ import { afterAnswer } from '../machinery/after-answer';
 
 export interface PipelineDeps {
   server: ServerContext;
+  // Each stage answers undefined when it finished at once (the common case: a cached token, no impersonation,
+  // a decision from the listers), so a request takes no turn of the microtask queue for it.
   /** Sets `ctx.user` (and warnings) or throws 401. */
-  authenticate(ctx: RequestContext, conn: ConnectionInfo | undefined): Promise<void>;
+  authenticate(ctx: RequestContext, conn: ConnectionInfo | undefined): Promise<void> | undefined;
   /** Replaces `ctx.user` with the impersonated identity when the request asks and may. */
-  impersonate(ctx: RequestContext): Promise<void>;
+  impersonate(ctx: RequestContext): Promise<void> | undefined;
   /** Throws 403 unless the request's user may do what it asks. */
-  authorize(ctx: RequestContext): Promise<void>;
+  authorize(ctx: RequestContext): Promise<void> | undefined;
 }
 
 /** A request's URL and request info, decoded once (`decodeRequest`) for whoever looks at them before the pipeline. */
@@ -96,14 +98,17 @@ export async function handleRequest(
     // And the built-in kinds' table printers, for an answer as a Table.
     if (acceptsTable(accept)) await tablePrinters.load();
     // authenticate
-    await deps.authenticate(ctx, conn);
+    const authenticating = deps.authenticate(ctx, conn);
+    if (authenticating !== undefined) await authenticating;
     const authenticated = ctx.user;
     // impersonate
-    await deps.impersonate(ctx);
+    const impersonating = deps.impersonate(ctx);
+    if (impersonating !== undefined) await impersonating;
     // audit: the policy sees the authenticated user; the event also names the impersonated one
     audit = deps.server.audit?.begin(ctx, authenticated);
     // authorize
-    await deps.authorize(ctx);
+    const authorizing = deps.authorize(ctx);
+    if (authorizing !== undefined) await authorizing;
     // The admission trace, for a request admission may see: a read of a resource itself (get, list, watch) never
     // runs admission, so it opens none (a trace records nothing until admission begins one of its passes).
     if (!readsResourceOnly(info))
@@ -115,13 +120,17 @@ export async function handleRequest(
         user: ctx.user.username,
       });
     // handler (through the resource's storage) and encode
-    response = await dispatch(deps.server, ctx);
+    const dispatched = dispatch(deps.server, ctx);
+    response = dispatched instanceof Response ? dispatched : await dispatched;
   } catch (e) {
     const err = toStatusError(e);
     failure = err.status;
     response = respondError(ctx, deps.server.profile, err);
   }
-  if (audit !== undefined) response = await audit.finish(response, failure);
+  if (audit !== undefined) {
+    const finished = audit.finish(response, failure);
+    response = finished instanceof Response ? finished : await finished;
+  }
   const seconds = (performance.now() - started) / 1000;
   const code = response.status;
   // Counted after the answer (machinery/after-answer.ts), with the duration and code taken now.

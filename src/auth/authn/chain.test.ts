@@ -182,6 +182,48 @@ describe('TokenUnion', () => {
     expect(await union.authenticateToken('t', ['other'])).toBeUndefined();
   });
 
+  it('answers at once, as authenticate does, for a cached token and certificate authenticators that decline', async () => {
+    let now = 0;
+    const union = new TokenUnion([{ name: 'loopback', authenticator: new StaticTokens() }], {
+      apiAudiences: ['api'],
+      now: () => now,
+    });
+    const st = new StaticTokens();
+    st.add('t1', alice);
+    const cached = new TokenUnion([{ name: 'loopback', authenticator: st }], {
+      apiAudiences: ['api'],
+      now: () => now,
+    });
+    const declining: RequestAuthenticator = { ...none, declinesAtOnce: () => true };
+    const chain = new AuthenticationChain({
+      profile,
+      requestHeader: declining,
+      x509: declining,
+      tokens: cached,
+    });
+    const request = req({ authorization: 'Bearer  t1' });
+    // Not yet in the success cache: the chain must ask the union.
+    expect(chain.authenticateAtOnce(req({ authorization: 'Bearer t1' }), undefined)).toBeUndefined();
+    await chain.authenticate(req({ authorization: 'Bearer t1' }), undefined);
+    const atOnce = chain.authenticateAtOnce(req({ authorization: 'Bearer t1' }), undefined);
+    expect(atOnce).toEqual(await chain.authenticate(req({ authorization: 'Bearer t1' }), undefined));
+    expect(atOnce?.attempts.map((a) => [a.authenticator, a.result])).toEqual([
+      ['requestheader', 'no-credential'],
+      ['x509', 'no-credential'],
+      ['token-cache', 'accepted'],
+    ]);
+    expect(atOnce?.user).toEqual({ username: 'alice', groups: ['devs', 'system:authenticated'] });
+    // No token (anonymous, with a warning here), an authenticator that must look, an expired success: not at once.
+    expect(chain.authenticateAtOnce(request, undefined)).toBeUndefined();
+    const looking = new AuthenticationChain({ profile, x509: none, tokens: cached });
+    expect(looking.authenticateAtOnce(req({ authorization: 'Bearer t1' }), undefined)).toBeUndefined();
+    now = 10_001;
+    expect(chain.authenticateAtOnce(req({ authorization: 'Bearer t1' }), undefined)).toBeUndefined();
+    expect(new AuthenticationChain({ profile, tokens: union }).authenticateAtOnce(req(), undefined)).toBe(
+      undefined,
+    );
+  });
+
   it('remembers a success for the cache TTL, like the real 10 s cache', async () => {
     let now = 0;
     const st = new StaticTokens();

@@ -119,6 +119,20 @@ describe('proof of possession', () => {
     expect(await connectionWithProof(signed, tls, { now: () => now })).toBe(tls);
   });
 
+  it('declines at once only without a certificate and without proof headers', async () => {
+    const auth = withProofOfPossession(x509Authenticator({ clientCA: ca.pem, now: () => now }), {
+      now: () => now,
+    });
+    const plain = post();
+    expect(auth.declinesAtOnce?.(plain, undefined)).toBe(true);
+    expect(await auth.authenticate(plain, undefined)).toBeUndefined();
+    const signed = await signRequest(post(), credential(alice), now);
+    expect(auth.declinesAtOnce?.(signed, undefined)).toBe(false);
+    expect(await auth.authenticate(signed, undefined)).toEqual({ username: 'alice', groups: ['dev'] });
+    const tls = { peerCertificates: [alice.der], secure: true };
+    expect(auth.declinesAtOnce?.(post(), tls)).toBe(false);
+  });
+
   it('rejects a certificate presented without proof', async () => {
     const req = post();
     req.headers.set(proofHeaders.certificate, btoa(String.fromCharCode(...alice.der)));

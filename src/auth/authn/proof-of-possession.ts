@@ -148,11 +148,23 @@ function hasProofHeaders(request: Request): boolean {
   );
 }
 
-/** What `verified` holds for a request without proof headers. */
+/** The verification of a request without proof headers. */
 const noProof: Promise<undefined> = Promise.resolve(undefined);
 
-// One verification per request, however many authenticators ask (x509 and the front proxy both do).
+// One verification per request with proof headers, however many authenticators ask (x509 and the front proxy both do).
 const verified = new WeakMap<Request, Promise<Uint8Array[] | undefined>>();
+
+/** The request's proof verification, started once (`noProof` for a request without proof headers). */
+function proofOf(request: Request, options: ProofOfPossessionOptions): Promise<Uint8Array[] | undefined> {
+  // Most requests carry no proof headers: no verification (an async call) is started, nor kept, for them.
+  if (!hasProofHeaders(request)) return noProof;
+  let pending = verified.get(request);
+  if (pending === undefined) {
+    pending = verifyProofOfPossession(request, options);
+    verified.set(request, pending);
+  }
+  return pending;
+}
 
 /**
  * The connection as the certificate authenticators should see it: a TLS
@@ -165,12 +177,7 @@ export async function connectionWithProof(
   options: ProofOfPossessionOptions = {},
 ): Promise<ConnectionInfo | undefined> {
   if (conn?.peerCertificates !== undefined && conn.peerCertificates.length > 0) return conn;
-  let pending = verified.get(request);
-  if (pending === undefined) {
-    // Most requests carry no proof headers: no verification (an async call) is started for them.
-    pending = hasProofHeaders(request) ? verifyProofOfPossession(request, options) : noProof;
-    verified.set(request, pending);
-  }
+  const pending = proofOf(request, options);
   if (pending === noProof) return conn;
   const chain = await pending;
   return chain === undefined ? conn : { ...conn, peerCertificates: chain };
@@ -182,6 +189,9 @@ export function withProofOfPossession(
   options: ProofOfPossessionOptions = {},
 ): RequestAuthenticator {
   return {
+    // Without proof headers the inner authenticator sees the connection as it is.
+    declinesAtOnce: (request, conn) =>
+      inner.declinesAtOnce?.(request, conn) === true && proofOf(request, options) === noProof,
     async authenticate(request: Request, conn: ConnectionInfo | undefined): Promise<UserInfo | undefined> {
       return inner.authenticate(request, await connectionWithProof(request, conn, options));
     },

@@ -74,6 +74,7 @@ export function requestHeaderAuthenticator(
   const allowed = config.allowedNames ?? [];
   const now = options.now ?? (() => new Date());
   return {
+    declinesAtOnce: (_request, conn) => (conn?.peerCertificates?.length ?? 0) === 0,
     async authenticate(request: Request, conn: ConnectionInfo | undefined): Promise<UserInfo | undefined> {
       const presented = conn?.peerCertificates;
       if (presented === undefined || presented.length === 0) return undefined;

@@ -22,6 +22,11 @@ export interface TokenAuthenticator {
 
 export interface RequestAuthenticator {
   authenticate(request: Request, conn: ConnectionInfo | undefined): Promise<UserInfo | undefined>;
+  /**
+   * True when `authenticate` would surely answer undefined (no credential of its kind: no certificate, no
+   * proof), told without an async call; the chain then records the same decline without asking. Optional.
+   */
+  declinesAtOnce?(request: Request, conn: ConnectionInfo | undefined): boolean;
 }
 
 /**

@@ -60,6 +60,7 @@ export function x509Authenticator(options: X509AuthenticatorOptions): RequestAut
   // (bounded by its validity), the way a TLS session is. Failures are never cached.
   const verified = new Map<string, { user: UserInfo | undefined; until: number }>();
   return {
+    declinesAtOnce: (_request, conn) => (conn?.peerCertificates?.length ?? 0) === 0,
     async authenticate(_request: Request, conn: ConnectionInfo | undefined): Promise<UserInfo | undefined> {
       const presented = conn?.peerCertificates;
       if (presented === undefined || presented.length === 0) return undefined;

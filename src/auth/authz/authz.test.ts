@@ -256,6 +256,24 @@ describe('modes', () => {
       'RBAC',
       'AlwaysDeny',
     ]);
+    expect(a.authorizeSync(res(alice, 'get', 'pods', 'team', 'p'))).toEqual(r);
+  });
+
+  it('decides the same without the promise', async () => {
+    const a = authz(
+      {
+        clusterRoles: [clusterRole('view', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }])],
+        roleBindings: [rb('team', 'b', 'ClusterRole', 'view', [{ kind: 'User', name: 'alice' }])],
+      },
+      ['RBAC'],
+    );
+    for (const attributes of [
+      res(alice, 'get', 'pods', 'team', 'p'),
+      res(alice, 'delete', 'pods', 'team', 'p'),
+      res(user('root', 'system:masters'), 'delete', 'nodes', '', 'n'),
+      url(alice, 'get', '/healthz'),
+    ])
+      expect(a.authorizeSync(attributes)).toEqual(await a.authorize(attributes));
   });
 
   it('AlwaysAllow allows and enumerates everything', async () => {

@@ -44,6 +44,8 @@ export interface RbacRuleResolver {
 }
 
 export interface ServerAuthorizer extends Authorizer, RbacRuleResolver {
+  /** `authorize` without the promise: every mode here decides from the listers at hand (the request path). */
+  authorizeSync(a: AuthorizationAttributes): AuthorizationResult;
   /** Each step's decision, for explanations and tests. */
   decisions(a: AuthorizationAttributes): { authorizer: string; decision: string; reason: string }[];
   /** Why the request is refused (or allowed): decisions, RBAC bindings considered, a suggested grant. */
@@ -128,28 +130,34 @@ export function createAuthorizer(
     }
   }
 
-  function decide(a: AuthorizationAttributes): {
-    result: AuthorizationResult;
-    trail: ReturnType<ServerAuthorizer['decisions']>;
-  } {
-    const reasons: string[] = [];
-    const trail: ReturnType<ServerAuthorizer['decisions']> = [];
+  type Trail = ReturnType<ServerAuthorizer['decisions']>;
+
+  /** The first Allow or Deny, else NoOpinion with the reasons given; each step's decision goes to `trail` when asked. */
+  function decide(a: AuthorizationAttributes, trail?: Trail): AuthorizationResult {
+    let reasons: string[] | undefined;
     let evaluationError: string | undefined;
     for (const step of steps) {
       const r = step.authorize(a);
-      trail.push({ authorizer: step.name, decision: r.decision, reason: r.reason });
-      if (r.decision !== 'NoOpinion') return { result: { decision: r.decision, reason: r.reason }, trail };
-      if (r.reason !== '') reasons.push(r.reason);
+      trail?.push({ authorizer: step.name, decision: r.decision, reason: r.reason });
+      if (r.decision !== 'NoOpinion') return { decision: r.decision, reason: r.reason };
+      if (r.reason !== '') (reasons ??= []).push(r.reason);
       evaluationError ??= r.evaluationError;
     }
-    const result: AuthorizationResult = { decision: 'NoOpinion', reason: reasons.join('\n') };
+    const result: AuthorizationResult = { decision: 'NoOpinion', reason: reasons?.join('\n') ?? '' };
     if (evaluationError !== undefined) result.evaluationError = evaluationError;
-    return { result, trail };
+    return result;
+  }
+
+  function decisions(a: AuthorizationAttributes): Trail {
+    const trail: Trail = [];
+    decide(a, trail);
+    return trail;
   }
 
   return {
-    authorize: (a) => Promise.resolve(decide(a).result),
-    decisions: (a) => decide(a).trail,
+    authorize: (a) => Promise.resolve(decide(a)),
+    authorizeSync: (a) => decide(a),
+    decisions,
     rulesFor: (user, namespace) => {
       const out: UserRules = { resourceRules: [], nonResourceRules: [], incomplete: false };
       const errors: string[] = [];
@@ -164,7 +172,7 @@ export function createAuthorizer(
       if (errors.length > 0) out.evaluationError = aggregate(errors);
       return Promise.resolve(out);
     },
-    explain: (a) => explainRbac(resolver, deps.profile, a, decide(a).trail),
+    explain: (a) => explainRbac(resolver, deps.profile, a, decisions(a)),
     rbacRulesFor: (user, namespace) => registryResolver.rulesFor(user, namespace),
     roleReferenceRules: (ref, ns) => registryResolver.roleReferenceRules(ref, ns),
   };

@@ -16,18 +16,29 @@ import { respondValue } from '../respond';
 import { requestScope } from '../scope';
 import { answerFromMemory } from './get-from-memory';
 
-export async function handleGet(
+/** The kept answer as is (no turn of the microtask queue), or a promise of the stored object's. */
+export function handleGet(
   server: ServerContext,
   ctx: RequestContext,
   req: ResolvedRequest,
   storage: RestStorage & Getter,
-): Promise<Response> {
+): Response | Promise<Response> {
   const rvText = ctx.query.get('resourceVersion') ?? '';
   if (rvText !== '' && rvText !== '0') parseResourceVersion(rvText);
   else {
     const kept = answerFromMemory(ctx, req, storage, server.keptAnswersAsBlobs === true);
     if (kept !== undefined) return kept;
   }
+  return getStored(server, ctx, req, storage, rvText);
+}
+
+async function getStored(
+  server: ServerContext,
+  ctx: RequestContext,
+  req: ResolvedRequest,
+  storage: RestStorage & Getter,
+  rvText: string,
+): Promise<Response> {
   const object = await storage.get(requestScope(ctx, req, storage, 'get'), req.info.name, {
     resourceVersion: rvText,
   });

@@ -7,20 +7,39 @@
  */
 
 import type { ConnectionInfo } from '../../api/connection';
-import { UnauthorizedError, type AuthenticationChain } from '../../auth/authn/chain';
+import {
+  UnauthorizedError,
+  type AuthenticationChain,
+  type AuthenticationResult,
+} from '../../auth/authn/chain';
 import type { RequestContext } from '../../http/context';
 
-export async function authenticate(
+/** Undefined when the chain answered at once (a cached token, no certificate): the pipeline takes no async turn. */
+export function authenticate(
+  chain: AuthenticationChain,
+  ctx: RequestContext,
+  conn: ConnectionInfo | undefined,
+): Promise<void> | undefined {
+  const known = chain.authenticateAtOnce(ctx.request, conn);
+  if (known === undefined) return authenticateFully(chain, ctx, conn);
+  identify(ctx, known);
+  return undefined;
+}
+
+async function authenticateFully(
   chain: AuthenticationChain,
   ctx: RequestContext,
   conn: ConnectionInfo | undefined,
 ): Promise<void> {
   try {
-    const result = await chain.authenticate(ctx.request, conn);
-    ctx.user = result.user;
-    for (const w of result.warnings) ctx.warnings.push(w);
+    identify(ctx, await chain.authenticate(ctx.request, conn));
   } catch (e) {
     if (e instanceof UnauthorizedError) ctx.explanation = e.explanation;
     throw e;
   }
+}
+
+function identify(ctx: RequestContext, result: AuthenticationResult): void {
+  ctx.user = result.user;
+  for (const w of result.warnings) ctx.warnings.push(w);
 }

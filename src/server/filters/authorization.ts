@@ -40,17 +40,25 @@ export function attributesOf(ctx: RequestContext): AuthorizationAttributes {
   };
 }
 
-export async function authorize(
-  authorizer: ServerAuthorizer,
-  ctx: RequestContext,
-  profile: NamingProfile,
-): Promise<void> {
+/** The annotation keys of a decision (`authorization.<group suffix>/…`), made once per profile. */
+let annotationKeys: { profile: NamingProfile; decision: string; reason: string } | undefined;
+
+function annotationKeysOf(profile: NamingProfile): { decision: string; reason: string } {
+  if (annotationKeys?.profile !== profile) {
+    const group = `authorization.${profile.groupSuffix}`;
+    annotationKeys = { profile, decision: `${group}/decision`, reason: `${group}/reason` };
+  }
+  return annotationKeys;
+}
+
+/** Synchronous: every mode decides from the listers at hand, so the request takes no async turn here. */
+export function authorize(authorizer: ServerAuthorizer, ctx: RequestContext, profile: NamingProfile): void {
   const attributes = attributesOf(ctx);
-  const result = await authorizer.authorize(attributes);
+  const result = authorizer.authorizeSync(attributes);
   // The audit event carries the decision and its reason, as the real authorization filter annotates it.
-  const group = `authorization.${profile.groupSuffix}`;
-  ctx.auditAnnotations?.add(`${group}/decision`, result.decision === 'Allow' ? 'allow' : 'forbid');
-  ctx.auditAnnotations?.add(`${group}/reason`, result.reason);
+  const keys = annotationKeysOf(profile);
+  ctx.auditAnnotations?.add(keys.decision, result.decision === 'Allow' ? 'allow' : 'forbid');
+  ctx.auditAnnotations?.add(keys.reason, result.reason);
   if (result.decision === 'Allow') return;
   ctx.explanation = authorizer.explain(attributes);
   throw forbiddenError(attributes, result.reason);

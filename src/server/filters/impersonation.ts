@@ -6,11 +6,21 @@
  */
 
 import type { Authorizer } from '../../auth/authorizer';
-import { impersonate } from '../../auth/impersonation';
+import { asksToImpersonate, impersonate } from '../../auth/impersonation';
 import type { NamingProfile } from '../../machinery/naming';
 import type { RequestContext } from '../../http/context';
 
-export async function impersonation(
+/** Undefined for a request without `Impersonate-*` headers (most): the pipeline then takes no async turn here. */
+export function impersonation(
+  authorizer: Authorizer,
+  profile: NamingProfile,
+  ctx: RequestContext,
+): Promise<void> | undefined {
+  if (!asksToImpersonate(ctx.request.headers)) return undefined;
+  return impersonateAs(authorizer, profile, ctx);
+}
+
+async function impersonateAs(
   authorizer: Authorizer,
   profile: NamingProfile,
   ctx: RequestContext,
