@@ -90,6 +90,9 @@ export class StorageError extends Error {
 
 export type CommitListener = (change: ChangeRecord) => void;
 
+/** Sees a create's object as it will be stored, while its commit is in flight (see `Storage.create`). */
+export type IssuedListener = (object: Readonly<KubeObject>) => void;
+
 /** How far an import has come, in rows of the export (objects, changes, settings, counters). */
 export interface ImportProgress {
   completedRows: number;
@@ -118,8 +121,14 @@ export interface Storage {
    * Creates `key`; fails with `KeyExists`. Returns the stored object with its new revision. What is stored is
    * a copy of `object`; the answer may be `object` itself, stamped with the revision (a wide object's copy is
    * the costliest step of its write), so a caller keeps no use for `object` after a successful call.
+   *
+   * `issued`, optional for a backend: called at most once per attempt with the object exactly as it will be
+   * stored (stamped), once the write is handed to the database and before it is known to have committed, so
+   * that the caller can prepare its answer during the commit's wait (decision 0086). The object must not be
+   * changed. It says nothing about success: only the promise does; the answer's object equals what the last
+   * call saw when the write succeeds.
    */
-  create(key: string, object: KubeObject): Promise<StoredObject>;
+  create(key: string, object: KubeObject, issued?: IssuedListener): Promise<StoredObject>;
   /**
    * Replaces `key` if its stored revision equals `expectedRevision`; fails with `NotFound` or `RevisionMismatch`.
    * As with `create`, the answer may be `object` itself, stamped.

@@ -8,7 +8,7 @@
 
 import type { KubeObject } from '../../api/meta';
 import { badRequest } from '../../machinery/errors';
-import type { Creater, NamedCreater, RestStorage } from '../../registry/rest/capabilities';
+import type { Creater, NamedCreater, RestStorage, WriteOptions } from '../../registry/rest/capabilities';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
 import type { ServerContext } from '../server-context';
@@ -21,6 +21,7 @@ import { ownershipOptions } from '../field-manager-options';
 import { optionsObject, requestScope } from '../scope';
 import { breathe } from '../../machinery/cooperative';
 import { decodeWrittenObject } from './written-object';
+import { earlyAnswer } from './create-answer';
 
 export async function handleCreate(
   server: ServerContext,
@@ -53,7 +54,12 @@ export async function handleCreate(
     dryRun,
     options: optionsObject(server.profile, 'CreateOptions', ctx.query),
   });
-  const options = { fieldManager: { manager: ownership.manager } };
+  // The answer's text is made while the create commits, where the storage allows it (create-answer.ts).
+  const early = dryRun ? undefined : earlyAnswer(ctx, req, storage);
+  const options: WriteOptions = {
+    fieldManager: { manager: ownership.manager },
+    ...(early !== undefined ? { issued: (object: Readonly<KubeObject>) => early.issued(object) } : {}),
+  };
   let created: KubeObject;
   if (req.info.name !== '' && 'createNamed' in storage && storage.createNamed !== undefined)
     created = await storage.createNamed(scope, req.info.name, obj, options);
@@ -63,5 +69,7 @@ export async function handleCreate(
   await breathe();
   // Storages of other kinds (reviews, evictions) answer with their own object or a Status.
   if (kind !== undefined || created.kind === 'Status') return respondValue(ctx, 201, created);
+  const answered = early?.answer(ctx, created);
+  if (answered !== undefined) return answered;
   return respondObject(server, ctx, 201, req.rt, created);
 }

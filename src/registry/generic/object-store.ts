@@ -64,12 +64,21 @@ export class ObjectStore {
     return found;
   }
 
-  async create(rt: ResourceType, obj: KubeObject): Promise<StoredObject> {
+  /** `issued` sees the object as it will be stored, in the served version, while it commits (`Storage.create`). */
+  async create(
+    rt: ResourceType,
+    obj: KubeObject,
+    issued?: (object: Readonly<KubeObject>) => void,
+  ): Promise<StoredObject> {
     const m = obj.metadata ?? {};
     try {
       return this.served(
         rt,
-        await this.storage.create(this.key(rt, m.namespace ?? '', m.name ?? ''), toStorageVersion(rt, obj)),
+        await this.storage.create(
+          this.key(rt, m.namespace ?? '', m.name ?? ''),
+          toStorageVersion(rt, obj),
+          issued === undefined ? undefined : (stored) => issued(toServedVersion(rt, stored as KubeObject)),
+        ),
       );
     } catch (e) {
       throw this.translate(e, rt, m.name ?? '');

@@ -86,6 +86,7 @@ interface Write {
   desired: UpdatedObjectInfo;
   createWhenMissing: boolean;
   fieldManager?: WriteOptions['fieldManager'];
+  issued?: WriteOptions['issued'];
 }
 
 const maxAttempts = 32;
@@ -238,6 +239,7 @@ export class GenericStore implements RestStorage, StoredEntryGetter {
       desired: () => (attempts++ === 0 || pristine === undefined ? object : deepClone(pristine)),
       createWhenMissing: true,
       ...(options.fieldManager !== undefined ? { fieldManager: options.fieldManager } : {}),
+      ...(options.issued !== undefined ? { issued: options.issued } : {}),
     });
     return result.object;
   }
@@ -399,7 +401,8 @@ export class GenericStore implements RestStorage, StoredEntryGetter {
             return { object: obj, created: true };
           }
           try {
-            const created = await this.objects.create(rt, obj);
+            // What is stored is what this answers (a create's answer is its stored object as is).
+            const created = await this.objects.create(rt, obj, w.issued);
             stored = true;
             return { object: created.object, created: true };
           } catch (e) {

@@ -93,6 +93,13 @@ export interface FieldManagerOption {
 
 export interface WriteOptions {
   fieldManager?: FieldManagerOption;
+  /**
+   * A create's object as it will be stored and answered, handed over while its commit is in flight, so that the
+   * caller can encode its answer meanwhile (decision 0086). Only a storage whose answer is the stored object as
+   * is calls it (the resource's own generic store); it is no success: only the create's result says that, and
+   * when it succeeds its object equals what the last call saw. The object must not be changed.
+   */
+  issued?: (object: Readonly<KubeObject>) => void;
 }
 
 export interface UpdateOptions extends WriteOptions {

@@ -16,6 +16,7 @@ import {
   type ChangeRecord,
   type CommitListener,
   type ImportOptions,
+  type IssuedListener,
   type ListOptions,
   type ListResult,
   type Storage,
@@ -144,7 +145,7 @@ export class DexieStorage implements Storage {
     return guard(() => (range ? this.objectsIn(range).count() : 0));
   }
 
-  async create(key: string, object: KubeObject): Promise<StoredObject> {
+  async create(key: string, object: KubeObject, issued?: IssuedListener): Promise<StoredObject> {
     const input = cloneInput(object);
     return this.write(
       key,
@@ -153,6 +154,7 @@ export class DexieStorage implements Storage {
         return { revision, type: 'ADDED', key, object: stamp(input, revision) };
       },
       true,
+      issued === undefined ? undefined : (change) => issued(change.object),
     );
   }
 
@@ -324,11 +326,24 @@ export class DexieStorage implements Storage {
    * next batch (see write-batch.ts) and is acknowledged once that batch's
    * transaction completed.
    */
-  private async write(key: string, plan: WritePlan, creates = false): Promise<StoredObject> {
+  private async write(
+    key: string,
+    plan: WritePlan,
+    creates = false,
+    issued?: BatchWrite['issued'],
+  ): Promise<StoredObject> {
     while (this.importing !== undefined) await this.importing.catch(() => undefined);
     const slot = this.order.begin();
     const change = await new Promise<ChangeRecord>((resolve, reject) => {
-      this.queued.push({ key, plan, creates, slot, resolve, reject });
+      this.queued.push({
+        key,
+        plan,
+        creates,
+        slot,
+        resolve,
+        reject,
+        ...(issued !== undefined ? { issued } : {}),
+      });
       if (!this.committing) void this.commitQueued();
     });
     // Listeners may keep the change record, so the caller then gets its own copy (by hand when small, as cloneInput).

@@ -336,6 +336,40 @@ describe('dexie storage group commit', () => {
     await storage.close();
   });
 
+  it('shows a create its stored object once issued, before the commit completes; only the commit decides', async () => {
+    const name = `write-batch-storage-${++databases}`;
+    const storage = createDexieStorage({ name, indexedDB, IDBKeyRange });
+    storage.writeExclusively?.(true);
+    // What each call saw, as it saw it (a retry stamps the same object again).
+    const seen: { object: KubeObject; committed: boolean }[] = [];
+    const committed = new Set<number>();
+    storage.onCommit((change) => committed.add(change.revision));
+    const issued = (object: Readonly<KubeObject>) =>
+      seen.push({
+        object: structuredClone(object) as KubeObject,
+        committed: committed.has(Number(object.metadata?.resourceVersion)),
+      });
+    const made = await storage.create('/a/x', thing('x'), issued);
+    // Seen once, stamped as stored, before the commit was delivered; the answer equals it.
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.committed).toBe(false);
+    expect(seen[0]?.object).toEqual(made.object);
+    expect(made.object.metadata?.resourceVersion).toBe('1');
+    // A taken key: IndexedDB refuses the batch whole. The object was seen as issued, yet the create fails.
+    seen.length = 0;
+    await expect(storage.create('/a/x', thing('x'), issued)).rejects.toMatchObject({ code: 'KeyExists' });
+    expect(seen.map((s) => s.object.metadata?.resourceVersion)).toEqual(['2']);
+    // Another writer took the next revision: the first try is refused, the second issues the revision stored.
+    const other = createDexieStorage({ name, indexedDB, IDBKeyRange });
+    await other.create('/a/other', thing('other'));
+    seen.length = 0;
+    const after = await storage.create('/a/y', thing('y'), issued);
+    expect(seen.map((s) => s.object.metadata?.resourceVersion)).toEqual(['2', '3']);
+    expect(after.revision).toBe(3);
+    await other.close();
+    await storage.close();
+  });
+
   it('delivers the commits of concurrent writes to listeners in revision order, before acknowledging', async () => {
     const storage = fresh();
     const seen: ChangeRecord[] = [];

@@ -80,6 +80,12 @@ export interface BatchWrite {
   plan: WritePlan;
   /** The write is a create (its plan refuses an existing row): with a known revision, its key is not read. */
   creates?: boolean;
+  /**
+   * Sees the write's change once the batch is committing (every request made, `commit()` called), while the
+   * database commits it: the caller prepares what it answers in that wait. Not a success: the batch may still
+   * fail, and a failed batch tried again calls it again.
+   */
+  issued?: (change: ChangeRecord) => void;
 }
 
 /** One write's result: its change record, or the error its plan threw. */
@@ -189,7 +195,19 @@ export function commitBatch(
         tx.commit?.();
       } catch (error) {
         abort(error);
+        return;
       }
+      // The database commits meanwhile (in its own process, in the browser): the writers' own work of the wait.
+      writes.forEach((w, i) => {
+        const outcome = outcomes[i];
+        if (w.issued === undefined || outcome === undefined || !('change' in outcome)) return;
+        try {
+          w.issued(outcome.change);
+        } catch (error) {
+          // The write's outcome is the commit's alone; what its writer prepared is its own affair.
+          console.error('storage issued listener failed', error);
+        }
+      });
     }
   });
 }

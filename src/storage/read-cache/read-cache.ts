@@ -37,6 +37,7 @@ import type {
   ChangeRecord,
   CommitListener,
   ImportOptions,
+  IssuedListener,
   ListOptions,
   ListResult,
   Storage,
@@ -129,8 +130,8 @@ export class ReadCachedStorage implements Storage {
     return out;
   }
 
-  create(key: string, object: KubeObject): Promise<StoredObject> {
-    return this.writing(() => this.inner.create(key, object));
+  create(key: string, object: KubeObject, issued?: IssuedListener): Promise<StoredObject> {
+    return this.writing(() => this.inner.create(key, object, issued));
   }
 
   update(key: string, object: KubeObject, expectedRevision: number): Promise<StoredObject> {
