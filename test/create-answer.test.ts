@@ -85,6 +85,17 @@ describe('a create answered with text made while it commits', () => {
   const ordinary = async (name: string, rv: string, pretty = false) =>
     (await call('GET', `${CMS}/${name}?resourceVersion=${rv}${pretty ? '&pretty=true' : ''}`)).text();
   const rvOf = (text: string) => (JSON.parse(text) as KubeObject).metadata?.resourceVersion ?? '';
+  /** The other writer stores ConfigMap `name` in `default` straight into the shared IndexedDB; its key. */
+  const otherWrites = async (name: string, uid: string, data?: Record<string, string>) => {
+    const key = objectKey({ group: '', resource: 'configmaps' }, 'default', name);
+    await other.create(key, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'default', uid, creationTimestamp: '2026-01-01T00:00:00Z' },
+      ...(data !== undefined ? { data } : {}),
+    });
+    return key;
+  };
 
   it('answers the stored object as the ordinary path encodes it, plain and pretty, warnings kept', async () => {
     const plain = await create({ metadata: { name: 'plain' }, data: { v: '1' } });
@@ -116,18 +127,7 @@ describe('a create answered with text made while it commits', () => {
   it('answers the error of a commit IndexedDB refused, not the object it had encoded', async () => {
     await create({ metadata: { name: 'warm' } });
     // The other writer takes the name: this server's belief about the store is now wrong.
-    const key = objectKey({ group: '', resource: 'configmaps' }, 'default', 'taken');
-    await other.create(key, {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: {
-        name: 'taken',
-        namespace: 'default',
-        uid: 'other-uid',
-        creationTimestamp: '2026-01-01T00:00:00Z',
-      },
-      data: { v: 'other' },
-    });
+    const key = await otherWrites('taken', 'other-uid', { v: 'other' });
     const refused = await create({ metadata: { name: 'taken' }, data: { v: 'mine' } });
     // Its object was issued (and encoded) before IndexedDB refused the key; the answer is the refusal.
     expect(refused.early).toBe(true);
@@ -140,17 +140,7 @@ describe('a create answered with text made while it commits', () => {
   it('answers the revision a create was stored at after the other writer took the one it expected', async () => {
     const first = await create({ metadata: { name: 'before' }, data: { v: '1' } });
     expect(first.early).toBe(true);
-    const key = objectKey({ group: '', resource: 'configmaps' }, 'default', 'by-other');
-    await other.create(key, {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: {
-        name: 'by-other',
-        namespace: 'default',
-        uid: 'u2',
-        creationTimestamp: '2026-01-01T00:00:00Z',
-      },
-    });
+    await otherWrites('by-other', 'u2');
     const after = await create({ metadata: { name: 'after' }, data: { v: '1' } });
     expect(after.status).toBe(201);
     expect(after.early).toBe(true);

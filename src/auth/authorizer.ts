@@ -23,6 +23,16 @@ export interface AuthorizationAttributes {
   path: string;
 }
 
+/** A non-resource request's resource fields: all empty (the request is told by its verb and path). */
+export const noResourceFields = Object.freeze({
+  apiGroup: '',
+  apiVersion: '',
+  resource: '',
+  subresource: '',
+  namespace: '',
+  name: '',
+});
+
 export type Decision = 'Allow' | 'Deny' | 'NoOpinion';
 
 export interface AuthorizationResult {

@@ -16,6 +16,7 @@
  * so there a dot segment is resolved by the browser, as for any other site.
  */
 
+import { noResourceFields } from '../auth/authorizer';
 import { badRequest, type StatusError } from '../machinery/errors';
 import { unmarkDotSegment } from '../machinery/decode/request-target';
 import { queryFlag } from '../machinery/query-bool';
@@ -67,6 +68,47 @@ const namespaceSubresources = new Set(['status', 'finalize']);
  */
 const byPath = new Map<string, RequestInfo>();
 const maxByPath = 1024;
+
+/**
+ * A request's fields as authorization and the audit policy both match them (everything but who asks): a resource
+ * request's group, version, resource, subresource, namespace and name, a non-resource request's path. Made once
+ * per request info (a kept one is shared by every request to its path) and frozen.
+ */
+export interface RequestAttributes {
+  readonly verb: string;
+  readonly resourceRequest: boolean;
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  readonly resource: string;
+  readonly subresource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly path: string;
+}
+
+const attributesByInfo = new WeakMap<RequestInfo, RequestAttributes>();
+
+export function requestAttributesOf(info: RequestInfo): RequestAttributes {
+  let attributes = attributesByInfo.get(info);
+  if (attributes !== undefined) return attributes;
+  attributes = Object.freeze(
+    info.isResourceRequest
+      ? {
+          verb: info.verb,
+          resourceRequest: true,
+          apiGroup: info.group,
+          apiVersion: info.version,
+          resource: info.resource,
+          subresource: info.subresource,
+          namespace: info.namespace,
+          name: info.name,
+          path: info.path,
+        }
+      : { verb: info.verb, resourceRequest: false, ...noResourceFields, path: info.path },
+  );
+  attributesByInfo.set(info, attributes);
+  return attributes;
+}
 
 export function parseRequestInfo(method: string, url: URL): RequestInfo {
   const key = `${method}\u0000${url.pathname}`;

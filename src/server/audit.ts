@@ -13,6 +13,7 @@ import { AuditLog, type AuditSink } from '../audit/log';
 import type { AuditAttributes, AuditPolicy } from '../audit/policy';
 import { AuditRecorder } from '../audit/recorder';
 import type { RequestContext } from '../http/context';
+import { requestAttributesOf } from '../http/request-info';
 import type { AuditStarter } from '../http/server-context';
 import type { NamingProfile } from '../machinery/naming';
 import { watchEventsOf, withWatchEvents } from '../machinery/watch-objects';
@@ -45,34 +46,7 @@ async function jsonOf(text: Promise<string>): Promise<JsonValue | undefined> {
 
 /** What the policy matches a request by: the authorization attributes (`attributesOf`), read from the request info. */
 function auditAttributesOf(ctx: RequestContext): AuditAttributes {
-  const info = ctx.info;
-  const user = ctx.user.username;
-  const groups = ctx.user.groups ?? [];
-  if (!info.isResourceRequest)
-    return {
-      user,
-      groups,
-      verb: info.verb,
-      resourceRequest: false,
-      apiGroup: '',
-      resource: '',
-      subresource: '',
-      namespace: '',
-      name: '',
-      path: info.path,
-    };
-  return {
-    user,
-    groups,
-    verb: info.verb,
-    resourceRequest: true,
-    apiGroup: info.group,
-    resource: info.resource,
-    subresource: info.subresource,
-    namespace: info.namespace,
-    name: info.name,
-    path: info.path,
-  };
+  return { user: ctx.user.username, groups: ctx.user.groups ?? [], ...requestAttributesOf(ctx.info) };
 }
 
 export function createServerAudit(

@@ -9,35 +9,11 @@
 import type { AuthorizationAttributes } from '../../auth/authorizer';
 import { forbiddenError, type ServerAuthorizer } from '../../auth/authz/index';
 import type { RequestContext } from '../../http/context';
+import { requestAttributesOf } from '../../http/request-info';
 import type { NamingProfile } from '../../machinery/naming';
 
 export function attributesOf(ctx: RequestContext): AuthorizationAttributes {
-  const info = ctx.info;
-  if (!info.isResourceRequest)
-    return {
-      user: ctx.user,
-      verb: info.verb,
-      resourceRequest: false,
-      apiGroup: '',
-      apiVersion: '',
-      resource: '',
-      subresource: '',
-      namespace: '',
-      name: '',
-      path: info.path,
-    };
-  return {
-    user: ctx.user,
-    verb: info.verb,
-    resourceRequest: true,
-    apiGroup: info.group,
-    apiVersion: info.version,
-    resource: info.resource,
-    subresource: info.subresource,
-    namespace: info.namespace,
-    name: info.name,
-    path: info.path,
-  };
+  return { user: ctx.user, ...requestAttributesOf(ctx.info) };
 }
 
 /** The annotation keys of a decision (`authorization.<group suffix>/…`), made once per profile. */

@@ -9,7 +9,11 @@
 
 import type { UserInfo } from '../../../api/authn';
 import type { JsonObject } from '../../../api/meta';
-import type { AuthorizationAttributes, AuthorizationResult } from '../../../auth/authorizer';
+import {
+  noResourceFields,
+  type AuthorizationAttributes,
+  type AuthorizationResult,
+} from '../../../auth/authorizer';
 import { fieldError, type FieldError, GoValueText } from '../../../machinery/field-errors';
 import { goQuote, putIfSet, record, str, stringLists, strings } from './review';
 
@@ -166,12 +170,7 @@ export function attributesOf(user: UserInfo, spec: AccessReviewSpec): Authorizat
     user,
     verb: spec.nonResourceAttributes?.verb ?? '',
     resourceRequest: false,
-    apiGroup: '',
-    apiVersion: '',
-    resource: '',
-    subresource: '',
-    namespace: '',
-    name: '',
+    ...noResourceFields,
     path: spec.nonResourceAttributes?.path ?? '',
   };
 }
