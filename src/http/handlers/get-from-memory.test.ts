@@ -20,12 +20,12 @@ describe('kept answer texts', () => {
     const texts = new KeptTexts();
     const entry = {};
     texts.keep('/cm/a', entry, plain, 'A');
-    expect(texts.find('/cm/a', entry, plain)).toBe('A');
-    expect(texts.find('/cm/a', entry, pretty)).toBeUndefined();
-    expect(texts.find('/cm/a', entry, { ...plain, rt: otherRt })).toBeUndefined();
-    expect(texts.find('/cm/b', entry, plain)).toBeUndefined();
+    expect(texts.find('/cm/a', entry, plain)?.text).toBe('A');
+    expect(texts.find('/cm/a', entry, pretty)?.text).toBeUndefined();
+    expect(texts.find('/cm/a', entry, { ...plain, rt: otherRt })?.text).toBeUndefined();
+    expect(texts.find('/cm/b', entry, plain)?.text).toBeUndefined();
     texts.keep('/cm/a', entry, pretty, 'A pretty');
-    expect(texts.find('/cm/a', entry, pretty)).toBe('A pretty');
+    expect(texts.find('/cm/a', entry, pretty)?.text).toBe('A pretty');
     expect(texts.size()).toEqual({ chars: 9, keys: 1 });
   });
 
@@ -36,12 +36,12 @@ describe('kept answer texts', () => {
     texts.keep('/cm/a', old, plain, 'old text');
     texts.keep('/cm/a', old, pretty, 'old pretty');
     // The new entry was not asked for yet: nothing is found for it, the old texts are not handed out.
-    expect(texts.find('/cm/a', replaced, plain)).toBeUndefined();
+    expect(texts.find('/cm/a', replaced, plain)?.text).toBeUndefined();
     texts.keep('/cm/a', replaced, plain, 'new');
-    expect(texts.find('/cm/a', replaced, plain)).toBe('new');
-    expect(texts.find('/cm/a', replaced, pretty)).toBeUndefined();
-    expect(texts.find('/cm/a', old, plain)).toBeUndefined();
-    expect(texts.find('/cm/a', old, pretty)).toBeUndefined();
+    expect(texts.find('/cm/a', replaced, plain)?.text).toBe('new');
+    expect(texts.find('/cm/a', replaced, pretty)?.text).toBeUndefined();
+    expect(texts.find('/cm/a', old, plain)?.text).toBeUndefined();
+    expect(texts.find('/cm/a', old, pretty)?.text).toBeUndefined();
     // The old entry's characters left the count with it.
     expect(texts.size()).toEqual({ chars: 3, keys: 1 });
   });
@@ -53,8 +53,8 @@ describe('kept answer texts', () => {
     texts.keep('/cm/a', a, plain, 'aaaa');
     texts.keep('/cm/b', b, plain, 'bb');
     texts.drop('/cm/a');
-    expect(texts.find('/cm/a', a, plain)).toBeUndefined();
-    expect(texts.find('/cm/b', b, plain)).toBe('bb');
+    expect(texts.find('/cm/a', a, plain)?.text).toBeUndefined();
+    expect(texts.find('/cm/b', b, plain)?.text).toBe('bb');
     expect(texts.size()).toEqual({ chars: 2, keys: 1 });
     texts.drop('/cm/a');
     texts.drop('/cm/nope');
@@ -62,7 +62,7 @@ describe('kept answer texts', () => {
     // A key created again after its deletion keeps texts afresh.
     const again = {};
     texts.keep('/cm/a', again, plain, 'a2');
-    expect(texts.find('/cm/a', again, plain)).toBe('a2');
+    expect(texts.find('/cm/a', again, plain)?.text).toBe('a2');
     expect(texts.size()).toEqual({ chars: 4, keys: 2 });
   });
 
@@ -73,7 +73,7 @@ describe('kept answer texts', () => {
       [rt, otherRt, {} as ResourceType].map((r) => ({ ...plain, rt: r, pretty: p })),
     );
     forms.forEach((form, i) => texts.keep('/cm/a', entry, form, `t${i}`));
-    expect(forms.map((form) => texts.find('/cm/a', entry, form))).toEqual([
+    expect(forms.map((form) => texts.find('/cm/a', entry, form)?.text)).toEqual([
       't0',
       't1',
       't2',
@@ -92,17 +92,17 @@ describe('kept answer texts', () => {
     expect(texts.size()).toEqual({ chars: 8, keys: 2 });
     // 12 characters: /cm/a, kept first, goes.
     texts.keep('/cm/c', entries.c, plain, 'cccc');
-    expect(texts.find('/cm/a', entries.a, plain)).toBeUndefined();
-    expect(texts.find('/cm/b', entries.b, plain)).toBe('bbbb');
-    expect(texts.find('/cm/c', entries.c, plain)).toBe('cccc');
+    expect(texts.find('/cm/a', entries.a, plain)?.text).toBeUndefined();
+    expect(texts.find('/cm/b', entries.b, plain)?.text).toBe('bbbb');
+    expect(texts.find('/cm/c', entries.c, plain)?.text).toBe('cccc');
     expect(texts.size()).toEqual({ chars: 8, keys: 2 });
     // A replaced entry is kept anew, so it counts as kept last: /cm/c goes before it.
     const newB = {};
     texts.keep('/cm/b', newB, plain, 'BBBB');
     texts.keep('/cm/d', entries.d, plain, 'dddd');
-    expect(texts.find('/cm/c', entries.c, plain)).toBeUndefined();
-    expect(texts.find('/cm/b', newB, plain)).toBe('BBBB');
-    expect(texts.find('/cm/d', entries.d, plain)).toBe('dddd');
+    expect(texts.find('/cm/c', entries.c, plain)?.text).toBeUndefined();
+    expect(texts.find('/cm/b', newB, plain)?.text).toBe('BBBB');
+    expect(texts.find('/cm/d', entries.d, plain)?.text).toBe('dddd');
     expect(texts.size()).toEqual({ chars: 8, keys: 2 });
   });
 });

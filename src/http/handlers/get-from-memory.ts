@@ -76,13 +76,8 @@ export class KeptTexts {
 
   constructor(private readonly maxChars: number = maxKeptChars) {}
 
-  /** The text of `form` made from `entry` itself; never one made from an earlier entry of the key. */
-  find(key: string, entry: object, form: TextForm): string | undefined {
-    return this.findKept(key, entry, form)?.text;
-  }
-
-  /** `find`'s text as kept (with its `Blob`, once made). */
-  findKept(key: string, entry: object, form: TextForm): KeptText | undefined {
+  /** The text of `form` made from `entry` itself (with its `Blob`, once made); never one of an earlier entry of the key. */
+  find(key: string, entry: object, form: TextForm): KeptText | undefined {
     const kept = this.byKey.get(key);
     if (kept?.entry !== entry) return undefined;
     return kept.forms.find((k) => k.rt === form.rt && k.profile === form.profile && k.pretty === form.pretty);
@@ -148,7 +143,7 @@ export function answerFromMemory(
   }
   const { key } = peeked.entry;
   const form: TextForm = { rt: req.rt, profile: out.profile, pretty: ctx.pretty };
-  let found = kept.findKept(key, peeked.entry, form);
+  let found = kept.find(key, peeked.entry, form);
   if (found === undefined) {
     if (!jsonSizeAtMost(peeked.object, slicedAbove)) return undefined;
     // As `respondValue` writes it (shaping makes a new object; the entry is not changed).
