@@ -11,7 +11,11 @@
  * plus one durable write). GETs have a second floor: the trivial handler
  * answering a Blob made once (`x-bench-floor: blob`), as the worker answers
  * a kept GET since decision 0087, so that the gain of handing the browser a
- * kept Blob is not counted as the server's.
+ * kept Blob is not counted as the server's. For sequential creates an
+ * informational floor beside them (decision 0089), not the one the issue's
+ * goal is judged by: the trivial handler that also decodes the body and writes
+ * it in one IndexedDB transaction inside the worker (`x-bench-floor: idb`),
+ * the composite floor measured where a create's transaction runs.
  */
 
 import type { Figure } from './report';
@@ -58,6 +62,7 @@ interface PageFigures {
   blobP99: number;
   idbSeq: number;
   idbPar: number;
+  workerIdbSeq: number;
 }
 
 export async function runBrowserBench(): Promise<Figure[]> {
@@ -99,6 +104,7 @@ async function browserFigures(section: string, pods: number): Promise<Figure[]> 
       const rounds = 4;
       const floor = { 'x-bench-floor': '1' };
       const blobFloor = { 'x-bench-floor': 'blob' };
+      const workerIdbFloor = { 'x-bench-floor': 'idb' };
       const elapsed = async (
         width: number,
         offset: number,
@@ -127,11 +133,18 @@ async function browserFigures(section: string, pods: number): Promise<Figure[]> 
         const perRound = creates / rounds;
         let api = 0;
         let trivial = 0;
+        let workerIdb = 0;
         for (let r = 0; r < rounds; r++) {
           api += await elapsed(width, offset + r * perRound, perRound, headers);
           trivial += await elapsed(width, 0, perRound, floor);
+          // Informational, sequential only: the trivial handler + one IndexedDB transaction in the worker.
+          if (width === 1) workerIdb += await elapsed(width, 0, perRound, workerIdbFloor);
         }
-        return { api: (creates / api) * 1000, floor: (creates / trivial) * 1000 };
+        return {
+          api: (creates / api) * 1000,
+          floor: (creates / trivial) * 1000,
+          workerIdb: (creates / workerIdb) * 1000,
+        };
       };
       const latencies = async (headers: Record<string, string>) => {
         const samples: Record<'api' | 'floor' | 'blob', number[]> = { api: [], floor: [], blob: [] };
@@ -261,6 +274,7 @@ async function browserFigures(section: string, pods: number): Promise<Figure[]> 
         blobP99: lat.blobP99,
         idbSeq,
         idbPar,
+        workerIdbSeq: seq.workerIdb,
       };
     }, idlePods);
     const floorName = 'trivial handler in the worker, same path';
@@ -293,6 +307,16 @@ async function browserFigures(section: string, pods: number): Promise<Figure[]> 
         unit: '/s',
         floor: 1 / (1 / r.floorSeq + 1 / r.idbSeq),
         floorName: 'composite: trivial handler + 1 IDB txn',
+        higherIsBetter: true,
+      },
+      {
+        // Informational (decision 0089), not the goal's floor: the composite measured inside the worker.
+        section,
+        name: 'creates/s sequential',
+        value: r.seq,
+        unit: '/s',
+        floor: r.workerIdbSeq,
+        floorName: 'informational: trivial handler + 1 IDB txn, both in the worker',
         higherIsBetter: true,
       },
       {

@@ -148,6 +148,15 @@ describe('manager names', () => {
     expect(managerFromUserAgent('x'.repeat(200))).toBe('x'.repeat(128));
     expect(managerFromUserAgent(`${'x'.repeat(127)}é`)).toBe('x'.repeat(127));
   });
+  it('keep every printable ASCII character, and other printable ones, as the character-by-character reading does', () => {
+    const ascii = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i))
+      .filter((c) => c !== '/')
+      .join('');
+    expect(managerFromUserAgent(`${ascii}/1`)).toBe(ascii);
+    expect(validateFieldManager(ascii)).toEqual([]);
+    expect(managerFromUserAgent('caféx/1')).toBe('caféx');
+    expect(validateFieldManager('café')).toEqual([]);
+  });
   it('are validated as the real server validates fieldManager', () => {
     expect(validateFieldManager('alice')).toEqual([]);
     expect(validateFieldManager('x'.repeat(129))).toEqual([

@@ -13,6 +13,13 @@ export const fieldManagerMaxLength = 128;
 
 const utf8 = new TextEncoder();
 
+/**
+ * Printable ASCII only (space to `~`): every such character is a letter, number, punctuation, symbol or the
+ * space, one UTF-8 byte each. The common names (a browser's `Mozilla`, `kubectl-…`) take this path, which
+ * reads the string once instead of testing a Unicode class and encoding each character (decision 0089).
+ */
+const printableAscii = /^[\x20-\x7e]*$/;
+
 /** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 function isPrint(ch: string): boolean {
   return ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
@@ -21,6 +28,7 @@ function isPrint(ch: string): boolean {
 /** The User-Agent before its first `/`, without unprintable characters, cut to 128 bytes. */
 export function managerFromUserAgent(userAgent: string | null): string {
   const prefix = (userAgent ?? '').split('/')[0] ?? '';
+  if (printableAscii.test(prefix)) return prefix.slice(0, fieldManagerMaxLength);
   let out = '';
   let bytes = 0;
   for (const ch of prefix) {
@@ -40,6 +48,7 @@ export function managerOrUserAgent(fieldManager: string | null, userAgent: strin
 
 /** The real server's checks of a `fieldManager` option (length, printable characters). */
 export function validateFieldManager(fieldManager: string, field = 'fieldManager'): FieldError[] {
+  if (fieldManager.length <= fieldManagerMaxLength && printableAscii.test(fieldManager)) return [];
   const errors: FieldError[] = [];
   if (utf8.encode(fieldManager).length > fieldManagerMaxLength)
     errors.push(fieldError.tooLong(field, fieldManagerMaxLength));

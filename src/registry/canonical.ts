@@ -26,6 +26,9 @@ export const metaOrder: (keyof ObjectMeta)[] = [
   'managedFields',
 ];
 
+/** `metaOrder` as a set, made once (every write canonicalizes its object). */
+const knownMeta: ReadonlySet<string> = new Set<string>(metaOrder);
+
 export function canonicalOrder(obj: KubeObject): KubeObject {
   const out: KubeObject = {};
   if (obj.kind !== undefined) out.kind = obj.kind;
@@ -34,8 +37,7 @@ export function canonicalOrder(obj: KubeObject): KubeObject {
     const m: Record<string, unknown> = {};
     const src = obj.metadata as Record<string, unknown>;
     for (const k of metaOrder) if (src[k] !== undefined && !isEmptyCollection(src[k])) m[k] = src[k];
-    const known = new Set<string>(metaOrder);
-    for (const k of Object.keys(src)) if (!known.has(k) && src[k] !== undefined) m[k] = src[k];
+    for (const k of Object.keys(src)) if (!knownMeta.has(k) && src[k] !== undefined) m[k] = src[k];
     out.metadata = m as ObjectMeta;
   }
   for (const k of Object.keys(obj)) if (!(k in out) && obj[k] !== undefined) out[k] = obj[k];

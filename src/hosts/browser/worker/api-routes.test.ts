@@ -1,9 +1,11 @@
 // The worker's one API route: every prefix the server answers goes to it (and nothing else of the origin, nor
 // another origin), and the benches' trivial handler is asked first inside it.
+import { indexedDB } from 'fake-indexeddb';
 import { getResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiHandlers } from './api-routes';
 import { benchFloor } from './bench-floor';
+import { withBodyAside } from './request-body';
 
 const origin = 'https://sandbox.test';
 
@@ -67,5 +69,46 @@ describe('apiHandlers', () => {
         await answer(`${origin}/api/v1/namespaces/default/configmaps/x`, { 'x-bench-floor': 'blob' }),
       ).toBe(asString);
     expect(served).toEqual([]);
+  });
+
+  it("reads a create's body in the floor, and writes it in a transaction of its own for the IndexedDB floor", async () => {
+    served.length = 0;
+    vi.stubGlobal('indexedDB', indexedDB);
+    try {
+      const create = (floor: string) =>
+        getResponse(
+          handlers,
+          withBodyAside(
+            new Request(`${origin}/api/v1/namespaces/default/configmaps`, {
+              method: 'POST',
+              headers: { 'x-bench-floor': floor, 'content-type': 'application/json' },
+              body: JSON.stringify({ kind: 'ConfigMap', metadata: { name: `c-${floor}` } }),
+            }),
+          ),
+        );
+      for (const floor of ['1', 'idb']) {
+        const response = await create(floor);
+        expect(response?.status, floor).toBe(201);
+        expect(JSON.parse((await response?.text()) ?? '')).toMatchObject({ metadata: { name: 'floor' } });
+      }
+      const stored = await new Promise<unknown[]>((resolve, reject) => {
+        const open = indexedDB.open('orch-bench-floor');
+        open.onsuccess = () => {
+          const all = open.result.transaction('objects').objectStore('objects').getAll();
+          all.onsuccess = () => resolve(all.result as unknown[]);
+          all.onerror = () => reject(all.error);
+        };
+        open.onerror = () => reject(open.error);
+      });
+      expect(stored).toEqual([
+        {
+          key: '/core/configmaps/default/floor-0',
+          object: { kind: 'ConfigMap', metadata: { name: 'c-idb' } },
+        },
+      ]);
+      expect(served).toEqual([]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

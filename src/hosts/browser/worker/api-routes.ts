@@ -41,7 +41,7 @@ export function isApiPath(pathname: string): boolean {
 export function apiHandlers(
   origin: string,
   serve: (request: Request) => Promise<Response>,
-  answerFirst?: { matches(request: Request): boolean; answer(request: Request): Response },
+  answerFirst?: { matches(request: Request): boolean; answer(request: Request): Promise<Response> },
 ): HttpHandler[] {
   return [
     http.all(

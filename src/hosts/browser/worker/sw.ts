@@ -128,7 +128,7 @@ async function route(request: Request): Promise<Response> {
   // (request-body.ts); every other request keeps its body, as it may go on to the network.
   const { pathname } = new URL(request.url);
   const api = isApiPath(pathname);
-  const answered = await getResponse(requestHandlers(), api ? await withBodyAside(request) : request);
+  const answered = await getResponse(requestHandlers(), api ? withBodyAside(request) : request);
   return answered ?? shellResponse(request);
 }
 
