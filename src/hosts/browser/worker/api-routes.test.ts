@@ -2,7 +2,7 @@
 // another origin), and the benches' trivial handler is asked first inside it.
 import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { apiHandlers } from './api-routes';
+import { apiHandlers, pathOfSameOrigin } from './api-routes';
 import { benchFloor } from './bench-floor';
 
 const origin = 'https://sandbox.test';
@@ -67,5 +67,18 @@ describe('apiHandlers', () => {
         await answer(`${origin}/api/v1/namespaces/default/configmaps/x`, { 'x-bench-floor': 'blob' }),
       ).toBe(asString);
     expect(served).toEqual([]);
+  });
+});
+
+describe('pathOfSameOrigin', () => {
+  it('reads the path a URL parser would, without the query or fragment', () => {
+    for (const url of [
+      `${origin}/`,
+      `${origin}/api/v1/namespaces?watch=1`,
+      `${origin}/apis/apps/v1#x?y`,
+      `${origin}/sandbox/v1/identities?certificates=deferred#top`,
+      `${origin}/api/v1/namespaces/a%2Fb/configmaps`,
+    ])
+      expect(pathOfSameOrigin(url, origin), url).toBe(new URL(url).pathname);
   });
 });
