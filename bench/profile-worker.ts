@@ -4,8 +4,9 @@
  * that work on the browser write path starts from where the worker spends its
  * time rather than from a guess. Builds the app with `ORCH_PROFILE_BUILD=1`
  * (unminified, with a source map), attaches to the worker over CDP, writes
- * `.bench/worker-create.cpuprofile` `worker-create-16`, `worker-floor` (the trivial handler), `worker-get` and
- * `worker-floor-get` (open them in DevTools) and prints
+ * `.bench/worker-create.cpuprofile` `worker-create-16`, `worker-floor` (the trivial handler), `worker-get`,
+ * `worker-floor-get` and `worker-blob-floor-get` (the trivial handler answering a kept Blob, the GET's stricter
+ * floor) (open them in DevTools) and prints
  * the top functions by self and by total time. It reports no figures.
  */
 
@@ -95,8 +96,9 @@ export async function runProfileBench(): Promise<Figure[]> {
     }
     // GETs of one object, then the trivial handler's GETs (a GET carries no body: the floor's POST profile is not its floor).
     for (const [file, floor] of [
-      ['.bench/worker-get.cpuprofile', false],
-      ['.bench/worker-floor-get.cpuprofile', true],
+      ['.bench/worker-get.cpuprofile', undefined],
+      ['.bench/worker-floor-get.cpuprofile', '1'],
+      ['.bench/worker-blob-floor-get.cpuprofile', 'blob'],
     ] as const) {
       await worker.send('Profiler.start');
       const getRate = await page.evaluate(
@@ -104,7 +106,8 @@ export async function runProfileBench(): Promise<Figure[]> {
           const t = performance.now();
           for (let i = 0; i < 300; i++) {
             const res = await fetch('/api/v1/namespaces/default/configmaps/prof-101', {
-              headers: floor ? { 'x-bench-floor': '1' } : { authorization: `Bearer ${token}` },
+              headers:
+                floor !== undefined ? { 'x-bench-floor': floor } : { authorization: `Bearer ${token}` },
             });
             if (res.status !== 200) throw new Error(`get answered ${res.status}`);
             await res.arrayBuffer();
@@ -116,7 +119,7 @@ export async function runProfileBench(): Promise<Figure[]> {
       const { profile } = await worker.send<{ profile: CpuProfile }>('Profiler.stop');
       writeFileSync(file, JSON.stringify(profile));
       process.stderr.write(
-        `\n${floor ? 'trivial handler, ' : ''}GET: ${getRate.toFixed(1)}/s while profiled; wrote ${file}\n${summarizeProfile(profile, 25)}\n`,
+        `\n${floor === 'blob' ? 'trivial handler answering a kept Blob, ' : floor !== undefined ? 'trivial handler, ' : ''}GET: ${getRate.toFixed(1)}/s while profiled; wrote ${file}\n${summarizeProfile(profile, 25)}\n`,
       );
     }
     return [];

@@ -104,7 +104,9 @@ export class AuditRecorder {
   ): AuditEvent {
     const r = this.request;
     const a = r.attributes;
-    const event: AuditEvent = {
+    // Built field by field in the order the event is written (JSON keeps insertion order), the optional ones
+    // set only when present: two events per request, and spreads of conditional literals cost more.
+    const head: Omit<AuditEvent, 'requestReceivedTimestamp' | 'stageTimestamp'> = {
       kind: 'Event',
       apiVersion: this.apiVersion,
       level,
@@ -113,25 +115,24 @@ export class AuditRecorder {
       requestURI: r.requestURI,
       verb: a.verb,
       user: userOf(r.user),
-      ...(r.impersonatedUser !== undefined ? { impersonatedUser: userOf(r.impersonatedUser) } : {}),
-      ...(r.sourceIPs !== undefined ? { sourceIPs: r.sourceIPs } : {}),
-      ...(r.userAgent !== undefined ? { userAgent: r.userAgent } : {}),
-      ...(a.resourceRequest
-        ? {
-            objectRef: {
-              resource: a.resource,
-              ...(a.namespace !== '' ? { namespace: a.namespace } : {}),
-              ...(a.name !== '' ? { name: a.name } : {}),
-              apiGroup: a.apiGroup,
-              ...(r.apiVersion !== undefined ? { apiVersion: r.apiVersion } : {}),
-              ...(a.subresource !== '' ? { subresource: a.subresource } : {}),
-            },
-          }
-        : {}),
+    };
+    if (r.impersonatedUser !== undefined) head.impersonatedUser = userOf(r.impersonatedUser);
+    if (r.sourceIPs !== undefined) head.sourceIPs = r.sourceIPs;
+    if (r.userAgent !== undefined) head.userAgent = r.userAgent;
+    if (a.resourceRequest) {
+      const ref: NonNullable<AuditEvent['objectRef']> = { resource: a.resource };
+      if (a.namespace !== '') ref.namespace = a.namespace;
+      if (a.name !== '') ref.name = a.name;
+      ref.apiGroup = a.apiGroup;
+      if (r.apiVersion !== undefined) ref.apiVersion = r.apiVersion;
+      if (a.subresource !== '') ref.subresource = a.subresource;
+      head.objectRef = ref;
+    }
+    const event: AuditEvent = Object.assign(head, {
       requestReceivedTimestamp: (this.receivedText ??= micro(r.received)),
       stageTimestamp: micro(at),
-      ...(Object.keys(notes).length > 0 ? { annotations: notes } : {}),
-    };
+    });
+    if (Object.keys(notes).length > 0) event.annotations = notes;
     return event;
   }
 

@@ -45,6 +45,20 @@ export function baseHeaderList(
   return h;
 }
 
+/**
+ * `baseHeaderList` for a `Response` made at once, as a record when it is the three base headers alone (most
+ * answers: no warning, no explanation): the browser converts a record to its header list for less than the
+ * same pairs as arrays (~3 µs of a service worker's time per answer). With a warning or an explanation, the
+ * pairs (a name may repeat).
+ */
+export function baseHeaderInit(
+  ctx: Pick<RequestContext, 'auditId' | 'warnings'> & { explanation?: Explanation },
+  contentType: string,
+): [string, string][] | Record<string, string> {
+  if (ctx.explanation !== undefined || ctx.warnings.length > 0) return baseHeaderList(ctx, contentType);
+  return { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Audit-Id': ctx.auditId };
+}
+
 /** RFC 7234 warn-text: a quoted string with `"` and `\` escaped. */
 export function quoteWarning(text: string): string {
   return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
@@ -102,7 +116,7 @@ export function respondValue(ctx: RequestContext, status: number, value: unknown
   // Objects go out as the real server's Go encoder writes them (field order, zero values): one place for all.
   const profile = ctx.output?.profile;
   const body = serialize(profile === undefined ? value : goJsonFor(profile).shape(value), out, ctx.pretty);
-  const headers = baseHeaderList(ctx, out === 'yaml' ? 'application/yaml' : 'application/json');
+  const headers = baseHeaderInit(ctx, out === 'yaml' ? 'application/yaml' : 'application/json');
   return new Response(ctx.request.method === 'HEAD' ? null : body, { status, headers });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterAnswer, flushAfterAnswer } from './after-answer';
+import { afterAnswer, answering, flushAfterAnswer } from './after-answer';
 import { nextTurn } from './cooperative';
 
 describe('work after an answer', () => {
@@ -36,6 +36,39 @@ describe('work after an answer', () => {
       expect(ran).toEqual(['x', 'y']);
     } finally {
       console.error = errors;
+    }
+  });
+});
+
+describe('work after a host answer', () => {
+  it('waits for the answer to be handed over instead of a turn of its own, then runs in order', async () => {
+    const ran: string[] = [];
+    const handedOver = answering();
+    afterAnswer(() => ran.push('a'));
+    afterAnswer(() => ran.push('b'));
+    await nextTurn();
+    expect(ran).toEqual([]);
+    handedOver();
+    expect(ran).toEqual(['a', 'b']);
+    // Once only: a second call neither runs nor counts anything.
+    handedOver();
+    afterAnswer(() => ran.push('c'));
+    await nextTurn();
+    expect(ran).toEqual(['a', 'b', 'c']);
+  });
+
+  it('still runs for a reader meanwhile, and takes a turn once the queue is long', async () => {
+    const ran: number[] = [];
+    const handedOver = answering();
+    try {
+      afterAnswer(() => ran.push(0));
+      flushAfterAnswer();
+      expect(ran).toEqual([0]);
+      for (let i = 1; i <= 300; i++) afterAnswer(() => ran.push(i));
+      await nextTurn();
+      expect(ran).toHaveLength(301);
+    } finally {
+      handedOver();
     }
   });
 });

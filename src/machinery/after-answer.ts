@@ -9,6 +9,13 @@
  * of what the pieces record (the audit log, the metrics exposition) call
  * `flushAfterAnswer()` first, so that nothing observed depends on whether the
  * later turn came yet.
+ *
+ * A host that knows when it has handed an answer over (the service worker:
+ * once `respondWith`'s promise settled) says so (`answering`): while one of
+ * its answers is under way the queue waits for the end of one instead of a
+ * turn of its own, and runs right after that answer left. No timer is armed
+ * per request (in a service worker its task cost as much as the work), and
+ * the work never runs between an answer being made and being handed over.
  */
 
 import { inLaterTurn } from './cooperative';
@@ -16,16 +23,39 @@ import { inLaterTurn } from './cooperative';
 const queue: (() => void)[] = [];
 let scheduled = false;
 let flushing = false;
+/** The host's answers under way (`answering`), each of which runs the queue once handed over. */
+let hostAnswers = 0;
+/**
+ * Past this many pieces the queue takes a turn of its own even while a host's answer is under way: one
+ * answer that takes long (a request waiting for the server's readiness) holds no unbounded queue.
+ */
+const waitBound = 256;
 
 /** Queues `work` (which must already hold every value it records) to run after the current answer. */
 export function afterAnswer(work: () => void): void {
   queue.push(work);
-  if (scheduled) return;
+  if (scheduled || (hostAnswers > 0 && queue.length < waitBound)) return;
   scheduled = true;
   inLaterTurn(() => {
     scheduled = false;
     flushAfterAnswer();
   });
+}
+
+/**
+ * A host begins an answer it will hand over itself; it calls the returned function (once, more calls do
+ * nothing) when the answer has been handed over, or has failed, which runs the queue. Meanwhile work queued
+ * after any answer waits for that call rather than for a turn of its own (see the module note).
+ */
+export function answering(): () => void {
+  hostAnswers++;
+  let open = true;
+  return () => {
+    if (!open) return;
+    open = false;
+    hostAnswers--;
+    flushAfterAnswer();
+  };
 }
 
 /** Runs every queued piece now, in order (a reader of what they record calls this first). */

@@ -11,7 +11,7 @@ import type { UserInfo } from '../api/authn';
 import type { JsonValue, Status } from '../api/meta';
 import { AuditLog, type AuditSink } from '../audit/log';
 import type { AuditAttributes, AuditPolicy } from '../audit/policy';
-import { AuditRecorder } from '../audit/recorder';
+import { AuditRecorder, type AuditRequest } from '../audit/recorder';
 import type { RequestContext } from '../http/context';
 import { requestAttributesOf } from '../http/request-info';
 import type { AuditStarter } from '../http/server-context';
@@ -71,24 +71,20 @@ export function createServerAudit(
       if (policy === undefined) return undefined;
       const impersonated = ctx.user !== authenticated ? ctx.user : undefined;
       const userAgent = ctx.request.headers.get('user-agent');
-      const recorder = new AuditRecorder(
-        policy,
-        all,
-        apiVersion,
-        {
-          auditId: ctx.auditId,
-          received: ctx.now,
-          method: ctx.request.method,
-          requestURI: `${ctx.url.pathname}${ctx.url.search}`,
-          ...(userAgent !== null ? { userAgent } : {}),
-          ...(ctx.conn?.remote !== undefined ? { sourceIPs: [ctx.conn.remote.address] } : {}),
-          user: authenticated,
-          ...(impersonated !== undefined ? { impersonatedUser: impersonated } : {}),
-          attributes: auditAttributesOf(ctx),
-          ...(ctx.info.isResourceRequest ? { apiVersion: ctx.info.version } : {}),
-        },
-        now,
-      );
+      // The optional fields set one by one rather than spread into the literal (every request makes one).
+      const request: AuditRequest = {
+        auditId: ctx.auditId,
+        received: ctx.now,
+        method: ctx.request.method,
+        requestURI: `${ctx.url.pathname}${ctx.url.search}`,
+        user: authenticated,
+        attributes: auditAttributesOf(ctx),
+      };
+      if (userAgent !== null) request.userAgent = userAgent;
+      if (ctx.conn?.remote !== undefined) request.sourceIPs = [ctx.conn.remote.address];
+      if (impersonated !== undefined) request.impersonatedUser = impersonated;
+      if (ctx.info.isResourceRequest) request.apiVersion = ctx.info.version;
+      const recorder = new AuditRecorder(policy, all, apiVersion, request, now);
       if (recorder.level === 'None') return undefined;
       recorder.received();
       // A copy of the body is read only when the level records it (the handler reads the original).

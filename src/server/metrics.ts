@@ -248,16 +248,9 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   recordRequest(l: RequestLabels, seconds: number): void {
     const dryRun = l.dryRun ? 'All' : '';
     // Every request: frozen label sets per distinct labelling, so their texts are worked out once (see labelText).
-    const id = JSON.stringify([
-      l.verb,
-      l.group,
-      l.version,
-      l.resource,
-      l.subresource,
-      l.scope,
-      dryRun,
-      l.code,
-    ]);
+    // Joined with a character no label value holds (names, verbs and versions are printable ASCII): cheaper
+    // than a JSON array's text, every request.
+    const id = `${l.verb}\u0000${l.group}\u0000${l.version}\u0000${l.resource}\u0000${l.subresource}\u0000${l.scope}\u0000${dryRun}\u0000${l.code}`;
     let sets = this.requestLabelSets.get(id);
     if (sets === undefined) {
       const base = Object.freeze({

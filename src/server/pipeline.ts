@@ -82,11 +82,12 @@ export async function handleRequest(
     warnings: new Warnings(),
     auditAnnotations: new AuditAnnotations(),
     auditId: newUid(),
-    ...(conn !== undefined ? { conn } : {}),
     now: deps.server.now(),
     pretty: wantsPretty(url.searchParams, headers.get('user-agent')),
     signal: request.signal,
   };
+  // Set after the literal, not spread into it: a spread makes every request's context property by property.
+  if (conn !== undefined) ctx.conn = conn;
   let response: Response;
   let audit: RequestAudit | undefined;
   let failure: Status | undefined;

@@ -40,7 +40,7 @@ import { isStoredEntryGetter, type Getter, type RestStorage } from '../../regist
 import type { ResourceType } from '../../registry/resource-type';
 import type { RequestContext } from '../context';
 import type { ResolvedRequest } from '../dispatch';
-import { baseHeaderList, serialize } from '../respond';
+import { baseHeaderInit, serialize } from '../respond';
 
 /** What shapes the bytes besides the entry: the served version, Go's field order and zero values, `pretty`. */
 export interface TextForm {
@@ -158,6 +158,6 @@ export function answerFromMemory(
     ctx.request.method === 'HEAD' ? null : asBlob ? (found.blob ??= new Blob([found.text])) : found.text;
   return new Response(body, {
     status: 200,
-    headers: baseHeaderList(ctx, 'application/json'),
+    headers: baseHeaderInit(ctx, 'application/json'),
   });
 }

@@ -83,7 +83,7 @@ export class Warnings {
   private readonly kept: string[] = [];
   private attempt: string[] = [];
   /** `all()` as of the last change (admission reads the length around every plugin). */
-  private distinct: string[] | undefined;
+  private distinct: readonly string[] | undefined;
 
   add(text: string): void {
     this.attempt.push(text);
@@ -121,8 +121,14 @@ export class Warnings {
     return this.unique().length;
   }
 
-  private unique(): string[] {
-    this.distinct ??= [...new Set([...this.kept, ...this.attempt])];
+  private unique(): readonly string[] {
+    // Most requests have none: every answer's headers ask (no set and copies made for nothing).
+    this.distinct ??=
+      this.kept.length === 0 && this.attempt.length === 0
+        ? noWarnings
+        : [...new Set([...this.kept, ...this.attempt])];
     return this.distinct;
   }
 }
+
+const noWarnings: readonly string[] = Object.freeze([]);

@@ -3,7 +3,7 @@
 import { indexedDB } from 'fake-indexeddb';
 import { getResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { apiHandlers } from './api-routes';
+import { apiHandlers, pathOfSameOrigin } from './api-routes';
 import { benchFloor } from './bench-floor';
 import { withBodyAside } from './request-body';
 
@@ -110,5 +110,18 @@ describe('apiHandlers', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe('pathOfSameOrigin', () => {
+  it('reads the path a URL parser would, without the query or fragment', () => {
+    for (const url of [
+      `${origin}/`,
+      `${origin}/api/v1/namespaces?watch=1`,
+      `${origin}/apis/apps/v1#x?y`,
+      `${origin}/sandbox/v1/identities?certificates=deferred#top`,
+      `${origin}/api/v1/namespaces/a%2Fb/configmaps`,
+    ])
+      expect(pathOfSameOrigin(url, origin), url).toBe(new URL(url).pathname);
   });
 });

@@ -17,10 +17,10 @@
 import './script-start-mark';
 // Then: msw reads localStorage while its modules are evaluated.
 import './local-storage-shim';
-import { getResponse, type HttpHandler } from 'msw';
+import { getResponse, type RequestHandler } from 'msw';
 import type { Status } from '../../../api/meta';
 import { CLAIM_MESSAGE } from '../messages';
-import { apiHandlers, isApiPath } from './api-routes';
+import { apiHandlers, isApiPath, pathOfSameOrigin } from './api-routes';
 import { withBodyAside, withBodyBack } from './request-body';
 import { apiServer, profileFromScriptUrl } from './server-instance';
 import {
@@ -34,6 +34,7 @@ import {
 import { probeHandlers } from './stream-probe';
 import { benchFloor } from './bench-floor';
 import { setLazyModuleLoader } from '../../../machinery/lazy-module';
+import { answering } from '../../../machinery/after-answer';
 import { loadLazyModule, prefetchLazyModule } from './lazy-modules';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -61,8 +62,8 @@ if (self.registration.active === null && self.registration.waiting === null)
  * then computes by parsing the whole 0.9 MB script again (0.2–0.5 s on a loaded machine, measured), all
  * before the worker can install on a first visit. From a fetch event the stack holds only small functions.
  */
-let handlers: HttpHandler[] | undefined;
-const requestHandlers = (): HttpHandler[] =>
+let handlers: RequestHandler[] | undefined;
+const requestHandlers = (): RequestHandler[] =>
   (handlers ??= [
     ...apiHandlers(origin, (request) => serveApi(withBodyBack(request)), benchFloor),
     ...probeHandlers(origin),
@@ -118,16 +119,23 @@ self.addEventListener('message', (event) => {
 });
 
 self.addEventListener('fetch', (event) => {
-  if (new URL(event.request.url).origin !== origin) return;
+  // A request's URL is serialized: it is of this origin exactly when it starts with the origin and a slash.
+  if (!event.request.url.startsWith(originSlash)) return;
   if (shellFilling !== undefined) event.waitUntil(shellFilling);
-  event.respondWith(route(event.request));
+  // The server's work left after an answer (audit events, request metrics) runs once this answer has been
+  // handed over (machinery/after-answer.ts): `respondWith` took its reaction to the promise first.
+  const handedOver = answering();
+  const answered = route(event.request);
+  event.respondWith(answered);
+  answered.then(handedOver, handedOver);
 });
+
+const originSlash = `${origin}/`;
 
 async function route(request: Request): Promise<Response> {
   // An API request's body goes around MSW, whose clone of a request with a body is its costliest step
   // (request-body.ts); every other request keeps its body, as it may go on to the network.
-  const { pathname } = new URL(request.url);
-  const api = isApiPath(pathname);
+  const api = isApiPath(pathOfSameOrigin(request.url, origin));
   const answered = await getResponse(requestHandlers(), api ? withBodyAside(request) : request);
   return answered ?? shellResponse(request);
 }
