@@ -96,7 +96,7 @@ export default defineConfig({
 });
 
 /**
- * The built page's main script, held on a first visit until the worker's script runs (index.html's inline
+ * The built page's main script, held on a first visit until the worker installs (index.html's inline
  * script, `__orchWorkerScript`; 0091). Its `<script type="module">` tag becomes a `modulepreload` (fetched and
  * compiled at once, as before) and a loader at the end of the body that adds the script once the hold is
  * released, at once when there is none (a reload, a browser without service workers). Only the build: under
