@@ -768,12 +768,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
    * account (the identities list carries its token). The admin is `system:masters` and needs no policy.
    */
   async function bootstrapEssentials(): Promise<void> {
-    await bootstrap(installer, profile, systemApiserver, now()).catch(
-      refusedByAdmission('unable to create namespaces'),
-    );
-    await ensureSandboxServiceAccount(installer, sandboxServiceAccount, systemApiserver, now()).catch(
-      refusedByAdmission('unable to create the sandbox service account'),
-    );
+    // The informers say what a fresh store lacks, without a read of the store per object (bootstrap.ts).
+    await bootstrap(
+      installer,
+      profile,
+      systemApiserver,
+      now(),
+      informers.informerFor({ group: '', resource: 'namespaces' }),
+    ).catch(refusedByAdmission('unable to create namespaces'));
+    await ensureSandboxServiceAccount(
+      installer,
+      sandboxServiceAccount,
+      systemApiserver,
+      now(),
+      informers.informerFor({ group: '', resource: 'serviceaccounts' }),
+    ).catch(refusedByAdmission('unable to create the sandbox service account'));
   }
 
   /**
