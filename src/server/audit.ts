@@ -56,7 +56,6 @@ export function createServerAudit(
   now: () => Date,
 ): ServerAudit {
   const log = new AuditLog();
-  const all: AuditSink[] = [log, ...sinks];
   let policy = initial;
   const apiVersion = `audit.${profile.groupSuffix}/v1`;
   return {
@@ -84,7 +83,7 @@ export function createServerAudit(
       if (ctx.conn?.remote !== undefined) request.sourceIPs = [ctx.conn.remote.address];
       if (impersonated !== undefined) request.impersonatedUser = impersonated;
       if (ctx.info.isResourceRequest) request.apiVersion = ctx.info.version;
-      const recorder = new AuditRecorder(policy, all, apiVersion, request, now);
+      const recorder = new AuditRecorder(policy, log, sinks, apiVersion, request, now);
       if (recorder.level === 'None') return undefined;
       recorder.received();
       // A copy of the body is read only when the level records it (the handler reads the original).
