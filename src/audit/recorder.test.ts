@@ -28,10 +28,8 @@ const policy: AuditPolicy = {
 const admin: UserInfo = { username: 'admin', uid: 'u-1', groups: ['system:masters', 'system:authenticated'] };
 const jane: UserInfo = { username: 'jane', groups: ['dev'], extra: { scopes: ['a', 'b'] } };
 
-function attributes(user: UserInfo, over: Partial<AuditAttributes>): AuditAttributes {
+function attributes(over: Partial<AuditAttributes>): AuditAttributes {
   return {
-    user: user.username,
-    groups: user.groups,
     verb: 'get',
     resourceRequest: true,
     apiGroup: '',
@@ -71,7 +69,7 @@ function request(user: UserInfo, over: Partial<AuditRequest>, attrs: Partial<Aud
     method: 'GET',
     requestURI: '/api/v1/namespaces/default/configmaps/cm1',
     user,
-    attributes: attributes(user, attrs),
+    attributes: attributes(attrs),
     apiVersion: 'v1',
     ...over,
   };

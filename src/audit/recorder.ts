@@ -84,7 +84,8 @@ export class AuditRecorder {
     private readonly request: AuditRequest,
     private readonly now: () => Date,
   ) {
-    this.decision = evaluatePolicy(policy, request.attributes);
+    // Matched with the user the request acts as (the pipeline's user once impersonation ran), as before.
+    this.decision = evaluatePolicy(policy, request.attributes, request.impersonatedUser ?? request.user);
   }
 
   get level(): PolicyDecision['level'] {

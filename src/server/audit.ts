@@ -10,7 +10,7 @@
 import type { UserInfo } from '../api/authn';
 import type { JsonValue, Status } from '../api/meta';
 import { AuditLog, type AuditSink } from '../audit/log';
-import type { AuditAttributes, AuditPolicy } from '../audit/policy';
+import type { AuditPolicy } from '../audit/policy';
 import { AuditRecorder, type AuditedResponse, type AuditRequest } from '../audit/recorder';
 import type { RequestContext } from '../http/context';
 import { requestAttributesOf } from '../http/request-info';
@@ -44,11 +44,6 @@ async function jsonOf(text: Promise<string>): Promise<JsonValue | undefined> {
   }
 }
 
-/** What the policy matches a request by: the authorization attributes (`attributesOf`), read from the request info. */
-function auditAttributesOf(ctx: RequestContext): AuditAttributes {
-  return { user: ctx.user.username, groups: ctx.user.groups ?? [], ...requestAttributesOf(ctx.info) };
-}
-
 export function createServerAudit(
   profile: NamingProfile,
   initial: AuditPolicy | undefined,
@@ -77,7 +72,9 @@ export function createServerAudit(
         method: ctx.request.method,
         requestURI: `${ctx.url.pathname}${ctx.url.search}`,
         user: authenticated,
-        attributes: auditAttributesOf(ctx),
+        // What the policy matches besides the user: the authorization attributes (`attributesOf`), made once per
+        // distinct request info.
+        attributes: requestAttributesOf(ctx.info),
       };
       if (userAgent !== null) request.userAgent = userAgent;
       if (ctx.conn?.remote !== undefined) request.sourceIPs = [ctx.conn.remote.address];
