@@ -35,10 +35,11 @@ export interface AuditPolicy {
   omitManagedFields: boolean;
 }
 
-/** What a rule is matched against: the request as authorization saw it. */
+/**
+ * What a rule is matched against besides the user: the request as authorization saw it (the request info's
+ * attributes, made once per distinct request, `http/request-info.ts`).
+ */
 export interface AuditAttributes {
-  user: string;
-  groups: readonly string[];
   verb: string;
   resourceRequest: boolean;
   apiGroup: string;
@@ -181,9 +182,16 @@ function matchesNonResource(rule: PolicyRule, a: AuditAttributes): boolean {
   );
 }
 
-function ruleMatches(rule: PolicyRule, a: AuditAttributes): boolean {
-  if (rule.users !== undefined && !rule.users.includes(a.user)) return false;
-  if (rule.userGroups !== undefined && !rule.userGroups.some((g) => a.groups.includes(g))) return false;
+/** Who a rule is matched against: the authenticated user. */
+export interface AuditUser {
+  username: string;
+  groups?: readonly string[];
+}
+
+function ruleMatches(rule: PolicyRule, a: AuditAttributes, user: AuditUser): boolean {
+  if (rule.users !== undefined && !rule.users.includes(user.username)) return false;
+  const groups = user.groups ?? [];
+  if (rule.userGroups !== undefined && !rule.userGroups.some((g) => groups.includes(g))) return false;
   if (rule.verbs !== undefined && !rule.verbs.includes(a.verb)) return false;
   if (a.resourceRequest) {
     // A non-resource rule never matches a resource request, and the reverse.
@@ -195,8 +203,12 @@ function ruleMatches(rule: PolicyRule, a: AuditAttributes): boolean {
 }
 
 /** The first matching rule's level, or None. */
-export function evaluatePolicy(policy: AuditPolicy, a: AuditAttributes): Readonly<PolicyDecision> {
-  for (const rule of policy.rules) if (ruleMatches(rule, a)) return decisionOf(policy, rule);
+export function evaluatePolicy(
+  policy: AuditPolicy,
+  a: AuditAttributes,
+  user: AuditUser,
+): Readonly<PolicyDecision> {
+  for (const rule of policy.rules) if (ruleMatches(rule, a, user)) return decisionOf(policy, rule);
   return noAudit;
 }
 

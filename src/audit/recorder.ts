@@ -6,8 +6,10 @@
  * ResponseComplete with the status, the annotations admission and
  * authorization added, and — at Request and RequestResponse levels — the
  * request and response bodies. Each stage is taken when it happens (its
- * time, the annotations so far) and its event built and written after the
- * answer (machinery/after-answer.ts), in order.
+ * time, the annotations so far) and its place in the log taken then; the
+ * event is built only when read (the log listed or subscribed), or after
+ * the answer (machinery/after-answer.ts), in order, when the host attached
+ * a sink that writes every event (the Node host's log file).
  */
 
 import type { AuditEvent } from '../api/audit';
@@ -22,7 +24,7 @@ import {
   type AuditStage,
   type PolicyDecision,
 } from './policy';
-import type { AuditSink } from './log';
+import type { AuditLog, AuditSink } from './log';
 import { afterAnswer } from '../machinery/after-answer';
 
 export interface AuditRequest {
@@ -74,12 +76,16 @@ export class AuditRecorder {
 
   constructor(
     private readonly policy: AuditPolicy,
+    /** The log behind the live audit view: it makes the event when read. */
+    private readonly log: AuditLog,
+    /** The host's sinks, written after the answer. */
     private readonly sinks: readonly AuditSink[],
     private readonly apiVersion: string,
     private readonly request: AuditRequest,
     private readonly now: () => Date,
   ) {
-    this.decision = evaluatePolicy(policy, request.attributes);
+    // Matched with the user the request acts as (the pipeline's user once impersonation ran), as before.
+    this.decision = evaluatePolicy(policy, request.attributes, request.impersonatedUser ?? request.user);
   }
 
   get level(): PolicyDecision['level'] {
@@ -168,8 +174,9 @@ export class AuditRecorder {
   }
 
   /**
-   * A stage's event, recorded as of now (its time and the annotations so far) and built and written after the
-   * answer (machinery/after-answer.ts: in order with every other stage and request, before any reader of the log).
+   * A stage's event, recorded as of now (its time, the annotations so far, its place in the log) and built when
+   * read, or after the answer for the host's sinks (machinery/after-answer.ts: in order with every other stage
+   * and request, before any reader of the log). The same event object goes to the log and the sinks.
    */
   private later(
     stage: AuditStage,
@@ -180,15 +187,21 @@ export class AuditRecorder {
     if (level === 'None' || this.decision.omitStages.includes(stage)) return;
     const at = this.now();
     const notes = annotations?.at(level) ?? {};
-    afterAnswer(() => {
-      const e = this.event(stage, level, notes, at);
-      complete(e);
-      this.emit(e);
-    });
-  }
-
-  private emit(event: AuditEvent): void {
-    for (const sink of this.sinks) sink.write(event);
+    let made: AuditEvent | undefined;
+    const make = (): AuditEvent => {
+      if (made === undefined) {
+        made = this.event(stage, level, notes, at);
+        complete(made);
+      }
+      return made;
+    };
+    this.log.defer(make);
+    const sinks = this.sinks;
+    if (sinks.length > 0)
+      afterAnswer(() => {
+        const e = make();
+        for (const sink of sinks) sink.write(e);
+      });
   }
 }
 

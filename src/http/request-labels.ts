@@ -10,20 +10,22 @@
  */
 
 import type { ResourceRequestInfo } from './request-info';
-import type { LongRunningLabels } from './server-context';
+import type { LongRunningLabels, RequestLabels } from './server-context';
+
+/** The verbs' label values; made once (every request's metrics read it). */
+const byVerb: Readonly<Record<string, string>> = {
+  get: 'GET',
+  list: 'LIST',
+  watch: 'WATCH',
+  create: 'POST',
+  update: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+  deletecollection: 'DELETE',
+};
 
 export function cleanVerb(verb: string, contentType: string | null): string {
   if (verb === 'patch' && (contentType ?? '').startsWith('application/apply-patch')) return 'APPLY';
-  const byVerb: Record<string, string> = {
-    get: 'GET',
-    list: 'LIST',
-    watch: 'WATCH',
-    create: 'POST',
-    update: 'PUT',
-    patch: 'PATCH',
-    delete: 'DELETE',
-    deletecollection: 'DELETE',
-  };
   return byVerb[verb] ?? (validVerbs.has(verb.toUpperCase()) ? verb.toUpperCase() : 'other');
 }
 
@@ -53,5 +55,24 @@ export function requestLabelsOf(info: ResourceRequestInfo, contentType: string |
     resource: info.resource,
     subresource: info.subresource,
     scope: info.name !== '' ? 'resource' : info.namespaceInPath ? 'namespace' : 'cluster',
+  };
+}
+
+/** `requestLabelsOf` with the request's dry-run and code: one object per counted request, not a copy. */
+export function requestMetricLabelsOf(
+  info: ResourceRequestInfo,
+  contentType: string | null,
+  dryRun: boolean,
+  code: number,
+): RequestLabels {
+  return {
+    verb: cleanVerb(info.verb, contentType),
+    dryRun,
+    group: info.group,
+    version: info.version,
+    resource: info.resource,
+    subresource: info.subresource,
+    scope: info.name !== '' ? 'resource' : info.namespaceInPath ? 'namespace' : 'cluster',
+    code,
   };
 }

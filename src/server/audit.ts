@@ -10,8 +10,8 @@
 import type { UserInfo } from '../api/authn';
 import type { JsonValue, Status } from '../api/meta';
 import { AuditLog, type AuditSink } from '../audit/log';
-import type { AuditAttributes, AuditPolicy } from '../audit/policy';
-import { AuditRecorder, type AuditRequest } from '../audit/recorder';
+import type { AuditPolicy } from '../audit/policy';
+import { AuditRecorder, type AuditedResponse, type AuditRequest } from '../audit/recorder';
 import type { RequestContext } from '../http/context';
 import { requestAttributesOf } from '../http/request-info';
 import type { AuditStarter } from '../http/server-context';
@@ -44,11 +44,6 @@ async function jsonOf(text: Promise<string>): Promise<JsonValue | undefined> {
   }
 }
 
-/** What the policy matches a request by: the authorization attributes (`attributesOf`), read from the request info. */
-function auditAttributesOf(ctx: RequestContext): AuditAttributes {
-  return { user: ctx.user.username, groups: ctx.user.groups ?? [], ...requestAttributesOf(ctx.info) };
-}
-
 export function createServerAudit(
   profile: NamingProfile,
   initial: AuditPolicy | undefined,
@@ -56,7 +51,6 @@ export function createServerAudit(
   now: () => Date,
 ): ServerAudit {
   const log = new AuditLog();
-  const all: AuditSink[] = [log, ...sinks];
   let policy = initial;
   const apiVersion = `audit.${profile.groupSuffix}/v1`;
   return {
@@ -78,13 +72,15 @@ export function createServerAudit(
         method: ctx.request.method,
         requestURI: `${ctx.url.pathname}${ctx.url.search}`,
         user: authenticated,
-        attributes: auditAttributesOf(ctx),
+        // What the policy matches besides the user: the authorization attributes (`attributesOf`), made once per
+        // distinct request info.
+        attributes: requestAttributesOf(ctx.info),
       };
       if (userAgent !== null) request.userAgent = userAgent;
       if (ctx.conn?.remote !== undefined) request.sourceIPs = [ctx.conn.remote.address];
       if (impersonated !== undefined) request.impersonatedUser = impersonated;
       if (ctx.info.isResourceRequest) request.apiVersion = ctx.info.version;
-      const recorder = new AuditRecorder(policy, all, apiVersion, request, now);
+      const recorder = new AuditRecorder(policy, log, sinks, apiVersion, request, now);
       if (recorder.level === 'None') return undefined;
       recorder.received();
       // A copy of the body is read only when the level records it (the handler reads the original).
@@ -131,15 +127,11 @@ export function createServerAudit(
             return objects !== undefined ? withWatchEvents(wrapped, objects) : wrapped;
           }
           const complete = (responseBody: JsonValue | undefined, body: JsonValue | undefined): Response => {
-            recorder.completed(
-              {
-                code: response.status,
-                ...(status !== undefined ? { status } : {}),
-                ...(responseBody !== undefined ? { body: responseBody } : {}),
-              },
-              ctx.auditAnnotations,
-              body,
-            );
+            // The optional fields set one by one rather than spread into the literal (every request makes one).
+            const audited: AuditedResponse = { code: response.status };
+            if (status !== undefined) audited.status = status;
+            if (responseBody !== undefined) audited.body = responseBody;
+            recorder.completed(audited, ctx.auditAnnotations, body);
             return response;
           };
           const readsResponse =

@@ -245,7 +245,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const profile = namingProfile(options.profile);
   const step = options.startStep ?? ((): void => undefined);
   // One clock for the whole server: timestamps, expiries, controllers' schedules; a learner may move it forward.
-  const clock = new SandboxClock(options.now ?? (() => new Date()));
+  const clock = new SandboxClock(options.now);
   const now = (): Date => clock.now();
   const metrics = new Metrics(
     options.showHiddenMetricsForVersion !== undefined

@@ -26,7 +26,7 @@ import { wantsPretty, type RequestContext } from '../http/context';
 import { respondError } from '../http/respond';
 import type { ServerContext } from '../http/server-context';
 import { dispatch } from '../http/dispatch';
-import { requestLabelsOf } from '../http/request-labels';
+import { requestMetricLabelsOf } from '../http/request-labels';
 import type { Status } from '../api/meta';
 import type { RequestAudit } from './audit';
 import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
@@ -154,6 +154,7 @@ function recordRequest(server: ServerContext, ctx: RequestContext, code: number,
   const info = ctx.info;
   // Only routes the server serves are counted (their labels are bounded by what it serves), as the real one does.
   if (!info.isResourceRequest || ctx.routed !== true) return;
-  const labels = requestLabelsOf(info, ctx.request.headers.get('content-type'));
-  server.metrics.recordRequest({ ...labels, dryRun: ctx.query.get('dryRun') === 'All', code }, seconds);
+  const contentType = ctx.request.headers.get('content-type');
+  const dryRun = ctx.query.get('dryRun') === 'All';
+  server.metrics.recordRequest(requestMetricLabelsOf(info, contentType, dryRun, code), seconds);
 }
