@@ -50,6 +50,10 @@ rules:
     namespaces: ["audited"]
   - level: None
     nonResourceURLs: ["/healthz*", "/readyz", "/livez"]
+  - level: None
+    users: ["system:kube-proxy"]
+  - level: Request
+    users: ["audit-only-when-acted-as"]
   - level: Metadata
 `;
 
@@ -198,6 +202,18 @@ describe('audit policy levels', () => {
     const [e] = await eventsFor(r.headers.get('audit-id') ?? '');
     expect(e?.impersonatedUser?.username).toBe('jane');
     expect(e?.user.username).not.toBe('jane');
+  });
+
+  it.each([
+    { actedAs: 'system:kube-proxy', rule: 'a None rule for the impersonated user does not hide the request' },
+    { actedAs: 'audit-only-when-acted-as', rule: 'a Request rule for the impersonated user does not apply' },
+  ])('the policy matches the authenticated user, not the impersonated one: $rule', async ({ actedAs }) => {
+    const r = await host.request('GET', '/api/v1/namespaces/default/pods', {
+      headers: { 'Impersonate-User': actedAs },
+    });
+    const [e] = await eventsFor(r.headers.get('audit-id') ?? '');
+    expect(e?.impersonatedUser?.username).toBe(actedAs);
+    expect(e?.level).toBe('Metadata');
   });
 
   it('a watch writes ResponseStarted, then ResponseComplete when it ends', async () => {

@@ -84,8 +84,10 @@ export class AuditRecorder {
     private readonly request: AuditRequest,
     private readonly now: () => Date,
   ) {
-    // Matched with the user the request acts as (the pipeline's user once impersonation ran), as before.
-    this.decision = evaluatePolicy(policy, request.attributes, request.impersonatedUser ?? request.user);
+    // Matched with the authenticated user, never the one impersonated: the real server's audit filter runs
+    // between authentication and impersonation, so impersonating a user a rule leaves out (a system user
+    // filtered for volume) cannot hide a request from the log.
+    this.decision = evaluatePolicy(policy, request.attributes, request.user);
   }
 
   get level(): PolicyDecision['level'] {
