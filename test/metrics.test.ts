@@ -140,13 +140,15 @@ describe('/metrics', () => {
     expect(count(before, 'namespaces')).toBeGreaterThanOrEqual(4);
     expect(count(before, `clusterroles.${profile.suffixed('rbac.authorization')}`)).toBeGreaterThan(50);
     await host.request('POST', CMS, { body: { metadata: { name: 'm-count' } } });
+    await host.request('GET', `${CMS}/m-count`);
     const after = await scrape();
     expect(count(after, 'configmaps')).toBe(count(before, 'configmaps') + 1);
     expect(
       linesOf(after, 'etcd_request_duration_seconds_bucket{operation="create",type="configmaps",le="60"} '),
     ).toHaveLength(1);
+    // A GET reads the store (the start-up namespaces no longer do: they are looked up in the informer, 0091).
     expect(
-      linesOf(after, 'etcd_request_duration_seconds_count{operation="get",type="namespaces"} '),
+      linesOf(after, 'etcd_request_duration_seconds_count{operation="get",type="configmaps"} '),
     ).toHaveLength(1);
   });
 
