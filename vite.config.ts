@@ -37,7 +37,7 @@ const LAZY_GLOBAL = '__orchLazy';
 const isLazyModule = (id: string): boolean => /\.lazy(\.ts)?$/.test(id);
 
 export default defineConfig({
-  plugins: [react(), shellManifest(), lazyShared(), workerCookieJar(), heldEntry()],
+  plugins: [react(), shellManifest(), lazyShared(), workerCookieJar()],
   // JSON modules above 10 kB (the built-in kinds' definitions, 0.2 MB of the worker script) as `JSON.parse` of a
   // string: V8 scans a string literal without parsing it and parses JSON faster than the same object literal
   // (0085). Named exports (unused: every JSON import is a default one) would keep each top-level key a literal.
@@ -94,45 +94,6 @@ export default defineConfig({
   },
   preview: { port: 4173, strictPort: true },
 });
-
-/**
- * The built page's main script, held on a first visit until the worker installs (index.html's inline
- * script, `__orchWorkerScript`; 0091). Its `<script type="module">` tag becomes a `modulepreload` (fetched and
- * compiled at once, as before) and a loader at the end of the body that adds the script once the hold is
- * released, at once when there is none (a reload, a browser without service workers). Only the build: under
- * `vite dev` the page loads as written.
- */
-function heldEntry(): Plugin {
-  return {
-    name: 'orch-held-entry',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html) {
-        const tag = /<script type="module" crossorigin src="([^"]+)"><\/script>/g;
-        const entries = [...html.matchAll(tag)];
-        if (entries.length !== 1)
-          throw new Error(`orch-held-entry: index.html has ${entries.length} module scripts, not one`);
-        const src = entries[0]?.[1] ?? '';
-        const loader = [
-          '<script>',
-          '      (window.__orchWorkerScript ?? Promise.resolve()).then(load, load);',
-          '      function load() {',
-          "        const script = document.createElement('script');",
-          "        script.type = 'module';",
-          "        script.crossOrigin = '';",
-          `        script.src = ${JSON.stringify(src)};`,
-          '        document.body.append(script);',
-          '      }',
-          '    </script>',
-        ].join('\n');
-        return html
-          .replace(tag, `<link rel="modulepreload" crossorigin href="${src}">`)
-          .replace('</body>', `  ${loader}\n  </body>`);
-      },
-    },
-  };
-}
 
 /** In the worker build, MSW's cookie jar library is replaced by an empty jar (see msw-cookie-jar.ts). */
 function workerCookieJar(): Plugin {

@@ -3,13 +3,11 @@
 // URL of each profile and the options must be register.ts's, so that its own register() joins that one.
 import { expect, it } from 'vitest';
 import page from '../../../index.html?raw';
-import { workerRegistration, workerScriptChannel, workerScriptUrl } from './worker-script';
+import { workerRegistration, workerScriptUrl } from './worker-script';
 
 it("index.html's inline script registers the worker register.ts asks for, for either profile", () => {
   const call =
-    /\.register\(kubernetes \? '([^']*)' : '([^']*)', \{\s*type: '([^']*)',\s*scope: '([^']*)',\s*\}\)/.exec(
-      page,
-    );
+    /\.register\(kubernetes \? '([^']*)' : '([^']*)', \{ type: '([^']*)', scope: '([^']*)' \}\)/.exec(page);
   expect(call).not.toBeNull();
   const [, kubernetes, orch, type, scope] = call ?? [];
   expect(kubernetes).toBe(workerScriptUrl('kubernetes'));
@@ -18,9 +16,4 @@ it("index.html's inline script registers the worker register.ts asks for, for ei
   // The profile a controlling worker serves is read back from its URL the same way.
   expect(page).toContain(".searchParams.get('profile') ===");
   expect(new URL(workerScriptUrl('kubernetes'), 'https://x').searchParams.get('profile')).toBe('kubernetes');
-});
-
-it("a first visit's page waits on the channel the worker script announces its start on", () => {
-  const channels = [...page.matchAll(/new BroadcastChannel\('([^']*)'\)/g)].map((found) => found[1]);
-  expect(channels).toEqual([workerScriptChannel]);
 });

@@ -36,7 +36,6 @@ import { benchFloor } from './bench-floor';
 import { setLazyModuleLoader } from '../../../machinery/lazy-module';
 import { answering } from '../../../machinery/after-answer';
 import { loadLazyModule, prefetchLazyModule } from './lazy-modules';
-import { workerScriptChannel } from '../worker-script';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -96,9 +95,6 @@ if (self.serviceWorker.state === 'activated') queueMicrotask(() => startServerTh
 
 self.addEventListener('install', (event) => {
   performance.mark('orch:install');
-  // A first visit's page holds its main script until now (index.html, 0091): the script's fetch, compile and
-  // evaluation and the server's build are done, what is left of the start is mostly IndexedDB's.
-  if (self.registration.active === null) new BroadcastChannel(workerScriptChannel).postMessage('installing');
   // The page's own files from the cache without this thread where Chrome can (shell-cache.ts); a browser
   // without static routes sends them through the fetch event as before.
   const routed = (event as ExtendableEvent & { addRoutes?: (rules: ShellRoute[]) => Promise<void> })
