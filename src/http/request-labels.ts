@@ -47,6 +47,11 @@ const validVerbs = new Set([
   'WATCHLIST',
 ]);
 
+/** The scope label as the real server gives it: a named object, a namespace's collection, or the cluster's. */
+function scopeOf(info: ResourceRequestInfo): string {
+  return info.name !== '' ? 'resource' : info.namespaceInPath ? 'namespace' : 'cluster';
+}
+
 export function requestLabelsOf(info: ResourceRequestInfo, contentType: string | null): LongRunningLabels {
   return {
     verb: cleanVerb(info.verb, contentType),
@@ -54,7 +59,7 @@ export function requestLabelsOf(info: ResourceRequestInfo, contentType: string |
     version: info.version,
     resource: info.resource,
     subresource: info.subresource,
-    scope: info.name !== '' ? 'resource' : info.namespaceInPath ? 'namespace' : 'cluster',
+    scope: scopeOf(info),
   };
 }
 
@@ -72,7 +77,7 @@ export function requestMetricLabelsOf(
     version: info.version,
     resource: info.resource,
     subresource: info.subresource,
-    scope: info.name !== '' ? 'resource' : info.namespaceInPath ? 'namespace' : 'cluster',
+    scope: scopeOf(info),
     code,
   };
 }
