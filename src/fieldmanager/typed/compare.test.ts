@@ -35,7 +35,7 @@ const specArb = fc
     ),
     labels: opt(fc.dictionary(pick('a', 'b'), pick('1', '2'), { maxKeys: 2 })),
     config: opt(fc.record({ a: opt(pick('x', 'y')), nested: opt(fc.record({ c: opt(pick(1, 2)) })) })),
-    free: opt(fc.record({ x: opt(fc.record({ y: opt(pick(1, 2)), z: opt(pick([], {}, 'z')) })) })),
+    free: opt(fc.record({ x: opt(fc.record({ y: opt(pick(1, 2)), z: opt(pick<unknown>([], {}, 'z')) })) })),
   })
   .map(compact);
 
