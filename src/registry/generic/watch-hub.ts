@@ -64,9 +64,9 @@ export class WatchHub {
 
   /**
    * `spent` says when the turn has run long enough to go on in the next one (tests pass their own clock); by
-   * default the turn's slice, looked at once a fan-out has run `quietMs`: looking marks the turn, which arms a
-   * timer to end the mark, and a short fan-out (a create's change to its few in-process watchers) in a later
-   * turn of its own then cost a second task for that timer alone.
+   * default the turn's slice, looked at once a fan-out has run `quietMs`: looking marks the turn (a clock read, and
+   * a timer to end the mark), which a short fan-out (a create's change to its few in-process watchers) paid after
+   * every watch for nothing.
    * `afterAnswer`: a commit reaches the watches in a later turn, not inside the commit (see the module note).
    */
   constructor(
