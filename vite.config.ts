@@ -225,6 +225,8 @@ function lazyBuildConfig(name: string, entry: string, write: boolean) {
       target: 'es2022',
       lib: { entry, formats: ['iife' as const], name: LAZY_GLOBAL, fileName: () => `${LAZY_DIR}/${name}.js` },
       ...(process.env.ORCH_PROFILE_BUILD === 'size' ? { sourcemap: true } : {}),
+      // A profile build keeps the lazy libraries' names too (the controllers' informers run in one).
+      ...(process.env.ORCH_PROFILE_BUILD === '1' ? { minify: false } : {}),
       rolldownOptions: {
         external: (id: string, _importer: string | undefined, isResolved: boolean) =>
           isResolved && sharedFile(id) !== undefined,

@@ -83,6 +83,29 @@ it('an in-process client reads the same events as objects as a client decoding t
   expect(objects).toEqual(bytes);
   expect(bytesMeta?.[0]?.object.kind).toBe('PartialObjectMetadata');
   expect(objectsMeta).toEqual(bytesMeta);
+
+  // The same events replayed to one watcher at a time: the watch metrics count an in-process watcher's
+  // events at the bytes the stream would have carried (the line's UTF-8 length, a non-ASCII value included).
+  const sizes = async (): Promise<string> => {
+    const text = await (await admin.raw('GET', '/metrics')).text();
+    return text
+      .split('\n')
+      .filter((l) => l.startsWith('apiserver_watch_events_sizes_') && l.includes('kind="ConfigMap"'))
+      .join('\n');
+  };
+  const delta = async (watch: () => Promise<WatchEvent[]>): Promise<number[]> => {
+    const before = await sizes();
+    await watch();
+    const after = await sizes();
+    const values = (t: string) => t.split('\n').map((l) => Number(l.split(' ').pop()));
+    return values(after).map((v, i) => v - (values(before)[i] ?? 0));
+  };
+  for (const accept of [undefined, metadataOnly]) {
+    const overBytes = await delta(() => collect(client(false), rv, 5, accept));
+    const asObjects = await delta(() => collect(client(true), rv, 5, accept));
+    expect(asObjects).toEqual(overBytes);
+    expect(overBytes.some((v) => v > 0)).toBe(true);
+  }
 });
 
 it('leaving an in-process watch early stops it on the server; a client over the wire gets no objects', async () => {

@@ -80,9 +80,13 @@ export class AdmissionChain {
 
   private async mutatePass(attributes: AdmissionAttributes, round: number): Promise<KubeObject | undefined> {
     let object = attributes.object;
+    // Each plugin sees the object as the previous ones left it; the attributes are copied only when one of
+    // them changed it (no plugin writes to its attributes).
+    let current = attributes;
     for (const plugin of this.mutating) {
       if (!handles(plugin, attributes)) continue;
-      const result = await this.run(plugin, 'mutating', { ...attributes, object }, round);
+      if (current.object !== object) current = { ...attributes, object };
+      const result = await this.run(plugin, 'mutating', current, round);
       if (result !== undefined) object = result;
     }
     return object;

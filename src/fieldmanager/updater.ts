@@ -13,7 +13,7 @@ import type { JsonValue } from '../api/meta';
 import { deepEqual } from '../machinery/json';
 import { FieldSet } from './field-set';
 import type { VersionedSet } from './managed-fields';
-import { compareWork, excludeFields, type Comparison } from './typed/compare';
+import { compareSmall, compareWork, excludeFields, type Comparison } from './typed/compare';
 import { runNow, sliceSpent, type Work } from '../machinery/cooperative';
 import { mergeValues } from './typed/merge';
 import { removeFields } from './typed/remove';
@@ -22,6 +22,9 @@ import { toFieldSet } from './typed/to-field-set';
 import type { TypeRef, TypeResolver } from './typed/types';
 
 export type Managers = Map<string, VersionedSet>;
+
+/** Nodes (fields and items of both sides) a comparison walks without a pause before it falls back to steps. */
+const smallCompareNodes = 1024;
 
 /** Fields other managers own that the write would change, by owner identity. */
 export class Conflicts extends Error {
@@ -48,7 +51,10 @@ export class Updater {
     if (sliceSpent()) yield;
     const newShaped = this.o.shape(newObj);
     if (sliceSpent()) yield;
-    const c = yield* compareWork(this.o.types, oldShaped, newShaped, this.o.root);
+    // A small object (a create's ConfigMap) is compared at once; a wide one in steps that may pause.
+    const c =
+      compareSmall(this.o.types, oldShaped, newShaped, this.o.root, smallCompareNodes) ??
+      (yield* compareWork(this.o.types, oldShaped, newShaped, this.o.root));
     if (sliceSpent()) yield;
     return excludeFields(c, this.o.ignored);
   }

@@ -217,3 +217,122 @@ function* map(w: Walker, t: MapAtom): Work<void> {
       if (pauseDue()) yield;
     }
 }
+
+/**
+ * `compareValues` for an object of at most `budget` nodes, walked with plain calls instead of a generator per
+ * node (most of a small create's comparison was the generators' frames and garbage); undefined, with the
+ * partial result dropped, once the walk passes `budget` — the caller then runs `compareWork`, which may pause.
+ * Node for node the same walk as `node`, `handle`, `list` and `map` above, so the same three sets.
+ */
+export function compareSmall(
+  types: TypeResolver,
+  lhs: JsonValue | undefined,
+  rhs: JsonValue | undefined,
+  ref: TypeRef,
+  budget: number,
+): Comparison | undefined {
+  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+  const left = { n: budget };
+  return nodeNow(types, c, lhs, rhs, ref, [], left) ? c : undefined;
+}
+
+/** `node` without pauses; false once the budget is spent. */
+function nodeNow(
+  types: TypeResolver,
+  c: Comparison,
+  lhs: JsonValue | undefined,
+  rhs: JsonValue | undefined,
+  ref: TypeRef,
+  path: PathElement[],
+  left: { n: number },
+): boolean {
+  if (--left.n < 0) return false;
+  const atom = types.atom(ref);
+  const al = deduceAtom(atom, lhs);
+  const ar = deduceAtom(atom, rhs);
+  const w: Walker = { types, c, lhs, rhs, path, inLeaf: false };
+  if (rhs === undefined) {
+    if (!handleNow(w, al, left)) return false;
+  } else if (lhs === undefined || sameAtom(al, ar)) {
+    if (!handleNow(w, ar, left)) return false;
+  } else if (!handleNow({ ...w }, al, left) || !handleNow(w, ar, left)) return false;
+  if (!w.inLeaf) {
+    if (lhs === undefined) c.added.insert(path);
+    else if (rhs === undefined) c.removed.insert(path);
+  }
+  return true;
+}
+
+function handleNow(w: Walker, atom: Atom, left: { n: number }): boolean {
+  switch (atomKind(atom)) {
+    case 'scalar':
+      leaf(w);
+      return true;
+    case 'list':
+      return listNow(w, atom.list as ListAtom, left);
+    case 'map':
+      return mapNow(w, atom.map as MapAtom, left);
+    default:
+      return true;
+  }
+}
+
+function listNow(w: Walker, t: ListAtom, left: { n: number }): boolean {
+  const l = asList(w.lhs);
+  const r = asList(w.rhs);
+  if (t.atomic || ((l === undefined || l.length === 0) && (r === undefined || r.length === 0))) {
+    leaf(w);
+    return true;
+  }
+  const items = new Map<string, { pe: PathElement; l?: JsonValue; r?: JsonValue }>();
+  const index = (values: JsonValue[] | undefined, side: 'l' | 'r'): void => {
+    values?.forEach((v, i) => {
+      let pe: PathElement;
+      try {
+        pe = w.types.itemPE(t, v);
+      } catch (e) {
+        if (e instanceof TypedError) throw new TypedError(pathString(w.path), `element ${i}: ${e.detail}`);
+        throw e;
+      }
+      const id = serializePE(pe);
+      const entry = items.get(id) ?? { pe };
+      if (entry[side] !== undefined)
+        throw new TypedError(pathString(w.path), `duplicate entries for key ${peString(pe)}`);
+      entry[side] = v;
+      items.set(id, entry);
+    });
+  };
+  index(l, 'l');
+  index(r, 'r');
+  for (const { pe, l: lv, r: rv } of items.values())
+    if (!nodeNow(w.types, w.c, lv, rv, t.element, [...w.path, pe], left)) return false;
+  return true;
+}
+
+function mapNow(w: Walker, t: MapAtom, left: { n: number }): boolean {
+  const l = asMap(w.lhs);
+  const r = asMap(w.rhs);
+  const lKeys = l !== undefined ? Object.keys(l) : [];
+  const rKeys = r !== undefined ? Object.keys(r) : [];
+  if (t.atomic || (lKeys.length === 0 && rKeys.length === 0)) {
+    leaf(w);
+    return true;
+  }
+  const visit = (key: string): boolean => {
+    if (--left.n < 0) return false;
+    const lv = l !== undefined && Object.hasOwn(l, key) ? l[key] : undefined;
+    const rv = r !== undefined && Object.hasOwn(r, key) ? r[key] : undefined;
+    const ref = w.types.fieldType(t, key) ?? 'deduced';
+    return (
+      scalarNode(w.types, w.c, lv, rv, ref, w.path, key) ||
+      nodeNow(w.types, w.c, lv, rv, ref, [...w.path, fieldPE(key)], left)
+    );
+  };
+  for (const key of lKeys) if (!visit(key)) return false;
+  if (r !== undefined)
+    for (const key of rKeys) {
+      if (l !== undefined && Object.hasOwn(l, key)) continue;
+      if (!visit(key)) return false;
+    }
+  return true;
+}

@@ -33,17 +33,21 @@ export interface WatchEncoding {
   contentType: string;
   /** One event as bytes on the stream. */
   encode(type: string, object: object): Uint8Array;
+  /** JSON only: one event's line as text, without its newline (`encode` is its UTF-8 bytes and the newline). */
+  text?(type: string, object: object): string;
 }
 
 const textEncoder = new TextEncoder();
 
 /** How a watch stream writes its events: JSON lines, or length-prefixed protobuf frames. */
 export function watchEncoding(ctx: RequestContext, profile: NamingProfile): WatchEncoding {
+  // The event's object as the real server's Go encoder writes it (field order, zero values).
+  const text = (type: string, object: object): string =>
+    JSON.stringify({ type, object: goJsonFor(profile).shape(object) });
   const json: WatchEncoding = {
     contentType: 'application/json',
-    // The event's object as the real server's Go encoder writes it (field order, zero values).
-    encode: (type, object) =>
-      textEncoder.encode(`${JSON.stringify({ type, object: goJsonFor(profile).shape(object) })}\n`),
+    encode: (type, object) => textEncoder.encode(`${text(type, object)}\n`),
+    text,
   };
   if (ctx.output?.protobuf === undefined) return json;
   const codec = protobufCodec(profile);

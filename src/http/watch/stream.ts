@@ -20,7 +20,7 @@ import { watchEncoding } from '../protobuf/http';
 import { tableFor } from '../table';
 import { partialObjectMetadata } from '../partial-metadata';
 import { requestLabelsOf } from '../request-labels';
-import { sharedFrame } from './shared-frames';
+import { sharedFrame, sharedText } from './shared-frames';
 import { WatchEventChannel, withWatchEvents } from '../../machinery/watch-objects';
 
 export interface WatchSpec {
@@ -48,6 +48,22 @@ const textDecoder = new TextDecoder();
 /** The last frame read as text: a shared frame goes to every in-process watcher of a change in one pass. */
 let lastFrame: Uint8Array | undefined;
 let lastText = '';
+
+/** The UTF-8 length of a string (JSON.stringify's output has no lone surrogates; one is counted as U+FFFD). */
+export function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A pair: two UTF-16 units, four bytes.
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
 
 function frameText(frame: Uint8Array): string {
   if (frame !== lastFrame) {
@@ -131,13 +147,25 @@ export function openWatchStream(
     const c = controllerRef;
     if (closed || c === undefined) return;
     const shown = present(type, object);
-    // The object as stored (no Table, no metadata-only view) is the same for every watcher: encode it once.
-    const frame =
-      shown === object
-        ? sharedFrame(type, object, encoding.contentType, () => encoding.encode(type, object))
-        : encoding.encode(type, shown);
-    server.metrics.watchEventSent(rt.group, rt.version, rt.kind, frame.byteLength);
-    write(c, frame);
+    const text = encoding.text;
+    if (objects !== undefined && text !== undefined) {
+      // An in-process client gets the JSON line parsed: its text is made, never its bytes (counted as the
+      // stream would have counted them, newline included).
+      const line =
+        shown === object
+          ? sharedText(type, object, encoding.contentType, () => text(type, object))
+          : text(type, shown);
+      server.metrics.watchEventSent(rt.group, rt.version, rt.kind, utf8Length(line) + 1);
+      objects.push(JSON.parse(line) as WatchEvent);
+    } else {
+      // The object as stored (no Table, no metadata-only view) is the same for every watcher: encode it once.
+      const frame =
+        shown === object
+          ? sharedFrame(type, object, encoding.contentType, () => encoding.encode(type, object))
+          : encoding.encode(type, shown);
+      server.metrics.watchEventSent(rt.group, rt.version, rt.kind, frame.byteLength);
+      write(c, frame);
+    }
     const backlog = objects !== undefined ? objects.backlog : -(c.desiredSize ?? 0);
     if (handle?.isLive() === true && backlog > maxBacklog) {
       write(
