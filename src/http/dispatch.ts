@@ -90,29 +90,10 @@ export function dispatch(server: ServerContext, ctx: RequestContext): Response |
   // Decoding and deprecation warnings belong to the request, whatever a write's retries do.
   ctx.warnings.keep();
   const method = ctx.request.method.toUpperCase();
-  const output = (table: boolean, watch = false): void => {
-    // Protobuf is offered for built-in kinds only; custom resources fall back to JSON (or 406).
-    ctx.output = negotiateOutput(server.profile, ctx.request.headers.get('accept'), {
-      table,
-      protobuf: !rt.custom,
-      watch,
-    });
-  };
-  const decodeBody = async (): Promise<void> => {
-    // A custom resource's scale subresource is a built-in Scale; its other bodies have no message.
-    const custom = rt.custom && info.subresource !== 'scale';
-    await decodeProtobufBody(ctx, server.profile, custom ? rt.kind : undefined);
-    ctx.warnings.keep();
-  };
-
-  // A name that could not be a storage key (`..`, `a/b`) is refused once routing found the storage, as the real server does.
-  const checkName = (): void => {
-    const e = pathNameError(info);
-    if (e !== undefined) throw e;
-  };
+  // The steps below (negotiate, decodeBodyOf, checkName) are module functions, not closures made per request.
 
   if (named && isConnecter(storage) && storage.connectMethods.includes(method)) {
-    checkName();
+    checkName(info);
     return handleConnect(server, ctx, req, storage);
   }
 
@@ -121,51 +102,79 @@ export function dispatch(server: ServerContext, ctx: RequestContext): Response |
     case 'HEAD':
       if (info.verb === 'watch') {
         if (!isWatcher(storage)) throw methodNotAllowed();
-        output(true, true);
+        negotiate(server, ctx, rt, true, true);
         return handleWatch(server, ctx, req, storage);
       }
       if (named) {
         if (!isGetter(storage)) throw methodNotAllowed();
-        checkName();
-        output(info.subresource === '');
+        checkName(info);
+        negotiate(server, ctx, rt, info.subresource === '', false);
         return handleGet(server, ctx, req, storage);
       }
       if (!isLister(storage)) throw methodNotAllowed();
-      output(true);
+      negotiate(server, ctx, rt, true, false);
       return handleList(server, ctx, req, storage);
     case 'POST':
       if (rt.namespaced && !pathHasNamespace) throw methodNotAllowed();
       if (named) {
         if (info.subresource === '' || !isNamedCreater(storage)) throw methodNotAllowed();
-        checkName();
-        output(false);
-        return decodeBody().then(() => handleCreate(server, ctx, req, storage));
+        checkName(info);
+        negotiate(server, ctx, rt, false, false);
+        return decodeBodyOf(server, ctx, rt).then(() => handleCreate(server, ctx, req, storage));
       }
       if (!isCreater(storage)) throw methodNotAllowed();
-      output(false);
-      return decodeBody().then(() => handleCreate(server, ctx, req, storage));
+      negotiate(server, ctx, rt, false, false);
+      return decodeBodyOf(server, ctx, rt).then(() => handleCreate(server, ctx, req, storage));
     case 'PUT':
       if (!named || !isUpdater(storage)) throw methodNotAllowed();
-      checkName();
-      output(false);
-      return decodeBody().then(() => handleUpdate(server, ctx, req, storage));
+      checkName(info);
+      negotiate(server, ctx, rt, false, false);
+      return decodeBodyOf(server, ctx, rt).then(() => handleUpdate(server, ctx, req, storage));
     case 'PATCH':
       if (!named || !isUpdater(storage) || !isGetter(storage)) throw methodNotAllowed();
-      checkName();
-      output(false);
+      checkName(info);
+      negotiate(server, ctx, rt, false, false);
       return handlePatch(server, ctx, req, storage, isParentUpdater(storage) ? storage : undefined);
     case 'DELETE':
       if (named) {
         if (!isGracefulDeleter(storage)) throw methodNotAllowed();
-        checkName();
-        output(false);
+        checkName(info);
+        negotiate(server, ctx, rt, false, false);
         return handleDelete(server, ctx, req, storage);
       }
       if (rt.namespaced && !pathHasNamespace) throw methodNotAllowed();
       if (!isCollectionDeleter(storage)) throw methodNotAllowed();
-      output(false);
+      negotiate(server, ctx, rt, false, false);
       return handleDeleteCollection(server, ctx, req, storage);
     default:
       throw methodNotAllowed();
   }
+}
+
+/** The answer's representation, from `Accept`. Protobuf is offered for built-in kinds only; custom resources fall back to JSON (or 406). */
+function negotiate(
+  server: ServerContext,
+  ctx: RequestContext,
+  rt: ResourceType,
+  table: boolean,
+  watch: boolean,
+): void {
+  ctx.output = negotiateOutput(server.profile, ctx.request.headers.get('accept'), {
+    table,
+    protobuf: !rt.custom,
+    watch,
+  });
+}
+
+async function decodeBodyOf(server: ServerContext, ctx: RequestContext, rt: ResourceType): Promise<void> {
+  // A custom resource's scale subresource is a built-in Scale; its other bodies have no message.
+  const custom = rt.custom && ctx.info.isResourceRequest && ctx.info.subresource !== 'scale';
+  await decodeProtobufBody(ctx, server.profile, custom ? rt.kind : undefined);
+  ctx.warnings.keep();
+}
+
+/** A name that could not be a storage key (`..`, `a/b`) is refused once routing found the storage, as the real server does. */
+function checkName(info: ResourceRequestInfo): void {
+  const e = pathNameError(info);
+  if (e !== undefined) throw e;
 }

@@ -64,8 +64,16 @@ export function negotiateOutput(
 ): OutputFormat {
   // What most requests send (a browser's fetch: `*/*`; clients: JSON) is JSON without parsing the header.
   if (accept === null || accept === '' || accept === '*/*' || accept === 'application/json')
-    return { kind: 'json', profile };
+    return jsonOf(profile);
   return { ...negotiateRepresentation(profile, accept, opts), profile };
+}
+
+/** The plain JSON output of a profile, one shared (frozen) object: most requests negotiate it. */
+let plainJson: OutputFormat | undefined;
+
+function jsonOf(profile: NamingProfile): OutputFormat {
+  if (plainJson?.profile !== profile) plainJson = Object.freeze({ kind: 'json', profile });
+  return plainJson;
 }
 
 function negotiateRepresentation(

@@ -18,16 +18,26 @@ export class ForegroundRequests {
 
   /** A client request begins; call the returned function once it has its answer. */
   begin(): () => void {
-    this.inFlight++;
-    this.lastChange = Date.now();
+    this.enter();
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
-      this.inFlight--;
-      this.lastChange = Date.now();
-      if (this.inFlight === 0) for (const wake of this.waiters.splice(0)) wake();
+      this.leave();
     };
+  }
+
+  /** `begin` for a caller that ends the request exactly once itself (`leave`): no function per request. */
+  enter(): void {
+    this.inFlight++;
+    this.lastChange = Date.now();
+  }
+
+  /** Ends a request `enter` began. */
+  leave(): void {
+    this.inFlight--;
+    this.lastChange = Date.now();
+    if (this.inFlight === 0 && this.waiters.length > 0) for (const wake of this.waiters.splice(0)) wake();
   }
 
   /** Resolves once no client request is in flight, or after `maxWaitMs`. */

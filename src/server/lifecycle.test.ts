@@ -9,10 +9,8 @@ function lifecycle(sendRetryAfter: boolean) {
   const l = new Lifecycle({
     sendRetryAfter,
     loopbackUserAgentPrefix: 'kube-apiserver/',
-    inflight: (mutating) => {
-      const key = mutating ? 'mutating' : 'readOnly';
-      inflight[key] += 1;
-      return () => (inflight[key] -= 1);
+    inflight: (mutating, change) => {
+      inflight[mutating ? 'mutating' : 'readOnly'] += change;
     },
   });
   return { l, inflight };

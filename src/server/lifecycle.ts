@@ -14,8 +14,8 @@
 
 import { parseRequestInfo, type RequestInfo } from '../http/request-info';
 
-/** What the real WithRetryAfter filter never refuses. */
-const exemptPathPrefixes = ['/readyz', '/livez', '/healthz', '/metrics'];
+/** What the real WithRetryAfter filter never refuses: paths starting `/readyz`, `/livez`, `/healthz` or `/metrics`. */
+const exemptPath = /^\/(?:readyz|livez|healthz|metrics)/;
 const longRunningSubresources = new Set(['attach', 'exec', 'proxy', 'log', 'portforward']);
 const readOnlyVerbs = new Set(['get', 'list', 'watch']);
 
@@ -38,11 +38,28 @@ export interface LifecycleOptions {
   sendRetryAfter: boolean;
   /** The loopback user agent's prefix (`kube-apiserver/`, per profile). */
   loopbackUserAgentPrefix: string;
-  /** Counts a non-long-running request in flight (mutating or not); returns its end. */
-  inflight: (mutating: boolean) => () => void;
+  /** Counts a non-long-running request in flight (mutating or not): `1` as it begins, `-1` as it ends. */
+  inflight: (mutating: boolean, change: 1 | -1) => void;
 }
 
 export type Admission = { response: Response } | { done: () => void };
+
+/**
+ * A request `enter` let through, and how its end is counted (`leave`): one of five shared values, so that
+ * letting a request through makes no object of its own.
+ */
+export interface Entry {
+  /** Counted in flight (not long-running). */
+  readonly counted: boolean;
+  readonly mutating: boolean;
+  /** Waited for by the drain (not a probe or the server's own loopback). */
+  readonly drains: boolean;
+}
+
+const longRunningEntry: Entry = Object.freeze({ counted: false, mutating: false, drains: false });
+const countedEntries: readonly Entry[] = [false, true].flatMap((mutating) =>
+  [false, true].map((drains) => Object.freeze({ counted: true, mutating, drains })),
+);
 
 export class Lifecycle {
   private initiated = false;
@@ -78,32 +95,46 @@ export class Lifecycle {
 
   /**
    * Lets a request through (and counts it), or answers it as the real shutdown filters do. `decoded` is the
-   * request's URL and info when the caller has them already (the server decodes each request once).
+   * request's URL and info when the caller has them already (the server decodes each request once). The
+   * returned `done` ends it (once, however often it is called).
    */
   admit(request: Request, decoded?: { url: URL; info: RequestInfo }): Admission {
-    const url = decoded?.url ?? new URL(request.url);
-    const info = decoded?.info ?? parseRequestInfo(request.method, url);
-    const longRunning = isLongRunningInfo(info);
-    const exempt =
-      exemptPathPrefixes.some((p) => url.pathname.startsWith(p)) ||
-      (request.headers.get('user-agent') ?? '').startsWith(this.options.loopbackUserAgentPrefix);
-    if (this.notAccepting && !exempt) return { response: this.refusal() };
-    if (longRunning) return { done: () => undefined };
-    const endInflight = this.options.inflight(!readOnlyVerbs.has(info.verb));
-    // The drain waits for what the refusal would have refused: probes and the loopback are not waited for.
-    const drains = !exempt;
-    if (drains) this.inflightCount += 1;
+    const entered = this.enter(request, decoded);
+    if (entered instanceof Response) return { response: entered };
     let done = false;
     return {
       done: () => {
         if (done) return;
         done = true;
-        endInflight();
-        if (!drains) return;
-        this.inflightCount -= 1;
-        this.settle();
+        this.leave(entered);
       },
     };
+  }
+
+  /** `admit` for a caller that ends the request exactly once itself (`leave`): no object per request. */
+  enter(request: Request, decoded?: { url: URL; info: RequestInfo }): Response | Entry {
+    const url = decoded?.url ?? new URL(request.url);
+    const info = decoded?.info ?? parseRequestInfo(request.method, url);
+    const exempt =
+      exemptPath.test(url.pathname) ||
+      (request.headers.get('user-agent') ?? '').startsWith(this.options.loopbackUserAgentPrefix);
+    if (this.notAccepting && !exempt) return this.refusal();
+    if (isLongRunningInfo(info)) return longRunningEntry;
+    const mutating = !readOnlyVerbs.has(info.verb);
+    this.options.inflight(mutating, 1);
+    // The drain waits for what the refusal would have refused: probes and the loopback are not waited for.
+    const drains = !exempt;
+    if (drains) this.inflightCount += 1;
+    return countedEntries[(mutating ? 2 : 0) + (drains ? 1 : 0)] as Entry;
+  }
+
+  /** Ends a request `enter` let through. */
+  leave(entry: Entry): void {
+    if (!entry.counted) return;
+    this.options.inflight(entry.mutating, -1);
+    if (!entry.drains) return;
+    this.inflightCount -= 1;
+    this.settle();
   }
 
   private refusal(): Response {

@@ -59,6 +59,12 @@ export interface MetricsOptions {
   clock?: () => number;
 }
 
+interface RequestLabelSets {
+  base: Labels;
+  withDryRun: Labels;
+  withCode: Labels;
+}
+
 export class Metrics implements MetricsSink, AdmissionMetrics {
   private readonly controllerDuration = new Histogram(
     {
@@ -158,10 +164,9 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
     'gauge',
   );
   /** The frozen label sets of each request labelling seen (see recordRequest); as many as the series. */
-  private readonly requestLabelSets = new Map<
-    string,
-    { base: Labels; withDryRun: Labels; withCode: Labels }
-  >();
+  private readonly requestLabelSets = new Map<string, RequestLabelSets>();
+  /** The same sets by a frozen labels object the caller hands out again (the pipeline's, per request path). */
+  private readonly requestLabelSetsByLabels = new WeakMap<RequestLabels, RequestLabelSets>();
   /** The frozen label set of each watched kind (see watchEventSent). */
   private readonly watchLabels = new Map<string, Labels>();
   /**
@@ -215,15 +220,9 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   }
 
   /** A non-long-running request started; returns the call that ends it. */
-  inflightStarted(mutating: boolean): () => void {
-    const mark = mutating ? this.mutating : this.readOnly;
-    mark.change(1);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      mark.change(-1);
-    };
+  /** A request in flight began (`1`) or ended (`-1`); each is told once per request by the request gate. */
+  inflightChanged(mutating: boolean, change: 1 | -1): void {
+    (mutating ? this.mutating : this.readOnly).change(change);
   }
 
   deprecatedApiRequested(l: {
@@ -246,6 +245,17 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   }
 
   recordRequest(l: RequestLabels, seconds: number): void {
+    // The pipeline hands out the same labels object for a repeated request: its sets are found by it.
+    const known = this.requestLabelSetsByLabels.get(l);
+    const sets = known ?? this.requestLabelSetsOf(l);
+    if (known === undefined && Object.isFrozen(l)) this.requestLabelSetsByLabels.set(l, sets);
+    this.requests.add(sets.withCode);
+    this.requestDuration.observe(sets.withDryRun, seconds);
+    this.requestSloDuration.observe(sets.base, seconds);
+    this.requestSliDuration.observe(sets.base, seconds);
+  }
+
+  private requestLabelSetsOf(l: RequestLabels): RequestLabelSets {
     const dryRun = l.dryRun ? 'All' : '';
     // Every request: frozen label sets per distinct labelling, so their texts are worked out once (see labelText).
     // Joined with a character no label value holds (names, verbs and versions are printable ASCII): cheaper
@@ -269,10 +279,7 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
       };
       this.requestLabelSets.set(id, sets);
     }
-    this.requests.add(sets.withCode);
-    this.requestDuration.observe(sets.withDryRun, seconds);
-    this.requestSloDuration.observe(sets.base, seconds);
-    this.requestSliDuration.observe(sets.base, seconds);
+    return sets;
   }
 
   longRunningStarted(l: LongRunningLabels): () => void {

@@ -21,13 +21,14 @@ import type { ConnectionInfo } from '../api/connection';
 import { toStatusError } from '../machinery/errors';
 import { newUid } from '../machinery/ids';
 import { AuditAnnotations, Warnings } from '../registry/rest/scope';
-import { parseRequestInfo, type RequestInfo } from '../http/request-info';
+import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from '../http/request-info';
 import { wantsPretty, type RequestContext } from '../http/context';
 import { respondError } from '../http/respond';
-import type { ServerContext } from '../http/server-context';
+import type { RequestLabels, ServerContext } from '../http/server-context';
 import { dispatch } from '../http/dispatch';
 import { requestMetricLabelsOf } from '../http/request-labels';
 import type { Status } from '../api/meta';
+import type { UserInfo } from '../api/authn';
 import type { RequestAudit } from './audit';
 import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
 import { acceptsYaml, yamlLibrary } from '../machinery/decode/yaml-library';
@@ -59,12 +60,35 @@ export function decodeRequest(request: Request): DecodedRequest {
 }
 
 /** Answers one request (`decoded`: its `decodeRequest`, when the caller made it); never rejects. */
-export async function handleRequest(
+export function handleRequest(
   deps: PipelineDeps,
   request: Request,
   conn?: ConnectionInfo,
   decoded?: DecodedRequest,
 ): Promise<Response> {
+  const answer = answerRequest(deps, request, conn, decoded);
+  return answer instanceof Response ? Promise.resolve(answer) : answer;
+}
+
+/** What the stages leave for the request's end: the audit begun, and the clock reading at its start. */
+interface Pass {
+  deps: PipelineDeps;
+  ctx: RequestContext;
+  started: number;
+  audit: RequestAudit | undefined;
+}
+
+/**
+ * `handleRequest`'s answer, synchronously when no stage had to wait: a GET answered from memory by a cached
+ * token's user takes no turn of the microtask queue between the request and its `Response` (every stage that
+ * may wait returns a promise only then, and the rest of the path continues from it). Never throws or rejects.
+ */
+export function answerRequest(
+  deps: PipelineDeps,
+  request: Request,
+  conn?: ConnectionInfo,
+  decoded?: DecodedRequest,
+): Response | Promise<Response> {
   const started = performance.now();
   // The turn that brought the request counts from here for long work's slices (machinery/cooperative.ts).
   turnArrived();
@@ -88,51 +112,94 @@ export async function handleRequest(
   };
   // Set after the literal, not spread into it: a spread makes every request's context property by property.
   if (conn !== undefined) ctx.conn = conn;
-  let response: Response;
-  let audit: RequestAudit | undefined;
-  let failure: Status | undefined;
+  const pass: Pass = { deps, ctx, started, audit: undefined };
+  let answer: Response | Promise<Response>;
   try {
-    // The protobuf codec is loaded on first use: a request that may be answered or sent in protobuf waits for it.
-    if (mentionsProtobuf(accept, headers.get('content-type'))) await protobufLibrary.load();
-    // So is YAML, for an answer in YAML (a YAML body loads it where it is decoded: most apply bodies are JSON).
-    if (acceptsYaml(accept)) await yamlLibrary.load();
-    // And the built-in kinds' table printers, for an answer as a Table.
-    if (acceptsTable(accept)) await tablePrinters.load();
-    // authenticate
-    const authenticating = deps.authenticate(ctx, conn);
-    if (authenticating !== undefined) await authenticating;
-    const authenticated = ctx.user;
-    // impersonate
-    const impersonating = deps.impersonate(ctx);
-    if (impersonating !== undefined) await impersonating;
-    // audit: the policy sees the authenticated user; the event also names the impersonated one
-    audit = deps.server.audit?.begin(ctx, authenticated);
-    // authorize
-    const authorizing = deps.authorize(ctx);
-    if (authorizing !== undefined) await authorizing;
-    // The admission trace, for a request admission may see: a read of a resource itself (get, list, watch) never
-    // runs admission, so it opens none (a trace records nothing until admission begins one of its passes).
-    if (!readsResourceOnly(info))
-      ctx.trace = deps.server.traces?.open({
-        auditId: ctx.auditId,
-        received: ctx.now,
-        method: request.method,
-        path: `${url.pathname}${url.search}`,
-        user: ctx.user.username,
-      });
-    // handler (through the resource's storage) and encode
-    const dispatched = dispatch(deps.server, ctx);
-    response = dispatched instanceof Response ? dispatched : await dispatched;
+    // The protobuf codec is loaded on first use: a request that may be answered or sent in protobuf waits for it;
+    // so is YAML, for an answer in YAML (a YAML body loads it where it is decoded: most apply bodies are JSON),
+    // and the built-in kinds' table printers, for an answer as a Table.
+    const protobuf = mentionsProtobuf(accept, headers.get('content-type'));
+    const yaml = acceptsYaml(accept);
+    const table = acceptsTable(accept);
+    answer =
+      protobuf || yaml || table
+        ? loadLibraries(protobuf, yaml, table).then(() => authenticate(pass, conn))
+        : authenticate(pass, conn);
   } catch (e) {
-    const err = toStatusError(e);
-    failure = err.status;
-    response = respondError(ctx, deps.server.profile, err);
+    return finish(pass, ...failed(ctx, deps, e));
   }
-  if (audit !== undefined) {
-    const finished = audit.finish(response, failure);
-    response = finished instanceof Response ? finished : await finished;
+  if (answer instanceof Response) return finish(pass, answer, undefined);
+  return answer.then(
+    (response) => finish(pass, response, undefined),
+    (e: unknown) => finish(pass, ...failed(ctx, deps, e)),
+  );
+}
+
+async function loadLibraries(protobuf: boolean, yaml: boolean, table: boolean): Promise<void> {
+  if (protobuf) await protobufLibrary.load();
+  if (yaml) await yamlLibrary.load();
+  if (table) await tablePrinters.load();
+}
+
+/** A stage's failure as its Status answer. */
+function failed(ctx: RequestContext, deps: PipelineDeps, e: unknown): [Response, Status] {
+  const err = toStatusError(e);
+  return [respondError(ctx, deps.server.profile, err), err.status];
+}
+
+// The stages, in order: each calls the next at once when it finished at once, or once its promise resolved.
+
+function authenticate(pass: Pass, conn: ConnectionInfo | undefined): Response | Promise<Response> {
+  const authenticating = pass.deps.authenticate(pass.ctx, conn);
+  if (authenticating !== undefined) return authenticating.then(() => impersonate(pass));
+  return impersonate(pass);
+}
+
+function impersonate(pass: Pass): Response | Promise<Response> {
+  const authenticated = pass.ctx.user;
+  const impersonating = pass.deps.impersonate(pass.ctx);
+  if (impersonating !== undefined) return impersonating.then(() => authorize(pass, authenticated));
+  return authorize(pass, authenticated);
+}
+
+function authorize(pass: Pass, authenticated: UserInfo): Response | Promise<Response> {
+  const { deps, ctx } = pass;
+  // audit: the policy sees the authenticated user; the event also names the impersonated one
+  pass.audit = deps.server.audit?.begin(ctx, authenticated);
+  const authorizing = deps.authorize(ctx);
+  if (authorizing !== undefined) return authorizing.then(() => handle(pass));
+  return handle(pass);
+}
+
+function handle(pass: Pass): Response | Promise<Response> {
+  const { deps, ctx } = pass;
+  // The admission trace, for a request admission may see: a read of a resource itself (get, list, watch) never
+  // runs admission, so it opens none (a trace records nothing until admission begins one of its passes).
+  if (!readsResourceOnly(ctx.info))
+    ctx.trace = deps.server.traces?.open({
+      auditId: ctx.auditId,
+      received: ctx.now,
+      method: ctx.request.method,
+      path: `${ctx.url.pathname}${ctx.url.search}`,
+      user: ctx.user.username,
+    });
+  // handler (through the resource's storage) and encode
+  return dispatch(deps.server, ctx);
+}
+
+/** The audit's finish, the request's metrics (after the answer) and its trace's end. */
+function finish(pass: Pass, answered: Response, failure: Status | undefined): Response | Promise<Response> {
+  if (pass.audit !== undefined) {
+    const finished = pass.audit.finish(answered, failure);
+    if (!(finished instanceof Response)) return finished.then((response) => account(pass, response));
+    return account(pass, finished);
   }
-  const seconds = (performance.now() - started) / 1000;
+  return account(pass, answered);
+}
+
+function account(pass: Pass, response: Response): Response {
+  const { deps, ctx } = pass;
+  const seconds = (performance.now() - pass.started) / 1000;
   const code = response.status;
   // Counted after the answer (machinery/after-answer.ts), with the duration and code taken now.
   afterAnswer(() => recordRequest(deps.server, ctx, code, seconds));
@@ -154,7 +221,29 @@ function recordRequest(server: ServerContext, ctx: RequestContext, code: number,
   const info = ctx.info;
   // Only routes the server serves are counted (their labels are bounded by what it serves), as the real one does.
   if (!info.isResourceRequest || ctx.routed !== true) return;
-  const contentType = ctx.request.headers.get('content-type');
+  // Only a patch's verb label reads the content type (an apply is `APPLY`).
+  const contentType = info.verb === 'patch' ? ctx.request.headers.get('content-type') : null;
   const dryRun = ctx.query.get('dryRun') === 'All';
-  server.metrics.recordRequest(requestMetricLabelsOf(info, contentType, dryRun, code), seconds);
+  server.metrics.recordRequest(labelsOf(info, contentType, dryRun, code), seconds);
+}
+
+/** The last labels made for a request info (kept per path, see `parseRequestInfo`), handed out again while they fit. */
+const lastLabels = new WeakMap<
+  ResourceRequestInfo,
+  { contentType: string | null; dryRun: boolean; code: number; labels: RequestLabels }
+>();
+
+/** `requestMetricLabelsOf`, the same object for a repeated request (the metrics keep their label sets by it). */
+function labelsOf(
+  info: ResourceRequestInfo,
+  contentType: string | null,
+  dryRun: boolean,
+  code: number,
+): RequestLabels {
+  const last = lastLabels.get(info);
+  if (last !== undefined && last.contentType === contentType && last.dryRun === dryRun && last.code === code)
+    return last.labels;
+  const labels = Object.freeze(requestMetricLabelsOf(info, contentType, dryRun, code));
+  lastLabels.set(info, { contentType, dryRun, code, labels });
+  return labels;
 }

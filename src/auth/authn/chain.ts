@@ -101,6 +101,8 @@ async function reviewRequest(
 export class AuthenticationChain {
   /** The request authenticators asked before the tokens, in order. */
   private readonly direct: readonly (readonly [string, RequestAuthenticator])[];
+  /** The last `Authorization` header `authenticateAtOnce` read, and its reading (which nothing changes). */
+  private lastHeader: { header: string; credential: Readonly<BearerCredential> } | undefined;
 
   constructor(private readonly options: ChainOptions) {
     const direct: [string, RequestAuthenticator][] = [];
@@ -122,11 +124,17 @@ export class AuthenticationChain {
       if (authenticator.declinesAtOnce?.(request, conn) !== true) return undefined;
       attempts.push({ authenticator: name, result: noCredential.result, reason: noCredential.reason });
     }
+    const header = request.headers.get('authorization');
     let credential: BearerCredential;
-    try {
-      credential = parseAuthorizationHeader(request.headers.get('authorization'));
-    } catch {
-      return undefined;
+    // The last header's reading is kept: a client sends the same one on every request.
+    if (header !== null && header === this.lastHeader?.header) credential = this.lastHeader.credential;
+    else {
+      try {
+        credential = parseAuthorizationHeader(header);
+      } catch {
+        return undefined;
+      }
+      if (header !== null) this.lastHeader = { header, credential };
     }
     if (credential.token === undefined) return undefined;
     const found = tokens.cachedAuthentication(credential.token);

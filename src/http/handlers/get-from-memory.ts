@@ -35,6 +35,7 @@
 import type { NamingProfile } from '../../machinery/naming';
 import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import { goJsonFor } from '../../registry/encoding/go-json';
+import { toServedVersion } from '../../registry/conversion';
 import { objectKey } from '../../registry/keys';
 import { isStoredEntryGetter, type Getter, type RestStorage } from '../../registry/rest/capabilities';
 import type { ResourceType } from '../../registry/resource-type';
@@ -80,7 +81,10 @@ export class KeptTexts {
   find(key: string, entry: object, form: TextForm): KeptText | undefined {
     const kept = this.byKey.get(key);
     if (kept?.entry !== entry) return undefined;
-    return kept.forms.find((k) => k.rt === form.rt && k.profile === form.profile && k.pretty === form.pretty);
+    // A loop, not `find` with a closure: every kept GET asks, and most keys hold one form.
+    for (const k of kept.forms)
+      if (k.rt === form.rt && k.profile === form.profile && k.pretty === form.pretty) return k;
+    return undefined;
   }
 
   /**
@@ -135,24 +139,26 @@ export function answerFromMemory(
   if (out?.kind !== 'json' || out.protobuf !== undefined) return undefined;
   // Only a storage that says its answer is the stored entry as is (the generic store; nothing wrapping it).
   if (!isStoredEntryGetter(storage) || req.info.subresource !== '') return undefined;
-  const peeked = storage.peekCurrent(req.rt, req.namespace, req.info.name);
-  if (peeked === undefined) {
+  const entry = storage.peekCurrent(req.rt, req.namespace, req.info.name);
+  if (entry === undefined) {
     // Gone (or not in memory now): its texts go with it rather than wait for the bound.
     kept.drop(objectKey(req.rt.storage, req.rt.namespaced ? req.namespace : '', req.info.name));
     return undefined;
   }
-  const { key } = peeked.entry;
+  const { key } = entry;
   const form: TextForm = { rt: req.rt, profile: out.profile, pretty: ctx.pretty };
-  let found = kept.find(key, peeked.entry, form);
+  let found = kept.find(key, entry, form);
   if (found === undefined) {
-    if (!jsonSizeAtMost(peeked.object, slicedAbove)) return undefined;
+    // The served object is made only for a text not kept yet (a kept answer reads nothing of the entry).
+    const object = toServedVersion(req.rt, entry.object);
+    if (!jsonSizeAtMost(object, slicedAbove)) return undefined;
     // As `respondValue` writes it (shaping makes a new object; the entry is not changed).
     const text = serialize(
-      form.profile === undefined ? peeked.object : goJsonFor(form.profile).shape(peeked.object),
+      form.profile === undefined ? object : goJsonFor(form.profile).shape(object),
       'json',
       form.pretty,
     );
-    found = kept.keep(key, peeked.entry, form, text);
+    found = kept.keep(key, entry, form, text);
   }
   const body =
     ctx.request.method === 'HEAD' ? null : asBlob ? (found.blob ??= new Blob([found.text])) : found.text;

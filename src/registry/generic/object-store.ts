@@ -41,21 +41,17 @@ export class ObjectStore {
   }
 
   /**
-   * The current object from the storage's memory without a copy, beside the stored entry it comes from (see
-   * `Storage.peekCurrent`), when serving it makes no new object from the stored one but at most a shallow copy
-   * naming another version: not for a family with a hub conversion, nor a custom resource (pruned and
-   * defaulted by a schema that can change). Undefined otherwise, when memory cannot answer, or when the key
-   * does not exist (the read through `get` answers that). Neither may be changed.
+   * The current stored entry from the storage's memory without a copy (see `Storage.peekCurrent`), when serving
+   * it makes no new object from the stored one but at most a shallow copy naming another version
+   * (`toServedVersion`, which the caller applies only when it needs the object: a kept answer of the entry does
+   * not): not for a family with a hub conversion, nor a custom resource (pruned and defaulted by a schema that
+   * can change). Undefined otherwise, when memory cannot answer, or when the key does not exist (the read
+   * through `get` answers that). It may not be changed.
    */
-  peek(
-    rt: ResourceType,
-    namespace: string,
-    name: string,
-  ): { entry: Readonly<StoredObject>; object: KubeObject } | undefined {
+  peek(rt: ResourceType, namespace: string, name: string): Readonly<StoredObject> | undefined {
     if (rt.conversion !== undefined || rt.crd !== undefined) return undefined;
     const entry = this.storage.peekCurrent?.(this.key(rt, namespace, name));
-    if (entry === undefined || entry === null) return undefined;
-    return { entry, object: toServedVersion(rt, entry.object) };
+    return entry === null ? undefined : entry;
   }
 
   async mustGet(rt: ResourceType, namespace: string, name: string): Promise<StoredObject> {

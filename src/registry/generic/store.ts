@@ -138,15 +138,11 @@ export class GenericStore implements RestStorage, StoredEntryGetter {
 
   /**
    * A current read (resourceVersion "" or "0") answered from the storage's memory, uncopied, for a caller that
-   * only encodes it: the served object and the stored entry it comes from (`ObjectStore.peek`). `get` has no
-   * step of its own beyond that read, so both answer the same object; undefined when memory cannot answer or
-   * `rt` is not this store's.
+   * only encodes it: the stored entry (`ObjectStore.peek`), whose served object is `toServedVersion(rt,
+   * entry.object)`. `get` has no step of its own beyond that read, so both answer the same object; undefined
+   * when memory cannot answer or `rt` is not this store's.
    */
-  peekCurrent(
-    rt: ResourceType,
-    namespace: string,
-    name: string,
-  ): { entry: Readonly<StoredObject>; object: KubeObject } | undefined {
+  peekCurrent(rt: ResourceType, namespace: string, name: string): Readonly<StoredObject> | undefined {
     if (rt !== this.rt) return undefined;
     return this.objects.peek(this.rt, this.rt.namespaced ? namespace : '', name);
   }

@@ -220,16 +220,13 @@ export interface ParentUpdater {
 /**
  * A Getter whose answer to a current read (resourceVersion "" or "0") is the stored entry as is: the served
  * object is the stored one, or a shallow copy naming its version, and `get` has no step of its own beyond
- * that read. `peekCurrent` hands out both, uncopied, so the answer's text may be kept per entry
+ * that read. `peekCurrent` hands out the stored entry, uncopied (the served object is `toServedVersion(rt,
+ * entry.object)`, made only when needed), so the answer's text may be kept per entry
  * (http/handlers/get-from-memory.ts): undefined when memory cannot answer, or when the storage does not
  * serve `rt` itself. A storage that wraps or replaces `get` must not offer it (`restrict` does not pass it on).
  */
 export interface StoredEntryGetter {
-  peekCurrent(
-    rt: ResourceType,
-    namespace: string,
-    name: string,
-  ): { entry: Readonly<StoredObject>; object: KubeObject } | undefined;
+  peekCurrent(rt: ResourceType, namespace: string, name: string): Readonly<StoredObject> | undefined;
 }
 
 /** The kind a storage serves when it differs from its resource's (Scale, Eviction, TokenRequest, …). */

@@ -25,6 +25,13 @@ export function profileFromScriptUrl(scriptUrl: string): ProfileName {
 }
 
 let current: Promise<ApiServer> | undefined;
+/** `current`'s server once it has started. */
+let started: ApiServer | undefined;
+
+/** The server once it has started (a request then need not wait for `apiServer`'s promise, a turn per request). */
+export function startedApiServer(): ApiServer | undefined {
+  return started;
+}
 
 /** The server, started by the first call. */
 export function apiServer(profile: ProfileName): Promise<ApiServer> {
@@ -77,9 +84,14 @@ export function apiServer(profile: ProfileName): Promise<ApiServer> {
       );
       return server;
     })();
-    starting.catch(() => {
-      if (current === starting) current = undefined;
-    });
+    starting.then(
+      (server) => {
+        if (current === starting) started = server;
+      },
+      () => {
+        if (current === starting) current = undefined;
+      },
+    );
     current = starting;
   }
   return current;

@@ -22,7 +22,7 @@ import type { Status } from '../../../api/meta';
 import { CLAIM_MESSAGE } from '../messages';
 import { apiHandlers, isApiPath, pathOfSameOrigin } from './api-routes';
 import { withBodyAside, withBodyBack } from './request-body';
-import { apiServer, profileFromScriptUrl } from './server-instance';
+import { apiServer, profileFromScriptUrl, startedApiServer } from './server-instance';
 import {
   dropOldShellCaches,
   ensureShellCached,
@@ -140,7 +140,13 @@ async function route(request: Request): Promise<Response> {
   return answered ?? shellResponse(request);
 }
 
-async function serveApi(request: Request): Promise<Response> {
+function serveApi(request: Request): Promise<Response> {
+  // Once started, the server answers at once: no turn of the microtask queue here before its pipeline.
+  const server = startedApiServer();
+  return server !== undefined ? server.fetch(request) : serveOnceStarted(request);
+}
+
+async function serveOnceStarted(request: Request): Promise<Response> {
   let server;
   try {
     server = await apiServer(profile);
