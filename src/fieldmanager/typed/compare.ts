@@ -159,6 +159,20 @@ function* list(w: Walker, t: ListAtom): Work<void> {
     leaf(w);
     return;
   }
+  const items = listItems(w, t, l, r);
+  for (const { pe, l: lv, r: rv } of items.values()) {
+    yield* node(w.types, w.c, lv, rv, t.element, [...w.path, pe]);
+    if (pauseDue()) yield;
+  }
+}
+
+/** A keyed list's items of both sides by their path element, in first-seen order (left, then right). */
+function listItems(
+  w: Walker,
+  t: ListAtom,
+  l: JsonValue[] | undefined,
+  r: JsonValue[] | undefined,
+): Map<string, { pe: PathElement; l?: JsonValue; r?: JsonValue }> {
   const items = new Map<string, { pe: PathElement; l?: JsonValue; r?: JsonValue }>();
   const index = (values: JsonValue[] | undefined, side: 'l' | 'r'): void => {
     values?.forEach((v, i) => {
@@ -179,10 +193,7 @@ function* list(w: Walker, t: ListAtom): Work<void> {
   };
   index(l, 'l');
   index(r, 'r');
-  for (const { pe, l: lv, r: rv } of items.values()) {
-    yield* node(w.types, w.c, lv, rv, t.element, [...w.path, pe]);
-    if (pauseDue()) yield;
-  }
+  return items;
 }
 
 function* map(w: Walker, t: MapAtom): Work<void> {
@@ -284,26 +295,7 @@ function listNow(w: Walker, t: ListAtom, left: { n: number }): boolean {
     leaf(w);
     return true;
   }
-  const items = new Map<string, { pe: PathElement; l?: JsonValue; r?: JsonValue }>();
-  const index = (values: JsonValue[] | undefined, side: 'l' | 'r'): void => {
-    values?.forEach((v, i) => {
-      let pe: PathElement;
-      try {
-        pe = w.types.itemPE(t, v);
-      } catch (e) {
-        if (e instanceof TypedError) throw new TypedError(pathString(w.path), `element ${i}: ${e.detail}`);
-        throw e;
-      }
-      const id = serializePE(pe);
-      const entry = items.get(id) ?? { pe };
-      if (entry[side] !== undefined)
-        throw new TypedError(pathString(w.path), `duplicate entries for key ${peString(pe)}`);
-      entry[side] = v;
-      items.set(id, entry);
-    });
-  };
-  index(l, 'l');
-  index(r, 'r');
+  const items = listItems(w, t, l, r);
   for (const { pe, l: lv, r: rv } of items.values())
     if (!nodeNow(w.types, w.c, lv, rv, t.element, [...w.path, pe], left)) return false;
   return true;
