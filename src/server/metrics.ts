@@ -219,7 +219,6 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
     this.currentInflight.set({ request_kind: 'readOnly' }, 0);
   }
 
-  /** A non-long-running request started; returns the call that ends it. */
   /** A request in flight began (`1`) or ended (`-1`); each is told once per request by the request gate. */
   inflightChanged(mutating: boolean, change: 1 | -1): void {
     (mutating ? this.mutating : this.readOnly).change(change);
