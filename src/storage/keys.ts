@@ -134,8 +134,8 @@ export class PageBuilder {
   private readonly limit: number;
   private readonly predicate: ((object: KubeObject) => boolean) | undefined;
   private readonly countRemaining: boolean;
-  private readonly overlay: Map<string, SnapshotEntry>;
-  private readonly overlayKeys: string[];
+  private overlay: Map<string, SnapshotEntry>;
+  private overlayKeys: string[];
   private nextOverlay = 0;
   private more = false;
   private remaining = 0;
@@ -170,6 +170,19 @@ export class PageBuilder {
       }
     }
     return true;
+  }
+
+  /**
+   * Goes on in another read of the store at the same revision, after the
+   * last row fed: `overlay` holds the keys after that row that changed since
+   * the revision, as that read sees them. It replaces the overlay's rest: a
+   * key's value at the revision is the same in both reads, and keys that
+   * changed in between are only in the new one.
+   */
+  resumeWith(overlay: Map<string, SnapshotEntry>): void {
+    this.overlay = overlay;
+    this.overlayKeys = [...overlay.keys()].sort();
+    this.nextOverlay = 0;
   }
 
   /** Called after the last live row of the range: takes the overlay keys after it. */

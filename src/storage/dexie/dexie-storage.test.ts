@@ -1,8 +1,11 @@
 // Runs the storage conformance suite against the Dexie backend over
 // fake-indexeddb, plus what only a persistent store can show: a second
-// connection sees what the first one committed.
+// connection sees what the first one committed, and a long list read in
+// several transactions lets writes commit between them and still answers
+// the collection as it was at one revision.
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/meta';
 import { describeStorageConformance } from '../conformance';
 import { createDexieStorage } from './dexie-storage';
 
@@ -10,6 +13,15 @@ let databases = 0;
 const fresh = () => createDexieStorage({ name: `storage-test-${++databases}`, indexedDB, IDBKeyRange });
 
 describeStorageConformance('dexie over fake-indexeddb', async () => fresh());
+// Every list of the suite read two rows per transaction: each one goes on in several.
+describeStorageConformance('dexie, lists read in transactions of two rows', async () =>
+  createDexieStorage({
+    name: `storage-test-${++databases}`,
+    indexedDB,
+    IDBKeyRange,
+    listRowsPerTransaction: 2,
+  }),
+);
 
 describe('dexie storage persistence', () => {
   it('keeps objects, history, revision and settings across connections', async () => {
@@ -29,5 +41,77 @@ describe('dexie storage persistence', () => {
     expect(await second.getSetting('token')).toBe('abc');
     expect((await second.create('/a/y', { kind: 'Thing' })).revision).toBe(3);
     await second.close();
+  });
+});
+
+describe('dexie storage: a long list between writes', () => {
+  const thing = (name: string, n: number): KubeObject => ({ kind: 'Thing', metadata: { name }, spec: { n } });
+  const key = (i: number) => `/t/${String(i).padStart(3, '0')}`;
+
+  it('lets writes commit between its transactions and answers one revision', async () => {
+    const store = createDexieStorage({
+      name: `storage-test-long-${++databases}`,
+      indexedDB,
+      IDBKeyRange,
+      listRowsPerTransaction: 10,
+    });
+    for (let i = 0; i < 200; i += 2) await store.create(key(i), thing(key(i), i));
+    const before = await store.list({ prefix: '/t/' });
+    const revisionOf = (k: string) => before.items.find((i) => i.key === k)?.revision ?? 0;
+    const settled: string[] = [];
+    // Writes all over the range, issued as the list starts: before its rows, after them, created, updated, deleted.
+    const listing = store.list({ prefix: '/t/' }).then((list) => {
+      settled.push('list');
+      return list;
+    });
+    const writes = [
+      store.create(key(1), thing(key(1), 1)),
+      store.create(key(199), thing(key(199), 199)),
+      store.update(key(150), thing(key(150), -150), revisionOf(key(150))),
+      store.delete(key(100)),
+      store.delete(key(0)),
+      store.create(key(101), thing(key(101), 101)),
+    ].map((write) => write.then(() => settled.push('write')));
+    await Promise.all(writes);
+    const list = await listing;
+
+    // The writes did not wait for the whole list.
+    expect(settled.indexOf('list')).toBeGreaterThan(0);
+    // The list is the collection at the revision it names: the one before the writes.
+    expect(list.revision).toBe(before.revision);
+    expect(list.items).toEqual(before.items);
+    expect(list.more).toBe(false);
+    // A filtered page of the same size, as an informer asks it: the matches of every transaction, in order.
+    const odd = await store.list({
+      prefix: '/t/',
+      limit: 500,
+      predicate: (o) => (o.spec as { n: number }).n % 2 !== 0,
+    });
+    expect(odd.items.map((i) => i.key)).toEqual([key(1), key(101), key(199)]);
+    await store.close();
+  });
+
+  it('is read again at the current revision when compaction passes it between transactions', async () => {
+    const store = createDexieStorage({
+      name: `storage-test-compact-${++databases}`,
+      indexedDB,
+      IDBKeyRange,
+      listRowsPerTransaction: 5,
+    });
+    for (let i = 0; i < 40; i++) await store.create(key(i), thing(key(i), i));
+    const listing = store.list({ prefix: '/t/' });
+    const written = store.update(key(30), thing(key(30), -30), 31).then(async (updated) => {
+      await store.compact(updated.revision);
+      return updated;
+    });
+    const [list, updated] = await Promise.all([listing, written]);
+    expect(list.items).toHaveLength(40);
+    // The update committed between the list's transactions, and compaction then passed the revision the list
+    // had begun at: it was read again, whole, at the revision after the update.
+    expect(list.revision).toBe(updated.revision);
+    expect(list.items.find((i) => i.key === key(30))?.object.spec).toEqual({ n: -30 });
+    // A caller's own revision that compaction passed is the caller's error.
+    await expect(store.list({ prefix: '/t/', revision: 3 })).rejects.toMatchObject({ code: 'Compacted' });
+    await store.close();
   });
 });

@@ -26,7 +26,7 @@ import { assertRevision, checkReadable, prefixRange, revisionOf, type KeyRange }
 import { CommitOrder } from './commit-order';
 import { cloneValue } from '../memory/clone';
 import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
-import { listPage, type NativeKeyRanges } from './native-list';
+import { defaultRowsPerTransaction, listPage, type NativeKeyRanges } from './native-list';
 import { exportDatabase, importDatabase } from './export-import';
 import { withObjects } from './history-rows';
 import { openDatabase, type ObjectRow, type SettingRow, type StorageDatabase } from './schema';
@@ -55,6 +55,8 @@ export interface DexieStorageOptions {
   IDBKeyRange?: DexieOptions['IDBKeyRange'];
   /** Chrome's transaction durability; `strict` waits for the disk at every write. Default: the browser's. */
   durability?: DexieOptions['chromeTransactionDurability'];
+  /** Rows a list reads per read-only transaction before it goes on in the next (native-list.ts); tests make it small. */
+  listRowsPerTransaction?: number;
 }
 
 export function createDexieStorage(options: DexieStorageOptions): Storage {
@@ -81,6 +83,7 @@ export class DexieStorage implements Storage {
   /** The store's current revision, known without reading it (only while exclusive; see write-batch.ts). */
   private knownRevision: number | undefined;
   private readonly keyRanges: NativeKeyRanges;
+  private readonly listRowsPerTransaction: number;
 
   constructor(options: DexieStorageOptions) {
     const dexieOptions: DexieOptions = { cache: 'disabled' };
@@ -93,6 +96,7 @@ export class DexieStorage implements Storage {
     this.db = openDatabase(options.name, dexieOptions);
     this.keyRanges = (options.IDBKeyRange ??
       (globalThis as { IDBKeyRange?: unknown }).IDBKeyRange) as NativeKeyRanges;
+    this.listRowsPerTransaction = options.listRowsPerTransaction ?? defaultRowsPerTransaction;
   }
 
   currentRevision(): Promise<number> {
@@ -137,7 +141,9 @@ export class DexieStorage implements Storage {
 
   async list(options: ListOptions): Promise<ListResult> {
     assertRevision(options.revision);
-    return guard(async () => listPage(await this.backend(), this.keyRanges, options));
+    return guard(async () =>
+      listPage(await this.backend(), this.keyRanges, options, this.listRowsPerTransaction),
+    );
   }
 
   count(prefix: string): Promise<number> {
