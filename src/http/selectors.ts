@@ -14,6 +14,11 @@ import type { ResourceType } from '../registry/resource-type';
 export interface Selection {
   /** Undefined when neither selector is given (everything matches). */
   predicate?: (obj: KubeObject) => boolean;
+  /**
+   * The one name a `metadata.name=` field requirement allows: a store may skip
+   * other keys without reading their objects (the predicate still decides).
+   */
+  name?: string;
 }
 
 function groupBase(profile: NamingProfile, group: string): string {
@@ -31,17 +36,20 @@ export function selectionFromQuery(
   if (labelText.trim() === '' && fieldText.trim() === '') return {};
   try {
     const labels = parseLabelSelector(labelText);
-    const fields = parseFieldSelector(fieldText).map((r) => {
+    const requirements = parseFieldSelector(fieldText);
+    const fields = requirements.map((r) => {
       const get = rt.custom
         ? fieldAccessor('', '', r.field, rt.namespaced)
         : fieldAccessor(groupBase(profile, rt.group), rt.kind, r.field, rt.namespaced);
       if (get === undefined) throw badRequest(`field label not supported: ${r.field}`);
       return { get, operator: r.operator, value: r.value };
     });
+    const named = requirements.find((r) => r.field === 'metadata.name' && r.operator === '=');
     return {
       predicate: (obj) =>
         matchesLabels(labels, obj.metadata?.labels) &&
         fields.every((f) => (f.get(obj) === f.value) === (f.operator === '=')),
+      ...(named !== undefined ? { name: named.value } : {}),
     };
   } catch (e) {
     if (e instanceof SelectorParseError) throw badRequest(e.message);

@@ -46,6 +46,12 @@ export interface ListOptions {
   revision?: number;
   /** Only objects for which this returns true count towards `limit` and `remaining`. */
   predicate?: (object: KubeObject) => boolean;
+  /**
+   * The only last key segment `predicate` accepts (a `metadata.name=` field
+   * selector): a backend may skip other keys without reading their objects.
+   * Only given with a predicate, which still decides.
+   */
+  name?: string;
   /** Whether to compute `remaining` (it costs a count). */
   countRemaining?: boolean;
 }

@@ -99,6 +99,7 @@ export async function handleList(
       limit,
       ...(continueFrom !== undefined ? { continueFrom } : {}),
       ...(selection.predicate !== undefined ? { predicate: selection.predicate } : {}),
+      ...(selection.name !== undefined ? { name: selection.name } : {}),
     });
   } catch (e) {
     if (!(e instanceof ContinueExpiredError)) throw e;

@@ -179,6 +179,7 @@ export class GenericStore implements RestStorage, StoredEntryGetter {
         ...(request.limit > 0 ? { limit: request.limit } : {}),
         ...(revision !== undefined ? { revision } : {}),
         ...(request.predicate !== undefined ? { predicate: request.predicate } : {}),
+        ...(request.predicate !== undefined && request.name !== undefined ? { name: request.name } : {}),
         // RemainingItemCount off: no metadata.remainingItemCount on a page.
         countRemaining:
           request.limit > 0 &&

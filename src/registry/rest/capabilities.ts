@@ -40,6 +40,8 @@ export interface ListRequest {
   /** From a continue token: the snapshot revision and the last key already returned. */
   continueFrom?: { revision: number; after: string };
   predicate?: (object: KubeObject) => boolean;
+  /** The only name `predicate` can accept (a `metadata.name=` field selector): a hint, the predicate decides. */
+  name?: string;
 }
 
 export interface ListResponse {

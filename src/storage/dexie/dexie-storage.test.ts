@@ -91,6 +91,49 @@ describe('dexie storage: a long list between writes', () => {
     await store.close();
   });
 
+  it('finds the objects of one name by their keys, at a past revision and in pages, as a full read does', async () => {
+    const store = createDexieStorage({
+      name: `storage-test-name-${++databases}`,
+      indexedDB,
+      IDBKeyRange,
+      listRowsPerTransaction: 2,
+    });
+    const names = ['a', 'kube-root-ca.crt', 'kube-root-ca.crt.old'];
+    const keyOf = (i: number) => `/c/ns${String(i).padStart(3, '0')}/${names[i % 3] ?? ''}`;
+    const named = (o: KubeObject) => o.metadata?.name === 'kube-root-ca.crt';
+    for (let i = 0; i < 120; i++) await store.create(keyOf(i), thing(names[i % 3] ?? '', i));
+    const then = await store.currentRevision();
+    // Changes after `then`: a match deleted, one updated, one created between the others.
+    await store.delete(keyOf(1));
+    await store.update(keyOf(4), thing('kube-root-ca.crt', -4), 5);
+    await store.create('/c/ns004a/kube-root-ca.crt', thing('kube-root-ca.crt', 1000));
+    for (const revision of [then, undefined]) {
+      for (const limit of [undefined, 3]) {
+        const options = { prefix: '/c/', predicate: named, ...(revision !== undefined ? { revision } : {}) };
+        const pages = async (byName: boolean) => {
+          const keys: string[] = [];
+          let after: string | undefined;
+          for (let i = 0; i < 100; i++) {
+            const page = await store.list({
+              ...options,
+              ...(byName ? { name: 'kube-root-ca.crt' } : {}),
+              ...(limit !== undefined ? { limit } : {}),
+              ...(after !== undefined ? { after } : {}),
+            });
+            keys.push(...page.items.map((item) => `${item.key}@${item.revision}`));
+            if (!page.more) return keys;
+            after = page.items.at(-1)?.key;
+          }
+          throw new Error('no last page');
+        };
+        const want = await pages(false);
+        expect(want).toHaveLength(revision === undefined ? 40 : 40);
+        expect(await pages(true), `at ${revision ?? 'now'}, limit ${limit ?? 'none'}`).toEqual(want);
+      }
+    }
+    await store.close();
+  });
+
   it('is read again at the current revision when compaction passes it between transactions', async () => {
     const store = createDexieStorage({
       name: `storage-test-compact-${++databases}`,

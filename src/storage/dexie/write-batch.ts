@@ -46,6 +46,7 @@ export interface NativeRequest {
 export interface NativeStore {
   get(key: string): NativeRequest;
   getAll(query?: unknown, count?: number): NativeRequest;
+  getAllKeys(query?: unknown, count?: number): NativeRequest;
   count(query?: unknown): NativeRequest;
   put(value: unknown): NativeRequest;
   add(value: unknown): NativeRequest;
