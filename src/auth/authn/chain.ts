@@ -36,6 +36,7 @@ import type {
   ExplainingRequestAuthenticator,
   RequestAuthenticator,
   RequestVerdict,
+  TokenAuthentication,
   TokenAuthenticator,
 } from './types';
 import { TokenUnion, failedVerdict, type UnionMember } from './union';
@@ -101,6 +102,13 @@ async function reviewRequest(
 export class AuthenticationChain {
   /** The request authenticators asked before the tokens, in order. */
   private readonly direct: readonly (readonly [string, RequestAuthenticator])[];
+  /**
+   * The user (with the authenticated group) of each cached token authentication `authenticateAtOnce` answered:
+   * one object for as long as the token stays cached, so that whoever remembers by the user (the audit policy,
+   * the authorization attributes) finds it again. Users are never changed once authenticated.
+   */
+  private readonly cachedUsers = new WeakMap<TokenAuthentication, UserInfo>();
+
   /** The last `Authorization` header `authenticateAtOnce` read, and its reading (which nothing changes). */
   private lastHeader: { header: string; credential: Readonly<BearerCredential> } | undefined;
 
@@ -141,8 +149,21 @@ export class AuthenticationChain {
     if (found?.authentication === undefined) return undefined;
     attempts.push(...found.attempts);
     const warnings = credential.warning !== undefined ? [credential.warning] : [];
-    const user = withAuthenticatedGroup(found.authentication.user);
-    return { user, attempts, warnings, consumedHeaders: ['authorization'] };
+    return {
+      user: this.cachedUser(found.authentication),
+      attempts,
+      warnings,
+      consumedHeaders: ['authorization'],
+    };
+  }
+
+  private cachedUser(authentication: TokenAuthentication): UserInfo {
+    let user = this.cachedUsers.get(authentication);
+    if (user === undefined) {
+      user = withAuthenticatedGroup(authentication.user);
+      this.cachedUsers.set(authentication, user);
+    }
+    return user;
   }
 
   async authenticate(request: Request, conn: ConnectionInfo | undefined): Promise<AuthenticationResult> {
