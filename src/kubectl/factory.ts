@@ -31,6 +31,17 @@ export const clientVersion = {
 
 export const userAgent = `kubectl/${clientVersion.gitVersion} (${clientVersion.platform}) kubernetes/${clientVersion.gitCommit.slice(0, 7)}`;
 
+/**
+ * Each request the transport is handed, with the caller's request whose signal its own signal follows (the
+ * client's, which carries a `--timeout`'s or a stopped watch's abort). In Node a `Request`'s signal follows
+ * another signal only while the `Request` object lives (undici holds its controller from the `Request` alone;
+ * nodejs/node#55428): once a watch's response is under way nothing else holds the caller's request, a garbage
+ * collection then cuts the chain, and the abort never reaches the connection, which waits for the server's
+ * end of the watch. The transport keeps the request it was handed while its exchange lasts
+ * (hosts/node/kubectl/transport.ts); this keeps the caller's with it.
+ */
+const followed = new WeakMap<Request, Request>();
+
 export class Factory {
   private resolved: Promise<ResolvedConfig> | undefined;
   private discovered: Promise<Discovery> | undefined;
@@ -116,6 +127,9 @@ export class Factory {
       const init: RequestInit = { method: request.method, headers, signal: AbortSignal.any(signals) };
       if (body !== undefined) init.body = body;
       const sent = new Request(request.url, init);
+      // The request sent follows the caller's request's signal through it, so the caller's request lives as
+      // long as the one sent (see `followed`).
+      followed.set(sent, request);
       const requestHeaders: Record<string, string> = {};
       headers.forEach((v, k) => (requestHeaders[k] = k === 'authorization' ? '<masked>' : v));
       if (this.verbosity >= 7) {

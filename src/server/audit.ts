@@ -90,65 +90,84 @@ export function createServerAudit(
         isJson(ctx.request.headers.get('content-type'))
           ? jsonOf(ctx.request.clone().text())
           : undefined;
-      return {
-        finish(response, failure) {
-          const status =
-            failure === undefined
-              ? undefined
-              : {
-                  ...(failure.status !== undefined ? { status: failure.status } : {}),
-                  ...(failure.message !== undefined ? { message: failure.message } : {}),
-                  ...(failure.reason !== undefined ? { reason: failure.reason } : {}),
-                };
-          const longRunning = ctx.info.verb === 'watch' && failure === undefined && response.body !== null;
-          if (longRunning) {
-            recorder.started(response.status, ctx.auditAnnotations);
-            // ResponseComplete when the stream ends (the client went away or the server closed it).
-            const done = (): void =>
-              recorder.completed({ code: response.status }, ctx.auditAnnotations, undefined);
-            const body = response.body;
-            if (body === null) return response;
-            let finished = false;
-            const once = (): void => {
-              if (!finished) {
-                finished = true;
-                done();
-              }
-            };
-            const tracked = body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: once }));
-            ctx.signal.addEventListener('abort', once, { once: true });
-            const wrapped = new Response(tracked, {
-              status: response.status,
-              statusText: response.statusText,
-              headers: response.headers,
-            });
-            // An in-process client's events travel beside the body (machinery/watch-objects.ts): they go along.
-            const objects = watchEventsOf(response);
-            return objects !== undefined ? withWatchEvents(wrapped, objects) : wrapped;
-          }
-          const complete = (responseBody: JsonValue | undefined, body: JsonValue | undefined): Response => {
-            // The optional fields set one by one rather than spread into the literal (every request makes one).
-            const audited: AuditedResponse = { code: response.status };
-            if (status !== undefined) audited.status = status;
-            if (responseBody !== undefined) audited.body = responseBody;
-            recorder.completed(audited, ctx.auditAnnotations, body);
-            return response;
-          };
-          const readsResponse =
-            recorder.wantsResponseBody &&
-            isJson(response.headers.get('content-type')) &&
-            response.body !== null;
-          // Bodies are awaited only when recorded: a GET at Metadata level answers without a turn of the microtask
-          // queue here.
-          if (!readsResponse && requestBody === undefined) return complete(undefined, undefined);
-          return (async () => {
-            const responseBody = readsResponse ? await jsonOf(response.clone().text()) : undefined;
-            return complete(responseBody, requestBody === undefined ? undefined : await requestBody);
-          })();
-        },
-      };
+      return new RecordedRequest(ctx, recorder, requestBody);
     },
   };
+}
+
+/** One request's audit from its RequestReceived on (an object rather than closures: every request makes one). */
+class RecordedRequest implements RequestAudit {
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly recorder: AuditRecorder,
+    /** A copy of the request's body, read when the level records it. */
+    private readonly requestBody: Promise<JsonValue | undefined> | undefined,
+  ) {}
+
+  finish(response: Response, failure?: Status): Response | Promise<Response> {
+    const { ctx, recorder, requestBody } = this;
+    const longRunning = ctx.info.verb === 'watch' && failure === undefined && response.body !== null;
+    if (longRunning) return this.streaming(response);
+    const readsResponse =
+      recorder.wantsResponseBody && isJson(response.headers.get('content-type')) && response.body !== null;
+    // Bodies are awaited only when recorded: a GET at Metadata level answers without a turn of the microtask
+    // queue here.
+    if (!readsResponse && requestBody === undefined)
+      return this.complete(response, failure, undefined, undefined);
+    return (async () => {
+      const responseBody = readsResponse ? await jsonOf(response.clone().text()) : undefined;
+      return this.complete(
+        response,
+        failure,
+        responseBody,
+        requestBody === undefined ? undefined : await requestBody,
+      );
+    })();
+  }
+
+  private complete(
+    response: Response,
+    failure: Status | undefined,
+    responseBody: JsonValue | undefined,
+    body: JsonValue | undefined,
+  ): Response {
+    // The optional fields set one by one rather than spread into the literal (every request makes one).
+    const audited: AuditedResponse = { code: response.status };
+    if (failure !== undefined)
+      audited.status = {
+        ...(failure.status !== undefined ? { status: failure.status } : {}),
+        ...(failure.message !== undefined ? { message: failure.message } : {}),
+        ...(failure.reason !== undefined ? { reason: failure.reason } : {}),
+      };
+    if (responseBody !== undefined) audited.body = responseBody;
+    this.recorder.completed(audited, this.ctx.auditAnnotations, body);
+    return response;
+  }
+
+  /** A watch: ResponseStarted now, ResponseComplete when the stream ends (the client went away or the server closed it). */
+  private streaming(response: Response): Response {
+    const { ctx, recorder } = this;
+    recorder.started(response.status, ctx.auditAnnotations);
+    const body = response.body;
+    if (body === null) return response;
+    let finished = false;
+    const once = (): void => {
+      if (!finished) {
+        finished = true;
+        recorder.completed({ code: response.status }, ctx.auditAnnotations, undefined);
+      }
+    };
+    const tracked = body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: once }));
+    ctx.signal.addEventListener('abort', once, { once: true });
+    const wrapped = new Response(tracked, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    // An in-process client's events travel beside the body (machinery/watch-objects.ts): they go along.
+    const objects = watchEventsOf(response);
+    return objects !== undefined ? withWatchEvents(wrapped, objects) : wrapped;
+  }
 }
 
 // What hosts need to read the audit flags (they import the server, never the audit layer).

@@ -972,6 +972,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       authorizationModes: (options.authorizationModes ?? ['Node', 'RBAC']) as AuthorizationMode[],
       adminTokens: options.adminTokens ?? [],
       now,
+      nowMs: () => clock.nowMs(),
       legacyTokenUsed,
       ...(saTokens.signingKeyPEM !== undefined
         ? { serviceAccountSigningKeyPEM: saTokens.signingKeyPEM }

@@ -11,7 +11,16 @@
 
 import type { AdmissionMetrics } from '../admission/metrics';
 import type { LongRunningLabels, MetricsSink, RequestLabels } from '../http/server-context';
-import { exponentialBuckets, Histogram, isShown, Scalar, type Family, type Labels } from './prometheus';
+import {
+  exponentialBuckets,
+  Histogram,
+  isShown,
+  labelText,
+  Scalar,
+  type Family,
+  type HistogramSeries,
+  type Labels,
+} from './prometheus';
 import { flushAfterAnswer } from '../machinery/after-answer';
 
 /** The real buckets of `apiserver_request_duration_seconds` and `etcd_request_duration_seconds`. */
@@ -59,10 +68,13 @@ export interface MetricsOptions {
   clock?: () => number;
 }
 
+/** One request labelling's series in the four request families, found once (every request records into them). */
 interface RequestLabelSets {
-  base: Labels;
-  withDryRun: Labels;
-  withCode: Labels;
+  /** The counter's label text (`apiserver_request_total`). */
+  total: string;
+  duration: HistogramSeries;
+  slo: HistogramSeries;
+  sli: HistogramSeries;
 }
 
 export class Metrics implements MetricsSink, AdmissionMetrics {
@@ -248,10 +260,10 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
     const known = this.requestLabelSetsByLabels.get(l);
     const sets = known ?? this.requestLabelSetsOf(l);
     if (known === undefined && Object.isFrozen(l)) this.requestLabelSetsByLabels.set(l, sets);
-    this.requests.add(sets.withCode);
-    this.requestDuration.observe(sets.withDryRun, seconds);
-    this.requestSloDuration.observe(sets.base, seconds);
-    this.requestSliDuration.observe(sets.base, seconds);
+    this.requests.addTo(sets.total);
+    this.requestDuration.observeIn(sets.duration, seconds);
+    this.requestSloDuration.observeIn(sets.slo, seconds);
+    this.requestSliDuration.observeIn(sets.sli, seconds);
   }
 
   private requestLabelSetsOf(l: RequestLabels): RequestLabelSets {
@@ -272,9 +284,10 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
         component: 'apiserver',
       });
       sets = {
-        base,
-        withDryRun: Object.freeze({ ...base, dry_run: dryRun }),
-        withCode: Object.freeze({ ...base, dry_run: dryRun, code: l.code }),
+        total: labelText({ ...base, dry_run: dryRun, code: l.code }),
+        duration: this.requestDuration.seriesOf({ ...base, dry_run: dryRun }),
+        slo: this.requestSloDuration.seriesOf(base),
+        sli: this.requestSliDuration.seriesOf(base),
       };
       this.requestLabelSets.set(id, sets);
     }

@@ -55,8 +55,27 @@ export interface DecodedRequest {
 
 /** The pipeline's decode stage, for a caller that needs the request info before `handleRequest` (the gate). */
 export function decodeRequest(request: Request): DecodedRequest {
-  const url = new URL(request.url);
+  const url = parsedURL(request.url);
   return { url, info: parseRequestInfo(request.method, url) };
+}
+
+/**
+ * The URLs parsed lately, by their text: a client asks the same URLs again and again (a poll, a kept GET), and
+ * nothing on the request path changes a request's URL or its search parameters (a handler that needs other
+ * parameters copies them), so a parsed URL, with the search parameters it made, serves every request for it.
+ * Bounded: past the bound the map starts over.
+ */
+const parsedURLs = new Map<string, URL>();
+const maxParsedURLs = 256;
+
+function parsedURL(text: string): URL {
+  let url = parsedURLs.get(text);
+  if (url === undefined) {
+    url = new URL(text);
+    if (parsedURLs.size >= maxParsedURLs) parsedURLs.clear();
+    parsedURLs.set(text, url);
+  }
+  return url;
 }
 
 /** Answers one request (`decoded`: its `decodeRequest`, when the caller made it); never rejects. */

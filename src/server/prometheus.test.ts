@@ -28,6 +28,25 @@ describe('prometheus exposition', () => {
     expect(exponentialBuckets(1024, 2, 3)).toEqual([1024, 2048, 4096]);
   });
 
+  it('prints each bound with the observations at or under it, whether observed by labels or into a kept series', () => {
+    const h = new Histogram({ name: 'h', help: 'H.', stability: 'ALPHA' }, [0.1, 0.5, 1]);
+    const kept = h.seriesOf({ verb: 'GET' });
+    // At a bound, between bounds, above every bound, and NaN (counted, in +Inf only, as a comparison says).
+    for (const v of [0.1, 0.3, 0.5, 2, Number.NaN]) h.observeIn(kept, v);
+    h.observe({ verb: 'GET' }, 0.05);
+    expect(h.seriesOf({ verb: 'GET' })).toBe(kept);
+    expect(h.lines().slice(2, 6)).toEqual([
+      'h_bucket{verb="GET",le="0.1"} 2',
+      'h_bucket{verb="GET",le="0.5"} 4',
+      'h_bucket{verb="GET",le="1"} 4',
+      'h_bucket{verb="GET",le="+Inf"} 6',
+    ]);
+    const c = new Scalar({ name: 'c', help: 'C.', stability: 'ALPHA' }, 'counter');
+    c.add({ code: 200 });
+    c.addTo('code="200"', 2);
+    expect(c.lines()[2]).toBe('c{code="200"} 3');
+  });
+
   it('hides metrics deprecated before the previous minor unless the flag names their release', () => {
     const m = (deprecatedVersion?: string) => ({
       name: 'm',

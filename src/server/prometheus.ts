@@ -94,7 +94,11 @@ export class Scalar implements Family {
   ) {}
 
   add(labels: Labels, delta = 1): void {
-    const key = labelText(labels);
+    this.addTo(labelText(labels), delta);
+  }
+
+  /** `add` for a label set's text (`labelText`) the caller kept: a hot caller's series, found without its labels. */
+  addTo(key: string, delta = 1): void {
     this.series.set(key, (this.series.get(key) ?? 0) + delta);
   }
 
@@ -120,9 +124,20 @@ export class Scalar implements Family {
   }
 }
 
+/**
+ * One label set's series of a histogram: the observations in each bucket alone (the first bound at or above the
+ * value; cumulated when printed, so an observation increments one count rather than every bound's above it),
+ * their sum and count.
+ */
+export interface HistogramSeries {
+  readonly buckets: number[];
+  sum: number;
+  count: number;
+}
+
 /** One histogram family: cumulative buckets, sum and count per label set. */
 export class Histogram implements Family {
-  private readonly series = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  private readonly series = new Map<string, HistogramSeries>();
 
   constructor(
     readonly options: FamilyOptions,
@@ -130,14 +145,27 @@ export class Histogram implements Family {
   ) {}
 
   observe(labels: Labels, value: number): void {
+    this.observeIn(this.seriesOf(labels), value);
+  }
+
+  /** The label set's series (made at its first observation), for a hot caller to keep and `observeIn`. */
+  seriesOf(labels: Labels): HistogramSeries {
     const key = labelText(labels);
     let s = this.series.get(key);
     if (s === undefined) {
       s = { buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
       this.series.set(key, s);
     }
-    for (let i = 0; i < this.bounds.length; i++)
-      if (value <= (this.bounds[i] ?? 0)) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
+    return s;
+  }
+
+  /** `observe` into a series `seriesOf` this histogram gave. */
+  observeIn(s: HistogramSeries, value: number): void {
+    const bounds = this.bounds;
+    let i = 0;
+    // Written so that NaN passes every bound (it is counted in +Inf only, as before).
+    while (i < bounds.length && !(value <= (bounds[i] ?? 0))) i++;
+    if (i < bounds.length) s.buckets[i] = (s.buckets[i] ?? 0) + 1;
     s.sum += value;
     s.count += 1;
   }
@@ -148,9 +176,11 @@ export class Histogram implements Family {
     const out = header(this.options, 'histogram');
     for (const [labels, s] of [...this.series.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const with_ = (extra: string) => (labels === '' ? `{${extra}}` : `{${labels},${extra}}`);
-      this.bounds.forEach((b, i) =>
-        out.push(`${name}_bucket${with_(`le="${numberText(b)}"`)} ${s.buckets[i] ?? 0}`),
-      );
+      let cumulative = 0;
+      this.bounds.forEach((b, i) => {
+        cumulative += s.buckets[i] ?? 0;
+        out.push(`${name}_bucket${with_(`le="${numberText(b)}"`)} ${cumulative}`);
+      });
       out.push(`${name}_bucket${with_('le="+Inf"')} ${s.count}`);
       const plain = labels === '' ? '' : `{${labels}}`;
       out.push(`${name}_sum${plain} ${numberText(s.sum)}`);

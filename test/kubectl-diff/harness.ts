@@ -71,7 +71,10 @@ export function realRunner(binary: string): Runner {
     });
 }
 
-/** Ours, in-process: the same entry point `npm run kubectl` uses, with captured streams. */
+/**
+ * Ours, in-process: the same entry point `npm run kubectl` uses, with captured streams. Cut off after a
+ * minute, as the real kubectl's process is: a step that waits forever fails, named, instead of the file.
+ */
 export const ourRunner: Runner = async (step, context) => {
   let stdout = '';
   let stderr = '';
@@ -81,13 +84,41 @@ export const ourRunner: Runner = async (step, context) => {
     stdin: async () => step.stdin ?? '',
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
+    signal: AbortSignal.timeout(stepTimeoutMs),
   });
   return { code, stdout, stderr };
 };
 
+/** How long one kubectl run may take (the real kubectl's process is killed then). */
+const stepTimeoutMs = 60_000;
+
+/**
+ * Runs `work`, saying on stderr which part of which scenario it is while it takes longer than the step's
+ * time (a host's start or close, a step that does not end when its kubectl is cut off): a run that waits
+ * names what it waits for.
+ */
+async function named<T>(what: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const report = setInterval(
+    () =>
+      console.error(
+        `kubectl-diff: ${what}: still running after ${Math.round((Date.now() - started) / 1000)} s`,
+      ),
+    stepTimeoutMs,
+  );
+  try {
+    return await work();
+  } finally {
+    clearInterval(report);
+  }
+}
+
 /** Runs every step of a scenario on a fresh host of its profile, returning the normalised outputs. */
 export async function runScenario(scenario: Scenario, runner: Runner): Promise<StepOutput[]> {
-  const host = await startTestHost({ profile: scenario.profile });
+  const who = runner === ourRunner ? 'ours' : 'kubectl';
+  const host = await named(`${scenario.name} (${who}): the host's start`, () =>
+    startTestHost({ profile: scenario.profile }),
+  );
   const dir = mkdtempSync(join(tmpdir(), 'kubectl-diff-'));
   try {
     const cwd = join(dir, 'work');
@@ -102,12 +133,16 @@ export async function runScenario(scenario: Scenario, runner: Runner): Promise<S
     copyFileSync(host.kubeconfigPath, kubeconfig);
     const port = new URL(host.url).port;
     const outputs: StepOutput[] = [];
-    for (const step of scenario.steps) {
+    for (const [index, step] of scenario.steps.entries()) {
       if (process.env['KDIFF_DEBUG']) console.error(`step: ${step.args.join(' ')}`);
-      let out = await runner(step, { cwd, kubeconfig, home });
+      const run = () =>
+        named(`${scenario.name}#${index} (${who}) kubectl ${step.args.join(' ')}`, () =>
+          runner(step, { cwd, kubeconfig, home }),
+        );
+      let out = await run();
       for (let tries = 0; step.settle === true && tries < 20; tries++) {
         await new Promise((resolve) => setTimeout(resolve, 700));
-        const again = await runner(step, { cwd, kubeconfig, home });
+        const again = await run();
         const same =
           again.code === out.code &&
           normalise(again.stdout, port) === normalise(out.stdout, port) &&
@@ -124,7 +159,7 @@ export async function runScenario(scenario: Scenario, runner: Runner): Promise<S
     }
     return outputs;
   } finally {
-    await host.close();
+    await named(`${scenario.name} (${who}): the host's close`, () => host.close());
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -213,12 +213,21 @@ describe('TokenUnion', () => {
       ['token-cache', 'accepted'],
     ]);
     expect(atOnce?.user).toEqual({ username: 'alice', groups: ['devs', 'system:authenticated'] });
+    // The filter's lean form: the same user and warnings, one user object while the token stays cached.
+    const identified = chain.identifyAtOnce(req({ authorization: 'Bearer t1' }), undefined);
+    expect(identified).toEqual({ user: atOnce?.user, warnings: [] });
+    expect(chain.identifyAtOnce(req({ authorization: 'Bearer t1' }), undefined)?.user).toBe(identified?.user);
+    expect(chain.authenticateAtOnce(req({ authorization: 'Bearer t1' }), undefined)?.user).toBe(
+      identified?.user,
+    );
+    expect(chain.identifyAtOnce(request, undefined)).toBeUndefined();
     // No token (anonymous, with a warning here), an authenticator that must look, an expired success: not at once.
     expect(chain.authenticateAtOnce(request, undefined)).toBeUndefined();
     const looking = new AuthenticationChain({ profile, x509: none, tokens: cached });
     expect(looking.authenticateAtOnce(req({ authorization: 'Bearer t1' }), undefined)).toBeUndefined();
     now = 10_001;
     expect(chain.authenticateAtOnce(req({ authorization: 'Bearer t1' }), undefined)).toBeUndefined();
+    expect(chain.identifyAtOnce(req({ authorization: 'Bearer t1' }), undefined)).toBeUndefined();
     expect(new AuthenticationChain({ profile, tokens: union }).authenticateAtOnce(req(), undefined)).toBe(
       undefined,
     );

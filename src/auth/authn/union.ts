@@ -163,6 +163,12 @@ export class TokenUnion implements ExplainingTokenAuthenticator {
     return undefined;
   }
 
+  /** `cachedAuthentication`'s authentication alone, without its account of the attempt (every request asks). */
+  cachedTokenAuthentication(token: string): TokenAuthentication | undefined {
+    const cached = this.cache.get(`${this.apiAudiencesKey}\u0001${token}`);
+    return cached === undefined || cached.until <= this.now() ? undefined : cached.result;
+  }
+
   private fromCache(key: string): TokenUnionResult | undefined {
     const cached = this.cache.get(key);
     if (cached === undefined || cached.until <= this.now()) return undefined;

@@ -49,6 +49,8 @@ function decisionKey(a: AuthorizationAttributes): string {
 export class RbacAuthorizer implements Authorizer {
   private readonly decisions = new Map<string, AuthorizationResult>();
   private decisionsAt: number | undefined;
+  /** The same decisions by a frozen attributes object handed in again (dropped with `decisions`). */
+  private byAttributes = new WeakMap<AuthorizationAttributes, AuthorizationResult>();
 
   /** `generation`: changes whenever any RBAC object changes; absent, nothing is remembered. */
   constructor(
@@ -65,13 +67,20 @@ export class RbacAuthorizer implements Authorizer {
     const generation = this.generation();
     if (generation !== this.decisionsAt || this.decisions.size >= maxDecisions) {
       this.decisions.clear();
+      this.byAttributes = new WeakMap();
       this.decisionsAt = generation;
     }
+    // The same attributes object (the request filter's, per user and request: see `attributesOf`) is found
+    // without spelling out its key.
+    const same = this.byAttributes.get(a);
+    if (same !== undefined) return { ...same };
     const key = decisionKey(a);
-    const known = this.decisions.get(key);
-    if (known !== undefined) return { ...known };
-    const result = this.evaluate(a);
-    this.decisions.set(key, result);
+    let result = this.decisions.get(key);
+    if (result === undefined) {
+      result = this.evaluate(a);
+      this.decisions.set(key, result);
+    }
+    if (Object.isFrozen(a)) this.byAttributes.set(a, result);
     return { ...result };
   }
 

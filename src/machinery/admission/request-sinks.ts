@@ -26,34 +26,39 @@ export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
  * Like warnings, a retried write attempt starts clean.
  */
 export class AuditAnnotations {
-  private kept = new Map<string, { value: string; level: AuditLevel }>();
-  private attempt = new Map<string, { value: string; level: AuditLevel }>();
+  // Made at the first annotation: most requests carry two (authorization's), and a GET's context is made for each.
+  private kept: Map<string, Annotation> | undefined;
+  private attempt: Map<string, Annotation> | undefined;
 
   /** The first value set for a key wins, as on the real server (a second, different value is dropped). */
   add(key: string, value: string, level: AuditLevel = 'Metadata'): void {
-    if (this.kept.has(key) || this.attempt.has(key)) return;
-    this.attempt.set(key, { value, level });
+    if (this.kept?.has(key) === true || this.attempt?.has(key) === true) return;
+    (this.attempt ??= new Map()).set(key, { value, level });
   }
 
   keep(): void {
-    for (const [k, v] of this.attempt) this.kept.set(k, v);
-    this.attempt = new Map();
+    const attempt = this.attempt;
+    if (attempt === undefined) return;
+    this.attempt = undefined;
+    if (this.kept === undefined) this.kept = attempt;
+    else for (const [k, v] of attempt) this.kept.set(k, v);
   }
 
   beginAttempt(): void {
-    this.attempt = new Map();
+    this.attempt = undefined;
   }
 
   /** How many annotations are set: a mark for `addedSince` (annotations are only added between attempts). */
   mark(): number {
-    return this.kept.size + this.attempt.size;
+    return (this.kept?.size ?? 0) + (this.attempt?.size ?? 0);
   }
 
   /** The annotations added after `mark()` returned `mark`, in the order added (any level). */
   addedSince(mark: number): Record<string, string> {
     const out: Record<string, string> = {};
     let i = 0;
-    for (const map of [this.kept, this.attempt]) for (const [k, v] of map) if (i++ >= mark) out[k] = v.value;
+    for (const map of [this.kept, this.attempt])
+      if (map !== undefined) for (const [k, v] of map) if (i++ >= mark) out[k] = v.value;
     return out;
   }
 
@@ -62,9 +67,14 @@ export class AuditAnnotations {
     const rank = auditLevelRank(level);
     const out: Record<string, string> = {};
     for (const map of [this.kept, this.attempt])
-      for (const [k, v] of map) if (auditLevelRank(v.level) <= rank) out[k] = v.value;
+      if (map !== undefined) for (const [k, v] of map) if (auditLevelRank(v.level) <= rank) out[k] = v.value;
     return out;
   }
+}
+
+interface Annotation {
+  value: string;
+  level: AuditLevel;
 }
 
 const auditLevels: readonly AuditLevel[] = ['None', 'Metadata', 'Request', 'RequestResponse'];
@@ -97,6 +107,8 @@ export class Warnings {
 
   /** Warnings added so far survive every later attempt (decoding, deprecation). */
   keep(): void {
+    // Most requests have none to keep (a GET: every one).
+    if (this.attempt.length === 0) return;
     this.kept.push(...this.attempt);
     this.attempt = [];
     this.distinct = undefined;

@@ -11,6 +11,7 @@ import {
   UnauthorizedError,
   type AuthenticationChain,
   type AuthenticationResult,
+  type Identified,
 } from '../../auth/authn/chain';
 import type { RequestContext } from '../../http/context';
 
@@ -20,7 +21,7 @@ export function authenticate(
   ctx: RequestContext,
   conn: ConnectionInfo | undefined,
 ): Promise<void> | undefined {
-  const known = chain.authenticateAtOnce(ctx.request, conn);
+  const known = chain.identifyAtOnce(ctx.request, conn);
   if (known === undefined) return authenticateFully(chain, ctx, conn);
   identify(ctx, known);
   return undefined;
@@ -39,7 +40,7 @@ async function authenticateFully(
   }
 }
 
-function identify(ctx: RequestContext, result: AuthenticationResult): void {
+function identify(ctx: RequestContext, result: Identified | AuthenticationResult): void {
   ctx.user = result.user;
   for (const w of result.warnings) ctx.warnings.push(w);
 }

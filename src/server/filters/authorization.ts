@@ -9,11 +9,31 @@
 import type { AuthorizationAttributes } from '../../auth/authorizer';
 import { forbiddenError, type ServerAuthorizer } from '../../auth/authz/index';
 import type { RequestContext } from '../../http/context';
-import { requestAttributesOf } from '../../http/request-info';
+import { requestAttributesOf, type RequestAttributes } from '../../http/request-info';
+import type { UserInfo } from '../../api/authn';
 import type { NamingProfile } from '../../machinery/naming';
 
+/**
+ * The attributes of each user's requests, by the request's attributes (one object per distinct request info):
+ * a cached token's user is one object while it stays cached, so a client's repeated request is asked with the
+ * same attributes, which the authorizer remembers its decision by (`RbacAuthorizer`). Nothing changes them.
+ */
+const attributesByUser = new WeakMap<UserInfo, WeakMap<RequestAttributes, AuthorizationAttributes>>();
+
 export function attributesOf(ctx: RequestContext): AuthorizationAttributes {
-  return { user: ctx.user, ...requestAttributesOf(ctx.info) };
+  const user = ctx.user;
+  const request = requestAttributesOf(ctx.info);
+  let byRequest = attributesByUser.get(user);
+  if (byRequest === undefined) {
+    byRequest = new WeakMap();
+    attributesByUser.set(user, byRequest);
+  }
+  let attributes = byRequest.get(request);
+  if (attributes === undefined) {
+    attributes = Object.freeze({ user, ...request });
+    byRequest.set(request, attributes);
+  }
+  return attributes;
 }
 
 /** The annotation keys of a decision (`authorization.<group suffix>/…`), made once per profile. */

@@ -12,6 +12,16 @@ import { Readable } from 'node:stream';
 import type { FetchFunction } from '../../../client';
 import type { Connection } from '../../../kubectl';
 
+/**
+ * The requests whose exchange is under way, held until their connection's request closes (the answer read
+ * whole, or cut off). A `Request`'s signal follows its caller's signal only while the `Request` object lives
+ * (undici keeps the controller behind it from the `Request` alone; nodejs/node#55428), and once the response
+ * has begun nothing else holds it: after a garbage collection, kubectl's `--timeout` or a stopped watch no
+ * longer reached the connection, which stayed open until the server ended the watch (the differential
+ * test's `rollout status --timeout=1s` waited so in CI; decision 0096).
+ */
+const underWay = new Set<Request>();
+
 export function nodeTransport(connection: Connection): FetchFunction {
   const agent = connection.server.startsWith('https:')
     ? new HttpsAgent({
@@ -48,6 +58,8 @@ export function nodeTransport(connection: Connection): FetchFunction {
           );
         },
       );
+      underWay.add(request);
+      req.once('close', () => underWay.delete(request));
       req.on('error', reject);
       req.end(body);
     });
