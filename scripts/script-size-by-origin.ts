@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { SourceMapConsumer } from 'source-map-js';
+import { originOf } from './source-origin';
 
 const args = process.argv.slice(2);
 const real = args.includes('--real');
@@ -29,23 +30,12 @@ const lines = code.split('\n');
 const bytes = new Map<string, number>();
 const give = (origin: string, n: number) => bytes.set(origin, (bytes.get(origin) ?? 0) + n);
 
-function originOf(source: string | null): string {
-  if (source === null) return '(unmapped)';
-  const path = source.replace(/\\/g, '/');
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-  if (pkg !== null) return `npm:${pkg[1]}`;
-  const src = /(?:^|\/)src\/(.*)$/.exec(path);
-  if (src === null) return path;
-  const parts = (src[1] ?? '').split('/');
-  return parts.length <= depth ? parts.join('/') : `${parts.slice(0, depth).join('/')}/`;
-}
-
 // Mappings in generated order: each covers its line from its column up to the next mapping.
 const byLine: { column: number; origin: string }[][] = lines.map(() => []);
 // Byte ranges (per line, by string index) of each origin, for `--real`.
 const segments: { line: number; from: number; to: number; origin: string }[] = [];
 map.eachMapping((m) =>
-  byLine[m.generatedLine - 1]?.push({ column: m.generatedColumn, origin: originOf(m.source) }),
+  byLine[m.generatedLine - 1]?.push({ column: m.generatedColumn, origin: originOf(m.source, depth) }),
 );
 lines.forEach((line, i) => {
   const marks = byLine[i] ?? [];

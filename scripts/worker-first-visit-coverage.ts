@@ -24,6 +24,7 @@ import { preview } from 'vite';
 import { usableAfter, usableProbe } from '../bench/usable-probe';
 import { attachToWorker } from '../bench/worker-target';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
+import { originOf } from './source-origin';
 
 interface Range {
   startOffset: number;
@@ -64,17 +65,6 @@ ranges.sort((a, b) => a.startOffset - b.startOffset || b.endOffset - a.endOffset
 const ran = new Uint8Array(code.length).fill(1);
 for (const r of ranges) ran.fill(r.count > 0 ? 1 : 0, r.startOffset, r.endOffset);
 
-function originOf(source: string | null): string {
-  if (source === null) return '(unmapped)';
-  const path = source.replace(/\\/g, '/');
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-  if (pkg !== null) return `npm:${pkg[1]}`;
-  const src = /(?:^|\/)src\/(.*)$/.exec(path);
-  if (src === null) return path;
-  const parts = (src[1] ?? '').split('/');
-  return parts.length <= depth ? parts.join('/') : `${parts.slice(0, depth).join('/')}/`;
-}
-
 // Each mapping's generated segment runs to the next mapping on its line.
 const lineStarts = [0];
 for (let i = 0; i < code.length; i++) if (code.charCodeAt(i) === 10) lineStarts.push(i + 1);
@@ -82,7 +72,7 @@ const segments: { at: number; origin: string }[] = [];
 map.eachMapping((m) =>
   segments.push({
     at: (lineStarts[m.generatedLine - 1] ?? 0) + m.generatedColumn,
-    origin: originOf(m.source),
+    origin: originOf(m.source, depth),
   }),
 );
 segments.sort((a, b) => a.at - b.at);

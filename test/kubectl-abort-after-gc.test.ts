@@ -15,33 +15,12 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNodeKubectl } from '../src/hosts/node/kubectl/run';
+import { pendingWebDeployment } from './kubectl-diff/fixtures';
 import { startTestHost, type TestHost } from './support/host';
 
 // A full collection on demand (the flag is read when a context is made).
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
-
-/** A Deployment whose pods match no node: its rollout never finishes. */
-const deployment = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      nodeSelector:
-        disktype: none
-      containers:
-      - name: nginx
-        image: nginx:1.25
-`;
 
 let host: TestHost;
 let dir: string;
@@ -78,7 +57,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kubectl-abort-'));
   mkdirSync(join(dir, '.kube'));
   copyFileSync(host.kubeconfigPath, join(dir, '.kube', 'config'));
-  writeFileSync(join(dir, 'web.yaml'), deployment);
+  writeFileSync(join(dir, 'web.yaml'), pendingWebDeployment);
   expect((await kubectl(['create', '-f', 'web.yaml'])).code).toBe(0);
 });
 

@@ -28,3 +28,25 @@ F2fERnWwQU1+pyKTju/HN+vX0JT2CEQ12hkp6/K0mcY5fZ1eNYh9pBOa
 /** base64 of a PEM CSR for CN=jane, O=dev (P-256). */
 export const janeCsr =
   'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIV01IOENBUUF3SFRFTk1Bc0dBMVVFQXd3RWFtRnVaVEVNTUFvR0ExVUVDZ3dEWkdWMk1Ga3dFd1lIS29aSQp6ajBDQVFZSUtvWkl6ajBEQVFjRFFnQUVEaFdKQkpHSlN3Q29TM29WSU9kODFlbGwvd1NyK1NOVU5FMjRsZkoyCnp0VjBKcCtrQ01odGRRcVZYZkFEUEhPL1NpSG1XNWUzNm43TnJ4aUFpSWh3aEtBQU1Bb0dDQ3FHU000OUJBTUMKQTBjQU1FUUNJQjlmRmxoSExOcUNTWHQvWDZUbm9GWnBoUXkvT1ltWi9seU9tWWc5QmJneUFpQmR0Sng2dTlFeApsdFprOWVJbW5QK1A5ZjBlbE9SNUU5S0Z5MjVvYzBmRVl3PT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg==';
+
+/** A Deployment whose pods match no node (`disktype: none`): it stays Pending and its rollout never finishes. */
+export const pendingWebDeployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      nodeSelector:
+        disktype: none
+      containers:
+      - name: nginx
+        image: nginx:1.25
+`;

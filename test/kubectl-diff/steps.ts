@@ -7,7 +7,7 @@
  */
 
 import { splitWords } from '../../src/kubectl/shell/words';
-import { janeCsr, tlsCert, tlsKey } from './fixtures';
+import { janeCsr, pendingWebDeployment, tlsCert, tlsKey } from './fixtures';
 
 export interface Step {
   /** The words after `kubectl`. */
@@ -125,26 +125,7 @@ const longAnnotation =
 
 /** Workloads whose pods match no node, so they stay Pending with or without simulated nodes. */
 const rolloutWorkloads = {
-  'web.yaml': `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      nodeSelector:
-        disktype: none
-      containers:
-      - name: nginx
-        image: nginx:1.25
-`,
+  'web.yaml': pendingWebDeployment,
   'agents.yaml': `apiVersion: apps/v1
 kind: DaemonSet
 metadata:

@@ -11,17 +11,18 @@ import { createDexieStorage } from './dexie-storage';
 
 let databases = 0;
 const fresh = () => createDexieStorage({ name: `storage-test-${++databases}`, indexedDB, IDBKeyRange });
-
-describeStorageConformance('dexie over fake-indexeddb', async () => fresh());
-// Every list of the suite read two rows per transaction: each one goes on in several.
-describeStorageConformance('dexie, lists read in transactions of two rows', async () =>
+/** A fresh store whose lists read `rows` rows per transaction. */
+const readingRows = (rows: number) =>
   createDexieStorage({
     name: `storage-test-${++databases}`,
     indexedDB,
     IDBKeyRange,
-    listRowsPerTransaction: 2,
-  }),
-);
+    listRowsPerTransaction: rows,
+  });
+
+describeStorageConformance('dexie over fake-indexeddb', async () => fresh());
+// Every list of the suite read two rows per transaction: each one goes on in several.
+describeStorageConformance('dexie, lists read in transactions of two rows', async () => readingRows(2));
 
 describe('dexie storage persistence', () => {
   it('keeps objects, history, revision and settings across connections', async () => {
@@ -49,12 +50,7 @@ describe('dexie storage: a long list between writes', () => {
   const key = (i: number) => `/t/${String(i).padStart(3, '0')}`;
 
   it('lets writes commit between its transactions and answers one revision', async () => {
-    const store = createDexieStorage({
-      name: `storage-test-long-${++databases}`,
-      indexedDB,
-      IDBKeyRange,
-      listRowsPerTransaction: 10,
-    });
+    const store = readingRows(10);
     for (let i = 0; i < 200; i += 2) await store.create(key(i), thing(key(i), i));
     const before = await store.list({ prefix: '/t/' });
     const revisionOf = (k: string) => before.items.find((i) => i.key === k)?.revision ?? 0;
@@ -92,12 +88,7 @@ describe('dexie storage: a long list between writes', () => {
   });
 
   it('finds the objects of one name by their keys, at a past revision and in pages, as a full read does', async () => {
-    const store = createDexieStorage({
-      name: `storage-test-name-${++databases}`,
-      indexedDB,
-      IDBKeyRange,
-      listRowsPerTransaction: 2,
-    });
+    const store = readingRows(2);
     const names = ['a', 'kube-root-ca.crt', 'kube-root-ca.crt.old'];
     const keyOf = (i: number) => `/c/ns${String(i).padStart(3, '0')}/${names[i % 3] ?? ''}`;
     const named = (o: KubeObject) => o.metadata?.name === 'kube-root-ca.crt';
@@ -135,12 +126,7 @@ describe('dexie storage: a long list between writes', () => {
   });
 
   it('is read again at the current revision when compaction passes it between transactions', async () => {
-    const store = createDexieStorage({
-      name: `storage-test-compact-${++databases}`,
-      indexedDB,
-      IDBKeyRange,
-      listRowsPerTransaction: 5,
-    });
+    const store = readingRows(5);
     for (let i = 0; i < 40; i++) await store.create(key(i), thing(key(i), i));
     const listing = store.list({ prefix: '/t/' });
     const written = store.update(key(30), thing(key(30), -30), 31).then(async (updated) => {
