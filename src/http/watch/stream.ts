@@ -213,6 +213,9 @@ export function openWatchStream(
           }, server.bookmarkIntervalMs);
           cleanups.push(() => clearInterval(every));
         }
+        // In Node a `Request`'s signal follows its caller's only while the `Request` lives (nodejs/node#55428):
+        // an in-process client's abort arrives because this watch's closures hold `ctx`, and `ctx.request` with
+        // it, until the watch ends (test/watch-end-after-gc.test.ts; decision 0096).
         const onAbort = (): void => close();
         ctx.signal.addEventListener('abort', onAbort);
         cleanups.push(() => ctx.signal.removeEventListener('abort', onAbort));
