@@ -106,15 +106,16 @@ async function readStep(
   const counters = new Promise<[number, number]>((resolve, reject) =>
     storeRevision(tx, (revision, compacted) => resolve([revision, compacted]), reject),
   );
-  const probe = range ? (from?.page ?? new PageBuilder(options)) : undefined;
+  // A list going on from an earlier transaction has its page; a new one sizes its first batch by a fresh one.
+  const probe = range && !from ? new PageBuilder(options) : undefined;
   const { name } = options;
   const scale = name !== undefined ? keysPerRow : 1;
   const largest = maxBatch * scale;
   const perTransaction = bound * scale;
   // A huge page size (`limit=4294967296`) is still read in batches: IndexedDB counts are 32-bit.
-  let batch = !probe
+  let batch = !range
     ? 0
-    : from
+    : !probe
       ? largest
       : probe.firstBatch === Infinity
         ? Infinity
@@ -141,11 +142,8 @@ async function readStep(
   const [current, compacted] = await counters;
   const revision = from ? from.revision : (options.revision ?? current);
   checkReadable(revision, compacted, current);
-  if (!range || !first) {
-    const done = from?.page ?? new PageBuilder(options);
-    done.finish();
-    return { result: done.result(revision) };
-  }
+  // Only a new list can have an empty range: one going on starts after a key inside it.
+  if (!range || !first) return { result: new PageBuilder(options).result(revision) };
 
   // Keys that changed since a past revision are few next to the collection; read them whole. A list going on
   // in a later transaction reads them again: the keys after its last row may have changed in between.
@@ -156,13 +154,8 @@ async function readStep(
           range,
         )
       : undefined;
-  let page: PageBuilder;
-  if (from) {
-    page = from.page;
-    page.resumeWith(overlay ?? new Map());
-  } else {
-    page = overlay ? new PageBuilder(options, overlay) : (probe as PageBuilder);
-  }
+  const page = from ? from.page : overlay ? new PageBuilder(options, overlay) : (probe as PageBuilder);
+  if (from) page.resumeWith(overlay ?? new Map());
   let total = 0;
   let { rows, scanned, last } = await first;
   for (;;) {
