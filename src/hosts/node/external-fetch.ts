@@ -27,6 +27,9 @@ function responseOf(res: IncomingMessage, body: Buffer): Response {
   return new Response(empty ? null : body, { status, statusText: res.statusMessage ?? '', headers });
 }
 
+/** Nothing: its argument stays reachable as long as the closure that passes it does. */
+function keepReachable(_value: unknown): void {}
+
 export function nodeExternalFetch(timeoutMs = defaultTimeoutMs): ExternalFetch {
   return async (request, options) => {
     const url = new URL(request.url);
@@ -59,6 +62,9 @@ export function nodeExternalFetch(timeoutMs = defaultTimeoutMs): ExternalFetch {
         req.destroy(new Error(`${request.method} ${request.url}: timed out after ${timeoutMs}ms`)),
       );
       req.on('error', reject);
+      // The caller's abort reaches `request.signal` only while `request` itself is reachable (undici follows a
+      // parent signal from the Request alone; nodejs/node#55428): held here until the exchange is over.
+      req.once('close', () => keepReachable(request));
       req.end(body);
     });
   };
