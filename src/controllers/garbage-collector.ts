@@ -173,26 +173,47 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     }
   };
 
-  const del = async (node: Node, policy: 'Background' | 'Foreground' | 'Orphan'): Promise<void> => {
+  const del = async (
+    node: Node,
+    policy: 'Background' | 'Foreground' | 'Orphan',
+    resourceVersion?: string,
+  ): Promise<void> => {
     try {
       await ctx.client.delete(node.ref, {
         kind: 'DeleteOptions',
         apiVersion: 'v1',
         propagationPolicy: policy,
-        preconditions: { uid: node.uid },
+        preconditions: { uid: node.uid, ...(resourceVersion !== undefined ? { resourceVersion } : {}) },
       });
     } catch (e) {
-      if (!(e instanceof ApiError && (e.code === 404 || e.code === 409))) throw e;
+      // Gone, or replaced (its uid differs); a resourceVersion that moved is retried, as `guardedPatch`'s 409.
+      if (!(e instanceof ApiError && (e.code === 404 || (e.code === 409 && resourceVersion === undefined))))
+        throw e;
     }
   };
 
   /** Merge-patches the object guarded by its resourceVersion; a 409 means someone moved first and we retry. */
-  const guardedPatch = async (node: Node, metadata: Record<string, unknown>): Promise<void> => {
+  const guardedPatch = async (
+    node: Node,
+    metadata: Record<string, unknown>,
+    seen: KubeObject = node.obj,
+  ): Promise<void> => {
     await ctx.client.patch(
       node.ref,
-      { metadata: { resourceVersion: node.obj.metadata?.resourceVersion, ...metadata } },
+      { metadata: { resourceVersion: seen.metadata?.resourceVersion, ...metadata } },
       'application/merge-patch+json',
     );
+  };
+
+  /** The object as it is now (same uid), read live; undefined when it is gone or was replaced. */
+  const readLive = async (node: Node): Promise<KubeObject | undefined> => {
+    try {
+      const live = await ctx.client.get(node.ref);
+      return live.metadata?.uid === node.uid ? live : undefined;
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 404) return undefined;
+      throw e;
+    }
   };
 
   const reconcile = async (key: string): Promise<void> => {
@@ -200,22 +221,34 @@ export function garbageCollector(ctx: ControllerContext): Controller {
     const node = nodes.get(uid);
     if (node === undefined) return;
     if (what === 'dep') {
-      const refs = owners(node.obj);
-      if (refs.length === 0 || terminating(node.obj)) return;
-      const absent: OwnerReference[] = [];
-      for (const ref of refs) if (!(await ownerExists(ref, node.obj.metadata?.namespace))) absent.push(ref);
-      if (absent.length === 0) return;
-      if (absent.length === refs.length) {
-        const policy = hasFinalizer(node.obj, orphanFinalizer)
+      if (owners(node.obj).length === 0 || terminating(node.obj)) return;
+      const namespace = node.obj.metadata?.namespace;
+      // An owner's absence is final (no other object takes its uid), so one found absent stays absent.
+      const absent = new Set<string>();
+      for (const ref of owners(node.obj)) if (!(await ownerExists(ref, namespace))) absent.add(ref.uid);
+      if (absent.size === 0) return;
+      // Before acting, the dependent as it is now rather than as the cache saw it when this check began: an
+      // owner deleted with Orphan takes its reference out of its dependents and only then goes, so a check
+      // begun before that patch finds the owner gone and would delete a dependent that no longer names it.
+      // The delete or patch below is then guarded by this read's resourceVersion: a change made after it
+      // (that same patch, landing in between) refuses it with a 409, and the key is checked again.
+      const latest = await readLive(node);
+      if (latest === undefined || terminating(latest)) return;
+      const refs = owners(latest);
+      for (const ref of refs)
+        if (!absent.has(ref.uid) && !(await ownerExists(ref, namespace))) absent.add(ref.uid);
+      const dangling = refs.filter((r) => absent.has(r.uid));
+      if (dangling.length === 0) return;
+      if (dangling.length === refs.length) {
+        const policy = hasFinalizer(latest, orphanFinalizer)
           ? 'Orphan'
-          : hasFinalizer(node.obj, foregroundFinalizer)
+          : hasFinalizer(latest, foregroundFinalizer)
             ? 'Foreground'
             : 'Background';
-        await del(node, policy);
+        await del(node, policy, latest.metadata?.resourceVersion);
         return;
       }
-      const gone = new Set(absent.map((a) => a.uid));
-      await guardedPatch(node, { ownerReferences: refs.filter((r) => !gone.has(r.uid)) });
+      await guardedPatch(node, { ownerReferences: refs.filter((r) => !absent.has(r.uid)) }, latest);
       return;
     }
     if (what === 'orphan') {
