@@ -23,6 +23,13 @@ const readingRows = (rows: number) =>
 describeStorageConformance('dexie over fake-indexeddb', async () => fresh());
 // Every list of the suite read two rows per transaction: each one goes on in several.
 describeStorageConformance('dexie, lists read in transactions of two rows', async () => readingRows(2));
+// As the browser's handle writes under the writer lease: the revision taken on trust, and first pages counting
+// `remaining` from the collection's total kept in memory (range-counts.ts).
+describeStorageConformance('dexie, written exclusively', async () => {
+  const store = fresh();
+  store.writeExclusively?.(true);
+  return store;
+});
 
 describe('dexie storage persistence', () => {
   it('keeps objects, history, revision and settings across connections', async () => {

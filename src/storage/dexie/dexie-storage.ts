@@ -27,6 +27,7 @@ import { CommitOrder } from './commit-order';
 import { cloneValue } from '../memory/clone';
 import { jsonSizeAtMost, slicedAbove } from '../../machinery/json';
 import { defaultRowsPerTransaction, listPage, type NativeKeyRanges } from './native-list';
+import { RangeCounts } from './range-counts';
 import { exportDatabase, importDatabase } from './export-import';
 import { withObjects } from './history-rows';
 import { openDatabase, type ObjectRow, type SettingRow, type StorageDatabase } from './schema';
@@ -84,6 +85,8 @@ export class DexieStorage implements Storage {
   private knownRevision: number | undefined;
   private readonly keyRanges: NativeKeyRanges;
   private readonly listRowsPerTransaction: number;
+  /** Collections' totals for a first page's `remaining`, kept while exclusive (range-counts.ts). */
+  private readonly counts = new RangeCounts();
 
   constructor(options: DexieStorageOptions) {
     const dexieOptions: DexieOptions = { cache: 'disabled' };
@@ -142,7 +145,7 @@ export class DexieStorage implements Storage {
   async list(options: ListOptions): Promise<ListResult> {
     assertRevision(options.revision);
     return guard(async () =>
-      listPage(await this.backend(), this.keyRanges, options, this.listRowsPerTransaction),
+      listPage(await this.backend(), this.keyRanges, options, this.listRowsPerTransaction, this.counts),
     );
   }
 
@@ -279,6 +282,7 @@ export class DexieStorage implements Storage {
   writeExclusively(exclusive: boolean): void {
     if (exclusive === this.exclusive) return;
     this.exclusive = exclusive;
+    this.counts.setEnabled(exclusive);
     this.forgetRevision();
   }
 
@@ -415,6 +419,7 @@ export class DexieStorage implements Storage {
 
   private forgetRevision(): void {
     this.knownRevision = undefined;
+    this.counts.clear();
     this.epoch++;
   }
 
@@ -425,6 +430,7 @@ export class DexieStorage implements Storage {
   }
 
   private deliver(change: ChangeRecord): void {
+    this.counts.apply(change);
     if (this.listeners.size > 0) this.delivered.add(change);
     for (const listener of this.listeners) {
       try {
