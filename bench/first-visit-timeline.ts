@@ -15,7 +15,7 @@ import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import { summarize, type Figure } from './report';
 import { waitForReadyz } from './started';
-import { usableAfter, usableProbe } from './usable-probe';
+import { settledPage, usableAfter, usableProbe } from './usable-probe';
 
 const section = 'first visit timeline (Chromium)';
 const runs = Number(process.env.ORCH_TIMELINE_RUNS ?? 5);
@@ -57,7 +57,7 @@ export async function runTimelineBench(): Promise<Figure[]> {
     for (let run = 0; run < runs; run++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
       try {
-        const page = await context.newPage();
+        const page = await settledPage(context);
         await page.addInitScript({ content: usableProbe });
         await page.addInitScript({ content: probe });
         await usableAfter(page, () => page.goto(url));

@@ -34,7 +34,7 @@ import { build, preview, type PreviewServer } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import { summarize, type Figure } from './report';
 import { waitForReadyz } from './started';
-import { usableAfter, usableProbe } from './usable-probe';
+import { settledPage, usableAfter, usableProbe } from './usable-probe';
 
 const runs = 5;
 const section = 'ui load (Chromium)';
@@ -180,7 +180,7 @@ async function measure(
   for (let run = 0; run < runs; run++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     try {
-      const page = await context.newPage();
+      const page = await settledPage(context);
       await page.addInitScript({ content: usableProbe });
       const loaded: string[] = [];
       page.on('response', (response) => {

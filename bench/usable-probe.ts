@@ -9,7 +9,7 @@
  * app's render is done, so the app was charged for the harness.
  */
 
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 const usableMessage = 'orch-bench: usable';
 
@@ -36,4 +36,21 @@ export async function usableAfter(page: Page, navigate: () => Promise<unknown>):
   await navigate();
   await seen;
   return (await page.evaluate('globalThis.__usableAt')) as number;
+}
+
+/**
+ * How long a new page waits before its first navigation. A new page is a new browser window, and Chromium
+ * (headless, 156) loads that window's own WebUI (the omnibox popup, `chrome://omnibox-popup.top-chrome`) in a
+ * renderer of its own as the window opens: a trace put 280–600 ms of CPU on it in the first ~0.8 s, half a
+ * core of the two here, overlapping a visit started at once (the app's more than the floor's, which is over
+ * sooner). A learner's first visit happens in a window that is already open, so the benches let it settle
+ * first (0103); with this pause the same trace puts ~5 ms of that renderer inside the visit.
+ */
+export const windowSettleMs = 1500;
+
+/** A new page of `context`, after its window's own start-up (`windowSettleMs`), ready for a timed first visit. */
+export async function settledPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.waitForTimeout(windowSettleMs);
+  return page;
 }
