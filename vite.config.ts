@@ -8,7 +8,8 @@
  * `dist/sw.js` (environment `sw`, one file without the lazy libraries, no hash
  * so its URL never changes). The worker builds last so that the
  * shell-manifest plugin can list the files the other builds emitted and
- * inject them for precaching. Under `vite dev` the same plugin serves
+ * inject them for precaching. Every text file then gets a gzipped twin
+ * that `vite preview` serves as is (scripts/precompressed.ts). Under `vite dev` the same plugin serves
  * `/sw.js` from source, uncached, and builds a lazy library when asked.
  */
 
@@ -23,6 +24,7 @@ import {
   sharedKey,
   workerModules,
 } from './scripts/lazy-module-graph.ts';
+import { precompressFiles, precompressedPreview } from './scripts/precompressed.ts';
 
 const OUT_DIR = 'dist';
 const WORKER_ENTRY = 'src/hosts/browser/worker/sw.ts';
@@ -37,7 +39,7 @@ const LAZY_GLOBAL = '__orchLazy';
 const isLazyModule = (id: string): boolean => /\.lazy(\.ts)?$/.test(id);
 
 export default defineConfig({
-  plugins: [react(), shellManifest(), lazyShared(), workerCookieJar()],
+  plugins: [react(), shellManifest(), lazyShared(), workerCookieJar(), precompressedPreview()],
   // JSON modules above 10 kB (the built-in kinds' definitions, 0.2 MB of the worker script) as `JSON.parse` of a
   // string: V8 scans a string literal without parsing it and parses JSON faster than the same object literal
   // (0085). Named exports (unused: every JSON import is a default one) would keep each top-level key a literal.
@@ -90,6 +92,8 @@ export default defineConfig({
       await builder.build(client);
       for (const [name, entry] of lazyModules()) await build(lazyBuildConfig(name, entry, true));
       await builder.build(sw);
+      // Last, so that the shell manifest (made by the worker's build) lists no `.gz`: `vite preview` serves them.
+      precompressFiles(resolve(OUT_DIR));
     },
   },
   preview: { port: 4173, strictPort: true },

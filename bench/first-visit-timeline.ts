@@ -14,6 +14,7 @@ import { chromium, type Page } from 'playwright-core';
 import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import { summarize, type Figure } from './report';
+import { precompressedPreview } from '../scripts/precompressed';
 import { waitForReadyz } from './started';
 import { settledPage, usableAfter, usableProbe } from './usable-probe';
 
@@ -47,6 +48,7 @@ export async function runTimelineBench(): Promise<Figure[]> {
     root: resolve(outDir, '..'),
     build: { outDir },
     preview: { port: 0, host: '127.0.0.1' },
+    plugins: [precompressedPreview()],
     logLevel: 'warn',
   });
   const url = server.resolvedUrls?.local[0] ?? '';

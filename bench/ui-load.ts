@@ -33,6 +33,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { build, preview, type PreviewServer } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import { summarize, type Figure } from './report';
+import { precompressFiles, precompressedPreview } from '../scripts/precompressed';
 import { waitForReadyz } from './started';
 import { settledPage, usableAfter, usableProbe } from './usable-probe';
 
@@ -69,7 +70,10 @@ export async function runUiLoadBench(): Promise<Figure[]> {
     const appPage = gzipOf(app.dir, appLoad.files);
     const floorPage = gzipOf(floor.dir, floorLoad.files);
     const worker = gzipOf(app.dir, ['/sw.js']);
-    const files = listFiles(app.dir).filter((f) => f !== '/sw.js' && !f.endsWith('.map'));
+    // The build's `.gz` twins are the same files again, served compressed (scripts/precompressed.ts).
+    const files = listFiles(app.dir).filter(
+      (f) => f !== '/sw.js' && !f.endsWith('.map') && !f.endsWith('.gz'),
+    );
     const lazy = gzipOf(
       app.dir,
       files.filter((f) => f.startsWith('/sw-lazy/')),
@@ -153,6 +157,8 @@ async function buildEmptyApp(): Promise<string> {
     plugins: [react()],
     build: { outDir: join(root, 'dist') },
   });
+  // Served as the app is: precompressed (the app's build does the same, vite.config.ts).
+  precompressFiles(join(root, 'dist'));
   return join(root, 'dist');
 }
 
@@ -162,6 +168,7 @@ async function serve(dir: string, floor: boolean): Promise<Served> {
     root: floor ? resolve(dir, '..') : process.cwd(),
     build: { outDir: dir },
     preview: { port: 0, host: '127.0.0.1' },
+    plugins: [precompressedPreview()],
     logLevel: 'warn',
   });
   return { url: server.resolvedUrls?.local[0] ?? '', dir, server };

@@ -3,14 +3,14 @@
 // deleted with Orphan takes its reference out of its dependents before it goes; a check that began before that
 // must not delete the dependent, which no longer names it. A dependent whose owner is really gone still goes.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../api/meta';
-import { createClient, type ApiClient } from '../client/client';
-import { ApiError } from '../client/errors';
-import { namingProfile } from '../machinery/naming';
-import { createApiServer, type ApiServer } from '../server/index';
-import { createMemoryStorage } from '../storage/memory/memory-storage';
-import { garbageCollector } from './garbage-collector';
-import type { Controller } from './types';
+import type { KubeObject } from '../src/api/meta';
+import { createClient, type ApiClient } from '../src/client/client';
+import { ApiError } from '../src/client/errors';
+import { namingProfile } from '../src/machinery/naming';
+import { createApiServer, type ApiServer } from '../src/server/index';
+import { createMemoryStorage } from '../src/storage/memory/memory-storage';
+import { garbageCollector } from '../src/controllers/garbage-collector';
+import type { Controller } from '../src/controllers/types';
 
 const token = 'garbage-collector-tests';
 const profile = namingProfile('orch');
@@ -73,7 +73,7 @@ async function present(admin: ApiClient, name: string): Promise<KubeObject | und
 }
 
 async function ownerAndDependent(admin: ApiClient): Promise<void> {
-  const owner = await admin.create(configmaps, {
+  const owner: KubeObject = await admin.create(configmaps, {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name: 'owner' },
