@@ -186,17 +186,23 @@ export interface Identity {
   save(): Promise<void>;
 }
 
+/** A fresh store's identity state (the built-in identities' tokens). */
+const newIdentityState = (): SavedIdentityState => ({
+  adminToken: randomToken(),
+  aliceToken: randomToken(),
+});
+
+/**
+ * The identity state's setting and how a fresh store's is made, for a start that initializes its settings
+ * together (`initialSettings`): the reader it passes as `readSetting` then answers the state as stored.
+ */
+export const identityInitialSettings: Readonly<Record<string, () => unknown>> = {
+  [identitySetting]: newIdentityState,
+};
+
 function loadState(storage: Storage, read: SettingReader): Promise<SavedIdentityState> {
   // Replicas starting together on an empty store each generate a state; all keep the first one stored.
-  return initialSetting(
-    storage,
-    identitySetting,
-    (): SavedIdentityState => ({
-      adminToken: randomToken(),
-      aliceToken: randomToken(),
-    }),
-    read,
-  );
+  return initialSetting(storage, identitySetting, newIdentityState, read);
 }
 
 /**

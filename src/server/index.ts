@@ -38,6 +38,7 @@ import type { ServiceAccountTokenService } from '../registry/kinds/types';
 import type { ServerAuthorizer, AuthorizationMode } from '../auth/authz/index';
 import {
   createIdentity,
+  identityInitialSettings,
   identityStartSettings,
   sandboxServiceAccount,
   type BuiltInIdentity,
@@ -97,7 +98,7 @@ import { profileDefinitions } from '../registry/crd/definitions';
 import { CrdRegistrar } from '../registry/crd/registrar';
 import { SharedInformerFactory } from '../registry/cache/factory';
 import { namespaceLister } from '../registry/cache/namespace-lister';
-import { initialSetting, readSettings, type SettingReader } from '../storage/settings';
+import { initialSetting, initialSettings, readSettings, type SettingReader } from '../storage/settings';
 import type { ChangeRecord } from '../storage/types';
 import { ServiceAllocators } from '../registry/kinds/core/service/allocators';
 import type { Simulation } from '../simulation/index';
@@ -133,6 +134,8 @@ const postStartLibrary = new LazyModule<typeof PostStart>('post-start', () => im
 const stoppedNodesSetting = 'sandbox.simulation.stopped';
 /** The continue-token signing key and the workshop settings, as stored (see `applySavedSettings`). */
 const continueTokenKeySetting = 'continueTokenKey';
+/** A fresh store's continue-token key. */
+const newContinueTokenKey = (): number[] => Array.from(crypto.getRandomValues(new Uint8Array(32)));
 const sandboxSettingsSetting = 'sandbox.settings';
 /** A pause this long with no request in flight ends a page's first screen (its rounds are a render apart). */
 const FIRST_SCREEN_PAUSE_MS = 250;
@@ -638,12 +641,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   async function applySavedSettings(startRead?: SettingReader): Promise<void> {
     const read: SettingReader = startRead ?? ((name) => storage.getSetting(name));
     // Every replica on this store signs and accepts continue tokens with the first key stored.
-    const secret = await initialSetting(
-      storage,
-      continueTokenKeySetting,
-      () => Array.from(crypto.getRandomValues(new Uint8Array(32))),
-      read,
-    );
+    const secret = await initialSetting(storage, continueTokenKeySetting, newContinueTokenKey, read);
     tokens = await ContinueTokens.create(new Uint8Array(secret), profile.metaGroup);
     // At start a store that names this profile already is not written again (a write transaction fewer); a
     // fresh one's write goes on beside the reads below (awaited before this returns).
@@ -662,6 +660,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (saved?.compactionIntervalMs !== undefined && options.compactionIntervalMs === undefined)
       compactor.setInterval(saved.compactionIntervalMs);
     if (saved?.featureGates !== undefined) gateState.applySaved(saved.featureGates);
+    const runtimeConfigBefore = savedRuntimeConfig;
     savedRuntimeConfig = '';
     if (typeof saved?.runtimeConfig === 'string')
       try {
@@ -670,7 +669,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       } catch (e) {
         console.error('saved runtime config ignored', e);
       }
-    reloadBuiltIns();
+    // At start, a store that saved neither gates nor a runtime config leaves the built-ins as the server was built
+    // with them: the reload (which would compute the served versions again to find them unchanged) is skipped.
+    if (
+      startRead === undefined ||
+      saved?.featureGates !== undefined ||
+      savedRuntimeConfig !== runtimeConfigBefore
+    )
+      reloadBuiltIns();
     if (saved?.admission !== undefined && options.admission === undefined) {
       try {
         const savedOptions = admissionOptionsOf(profile, saved.admission);
@@ -973,9 +979,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   const serving = (async () => {
     step('built');
+    // The informers made so far (admission's, the CRD registrar's, the namespaces') and the Services' list for
+    // the allocators read the store from now on, beside the settings' read and write (IndexedDB runs reads of
+    // the other object stores beside them) instead of after them; the identity's informers start as it makes
+    // them. `informers.start()` below awaits every one (and starts again one whose first list failed).
+    const listing = Promise.all([informers.start(), resyncServiceAllocators()]);
+    listing.catch(() => undefined);
     // Every setting the start reads, in one read of the store (one IndexedDB transaction instead of one each,
     // in sequence); each is then answered from it once, and read from the store again after that.
-    const startRead = await readSettings(storage, [
+    const startSettings = await readSettings(storage, [
       continueTokenKeySetting,
       profileSetting,
       sandboxSettingsSetting,
@@ -983,6 +995,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ...(simulationSettings !== undefined ? [stoppedNodesSetting] : []),
       ...identityStartSettings,
     ]);
+    // What a fresh store lacks (the continue-token key, the identity state, the profile's name) written in one
+    // transaction, each keeping a value another replica stored first; the reader then answers them as stored.
+    const startRead = await initialSettings(
+      storage,
+      startSettings,
+      { [continueTokenKeySetting]: newContinueTokenKey, ...identityInitialSettings },
+      { [profileSetting]: profile.name },
+    );
     await applySavedSettings(startRead);
     step('settings');
     identity = await createIdentity({
@@ -1003,8 +1023,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     step('identity');
     if (clusterCAWanted) void identity.caPEM().catch(() => undefined);
     health.complete('poststarthook/start-kube-apiserver-admission-initializer');
-    await informers.start();
-    await resyncServiceAllocators();
+    await Promise.all([informers.start(), listing]);
     health.markInformersSynced();
     health.complete(
       'poststarthook/generic-apiserver-start-informers',

@@ -10,7 +10,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KubeObject } from '../api/meta';
-import { initialSetting, readSettings } from './settings';
+import { initialSetting, initialSettings, readSettings } from './settings';
 import {
   StorageError,
   type ChangeRecord,
@@ -485,6 +485,55 @@ export function describeStorageConformance(
         const again = await readSettings(store, ['generated']);
         expect(await initialSetting(store, 'generated', () => 'first', again)).toBe('first');
         expect(await initialSetting(store, 'generated', () => 'second')).toBe('first');
+      });
+
+      it('initializes several settings together, keeping what is stored', async () => {
+        await store.setSetting('kept', { by: 'another replica' });
+        await store.setSetting('profile', 'old');
+        // The backend's own batch write, where it has one (the Dexie store: one transaction).
+        if (store.initSettings !== undefined) {
+          const values = await store.initSettings(
+            [
+              ['kept', { by: 'me' }],
+              ['fresh', [1, 2]],
+            ],
+            [['profile', 'new']],
+          );
+          expect(values).toEqual([{ by: 'another replica' }, [1, 2]]);
+          expect(await store.getSettings?.(['kept', 'fresh', 'profile'])).toEqual([
+            { by: 'another replica' },
+            [1, 2],
+            'new',
+          ]);
+          expect(await store.initSettings([], [])).toEqual([]);
+        }
+        // The start's helper: what the read found is answered as read, the rest generated once and stored
+        // together; each name is answered once from it, then from the store.
+        const names = ['kept', 'made', 'label', 'other'];
+        let made = 0;
+        const read = await initialSettings(
+          store,
+          await readSettings(store, names),
+          { kept: () => 'not used', made: () => ({ n: ++made }) },
+          { label: 'mine' },
+        );
+        expect(made).toBe(1);
+        expect(await read('kept')).toEqual({ by: 'another replica' });
+        expect(await read('made')).toEqual({ n: 1 });
+        expect(await read('label')).toBe('mine');
+        expect(await read('other')).toBeUndefined();
+        await store.setSetting('label', 'changed');
+        expect(await read('label')).toBe('changed');
+        expect(await store.getSetting('made')).toEqual({ n: 1 });
+        // Nothing missing and nothing different: nothing is written.
+        const unchanged = await initialSettings(
+          store,
+          await readSettings(store, ['made', 'label']),
+          { made: () => ({ n: ++made }) },
+          { label: 'changed' },
+        );
+        expect(made).toBe(1);
+        expect(await unchanged('made')).toEqual({ n: 1 });
       });
     });
 

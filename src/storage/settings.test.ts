@@ -2,7 +2,7 @@
 // stores atomically (the memory store) and, falling back to read-then-write, with one that does not.
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from './memory/memory-storage';
-import { initialSetting } from './settings';
+import { initialSetting, initialSettings, readSettings } from './settings';
 import type { Storage } from './types';
 
 describe('initialSetting', () => {
@@ -26,5 +26,38 @@ describe('initialSetting', () => {
     Object.defineProperty(plain, 'initSetting', { value: undefined });
     expect(await initialSetting(plain, 'other', () => 'generated')).toBe('generated');
     expect(await memory.getSetting('other')).toBe('generated');
+  });
+});
+
+describe('initialSettings', () => {
+  it('keeps the first value stored when replicas start together on an empty store', async () => {
+    const storage = createMemoryStorage();
+    let made = 0;
+    const readers = await Promise.all(
+      Array.from({ length: 3 }, async () =>
+        initialSettings(storage, await readSettings(storage, ['key']), { key: () => ({ n: ++made }) }),
+      ),
+    );
+    const values = await Promise.all(readers.map((read) => read<{ n: number }>('key')));
+    expect(new Set(values.map((v) => v?.n)).size).toBe(1);
+    expect(await storage.getSetting('key')).toEqual(values[0]);
+  });
+
+  it('falls back to one call per setting on a backend without initSettings', async () => {
+    const memory = createMemoryStorage();
+    await memory.setSetting('kept', 'theirs');
+    const plain = Object.create(memory) as Storage;
+    Object.defineProperty(plain, 'initSettings', { value: undefined });
+    Object.defineProperty(plain, 'initSetting', { value: undefined });
+    const read = await initialSettings(
+      plain,
+      (name) => memory.getSetting(name),
+      { kept: () => 'mine', fresh: () => 'generated' },
+      { label: 'set' },
+    );
+    expect(await read('kept')).toBe('theirs');
+    expect(await read('fresh')).toBe('generated');
+    const stored = await Promise.all(['kept', 'fresh', 'label'].map((name) => memory.getSetting(name)));
+    expect(stored).toEqual(['theirs', 'generated', 'set']);
   });
 });

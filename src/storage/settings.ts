@@ -42,3 +42,51 @@ export async function readSettings(storage: Storage, names: readonly string[]): 
     return value;
   };
 }
+
+/**
+ * `initialSetting` for several names at once, after a start's `readSettings`: the names `read` finds missing
+ * are generated (`make`), and stored together with `set`'s values that differ from what `read` found, in one
+ * write of the store where the backend can (`initSettings`: a fresh store's start writes one transaction
+ * instead of one per setting, in sequence), each keeping what another replica stored first, as
+ * `initialSetting` does. Returns a reader that answers each of these names once with what is stored now (a name
+ * the read found is answered as read), and every other read as `read` does.
+ */
+export async function initialSettings(
+  storage: Storage,
+  read: SettingReader,
+  make: Readonly<Record<string, () => unknown>>,
+  set: Readonly<Record<string, unknown>> = {},
+): Promise<SettingReader> {
+  const answers = new Map<string, unknown>();
+  const inits: [string, unknown][] = [];
+  for (const [name, generate] of Object.entries(make)) {
+    const saved = await read(name);
+    if (saved !== undefined) answers.set(name, saved);
+    else inits.push([name, generate()]);
+  }
+  const sets: [string, unknown][] = [];
+  for (const [name, value] of Object.entries(set)) {
+    if ((await read(name)) !== value) sets.push([name, value]);
+    answers.set(name, value);
+  }
+  if (inits.length > 0 || sets.length > 0) {
+    const stored =
+      storage.initSettings !== undefined
+        ? await storage.initSettings(inits, sets)
+        : await Promise.all([
+            ...sets.map(([name, value]) => storage.setSetting(name, value)),
+            ...inits.map(([name, value]) =>
+              storage.initSetting !== undefined
+                ? storage.initSetting(name, value)
+                : storage.setSetting(name, value).then(() => value),
+            ),
+          ]).then((values) => values.slice(sets.length));
+    inits.forEach(([name], i) => answers.set(name, stored[i]));
+  }
+  return async <T>(name: string): Promise<T | undefined> => {
+    if (!answers.has(name)) return read<T>(name);
+    const value = answers.get(name) as T | undefined;
+    answers.delete(name);
+    return value;
+  };
+}

@@ -163,6 +163,15 @@ export interface Storage {
    * Without it, callers read them one by one, concurrently (see settings.ts).
    */
   getSettings?(names: readonly string[]): Promise<unknown[]>;
+  /**
+   * Optional: `initSetting` for each of `inits` and `setSetting` for each of `sets`, all in one write of the
+   * store (one IndexedDB transaction instead of one each, in sequence); returns what is stored then for each of
+   * `inits`, in their order. Without it, callers make the calls one by one (see settings.ts).
+   */
+  initSettings?(
+    inits: readonly (readonly [string, unknown])[],
+    sets?: readonly (readonly [string, unknown])[],
+  ): Promise<unknown[]>;
 
   /**
    * Optional: the caller promises (`true`) that no other handle writes the store until it calls with `false`, as

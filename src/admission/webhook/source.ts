@@ -17,20 +17,24 @@ export interface WebhookSource {
 export function webhookSource(deps: AdmissionPluginDeps, kind: WebhookKind): WebhookSource {
   const group = `admissionregistration.${deps.profile.groupSuffix}`;
   const resource = kind === 'mutating' ? 'mutatingwebhookconfigurations' : 'validatingwebhookconfigurations';
-  let lister: Lister | undefined;
+  const listerOf = (): Lister | undefined => {
+    try {
+      return deps.lister(group, resource);
+    } catch {
+      // The group is switched off (`--runtime-config`): no configuration can exist.
+      return undefined;
+    }
+  };
+  // Asked for as the plugin is built, before the server's informers start: its first list then runs beside
+  // theirs, not alone on the path of the server's first write (a fresh store's start-up objects, 0102).
+  let lister = listerOf();
   let synced = false;
   // The flattened list only changes when a configuration does: keyed by every name@resourceVersion.
   let cached: { key: string; entries: WebhookEntry[] } | undefined;
   return {
     async webhooks() {
-      if (lister === undefined) {
-        try {
-          lister = deps.lister(group, resource);
-        } catch {
-          // The group is switched off (`--runtime-config`): no configuration can exist.
-          return [];
-        }
-      }
+      lister ??= listerOf();
+      if (lister === undefined) return [];
       if (!synced) {
         await deps.listersSynced();
         synced = true;

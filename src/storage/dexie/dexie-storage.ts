@@ -267,6 +267,34 @@ export class DexieStorage implements Storage {
     );
   }
 
+  initSettings(
+    inits: readonly (readonly [string, unknown])[],
+    sets: readonly (readonly [string, unknown])[] = [],
+  ): Promise<unknown[]> {
+    // One read-write transaction on the native connection (a fresh store's start writes three settings: one
+    // transaction instead of three in sequence); each init keeps the value stored first, as initSetting.
+    return guard(async () => {
+      const db = await this.backend();
+      return new Promise<unknown[]>((resolve, reject) => {
+        const values: unknown[] = inits.map(([, value]) => value);
+        const transaction = db.transaction('settings', 'readwrite', this.transactionOptions);
+        const settings = transaction.objectStore('settings');
+        for (const [name, value] of sets) settings.put({ name, value });
+        inits.forEach(([name, value], i) => {
+          const request = settings.get(name);
+          request.onsuccess = () => {
+            const saved = request.result as SettingRow | undefined;
+            if (saved !== undefined) values[i] = saved.value;
+            else settings.put({ name, value });
+          };
+        });
+        // Acknowledged once durable (the transaction completed), as every other write.
+        transaction.oncomplete = () => resolve(values);
+        transaction.onabort = () => reject(transaction.error ?? new Error('settings write aborted'));
+      });
+    });
+  }
+
   onCommit(listener: CommitListener): () => void {
     // Wrapped, so that subscribing the same function twice means two deliveries and two unsubscribes.
     const entry: CommitListener = (change) => listener(change);

@@ -266,6 +266,18 @@ export class MemoryStorage implements Storage {
     return cloneValue(this.settings.get(name)) as T;
   }
 
+  async initSettings(
+    inits: readonly (readonly [string, unknown])[],
+    sets: readonly (readonly [string, unknown])[] = [],
+  ): Promise<unknown[]> {
+    // No await in between: one atomic step, as initSetting's.
+    for (const [name, value] of sets) this.settings.set(name, cloneInput(value));
+    return inits.map(([name, value]) => {
+      if (!this.settings.has(name)) this.settings.set(name, cloneInput(value));
+      return cloneValue(this.settings.get(name));
+    });
+  }
+
   onCommit(listener: CommitListener): () => void {
     // Wrapped, so that subscribing the same function twice means two deliveries and two unsubscribes.
     const entry: CommitListener = (change) => listener(change);

@@ -91,6 +91,8 @@ export class ReadCachedStorage implements Storage {
       this.initSetting = <T>(name: string, value: T) => init.call(backend, name, value) as Promise<T>;
     const readMany = backend.getSettings;
     if (readMany !== undefined) this.getSettings = (names) => readMany.call(backend, names);
+    const initMany = backend.initSettings;
+    if (initMany !== undefined) this.initSettings = (inits, sets) => initMany.call(backend, inits, sets);
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
@@ -181,6 +183,11 @@ export class ReadCachedStorage implements Storage {
   initSetting?<T>(name: string, value: T): Promise<T>;
   /** Present when the backend has it: without it, settings.ts reads the settings one by one. */
   getSettings?(names: readonly string[]): Promise<unknown[]>;
+  /** Present when the backend has it: without it, settings.ts initializes the settings one by one. */
+  initSettings?(
+    inits: readonly (readonly [string, unknown])[],
+    sets?: readonly (readonly [string, unknown])[],
+  ): Promise<unknown[]>;
   onCommit(listener: CommitListener): () => void {
     return this.inner.onCommit(listener);
   }
