@@ -10,7 +10,7 @@ import type { KindRegistration } from '../../types';
 import { attachStorage } from './attach';
 import { bindingStorage } from './binding';
 import { ephemeralContainersStorage } from './ephemeral-containers';
-import { evictionStorage } from './eviction';
+import { evictionStorage } from './eviction-storage';
 import { execStorage } from './exec';
 import { logStorage } from './log';
 import { portForwardStorage } from './portforward';
