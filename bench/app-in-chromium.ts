@@ -6,7 +6,7 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { preview } from 'vite';
+import { preview, type Plugin } from 'vite';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 
@@ -39,7 +39,11 @@ export async function startAppInChromium(
       stdio: 'inherit',
       env: { ...process.env, ...options.env },
     });
-  const server = await preview({ preview: { port: 0, host: '127.0.0.1' }, logLevel: 'warn' });
+  const server = await preview({
+    preview: { port: 0, host: '127.0.0.1' },
+    logLevel: 'warn',
+    plugins: [isolatedPage],
+  });
   const browser = await chromium.launch({
     executablePath: choice.executablePath,
     args: CHROMIUM_ARGS,
@@ -54,6 +58,30 @@ export async function startAppInChromium(
     },
   };
 }
+
+/**
+ * A page that runs no UI and is cross-origin isolated (COOP same-origin + COEP require-corp), served by the
+ * preview server at `ISOLATED_PAGE`: the worker sends that path to the network as any path it does not know.
+ * An isolated page's `performance.now()` has a 5 µs step where another page's is coarsened to 100 µs, which
+ * is the whole gap a GET's ratio to its floor is judged by (decision 0104).
+ */
+export const ISOLATED_PAGE = '/bench-isolated';
+const isolatedPage: Plugin = {
+  name: 'bench-isolated-page',
+  configurePreviewServer(server) {
+    server.middlewares.use((req, res, next) => {
+      if (req.url !== ISOLATED_PAGE) {
+        next();
+        return;
+      }
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.setHeader('cross-origin-opener-policy', 'same-origin');
+      res.setHeader('cross-origin-embedder-policy', 'require-corp');
+      res.setHeader('cache-control', 'no-store');
+      res.end('<!doctype html><title>bench</title>');
+    });
+  },
+};
 
 /** Waits until the worker controls `page` (opened on the app), then moves it to `/version`, which runs no UI. */
 export async function settleOnVersion(page: Page, base: string): Promise<void> {

@@ -43,6 +43,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   services: async () => (await import('./services')).runServicesBench(),
   protobuf: async () => (await import('./protobuf')).runProtobufBench(),
   profile: async () => (await import('./profile-worker')).runProfileBench(),
+  trace: async () => (await import('./trace-creates')).runTraceBench(),
   scale: async () => (await import('./scale')).runScaleBench(),
   wide: async () => (await import('./wide-objects')).runWideObjectsBench(),
   watchers: async () => (await import('./watchers')).runWatchersBench(),
