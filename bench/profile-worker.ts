@@ -15,12 +15,12 @@ import type { Figure } from './report';
 import { adminToken, settleOnVersion, startAppInChromium } from './app-in-chromium';
 import { attachToWorker } from './worker-target';
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];

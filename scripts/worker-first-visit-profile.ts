@@ -25,20 +25,9 @@ import { chromium } from 'playwright-core';
 import { SourceMapConsumer } from 'source-map-js';
 import { preview } from 'vite';
 import { usableAfter, usableProbe } from '../bench/usable-probe';
+import type { CpuProfile, ProfileNode } from '../bench/profile-worker';
 import { TargetSession } from '../bench/worker-target';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-  startTime: number;
-}
 
 const visits = Number(process.argv[2] ?? 3);
 const top = Number(process.argv[3] ?? 25);
