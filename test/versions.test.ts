@@ -71,9 +71,18 @@ describe('HorizontalPodAutoscaler v1 ↔ v2', () => {
     expect(JSON.parse(asV1.body.metadata.annotations['autoscaling.alpha.orch.io/metrics'])).toEqual([
       metrics[1],
     ]);
-    const updated = await host.request('PUT', `${v1}/h2`, {
-      body: { ...asV1.body, spec: { ...asV1.body.spec, maxReplicas: 12 } },
+    // The autoscaling controller writes the status beside this test: a conflict is retried on the latest
+    // version, as every client of optimistic concurrency must.
+    let latest = asV1;
+    let updated = await host.request('PUT', `${v1}/h2`, {
+      body: { ...latest.body, spec: { ...latest.body.spec, maxReplicas: 12 } },
     });
+    for (let attempt = 1; updated.status === 409 && attempt < 5; attempt++) {
+      latest = await host.request('GET', `${v1}/h2`);
+      updated = await host.request('PUT', `${v1}/h2`, {
+        body: { ...latest.body, spec: { ...latest.body.spec, maxReplicas: 12 } },
+      });
+    }
     expect(updated.status, updated.text).toBe(200);
     const asV2 = await host.request('GET', `${v2}/h2`);
     expect(asV2.body.spec.maxReplicas).toBe(12);
