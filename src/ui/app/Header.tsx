@@ -8,6 +8,7 @@
 import { useClient } from '../client-context';
 import { IdentitySwitcher } from '../identity/IdentitySwitcher';
 import { useAsync } from '../hooks/useAsync';
+import { besideFirstScreen } from '../lib/first-screen';
 import { preferences } from '../lib/preferences';
 import type { ViewName } from '../lib/route';
 import { RequestCounter } from './RequestCounter';
@@ -27,6 +28,8 @@ export function Header({
 }) {
   const client = useClient();
   const version = useAsync(async () => {
+    // On the explorer, once its first screen is shown (the list and discovery are asked first).
+    await besideFirstScreen();
     const response = await client.raw('GET', '/version');
     return response.ok ? ((await response.json()) as VersionInfo) : undefined;
   }, []);

@@ -24,7 +24,7 @@ import {
   type ResourceChoice,
 } from '../lib/resource-choice';
 import { countText } from '../lib/count-text';
-import { firstScreenShown } from '../lib/first-screen';
+import { besideFirstScreen, firstScreenShown } from '../lib/first-screen';
 import { navigate } from '../lib/route';
 import { BulkDeleteBar } from './BulkDeleteBar';
 import { CreatePanel } from './CreatePanel';
@@ -73,7 +73,8 @@ export function ExplorerView({ params, active }: ViewProps) {
         : undefined
       : collectionRef(choice, listNamespace);
   const table = useLiveTable(ref, true);
-  const namespaceNames = useLiveNames(NAMESPACES);
+  // The picker's list is asked once the first screen is shown; until then it offers the route's namespace.
+  const namespaceNames = useLiveNames(NAMESPACES, besideFirstScreen);
   const now = useNow(5000);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());

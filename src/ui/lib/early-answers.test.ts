@@ -33,20 +33,18 @@ describe('early answers', () => {
   it("hands the first screen's reads to the components' own requests, each once", async () => {
     const { server, early, client, asking } = setUp();
     askFirstScreen(asking, { view: 'explorer', params: {} });
-    expect(server.seen).toHaveLength(5);
-    // The same calls the header, the discovery provider, the namespace picker and the live table make.
-    await client.raw('GET', '/version');
+    expect(server.seen).toHaveLength(3);
+    // The same calls the discovery provider and the live table make.
     await client.discovery();
-    await client.send('GET', '/api/v1/namespaces');
     const list = await client.send<{ path: string }>('GET', '/api/v1/namespaces/default/configmaps', {
       accept: TABLE_ACCEPT,
     });
     expect(list.body.path).toBe('/api/v1/namespaces/default/configmaps');
-    expect(server.seen).toHaveLength(5);
+    expect(server.seen).toHaveLength(3);
     expect(early.size()).toBe(0);
     // Taken once: the next read is the server's again.
-    await client.send('GET', '/api/v1/namespaces');
-    expect(server.seen).toHaveLength(6);
+    await client.discovery();
+    expect(server.seen).toHaveLength(5);
   });
 
   it('asks the list the route names, or none when discovery must name its path', () => {
@@ -55,13 +53,8 @@ describe('early answers', () => {
     expect(inNamespace.server.seen).toContain(`GET /api/v1/configmaps ${TABLE_ACCEPT}`);
     const other = setUp();
     askFirstScreen(other.asking, { view: 'explorer', params: { kind: 'apps/v1/deployments' } });
-    // The reads the usable screen waits for first, then the namespaces and the version.
-    expect(other.server.seen.map((s) => s.split(' ')[1])).toEqual([
-      '/api',
-      '/apis',
-      '/api/v1/namespaces',
-      '/version',
-    ]);
+    // Only the reads the usable screen waits for: the namespaces and the version wait for it to be shown.
+    expect(other.server.seen.map((s) => s.split(' ')[1])).toEqual(['/api', '/apis']);
     // The tab's last discovery names the route's kind: its list goes too, at the path the explorer will ask.
     const cached = setUp();
     const deployments = {
@@ -151,13 +144,17 @@ describe('early answers', () => {
     expect(server.seen).toEqual(['GET /api/v1/namespaces application/json']);
   });
 
-  it('keeps for index.html the reads the explorer and the shell will ask, those the usable screen needs first', () => {
+  it('keeps for index.html the reads the usable screen waits for, the list first', () => {
     expect(firstScreenReads({ view: 'explorer', params: { ns: 'demo' } }, undefined)).toEqual([
       { path: '/api/v1/namespaces/demo/configmaps', accept: TABLE_ACCEPT },
       { path: '/api', accept: aggregatedDiscoveryAccept },
       { path: '/apis', accept: aggregatedDiscoveryAccept },
-      { path: '/api/v1/namespaces', accept: 'application/json' },
-      { path: '/version', accept: 'application/json' },
+    ]);
+    // Another view has no namespace picker and no usable mark to wait for: the header's version goes too.
+    expect(firstScreenReads({ view: 'console', params: {} }, undefined).map((r) => r.path)).toEqual([
+      '/api',
+      '/apis',
+      '/version',
     ]);
   });
 

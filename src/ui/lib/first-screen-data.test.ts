@@ -53,7 +53,7 @@ describe("the first screen's data read before the first render", () => {
   it('reads discovery and the default list from the early answers, without asking again', async () => {
     const { server, client } = setUp();
     await prepareFirstScreen(client, { view: 'explorer', params: {} }, undefined, 0);
-    expect(server.seen).toHaveLength(5);
+    expect(server.seen).toHaveLength(3);
     expect(server.seen).toContain(`${configmaps} ${TABLE_ACCEPT}`);
     // Looking does not take: a component's initial state looks, its effect takes.
     expect(peekPreparedDiscovery(0)?.done?.value.groupVersions).toEqual([]);

@@ -1,8 +1,12 @@
 /**
  * The first screen's reads, asked before the UI renders (see
- * early-answers.ts): the server's version (the header), discovery's two
- * aggregated documents (the shell), and for the explorer the namespaces (its
- * picker) and the shown kind's list as a Table (most of the screen). Each
+ * early-answers.ts): discovery's two aggregated documents (the shell) and for
+ * the explorer the shown kind's list as a Table (most of the screen); on
+ * another view the server's version (the header) too. What the explorer
+ * shows beside its list but does not wait for — the namespace picker's list
+ * and the header's version — is asked once the list is shown
+ * (`besideFirstScreen`), so that the worker answers the list and discovery
+ * without those two between them. Each
  * request is built as the component that consumes it builds its own (the
  * same client calls, paths and Accept headers), so the component's request
  * finds the answer waiting. The kind's list is the one the route names when
@@ -25,7 +29,7 @@ import { TABLE_ACCEPT, resourcePath, type ApiClient, type Discovery } from '../.
 import { aggregatedDiscoveryAccept } from '../../client/discovery';
 import { allNamespaces } from '../explorer/NamespaceSelect';
 import { assumedDefaultCollection, choiceFromParam, collectionRef, defaultChoice } from './resource-choice';
-import type { Route } from './route';
+import { parseRoute, startRoute, type Route } from './route';
 
 /** One read: a path and its Accept header (sent as a GET by the acting identity). */
 export interface FirstScreenRead {
@@ -48,15 +52,14 @@ export const firstScreenKey = 'orch-sandbox.first-screen';
 export function firstScreenReads(route: Route, cached: Discovery | undefined): FirstScreenRead[] {
   const json = 'application/json';
   const explorer = route.view === 'explorer';
-  // What the usable screen waits for first (the list, the heaviest read, then discovery), then what it shows
-  // beside (the namespace picker, the server's version): the worker takes them up in the order they are sent.
+  // What the usable screen waits for (the list, the heaviest read, then discovery): the worker takes them up in
+  // the order they are sent. The explorer's namespaces and version wait for the list to be shown (below).
   const list = explorer ? firstScreenList(route, cached) : undefined;
   return [
     ...(list === undefined ? [] : [{ path: list, accept: TABLE_ACCEPT }]),
     { path: '/api', accept: aggregatedDiscoveryAccept },
     { path: '/apis', accept: aggregatedDiscoveryAccept },
-    ...(explorer ? [{ path: '/api/v1/namespaces', accept: json }] : []),
-    { path: '/version', accept: json },
+    ...(explorer ? [] : [{ path: '/version', accept: json }]),
   ];
 }
 
@@ -129,4 +132,16 @@ export function firstScreenShown(): void {
  */
 export function afterFirstScreen(capMs = 1500): Promise<void> {
   return Promise.race([shown, new Promise<void>((resolve) => setTimeout(resolve, capMs))]);
+}
+
+/**
+ * What a page opened on the explorer shows beside its first screen but does not wait for (the namespace
+ * picker's list, the header's version) is asked once that screen is shown: on a first visit the worker
+ * answers requests one after another on its thread, so two more reads among the first screen's put the list
+ * and discovery later (0110). A page opened on another view asks them at once.
+ */
+export function besideFirstScreen(): Promise<void> {
+  return (parseRoute(location.hash) ?? startRoute).view === 'explorer'
+    ? afterFirstScreen()
+    : Promise.resolve();
 }
