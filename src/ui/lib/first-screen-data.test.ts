@@ -8,6 +8,7 @@ import {
   prepareFirstScreen,
   takePreparedDiscovery,
   takePreparedList,
+  togetherMs,
 } from './first-screen-data';
 
 const base = 'http://sandbox.test';
@@ -95,6 +96,45 @@ describe("the first screen's data read before the first render", () => {
       expect(peekPreparedDiscovery(0)).toBeDefined();
       await vi.advanceTimersByTimeAsync(5000);
       expect(peekPreparedDiscovery(0)).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('hands discovery on together with the list, or alone once the list is late', async () => {
+    vi.useFakeTimers();
+    try {
+      // The list answers when the test lets it (or after a while): discovery's answer waits for it.
+      const server = counting();
+      let answerList: () => void = () => undefined;
+      const listAnswered = new Promise<void>((resolve) => {
+        answerList = resolve;
+      });
+      const held = (request: Request) =>
+        new URL(request.url).pathname === configmaps
+          ? listAnswered.then(() => server.send(request))
+          : server.send(request);
+      const client = createClient({ baseUrl: base, fetch: held });
+      const done = prepareFirstScreen(client, { view: 'explorer', params: {} }, undefined, 0);
+      await vi.advanceTimersByTimeAsync(togetherMs / 2);
+      expect(peekPreparedDiscovery(0)?.done).toBeUndefined();
+      answerList();
+      await vi.advanceTimersByTimeAsync(0);
+      await done;
+      expect(peekPreparedDiscovery(0)?.done?.value.groupVersions).toEqual([]);
+      expect(peekPreparedList(configmaps, 0)?.done?.value.table.rows).toHaveLength(1);
+      // A list that does not answer holds discovery back no longer than togetherMs.
+      const never = createClient({
+        baseUrl: base,
+        fetch: (r) =>
+          new URL(r.url).pathname === configmaps ? new Promise(() => undefined) : server.send(r),
+      });
+      void prepareFirstScreen(never, { view: 'explorer', params: {} }, undefined, 1);
+      await vi.advanceTimersByTimeAsync(togetherMs - 1);
+      expect(peekPreparedDiscovery(1)?.done).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(peekPreparedDiscovery(1)?.done?.value.groupVersions).toEqual([]);
+      expect(peekPreparedList(configmaps, 1)?.done).toBeUndefined();
     } finally {
       vi.useRealTimers();
     }

@@ -49,18 +49,20 @@ export function prepareFirstScreen(
   cached: Discovery | undefined,
   version: number,
 ): Promise<void> {
-  const reads: Promise<unknown>[] = [];
-  const discoveryRead = prepared(client.discovery());
-  discovery.put(discoveryKey, discoveryRead, version);
-  reads.push(discoveryRead.promise);
   const path = route.view === 'explorer' ? firstScreenList(route, cached) : undefined;
   lists.clear();
-  if (path !== undefined) {
-    const listRead = prepared(readTable(client, path));
-    lists.put(path, listRead, version);
-    reads.push(listRead.promise);
-  }
-  return Promise.allSettled(reads).then(() => undefined);
+  const listRead = path === undefined ? undefined : prepared(readTable(client, path));
+  if (path !== undefined && listRead !== undefined) lists.put(path, listRead, version);
+  // Discovery is handed on together with the list (within `togetherMs`): its answer comes a few ms before the
+  // list's, and shown alone it costs a render and a layout of the whole explorer that the list's answer then
+  // waits behind; together they are one commit, the one that makes the screen usable (0110).
+  const discoveryRead = prepared(
+    listRead === undefined
+      ? client.discovery()
+      : withinOrAfter(client.discovery(), listRead.promise, togetherMs),
+  );
+  discovery.put(discoveryKey, discoveryRead, version);
+  return Promise.allSettled([discoveryRead.promise, listRead?.promise]).then(() => undefined);
 }
 
 /**
@@ -84,6 +86,27 @@ export function peekPreparedList(path: string, version: number): PreparedRead<Re
 /** The early read of the list at `path`, once, if it was read as identity version `version`. */
 export function takePreparedList(path: string, version: number): PreparedRead<ReadTable> | undefined {
   return lists.take(path, version);
+}
+
+/** How long discovery's answer waits for the list's to be handed on with it, at most. */
+export const togetherMs = 100;
+
+/** `value`, once `other` has settled too or `capMs` have passed since `value` arrived (a failure at once). */
+function withinOrAfter<T>(value: Promise<T>, other: Promise<unknown>, capMs: number): Promise<T> {
+  return value.then((v) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cap = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, capMs);
+    });
+    const settled = other.then(
+      () => undefined,
+      () => undefined,
+    );
+    return Promise.race([settled, cap]).then(() => {
+      clearTimeout(timer);
+      return v;
+    });
+  });
 }
 
 function prepared<T>(promise: Promise<T>): PreparedRead<T> {
