@@ -1,21 +1,28 @@
 // The start's namespaces and sandbox service account, with and without an informer's word on what exists: the
 // same objects through the same create path, none lost or doubled when the informer is behind the store or
-// still holds what the store lost.
+// still holds what the store lost; and a new store's direct path (createFreshStartupObjects), which must store
+// exactly what the create path stores.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/meta';
 import { allowAll } from '../auth/authorizer';
 import { StaticTokens } from '../auth/authn/static-tokens';
 import type { Lister } from '../machinery/lister';
-import { namingProfile } from '../machinery/naming';
+import { namingProfile, type NamingProfile } from '../machinery/naming';
 import { builtInDefinitions, builtInRegistry } from '../registry/builtins';
 import { Catalog } from '../registry/catalog';
 import { profileDefinitions } from '../registry/crd/definitions';
 import { RestInstaller } from '../registry/installer';
 import { parseRuntimeConfig } from '../registry/runtime-config';
 import { createMemoryStorage } from '../storage/memory/memory-storage';
-import { bootstrap, ensureSandboxServiceAccount, type CachedResource } from './bootstrap';
+import type { StoredObject } from '../storage/types';
+import {
+  bootstrap,
+  createFreshStartupObjects,
+  ensureSandboxServiceAccount,
+  type CachedResource,
+} from './bootstrap';
 
-const profile = namingProfile('orch');
+let profile: NamingProfile = namingProfile('orch');
 const user = { username: 'system:apiserver', groups: ['system:masters'] };
 const now = new Date('2026-01-02T03:04:05Z');
 const account = { namespace: 'default', name: 'sandbox' };
@@ -86,6 +93,55 @@ describe('the start-up namespaces and service account', () => {
       [...profile.initialNamespaces].sort(),
     );
     expect((await stored('serviceaccounts', 'default')).map((o) => o.metadata?.uid)).toEqual([uid]);
+  });
+});
+
+describe.each(['orch', 'kubernetes'] as const)('a new store written directly (%s profile)', (name) => {
+  beforeEach(() => {
+    profile = namingProfile(name);
+    fresh();
+  });
+
+  /** Every stored entry as JSON text (field order included), uids numbered in order of appearance. */
+  async function storedEntries(): Promise<string[]> {
+    const entries: StoredObject[] = [];
+    for (const [resource, namespace] of [
+      ['namespaces', ''],
+      ['serviceaccounts', account.namespace],
+    ] as const) {
+      const store = installer.storeFor('', resource);
+      if (store === undefined) throw new Error(`no ${resource}`);
+      entries.push(...(await store.objects.list(store.rt, namespace, {})).items);
+    }
+    const uids = new Map<string, string>();
+    return entries.map((e) =>
+      JSON.stringify(e).replace(/"uid":"([^"]+)"/g, (_, uid: string) => {
+        if (!uids.has(uid)) uids.set(uid, `uid-${uids.size}`);
+        return `"uid":"${uids.get(uid)}"`;
+      }),
+    );
+  }
+
+  it('stores what the create path stores: the same objects, fields in the same order, the same revisions', async () => {
+    await bootstrap(installer, profile, user, now);
+    await ensureSandboxServiceAccount(installer, account, user, now);
+    const created = await storedEntries();
+
+    fresh();
+    expect(await createFreshStartupObjects(installer, profile, account, now)).toBe(true);
+    const direct = await storedEntries();
+    expect(direct).toEqual(created);
+    expect(direct).toHaveLength(profile.initialNamespaces.length + 1);
+  });
+
+  it('leaves an object that exists already as it is', async () => {
+    await ensureSandboxServiceAccount(installer, account, user, now);
+    const [before] = await stored('serviceaccounts', 'default');
+    expect(await createFreshStartupObjects(installer, profile, account, now)).toBe(true);
+    expect(await stored('serviceaccounts', 'default')).toEqual([before]);
+    expect((await stored('namespaces')).map((o) => o.metadata?.name).sort()).toEqual(
+      [...profile.initialNamespaces].sort(),
+    );
   });
 });
 

@@ -8,12 +8,20 @@
  * created at once (a fresh store's start skips a read per object; a cache
  * behind the store still ends in the create's AlreadyExists, and a cache that
  * still holds an object the store lost is checked against the store).
+ *
+ * A store this start's own open created (`Storage.createdByOpen`), with an
+ * admission chain that cannot refuse or change these objects there, gets them
+ * from `createFreshStartupObjects` instead: the same objects, prepared by the
+ * same strategy steps, written together without the create path (0109).
  */
 
 import type { UserInfo } from '../api/authn';
 import { StatusError } from '../machinery/errors';
 import type { Lister } from '../machinery/lister';
 import type { NamingProfile } from '../machinery/naming';
+import type { KubeObject } from '../api/meta';
+import { applyDefaults, defaultingContext } from '../registry/defaults/index';
+import type { GenericStore } from '../registry/generic/store';
 import type { RestInstaller } from '../registry/installer';
 import { internalScope } from '../registry/rest/scope';
 
@@ -32,6 +40,24 @@ async function notCached(
   if (cached === undefined) return false;
   await cached.synced;
   return cached.lister.get(namespace, name) === undefined;
+}
+
+/** A start-up namespace as its create asks for it. */
+function initialNamespace(profile: NamingProfile, name: string): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels: { [`${profile.prefixed('metadata.name')}`]: name } },
+  };
+}
+
+/** The sandbox's service account as its create asks for it. */
+function sandboxAccount(account: { namespace: string; name: string }): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: account.name, namespace: account.namespace },
+  };
 }
 
 export async function bootstrap(
@@ -57,15 +83,7 @@ export async function bootstrap(
     if (!(await notCached(cached, '', name)) && (await store.objects.get(store.rt, '', name)) !== undefined)
       return;
     try {
-      await store.create(
-        { ...scope, name: '' },
-        {
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name, labels: { [`${profile.prefixed('metadata.name')}`]: name } },
-        },
-        {},
-      );
+      await store.create({ ...scope, name: '' }, initialNamespace(profile, name), {});
     } catch (e) {
       if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
     }
@@ -100,18 +118,68 @@ export async function ensureSandboxServiceAccount(
     now,
   );
   try {
-    const created = await store.create(
-      scope,
-      {
-        apiVersion: 'v1',
-        kind: 'ServiceAccount',
-        metadata: { name: account.name, namespace: account.namespace },
-      },
-      {},
-    );
+    const created = await store.create(scope, sandboxAccount(account), {});
     return created.metadata?.uid;
   } catch (e) {
     if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
     return (await store.objects.get(store.rt, account.namespace, account.name))?.object.metadata?.uid;
   }
+}
+
+/**
+ * The start-up namespaces and the sandbox's service account on a store nothing else has written (the browser's
+ * first visit): each prepared as the create path prepares a create without a field manager — the kind's
+ * defaults, the strategy's `prepareForCreate` (uid, creationTimestamp, a namespace's finalizer and phase) and
+ * canonical field order — then stored with `ObjectStore.create`, all issued at once in the order the create
+ * path stores them (the namespaces, then the account), so they take the same resourceVersions and reach the
+ * informers and watches as the same ADDED events. What the create path does besides cannot change them here
+ * and is skipped: validation (these objects are valid by construction; bootstrap.test.ts compares both paths'
+ * objects) and admission, which the caller skips only when it cannot refuse or change them (no webhook, policy
+ * or quota exists yet, and only plugins on by default, unconfigured, are enabled). An object that exists already
+ * is left as it is, as the create path's AlreadyExists. Returns false, having changed nothing it could not keep,
+ * when a write failed otherwise: the caller then runs the create path, which makes what is missing.
+ */
+export async function createFreshStartupObjects(
+  rest: RestInstaller,
+  profile: NamingProfile,
+  account: { namespace: string; name: string },
+  now: Date,
+): Promise<boolean> {
+  const namespaces = rest.storeFor('', 'namespaces');
+  const accounts = rest.storeFor('', 'serviceaccounts');
+  if (namespaces === undefined || accounts === undefined) return false;
+  const writes: [GenericStore, KubeObject][] = [
+    ...profile.initialNamespaces.map((name): [GenericStore, KubeObject] => [
+      namespaces,
+      initialNamespace(profile, name),
+    ]),
+    [accounts, sandboxAccount(account)],
+  ];
+  const outcomes = await Promise.allSettled(
+    writes.map(([store, object]) => store.objects.create(store.rt, preparedCreate(store, object, now))),
+  );
+  return outcomes.every(
+    (o) =>
+      o.status === 'fulfilled' || (o.reason instanceof StatusError && o.reason.reason === 'AlreadyExists'),
+  );
+}
+
+/** `object` as `GenericStore`'s create prepares it before admission's validation, for a write without a field manager. */
+function preparedCreate(store: GenericStore, object: KubeObject, now: Date): KubeObject {
+  const { rt, strategy, deps } = store;
+  if (!rt.custom && rt.definition !== undefined)
+    applyDefaults(
+      deps.definitions,
+      rt.definition,
+      object,
+      defaultingContext(deps.profile, deps.featureGates),
+    );
+  strategy.prepareForCreate(object, {
+    now,
+    definitions: deps.definitions,
+    namespaceFinalizer: deps.profile.namespaceFinalizer,
+    profile: deps.profile,
+    featureGates: deps.featureGates,
+  });
+  return strategy.canonicalize(object);
 }

@@ -73,7 +73,8 @@ import { instrumentStorage } from './instrumented-storage';
 import { storedObjectCounter } from './object-counts';
 import { bootstrapHooks, ServerHealth } from './health/checks';
 import { Lifecycle, type Entry } from './lifecycle';
-import { bootstrap, ensureSandboxServiceAccount } from './bootstrap';
+import { bootstrap, createFreshStartupObjects, ensureSandboxServiceAccount } from './bootstrap';
+import { defaultOnPluginNames } from '../admission/plugins/index';
 import { ForegroundRequests } from './foreground';
 import { createOpenApiService } from '../http/openapi/service';
 import { serverVersion } from '../http/nonresource';
@@ -98,7 +99,13 @@ import { profileDefinitions } from '../registry/crd/definitions';
 import { CrdRegistrar } from '../registry/crd/registrar';
 import { SharedInformerFactory } from '../registry/cache/factory';
 import { namespaceLister } from '../registry/cache/namespace-lister';
-import { initialSetting, initialSettings, readSettings, type SettingReader } from '../storage/settings';
+import {
+  initialSetting,
+  initialSettings,
+  missingSettings,
+  readSettings,
+  type SettingReader,
+} from '../storage/settings';
 import type { ChangeRecord } from '../storage/types';
 import { ServiceAllocators } from '../registry/kinds/core/service/allocators';
 import type { Simulation } from '../simulation/index';
@@ -805,6 +812,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   /**
+   * A new store's essentials without the create path, from the start's first moment (beside its settings and
+   * the informers' first lists instead of after them): only where admission could neither refuse nor change
+   * them — the store holds no webhook configuration, admission policy or quota yet, and the chain is the
+   * default-on plugins' (or fewer) without a configuration file. Resolves false when it did not write them all
+   * (the create path then makes what is missing, after the informers, as on any other start).
+   */
+  async function freshEssentials(created: Promise<boolean>): Promise<boolean> {
+    const inert =
+      (options.admission?.pluginConfigurations?.size ?? 0) === 0 &&
+      storeDeps.admission.names.every((name) => defaultOnPluginNames.has(name));
+    if (!inert || !(await created)) return false;
+    return createFreshStartupObjects(installer, profile, sandboxServiceAccount, now()).catch(() => false);
+  }
+
+  /**
    * The post-start hooks' writes, which run while the server already answers (as the real server's
    * `rbac/bootstrap-roles` and the other hooks do; `/readyz` fails for them until they are done).
    */
@@ -990,16 +1012,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // them. `informers.start()` below awaits every one (and starts again one whose first list failed).
     const listing = Promise.all([informers.start(), resyncServiceAllocators()]);
     listing.catch(() => undefined);
+    // A store this start's own open created (the browser's first visit) holds nothing: its settings are known
+    // missing without a read, and its essentials are written from now on, beside the settings (0109).
+    const created = storage.createdByOpen?.().catch(() => false) ?? Promise.resolve(false);
+    const essentials = freshEssentials(created);
+    essentials.catch(() => undefined);
     // Every setting the start reads, in one read of the store (one IndexedDB transaction instead of one each,
     // in sequence); each is then answered from it once, and read from the store again after that.
-    const startSettings = await readSettings(storage, [
+    const settingNames = [
       continueTokenKeySetting,
       profileSetting,
       sandboxSettingsSetting,
       clockSetting,
       ...(simulationSettings !== undefined ? [stoppedNodesSetting] : []),
       ...identityStartSettings,
-    ]);
+    ];
+    const startSettings = (await created)
+      ? missingSettings(storage, settingNames)
+      : await readSettings(storage, settingNames);
     // What a fresh store lacks (the continue-token key, the identity state, the profile's name) written in one
     // transaction, each keeping a value another replica stored first; the reader then answers them as stored.
     const startRead = await initialSettings(
@@ -1036,7 +1066,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     );
     bootstrapRefused = false;
     step('informers');
-    await bootstrapEssentials();
+    if (!(await essentials)) await bootstrapEssentials();
     step('essentials');
     // The watch caches start once the initial namespaces exist, as the real cacher's first list finds them:
     // on a fresh server a watch from resourceVersion 1 is 410 `too old resource version: 1 (<start>)`. The

@@ -1,8 +1,9 @@
 // Generated settings: callers racing on an empty store all get the first value stored, with a backend that
-// stores atomically (the memory store) and, falling back to read-then-write, with one that does not.
+// stores atomically (the memory store) and, falling back to read-then-write, with one that does not; a new store's
+// names answered as missing without a read, and only once.
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from './memory/memory-storage';
-import { initialSetting, initialSettings, readSettings } from './settings';
+import { initialSetting, initialSettings, missingSettings, readSettings } from './settings';
 import type { Storage } from './types';
 
 describe('initialSetting', () => {
@@ -59,5 +60,20 @@ describe('initialSettings', () => {
     expect(await read('fresh')).toBe('generated');
     const stored = await Promise.all(['kept', 'fresh', 'label'].map((name) => memory.getSetting(name)));
     expect(stored).toEqual(['theirs', 'generated', 'set']);
+  });
+});
+
+describe('missingSettings', () => {
+  it('answers each name once as missing, then reads the store; a generated one still keeps what was stored first', async () => {
+    const storage = createMemoryStorage();
+    const read = missingSettings(storage, ['key', 'other']);
+    // Stored by another writer after the store was taken for new: kept by initialSettings, seen by a second read.
+    await storage.setSetting('key', 'theirs');
+    await storage.setSetting('other', 'set');
+    const start = await initialSettings(storage, read, { key: () => 'mine' });
+    expect(await start('key')).toBe('theirs');
+    expect(await read('other')).toBeUndefined();
+    expect(await read('other')).toBe('set');
+    expect(await read('unnamed')).toBeUndefined();
   });
 });

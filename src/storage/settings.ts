@@ -2,7 +2,8 @@
  * Settings a server generates on first start (signing keys, the continue-token key): read when they exist, else
  * generated and stored so that every replica sharing the store ends up with the first one stored — atomically
  * where the backend can (`initSetting`), read-then-write otherwise. And the start's reads of several settings
- * in one read of the store (`readSettings`), where a backend can read them together.
+ * in one read of the store (`readSettings`), where a backend can read them together, or none at all when the
+ * store is new (`missingSettings`).
  */
 
 import type { Storage } from './types';
@@ -34,6 +35,19 @@ export async function readSettings(storage: Storage, names: readonly string[]): 
   const values = await (storage.getSettings !== undefined
     ? storage.getSettings(names)
     : Promise.all(names.map((name) => storage.getSetting(name))));
+  return answeredOnce(storage, names, values);
+}
+
+/**
+ * `readSettings` for a store that holds no setting — one this start's own open created
+ * (`Storage.createdByOpen`) — without the read that could only find each of `names` missing: each is answered
+ * once as missing, and every other read from the store.
+ */
+export function missingSettings(storage: Storage, names: readonly string[]): SettingReader {
+  return answeredOnce(storage, names, []);
+}
+
+function answeredOnce(storage: Storage, names: readonly string[], values: readonly unknown[]): SettingReader {
   const read = new Map<string, unknown>(names.map((name, i) => [name, values[i]]));
   return async <T>(name: string): Promise<T | undefined> => {
     if (!read.has(name)) return storage.getSetting<T>(name);

@@ -174,6 +174,14 @@ export interface Storage {
   ): Promise<unknown[]>;
 
   /**
+   * Optional: resolves, once the store is open, to whether this handle's own open created it — so that it held
+   * nothing (no object, history or setting) when this handle first saw it, as on the browser's first visit. The
+   * server's start then knows what it would only read to find missing (its settings) and writes its start-up
+   * objects without the create path (server/bootstrap.ts, decision 0109). Without it, no store is taken for new.
+   */
+  createdByOpen?(): Promise<boolean>;
+
+  /**
    * Optional: the caller promises (`true`) that no other handle writes the store until it calls with `false`, as
    * the browser's writer lease guarantees; a backend may then skip reading what only its own writes change.
    */

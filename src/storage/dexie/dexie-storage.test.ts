@@ -2,7 +2,8 @@
 // fake-indexeddb, plus what only a persistent store can show: a second
 // connection sees what the first one committed, and a long list read in
 // several transactions lets writes commit between them and still answers
-// the collection as it was at one revision.
+// the collection as it was at one revision; and only the handle whose open
+// created the database takes it for new.
 import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/meta';
@@ -48,6 +49,24 @@ describe('dexie storage persistence', () => {
     expect((await second.getAt('/a/x', 1))?.revision).toBe(1);
     expect(await second.getSetting('token')).toBe('abc');
     expect((await second.create('/a/y', { kind: 'Thing' })).revision).toBe(3);
+    await second.close();
+  });
+});
+
+describe('dexie storage: a database this handle created', () => {
+  it('is new to the handle whose open created it, and to no later handle', async () => {
+    const name = `storage-test-created-${++databases}`;
+    const first = createDexieStorage({ name, indexedDB, IDBKeyRange });
+    expect(await first.createdByOpen?.()).toBe(true);
+    expect(await first.currentRevision()).toBe(0);
+    await first.create('/a/x', { kind: 'Thing', metadata: { name: 'x' } });
+    // Asked again after writes, the answer is still about the open.
+    expect(await first.createdByOpen?.()).toBe(true);
+    await first.close();
+
+    const second = createDexieStorage({ name, indexedDB, IDBKeyRange });
+    expect(await second.createdByOpen?.()).toBe(false);
+    expect(await second.currentRevision()).toBe(1);
     await second.close();
   });
 });

@@ -34,6 +34,7 @@ import { openDatabase, type ObjectRow, type SettingRow, type StorageDatabase } f
 import {
   commitBatch,
   revisionsFrom,
+  storeRevision,
   type BatchWrite,
   type NativeDatabase,
   type NativeTransactionOptions,
@@ -87,6 +88,8 @@ export class DexieStorage implements Storage {
   private readonly listRowsPerTransaction: number;
   /** Collections' totals for a first page's `remaining`, kept while exclusive (range-counts.ts). */
   private readonly counts = new RangeCounts();
+  /** Set when this handle's open created the database (Dexie's `populate`, in the creating upgrade). */
+  private created = false;
 
   constructor(options: DexieStorageOptions) {
     const dexieOptions: DexieOptions = { cache: 'disabled' };
@@ -97,14 +100,30 @@ export class DexieStorage implements Storage {
       this.transactionOptions = { durability: options.durability };
     }
     this.db = openDatabase(options.name, dexieOptions);
+    this.db.on('populate', () => {
+      this.created = true;
+    });
     this.keyRanges = (options.IDBKeyRange ??
       (globalThis as { IDBKeyRange?: unknown }).IDBKeyRange) as NativeKeyRanges;
     this.listRowsPerTransaction = options.listRowsPerTransaction ?? defaultRowsPerTransaction;
   }
 
   currentRevision(): Promise<number> {
-    const { db } = this;
-    return guard(() => db.transaction('r', db.changes, db.meta, async () => (await this.revisions())[0]));
+    // On the native connection, as `get`: the watch caches' start reads it before the server serves, and Dexie's
+    // promise machinery on its first use cost more than the read itself (0109).
+    return guard(async () => {
+      const db = await this.backend();
+      return new Promise<number>((resolve, reject) => {
+        const transaction = db.transaction(['changes', 'meta'], 'readonly');
+        storeRevision(transaction, (revision) => resolve(revision));
+        transaction.onabort = () => reject(transaction.error ?? new Error('revision read aborted'));
+      });
+    });
+  }
+
+  async createdByOpen(): Promise<boolean> {
+    await guard(() => this.backend());
+    return this.created;
   }
 
   compactedRevision(): Promise<number> {

@@ -93,6 +93,8 @@ export class ReadCachedStorage implements Storage {
     if (readMany !== undefined) this.getSettings = (names) => readMany.call(backend, names);
     const initMany = backend.initSettings;
     if (initMany !== undefined) this.initSettings = (inits, sets) => initMany.call(backend, inits, sets);
+    const created = backend.createdByOpen;
+    if (created !== undefined) this.createdByOpen = () => created.call(backend);
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
@@ -188,6 +190,8 @@ export class ReadCachedStorage implements Storage {
     inits: readonly (readonly [string, unknown])[],
     sets?: readonly (readonly [string, unknown])[],
   ): Promise<unknown[]>;
+  /** Present when the backend has it: without it, the server takes no store for new. */
+  createdByOpen?(): Promise<boolean>;
   onCommit(listener: CommitListener): () => void {
     return this.inner.onCommit(listener);
   }

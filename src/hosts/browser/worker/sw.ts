@@ -55,6 +55,10 @@ if (self.registration.active === null && self.registration.waiting === null)
   queueMicrotask(() => {
     prefetchLazyModule('table-printers');
     void apiServer(profile).catch(() => undefined);
+    // The request handlers too, in the next task: the thread then waits for the browser's install and
+    // IndexedDB's creation of the store, where the page's first request (at activation) would make them
+    // while the server's start runs (0109).
+    setTimeout(() => requestHandlers(), 0);
   });
 /**
  * The MSW handlers, made by the first fetch event. MSW notes where each handler was made (a `new Error()`);
