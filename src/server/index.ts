@@ -301,7 +301,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     now,
   );
   // One subscription to the store delivers every commit to every open watch, in slices when there are many.
-  const watchHub = new WatchHub(storage, undefined, options.watchesAfterAnswer === true);
+  // With `watchesAfterAnswer` (the browser host) the in-process components' watches get their changes once the
+  // clients' requests pause, as their lists wait (`behindClients` below; 0111).
+  const watchHub = new WatchHub(
+    storage,
+    undefined,
+    options.watchesAfterAnswer === true,
+    options.watchesAfterAnswer === true
+      ? (run) => void foreground.settled(BACKGROUND_PAUSE_MS, BACKGROUND_MAX_WAIT_MS).then(run)
+      : undefined,
+  );
   const controllers: Controller[] = [];
   // Resolved once this server's serviceaccount controller has made its first pass, or when it will make none:
   // until then the ServiceAccount plugin waits for a missing `default` account (decision 0073).
@@ -881,12 +890,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const controllerManagerConnection: ConnectionInfo = {
     trimsManagedFields: true,
     watchEventsAsObjects: true,
+    behindClients: true,
   };
   // The clients' requests in flight, which the start-up work beside them lets go first.
   const foreground = new ForegroundRequests();
 
   /** The simulated cluster's components' connection: in process, reading watch events as objects. */
-  const inProcessConnection: ConnectionInfo = { watchEventsAsObjects: true };
+  const inProcessConnection: ConnectionInfo = { watchEventsAsObjects: true, behindClients: true };
 
   /**
    * The fetch of the controllers' and the simulated cluster's clients: a list first waits for a pause in the
