@@ -308,7 +308,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     undefined,
     options.watchesAfterAnswer === true,
     options.watchesAfterAnswer === true
-      ? (run) => void foreground.settled(BACKGROUND_PAUSE_MS, BACKGROUND_MAX_WAIT_MS).then(run)
+      ? (run) => foreground.afterPause(BACKGROUND_PAUSE_MS, BACKGROUND_MAX_WAIT_MS, run)
       : undefined,
   );
   const controllers: Controller[] = [];
