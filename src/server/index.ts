@@ -6,6 +6,7 @@
  */
 
 import { flushAfterAnswer } from '../machinery/after-answer';
+import { turnArrived } from '../machinery/cooperative';
 import type { UserInfo } from '../api/authn';
 import type { ConnectionInfo } from '../api/connection';
 import type { Status } from '../api/meta';
@@ -1303,6 +1304,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     firstRequestsDone: afterFirstRequests,
     ready,
     fetch(request: Request, conn?: ConnectionInfo): Promise<Response> {
+      // The host's task that brought the request counts from here for long work's slices
+      // (machinery/cooperative.ts). Only a host's arrival is one: an in-process client's request (a controller's,
+      // the loopback's) goes to the pipeline directly, often from the middle of a running task, whose start it
+      // is not.
+      turnArrived();
       // Decoded once, for the readiness check, the gate and the pipeline.
       const decoded = decodeRequest(request);
       if (!served || waitsForReadiness(request.method, decoded.url))
