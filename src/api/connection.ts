@@ -45,4 +45,10 @@ export interface ConnectionInfo {
    * (machinery/watch-objects.ts) instead of decoding its bytes: the in-process controllers and simulated cluster.
    */
   watchEventsAsObjects?: boolean;
+  /**
+   * The in-process controllers' and simulated cluster's connection, which runs behind the clients' requests:
+   * their lists, and in the browser host their watches' live events, wait for a pause in the clients' requests
+   * (decisions 0106, 0111).
+   */
+  behindClients?: boolean;
 }

@@ -56,6 +56,32 @@ it('a check a slice or more after the arrival, in a later task, counts from itse
   expect(coop.sliceSpent()).toBe(true);
 });
 
+it('checks within half a slice of an arrival arm no timer; a later one marks the turn from the arrival', async () => {
+  coop.turnArrived();
+  clock += 1;
+  expect(coop.sliceSpent()).toBe(false);
+  await endOfTask();
+  clock += 3;
+  expect(coop.sliceSpent()).toBe(false);
+  expect(vi.getTimerCount()).toBe(0);
+  // Past half a slice: marked (a timer to end the mark), counted from the arrival.
+  clock += 2;
+  expect(coop.sliceSpent()).toBe(false);
+  expect(vi.getTimerCount()).toBe(1);
+  clock += coop.sliceMs - 6;
+  expect(coop.sliceSpent()).toBe(true);
+});
+
+it('a long first turn is spent at a slice from the arrival when its checks are frequent', () => {
+  coop.turnArrived();
+  let spentAt = 0;
+  for (let step = 1; step <= 30 && spentAt === 0; step++) {
+    clock += 1;
+    if (coop.sliceSpent()) spentAt = step;
+  }
+  expect(spentAt).toBe(coop.sliceMs);
+});
+
 it('an arrival after a check of the same turn does not move its start', () => {
   expect(coop.sliceSpent()).toBe(false);
   clock += 5;

@@ -16,12 +16,14 @@
  * The turn's start is taken as the first check made in it (a timer armed
  * then marks the next turn), so time a turn spent before any check is not
  * counted; the checks are frequent enough on every long path for that to
- * matter little. A request's arrival (`turnArrived`, the pipeline's first
- * step) counts too, without a timer of its own: most requests (a GET
- * answered from memory) make no other check, and a timer per request cost
- * ~50 µs of a service worker's time. A later check decides which turn the
- * arrival was in: provably its own while a microtask queued at the arrival
- * has not run (counted from the arrival, as before); otherwise from the
+ * matter little. A request's arrival from its host (`turnArrived`, in the
+ * server's `fetch`: a task of its own) counts too, without a timer of its
+ * own: most requests (a GET answered from memory) make no other check, and a
+ * timer per request cost ~50 µs of a service worker's time; a check within
+ * half a slice of an arrival marks nothing either (`unmarkedMs`: a small
+ * write's phases arm no timer). A later check decides which turn the arrival
+ * was in: provably its own while a microtask queued at the arrival has not
+ * run (counted from the arrival, as before); otherwise from the
  * arrival when that was less than a slice ago (which can only end the slice
  * sooner), else from the check itself — the arrival's turn then ran a whole
  * slice with no check in it, so the check is taken to be in a later turn.
@@ -116,8 +118,19 @@ export function turnArrived(): void {
   queueMicrotask(endArrivalTask);
 }
 
+/**
+ * Within this much of a request's arrival a check neither marks the turn nor arms the timer that ends the mark:
+ * the turn it is in began no earlier than the arrival (the arrival's own, counted from the arrival as a mark would
+ * count it, or a later one), so its slice is not spent. This holds because only a host's arrival is one, at the
+ * start of its own task: an in-process request made in the middle of a long task does not move `arrivedAt`. A small request (a create: ~1–3 ms of work in all) then
+ * makes every check of its phases without a timer task of its own; long work marks its turn at its first check
+ * past this, still inside its first slice when its checks are less than this far apart.
+ */
+const unmarkedMs = sliceMs / 2;
+
 /** Whether the current turn has run past its slice. */
 export function sliceSpent(): boolean {
+  if (!turnMarked && performance.now() - arrivedAt < unmarkedMs) return false;
   markTurn();
   return performance.now() - turnStart >= sliceMs;
 }

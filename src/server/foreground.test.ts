@@ -48,4 +48,25 @@ describe('ForegroundRequests', () => {
     f.begin();
     await expect(f.settled(60_000, 5)).resolves.toBeUndefined();
   });
+
+  it('runs after a pause of the whole window, or after maxWaitMs when requests never pause', async () => {
+    const f = new ForegroundRequests();
+    let ran = 0;
+    f.afterPause(40, 60_000, () => ran++);
+    // A burst: a request begins and ends every 10 ms, each gap shorter than the window.
+    for (let i = 0; i < 5; i++) {
+      const end = f.begin();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      end();
+      expect(ran).toBe(0);
+    }
+    while (ran === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ran).toBe(1);
+    // A request that never ends: the bound runs it.
+    f.begin();
+    let bounded = false;
+    f.afterPause(60_000, 5, () => (bounded = true));
+    while (!bounded) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(bounded).toBe(true);
+  });
 });

@@ -71,4 +71,24 @@ export class ForegroundRequests {
       await new Promise((resolve) => setTimeout(resolve, Math.min(windowMs - pausedFor, deadline - now)));
     }
   }
+
+  /**
+   * Runs `run` once no client request has been in flight for `windowMs` in a row, or after `maxWaitMs`:
+   * `settled` for a caller that needs no promise and asks for it all the time (the in-process watches' fan-out,
+   * once per burst of writes, decision 0111). It looks at the requests only from a timer, at most one armed at a
+   * time, `windowMs` apart while they go on: no timer armed or cleared per request, as `settled`'s `quiet` does.
+   */
+  afterPause(windowMs: number, maxWaitMs: number, run: () => void): void {
+    const deadline = Date.now() + maxWaitMs;
+    const look = (): void => {
+      const now = Date.now();
+      const pausedFor = this.inFlight > 0 ? 0 : now - this.lastChange;
+      if (pausedFor >= windowMs || now >= deadline) {
+        run();
+        return;
+      }
+      setTimeout(look, Math.min(windowMs - pausedFor, deadline - now));
+    };
+    look();
+  }
 }

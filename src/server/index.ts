@@ -6,6 +6,7 @@
  */
 
 import { flushAfterAnswer } from '../machinery/after-answer';
+import { turnArrived } from '../machinery/cooperative';
 import type { UserInfo } from '../api/authn';
 import type { ConnectionInfo } from '../api/connection';
 import type { Status } from '../api/meta';
@@ -308,7 +309,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     now,
   );
   // One subscription to the store delivers every commit to every open watch, in slices when there are many.
-  const watchHub = new WatchHub(storage, undefined, options.watchesAfterAnswer === true);
+  // With `watchesAfterAnswer` (the browser host) the in-process components' watches get their changes once the
+  // clients' requests pause, as their lists wait (`behindClients` below; 0111).
+  const watchHub = new WatchHub(
+    storage,
+    undefined,
+    options.watchesAfterAnswer === true,
+    options.watchesAfterAnswer === true
+      ? (run) => foreground.afterPause(BACKGROUND_PAUSE_MS, BACKGROUND_MAX_WAIT_MS, run)
+      : undefined,
+  );
   const controllers: Controller[] = [];
   // Resolved once this server's serviceaccount controller has made its first pass, or when it will make none:
   // until then the ServiceAccount plugin waits for a missing `default` account (decision 0073).
@@ -903,12 +913,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const controllerManagerConnection: ConnectionInfo = {
     trimsManagedFields: true,
     watchEventsAsObjects: true,
+    behindClients: true,
   };
   // The clients' requests in flight, which the start-up work beside them lets go first.
   const foreground = new ForegroundRequests();
 
   /** The simulated cluster's components' connection: in process, reading watch events as objects. */
-  const inProcessConnection: ConnectionInfo = { watchEventsAsObjects: true };
+  const inProcessConnection: ConnectionInfo = { watchEventsAsObjects: true, behindClients: true };
 
   /**
    * The fetch of the controllers' and the simulated cluster's clients: a list first waits for a pause in the
@@ -1323,6 +1334,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     firstRequestsDone: afterFirstRequests,
     ready,
     fetch(request: Request, conn?: ConnectionInfo): Promise<Response> {
+      // The host's task that brought the request counts from here for long work's slices
+      // (machinery/cooperative.ts). Only a host's arrival is one: an in-process client's request (a controller's,
+      // the loopback's) goes to the pipeline directly, often from the middle of a running task, whose start it
+      // is not.
+      turnArrived();
       // Decoded once, for the readiness check, the gate and the pipeline.
       const decoded = decodeRequest(request);
       if (!served || waitsForReadiness(request.method, decoded.url))

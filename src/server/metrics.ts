@@ -187,6 +187,9 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
    * kept (prometheus.ts) where a new one's is spelled out on every observation. As many as the series.
    */
   private readonly controllerLabels = new Map<string, Map<string, Labels>>();
+  /** The store's and admission steps' label sets, frozen, by their values (bounded: a few operations and types). */
+  private readonly storeLabels = new Map<string, Labels>();
+  private readonly stepLabels = new Map<string, Labels>();
   private readonly watchEvents = new Scalar(
     {
       name: 'apiserver_watch_events_total',
@@ -322,7 +325,15 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
 
   /** One store call, for `etcd_request_duration_seconds`. */
   observeStore(operation: string, type: string, seconds: number): void {
-    this.etcdDuration.observe({ operation, type }, seconds);
+    // One frozen label set per operation and type, whose text is found by identity (prometheus.ts `labelText`):
+    // every store call observes one.
+    const id = `${operation} ${type}`;
+    let labels = this.storeLabels.get(id);
+    if (labels === undefined) {
+      labels = Object.freeze({ operation, type });
+      this.storeLabels.set(id, labels);
+    }
+    this.etcdDuration.observe(labels, seconds);
   }
 
   observeController(
@@ -349,10 +360,14 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   }
 
   observeStep(l: { operation: string; rejected: boolean; type: string }, seconds: number): void {
-    this.stepDuration.observe(
-      { operation: l.operation, rejected: String(l.rejected), type: l.type },
-      seconds,
-    );
+    // Frozen and kept as `observeStore`'s: every write observes two steps (admit, validate).
+    const id = `${l.operation} ${l.type} ${l.rejected}`;
+    let labels = this.stepLabels.get(id);
+    if (labels === undefined) {
+      labels = Object.freeze({ operation: l.operation, rejected: String(l.rejected), type: l.type });
+      this.stepLabels.set(id, labels);
+    }
+    this.stepDuration.observe(labels, seconds);
   }
 
   observeWebhook(

@@ -99,6 +99,8 @@ export interface ApiServerOptions {
    * Watches get a commit in a later turn, after the writer's answer, instead of inside the commit (the browser
    * host: a sequential writer's next request then does not wait for the watches' encoding and their in-process
    * clients' decoding). Default false: the Node host writes watch frames inside the commit, for its watch latency.
+   * With it, the in-process controllers' and simulated cluster's watches get their changes once the clients'
+   * requests pause (at most ~100 ms later), as their lists wait (decisions 0106, 0111).
    */
   watchesAfterAnswer?: boolean;
   /**

@@ -32,7 +32,6 @@ import type { UserInfo } from '../api/authn';
 import type { RequestAudit } from './audit';
 import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
 import { acceptsYaml, yamlLibrary } from '../machinery/decode/yaml-library';
-import { turnArrived } from '../machinery/cooperative';
 import { afterAnswer } from '../machinery/after-answer';
 
 export interface PipelineDeps {
@@ -109,8 +108,6 @@ export function answerRequest(
   decoded?: DecodedRequest,
 ): Response | Promise<Response> {
   const started = performance.now();
-  // The turn that brought the request counts from here for long work's slices (machinery/cooperative.ts).
-  turnArrived();
   // decode
   const { url, info } = decoded ?? decodeRequest(request);
   const headers = request.headers;

@@ -225,7 +225,10 @@ export function openWatchStream(
             close();
           }),
         );
-        handle = storage.watch(scope, spec.request, {
+        // An in-process component's live events may wait for a pause in the clients' requests (0111).
+        const request =
+          ctx.conn?.behindClients === true ? { ...spec.request, behindClients: true } : spec.request;
+        handle = storage.watch(scope, request, {
           emit: (type, object) => send(type, object),
           fail: (status) => {
             send('ERROR', status);

@@ -4,7 +4,8 @@
  * a task scheduled at the commit run before it reaches the last watch; a
  * watch removed meanwhile gets nothing more, and one added while a change
  * is being delivered does not get that change (its start read holds it);
- * changes committed while a fan-out paused reach each watch together.
+ * changes committed while a fan-out paused reach each watch together;
+ * in-process watches may wait for a pause in the clients' requests.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -126,6 +127,57 @@ describe('WatchHub', () => {
     await storage.update(key('b'), cm('b'), 2);
     await nextTurn();
     expect(seen).toEqual(['ADDED:1', 'ADDED:2', 'DELETED:3', 'MODIFIED:4']);
+    hub.stop();
+  });
+  it('behind the clients: in-process watches get their changes when the hub is told to, in order, the others at once', async () => {
+    const storage = createMemoryStorage();
+    // The pause in the clients' requests, made by hand: a delivery waits in `held` until the test runs it.
+    const held: (() => void)[] = [];
+    const hub = new WatchHub(
+      storage,
+      () => false,
+      true,
+      (run) => held.push(run),
+    );
+    const client: number[] = [];
+    const informer: string[] = [];
+    const informerElsewhere: number[] = [];
+    hub.subscribe((c) => client.push(c.revision), { prefix: '/core/configmaps/' });
+    hub.subscribe((c) => informer.push(`${c.type}:${c.revision}`), {
+      prefix: '/core/configmaps/',
+      behindClients: true,
+    });
+    hub.subscribe((c) => informerElsewhere.push(c.revision), {
+      prefix: '/core/secrets/',
+      behindClients: true,
+    });
+    await storage.create(key('a'), cm('a'));
+    await storage.create(key('b'), cm('b'));
+    await nextTurn();
+    // The client's watch has both; the informer none yet, and the hub says so.
+    expect(client).toEqual([1, 2]);
+    expect(informer).toEqual([]);
+    expect(hub.deliveredThrough).toBe(0);
+    // One delivery was asked for: the second commit joined the first's.
+    expect(held).toHaveLength(1);
+    await storage.delete(key('a'));
+    held.shift()?.();
+    expect(informer).toEqual(['ADDED:1', 'ADDED:2', 'DELETED:3']);
+    expect(informerElsewhere).toEqual([]);
+    await nextTurn();
+    expect(client).toEqual([1, 2, 3]);
+    expect(hub.deliveredThrough).toBe(3);
+    // The next commit asks for another pause; a watch stopped meanwhile gets nothing more.
+    const stop = hub.subscribe((c) => informerElsewhere.push(-c.revision), {
+      prefix: '/',
+      behindClients: true,
+    });
+    await storage.update(key('b'), cm('b'), 2);
+    stop();
+    expect(held).toHaveLength(1);
+    held.shift()?.();
+    expect(informer).toEqual(['ADDED:1', 'ADDED:2', 'DELETED:3', 'MODIFIED:4']);
+    expect(informerElsewhere).toEqual([]);
     hub.stop();
   });
   it('a watch with an interest gets only the changes under its prefix; every watch has seen what was handed out', async () => {

@@ -26,6 +26,16 @@
  * watch subscribed between a commit and its delivery may get the change
  * both from its start and from here: a watch ignores a revision it has seen
  * (registry/generic/watch.ts), so it sends it once.
+ *
+ * There, too, the in-process components' watches (the controllers'
+ * informers, the simulated cluster: `WatchInterest.behindClients`) get their
+ * changes once the clients' requests pause, as their lists wait (0106): a
+ * sequential writer's stream of creates is answered without a fan-out task
+ * after each answer competing with its hand-over, and the changes of a burst
+ * reach an informer together, at most ~100 ms late. They have a lane of their
+ * own (its queue, its delivery, its progress), so that the clients' watches
+ * are not held with them; each watch still gets every change in commit
+ * order, and `deliveredThrough` is the slower lane's progress.
  */
 
 import { inLaterTurn, nextTurn, sliceSpent } from '../../machinery/cooperative';
@@ -39,6 +49,11 @@ import type { ChangeRecord, CommitListener, Storage } from '../../storage/types'
  */
 export interface WatchInterest {
   prefix: string;
+  /**
+   * The watcher is an in-process component (a controller's informer, the simulated cluster), whose events may
+   * wait for a pause in the clients' requests when the hub was given a way to wait for one (`behindClients`).
+   */
+  behindClients?: boolean;
 }
 
 interface HubWatch {
@@ -51,75 +66,61 @@ interface HubWatch {
 /** How long a fan-out runs before it looks at its turn's slice (ms): a bounded overrun of the slice. */
 const quietMs = 1;
 
-export class WatchHub {
-  private readonly watches = new Set<HubWatch>();
+/**
+ * Watches that get their changes at the same moment, and the changes on their way to them: the hub's lane,
+ * and the lane of the watches that wait behind the clients' requests.
+ */
+class Lane {
+  readonly watches = new Set<HubWatch>();
   /** The watches with an interest, by prefix; the others get every change. */
-  private readonly byPrefix = new Map<string, Set<HubWatch>>();
-  private readonly everything = new Set<HubWatch>();
-  private subscribed = 0;
-  private readonly queue: ChangeRecord[] = [];
-  private delivering = false;
-  private unsubscribe: (() => void) | undefined;
-  private delivered = 0;
+  readonly byPrefix = new Map<string, Set<HubWatch>>();
+  readonly everything = new Set<HubWatch>();
+  readonly queue: ChangeRecord[] = [];
+  /** A delivery is under way or scheduled: changes arriving meanwhile join it. */
+  delivering = false;
+  /** The revision of the last change handed to every watch of this lane that wanted it. */
+  delivered = 0;
 
-  /**
-   * `spent` says when the turn has run long enough to go on in the next one (tests pass their own clock); by
-   * default the turn's slice, looked at once a fan-out has run `quietMs`: looking marks the turn (a clock read, and
-   * a timer to end the mark), which a short fan-out (a create's change to its few in-process watchers) paid after
-   * every watch for nothing.
-   * `afterAnswer`: a commit reaches the watches in a later turn, not inside the commit (see the module note).
-   */
   constructor(
-    private readonly storage: Storage,
-    private readonly spent?: () => boolean,
-    private readonly afterAnswer = false,
+    /** Runs a delivery: at once, in a later turn, or after a pause in the clients' requests. */
+    private readonly schedule: ((run: () => void) => void) | undefined,
+    private readonly due: (began: number) => boolean,
   ) {}
 
-  /**
-   * The revision of the last change handed to every watch that wanted it: a watch subscribed before it has seen
-   * every change up to it, whether or not its own prefix had any (its bookmarks carry the store's progress).
-   */
-  get deliveredThrough(): number {
-    return this.delivered;
-  }
-
-  /**
-   * Adds a watch's listener (given every change, or with `interest` only the changes under its prefix);
-   * returns the call that removes it (deliveries stop at once).
-   */
-  subscribe(listener: CommitListener, interest?: WatchInterest): () => void {
-    // An entry of its own, so that the same function subscribed twice means two deliveries and two unsubscribes.
-    const entry: HubWatch = { listener, interest, order: this.subscribed++ };
-    this.watches.add(entry);
-    // A prefix that does not end at a `/` cannot be found from a key's: such a watch is offered every change.
-    const indexed = interest !== undefined && interest.prefix.endsWith('/');
-    const group = indexed ? this.groupOf(interest.prefix) : this.everything;
-    group.add(entry);
-    this.unsubscribe ??= this.storage.onCommit((change) => this.arrive(change));
-    return () => {
-      this.watches.delete(entry);
-      group.delete(entry);
-      if (indexed && group.size === 0) this.byPrefix.delete(interest.prefix);
-    };
-  }
-
-  /** Stops listening to the store (server shutdown). */
-  stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
-    this.watches.clear();
-    this.byPrefix.clear();
-    this.everything.clear();
-    this.queue.length = 0;
-  }
-
-  private groupOf(prefix: string): Set<HubWatch> {
+  groupOf(prefix: string): Set<HubWatch> {
     let group = this.byPrefix.get(prefix);
     if (group === undefined) {
       group = new Set();
       this.byPrefix.set(prefix, group);
     }
     return group;
+  }
+
+  clear(): void {
+    this.watches.clear();
+    this.byPrefix.clear();
+    this.everything.clear();
+    this.queue.length = 0;
+  }
+
+  arrive(change: ChangeRecord): void {
+    if (!this.delivering && this.watches.size === 0) {
+      // No watch to hand it to: nothing to schedule (a lane with no watches costs a commit nothing).
+      this.delivered = Math.max(this.delivered, change.revision);
+      return;
+    }
+    this.queue.push(change);
+    if (this.delivering) return;
+    if (this.schedule === undefined) {
+      void this.deliver();
+      return;
+    }
+    // Taken now, so that commits arriving before the scheduled delivery join it rather than start another.
+    this.delivering = true;
+    this.schedule(() => {
+      this.delivering = false;
+      if (this.queue.length > 0) void this.deliver();
+    });
   }
 
   /** The watches that want some change of `batch`, in subscription order. */
@@ -137,27 +138,6 @@ export class WatchHub {
     const targets = [...found];
     if (targets.length > 1) targets.sort((a, b) => a.order - b.order);
     return targets;
-  }
-
-  private arrive(change: ChangeRecord): void {
-    this.queue.push(change);
-    if (this.delivering) return;
-    if (!this.afterAnswer) {
-      void this.deliver();
-      return;
-    }
-    // Taken now, so that commits arriving before the later turn join this delivery rather than start another.
-    this.delivering = true;
-    inLaterTurn(() => {
-      this.delivering = false;
-      if (this.queue.length > 0) void this.deliver();
-    });
-  }
-
-  /** Whether the fan-out that began at `began` (its turn's or its last pause's end) should go on in a later turn. */
-  private due(began: number): boolean {
-    if (this.spent !== undefined) return this.spent();
-    return performance.now() - began >= quietMs && sliceSpent();
   }
 
   private async deliver(): Promise<void> {
@@ -194,5 +174,80 @@ export class WatchHub {
     } finally {
       this.delivering = false;
     }
+  }
+}
+
+export class WatchHub {
+  private readonly lanes: Lane[];
+  /** The watches of in-process components, when they wait behind the clients' requests; else the first lane. */
+  private readonly behind: Lane;
+  private subscribed = 0;
+  private unsubscribe: (() => void) | undefined;
+
+  /**
+   * `spent` says when the turn has run long enough to go on in the next one (tests pass their own clock); by
+   * default the turn's slice, looked at once a fan-out has run `quietMs`: looking marks the turn (a clock read, and
+   * a timer to end the mark), which a short fan-out (a create's change to its few in-process watchers) paid after
+   * every watch for nothing.
+   * `afterAnswer`: a commit reaches the watches in a later turn, not inside the commit (see the module note).
+   * `behindClients`: runs its argument once the clients' requests pause (bounded); given, the watches of
+   * in-process components (`WatchInterest.behindClients`) get their changes then (see the module note).
+   */
+  constructor(
+    private readonly storage: Storage,
+    private readonly spent?: () => boolean,
+    afterAnswer = false,
+    behindClients?: (run: () => void) => void,
+  ) {
+    const due = (began: number): boolean => this.due(began);
+    const first = new Lane(afterAnswer ? inLaterTurn : undefined, due);
+    this.behind = behindClients !== undefined ? new Lane(behindClients, due) : first;
+    this.lanes = this.behind === first ? [first] : [first, this.behind];
+  }
+
+  /**
+   * The revision of the last change handed to every watch that wanted it: a watch subscribed before it has seen
+   * every change up to it, whether or not its own prefix had any (its bookmarks carry the store's progress).
+   */
+  get deliveredThrough(): number {
+    let through = Infinity;
+    for (const lane of this.lanes) through = Math.min(through, lane.delivered);
+    return through;
+  }
+
+  /**
+   * Adds a watch's listener (given every change, or with `interest` only the changes under its prefix);
+   * returns the call that removes it (deliveries stop at once).
+   */
+  subscribe(listener: CommitListener, interest?: WatchInterest): () => void {
+    // An entry of its own, so that the same function subscribed twice means two deliveries and two unsubscribes.
+    const entry: HubWatch = { listener, interest, order: this.subscribed++ };
+    const lane = interest?.behindClients === true ? this.behind : (this.lanes[0] as Lane);
+    lane.watches.add(entry);
+    // A prefix that does not end at a `/` cannot be found from a key's: such a watch is offered every change.
+    const indexed = interest !== undefined && interest.prefix.endsWith('/');
+    const group = indexed ? lane.groupOf(interest.prefix) : lane.everything;
+    group.add(entry);
+    this.unsubscribe ??= this.storage.onCommit((change) => {
+      for (const each of this.lanes) each.arrive(change);
+    });
+    return () => {
+      lane.watches.delete(entry);
+      group.delete(entry);
+      if (indexed && group.size === 0) lane.byPrefix.delete(interest.prefix);
+    };
+  }
+
+  /** Stops listening to the store (server shutdown). */
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    for (const lane of this.lanes) lane.clear();
+  }
+
+  /** Whether the fan-out that began at `began` (its turn's or its last pause's end) should go on in a later turn. */
+  private due(began: number): boolean {
+    if (this.spent !== undefined) return this.spent();
+    return performance.now() - began >= quietMs && sliceSpent();
   }
 }

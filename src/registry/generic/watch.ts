@@ -65,7 +65,10 @@ export function openWatch(
     else pending.push(change);
   };
   const unsubscribe =
-    sources.hub?.subscribe(listener, { prefix: filter.prefix }) ?? storage.onCommit(listener);
+    sources.hub?.subscribe(listener, {
+      prefix: filter.prefix,
+      ...(request.behindClients === true ? { behindClients: true } : {}),
+    }) ?? storage.onCommit(listener);
 
   const stop = (): void => {
     stopped = true;

@@ -61,6 +61,11 @@ export interface WatchRequest {
   initialEvents: boolean;
   /** Replay changes after this revision (Start at Exact). */
   startRevision?: number;
+  /**
+   * The watcher is an in-process component (`ConnectionInfo.behindClients`): its live events may wait for a
+   * pause in the clients' requests (registry/generic/watch-hub.ts).
+   */
+  behindClients?: boolean;
 }
 
 export type WatchEmit = (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObject) => void;
