@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../src/api/meta';
 import { createClient, type ApiClient } from '../src/client/client';
-import { ApiError } from '../src/client/errors';
 import { namingProfile } from '../src/machinery/naming';
+import { present } from './support/present';
 import { createApiServer, type ApiServer } from '../src/server/index';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
 import { garbageCollector } from '../src/controllers/garbage-collector';
@@ -63,15 +63,6 @@ async function start(hook: Hook): Promise<{ admin: ApiClient; gc: Controller }> 
 const ownerGet = (request: Request) =>
   request.method === 'GET' && new URL(request.url).pathname === '/api/v1/namespaces/default/configmaps/owner';
 
-async function present(admin: ApiClient, name: string): Promise<KubeObject | undefined> {
-  try {
-    return await admin.get({ ...configmaps, name });
-  } catch (e) {
-    if (e instanceof ApiError && e.code === 404) return undefined;
-    throw e;
-  }
-}
-
 async function ownerAndDependent(admin: ApiClient): Promise<void> {
   const owner: KubeObject = await admin.create(configmaps, {
     apiVersion: 'v1',
@@ -116,7 +107,7 @@ describe('garbage collector', () => {
     await ownerAndDependent(admin);
     await until(async () => orphaned, 'the owner orphaned and deleted');
     await gc.idle();
-    const dep = await present(admin, 'dep');
+    const dep = await present(admin, configmaps, 'dep');
     expect(dep?.metadata?.ownerReferences).toBeUndefined();
     expect(dep?.metadata?.name).toBe('dep');
   });
@@ -126,8 +117,11 @@ describe('garbage collector', () => {
     await ownerAndDependent(admin);
     await gc.idle();
     await admin.delete({ ...configmaps, name: 'owner' });
-    await until(async () => (await present(admin, 'dep')) === undefined, 'the dependent collected');
+    await until(
+      async () => (await present(admin, configmaps, 'dep')) === undefined,
+      'the dependent collected',
+    );
     await gc.idle();
-    expect(await present(admin, 'owner')).toBeUndefined();
+    expect(await present(admin, configmaps, 'owner')).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../src/api/meta';
 import { createClient, type ApiClient } from '../src/client/client';
-import { ApiError } from '../src/client/errors';
+import { present } from './support/present';
 import { createApiServer, type ApiServer } from '../src/server/index';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
 
@@ -28,15 +28,6 @@ async function start(): Promise<ApiClient> {
     fetch: (r) => server.fetch(r),
     headers: { authorization: `Bearer ${token}` },
   });
-}
-
-async function present(admin: ApiClient, name: string): Promise<KubeObject | undefined> {
-  try {
-    return await admin.get({ ...configmaps, name });
-  } catch (e) {
-    if (e instanceof ApiError && e.code === 404) return undefined;
-    throw e;
-  }
 }
 
 async function ownerAndDependent(admin: ApiClient, suffix: string): Promise<void> {
@@ -81,7 +72,7 @@ describe('in-process watches behind the clients', () => {
     await ownerAndDependent(admin, 'a');
     await admin.delete({ ...configmaps, name: 'owner-a' });
     const deadline = Date.now() + 10_000;
-    while ((await present(admin, 'dep-a')) !== undefined) {
+    while ((await present(admin, configmaps, 'dep-a')) !== undefined) {
       if (Date.now() > deadline) throw new Error('timed out waiting for the dependent to be collected');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -102,7 +93,7 @@ describe('in-process watches behind the clients', () => {
     let gone = false;
     const asker = async (): Promise<void> => {
       while (!gone && Date.now() < deadline) {
-        gone = (await present(admin, 'dep-b')) === undefined || gone;
+        gone = (await present(admin, configmaps, 'dep-b')) === undefined || gone;
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
     };

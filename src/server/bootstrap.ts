@@ -20,7 +20,6 @@ import { StatusError } from '../machinery/errors';
 import type { Lister } from '../machinery/lister';
 import type { NamingProfile } from '../machinery/naming';
 import type { KubeObject } from '../api/meta';
-import { applyDefaults, defaultingContext } from '../registry/defaults/index';
 import type { GenericStore } from '../registry/generic/store';
 import type { RestInstaller } from '../registry/installer';
 import { internalScope } from '../registry/rest/scope';
@@ -156,30 +155,10 @@ export async function createFreshStartupObjects(
     [accounts, sandboxAccount(account)],
   ];
   const outcomes = await Promise.allSettled(
-    writes.map(([store, object]) => store.objects.create(store.rt, preparedCreate(store, object, now))),
+    writes.map(([store, object]) => store.objects.create(store.rt, store.preparedForCreate(object, now))),
   );
   return outcomes.every(
     (o) =>
       o.status === 'fulfilled' || (o.reason instanceof StatusError && o.reason.reason === 'AlreadyExists'),
   );
-}
-
-/** `object` as `GenericStore`'s create prepares it before admission's validation, for a write without a field manager. */
-function preparedCreate(store: GenericStore, object: KubeObject, now: Date): KubeObject {
-  const { rt, strategy, deps } = store;
-  if (!rt.custom && rt.definition !== undefined)
-    applyDefaults(
-      deps.definitions,
-      rt.definition,
-      object,
-      defaultingContext(deps.profile, deps.featureGates),
-    );
-  strategy.prepareForCreate(object, {
-    now,
-    definitions: deps.definitions,
-    namespaceFinalizer: deps.profile.namespaceFinalizer,
-    profile: deps.profile,
-    featureGates: deps.featureGates,
-  });
-  return strategy.canonicalize(object);
 }

@@ -128,6 +128,24 @@ export class GenericStore implements RestStorage, StoredEntryGetter {
     };
   }
 
+  /** A built-in kind's defaults, as decoding the body into the kind's type applies them (custom resources: none here). */
+  private applyKindDefaults(obj: KubeObject): void {
+    const { rt, deps } = this;
+    if (!rt.custom && rt.definition !== undefined)
+      applyDefaults(deps.definitions, rt.definition, obj, defaultingContext(deps.profile, deps.featureGates));
+  }
+
+  /**
+   * `object` as `create` prepares it before admission's validation, for a write without a field manager: the
+   * kind's defaults, the strategy's `prepareForCreate` and canonical field order (the server's own start-up
+   * objects on a new store, written without the create path: server/bootstrap.ts, 0109).
+   */
+  preparedForCreate(object: KubeObject, now: Date): KubeObject {
+    this.applyKindDefaults(object);
+    this.strategy.prepareForCreate(object, this.strategyContext(undefined, now));
+    return this.strategy.canonicalize(object);
+  }
+
   // ---- reads ----
 
   async get(scope: RequestScope, name: string, options: GetOptions = {}): Promise<KubeObject> {
@@ -315,13 +333,7 @@ export class GenericStore implements RestStorage, StoredEntryGetter {
       await breathe();
       // defaulting: the real server defaults while decoding the body into the kind's type, so before
       // field ownership and admission see the object
-      if (!rt.custom && rt.definition !== undefined)
-        applyDefaults(
-          deps.definitions,
-          rt.definition,
-          obj,
-          defaultingContext(deps.profile, deps.featureGates),
-        );
+      this.applyKindDefaults(obj);
       // custom resources: decoding prunes unknown fields, drops non-nullable nulls and applies the schema's defaults;
       // their metadata is a typed ObjectMeta as every kind's, where a null is the field's zero value
       rt.crd?.normalize(obj);
