@@ -40,7 +40,8 @@ export function mountApp(container: HTMLElement | null, connect: Connect): void 
   const log = new RequestLog();
   // The UI acts as an identity (the built-in admin unless the learner picks another in this tab); the log
   // shows its credential. A new client per identity makes every view fetch again as the new one.
-  const identity = new IdentityStore(loadIdentities);
+  // Held like every API request until the worker serves the page (lib/served.ts).
+  const identity = new IdentityStore((options) => whenServed(() => loadIdentities(options)));
   // A first visit renders the shell before the worker serves the page: its requests wait in the page until
   // then (lib/served.ts), and are logged when they go out.
   const recorded = recordingFetch(

@@ -15,7 +15,6 @@
 
 import { explanationFromHeaders } from '../../client/index';
 import { credentialFromPEM, signRequest, type ClientCredential } from '../../client/proof-of-possession';
-import { servedFetch } from './served';
 
 /** A built-in identity as the sandbox API lists it. */
 export interface SandboxIdentity {
@@ -264,7 +263,7 @@ export function identityFetch(
 export async function loadIdentities(options: { certificates?: boolean } = {}): Promise<SandboxIdentity[]> {
   const url = options.certificates === false ? deferredIdentitiesPath : identitiesPath;
   const response = await ((options.certificates === false ? takeAskedByPage() : undefined) ??
-    servedFetch(url, { headers: { accept: 'application/json' } }));
+    fetch(url, { headers: { accept: 'application/json' } }));
   if (!response.ok) throw new Error(`${identitiesPath}: ${response.status}`);
   const body = (await response.json()) as { items?: SandboxIdentity[] };
   return body.items ?? [];
