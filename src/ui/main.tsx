@@ -17,7 +17,7 @@ import { preferences } from './lib/preferences';
 import { RequestLog, recordAnswer, recordingFetch } from './lib/request-log';
 import { IdentityStore, identityFetch, loadIdentities } from './lib/identity';
 import { IdentityProvider } from './identity/IdentityContext';
-import { servedBy } from './app/ConnectionGate';
+import { servedBy, uncontrolled, untilServed, whenServed } from './lib/served';
 import { EarlyAnswers, earlyFetch } from './lib/early-answers';
 import { discoveryScope, readDiscovery } from './lib/discovery-cache';
 import {
@@ -40,11 +40,15 @@ export function mountApp(container: HTMLElement | null, connect: Connect): void 
   const log = new RequestLog();
   // The UI acts as an identity (the built-in admin unless the learner picks another in this tab); the log
   // shows its credential. A new client per identity makes every view fetch again as the new one.
-  const identity = new IdentityStore(loadIdentities);
-  const sent = recordingFetch(
+  // Held like every API request until the worker serves the page (lib/served.ts).
+  const identity = new IdentityStore((options) => whenServed(() => loadIdentities(options)));
+  // A first visit renders the shell before the worker serves the page: its requests wait in the page until
+  // then (lib/served.ts), and are logged when they go out.
+  const recorded = recordingFetch(
     log,
     identityFetch(identity, (request) => fetch(request)),
   );
+  const sent = (request: Request) => whenServed(() => recorded(request));
   const early = new EarlyAnswers(sent, () => identity.version());
   const transport = earlyFetch(early, sent);
   const makeClient = () => createClient({ fetch: transport });
@@ -73,8 +77,17 @@ export function mountApp(container: HTMLElement | null, connect: Connect): void 
       askEarly(),
       new Promise((resolve) => setTimeout(resolve, firstRenderWaitMs)),
     ]);
+  } else if (uncontrolled()) {
+    // A first visit: the same reads asked now, beside the shell's first render, which runs while the worker
+    // starts (ConnectionGate); they are held until the worker serves the page and leave the moment it does.
+    // Until then the skeleton's status says the server is starting (styles.css), a mark cleared without a render.
+    const root = document.documentElement;
+    root.dataset.worker = 'starting';
+    void untilServed()?.then(() => delete root.dataset.worker);
+    void askEarly();
   } else {
-    // A first visit: the same reads as soon as the profile's worker takes the page, before the shell renders.
+    // After a profile switch: the same reads as soon as the profile's worker takes the page, before the shell
+    // renders (the old profile's worker serves the page until then).
     const container = navigator.serviceWorker as ServiceWorkerContainer | undefined;
     const taken = () => {
       if (!servedBy(preferences.profile())) return;

@@ -1,11 +1,15 @@
 /**
  * Starts the in-browser API server (via the `connect` the page hands in)
- * for the profile this browser chose, and renders its children only once the
- * page is served by a worker of that profile; until then, the app's shell
- * (the header, the explorer's panes as skeletons, the progress in words),
- * and on failure the reason and a retry button. After a profile switch the
- * old worker still controls the page while the new one installs, so the
- * gate also waits for the controller's script URL to name the profile.
+ * for the profile this browser chose, and renders its children when the
+ * page is served by a worker of that profile or, on a first visit (no
+ * worker controls the page yet), at once: the real shell renders and lays
+ * out while the worker script downloads and starts, its API requests held
+ * in the page until the worker takes over (lib/served.ts, decision 0112).
+ * On failure, the reason and a retry button. After a profile switch the old
+ * worker still controls the page while the new one installs, so the gate
+ * waits for the controller's script URL to name the profile, showing a
+ * starting shell (the header, the explorer's panes as skeletons, the
+ * progress in words) meanwhile.
  */
 
 import { startTransition, useEffect, useState, type ReactNode } from 'react';
@@ -14,6 +18,7 @@ import { preferences } from '../lib/preferences';
 import type { Connect } from '../main';
 import { SkeletonRows } from '../explorer/SkeletonRows';
 import { useIdentityStore } from '../identity/IdentityContext';
+import { servedBy, uncontrolled } from '../lib/served';
 
 type Phase = { name: 'connecting' } | { name: 'connected' } | { name: 'failed'; error: unknown };
 
@@ -21,10 +26,9 @@ const switchTimeoutMs = 30_000;
 
 export function ConnectionGate({ connect, children }: { connect: Connect; children: ReactNode }) {
   // A reload is served by the profile's worker already: the shell renders at once (its requests go to that
-  // worker) while connect() only checks for an update, instead of a frame of the starting shell first.
-  const [phase, setPhase] = useState<Phase>(() =>
-    servedBy(preferences.profile()) ? { name: 'connected' } : { name: 'connecting' },
-  );
+  // worker) while connect() only checks for an update, instead of a frame of the starting shell first. A first
+  // visit renders it at once too, while the worker starts, its requests held until the worker serves (0112).
+  const [phase, setPhase] = useState<Phase>(() => initialPhase(preferences.profile()));
   const [attempt, setAttempt] = useState(0);
 
   const identity = useIdentityStore();
@@ -32,7 +36,7 @@ export function ConnectionGate({ connect, children }: { connect: Connect; childr
   useEffect(() => {
     let live = true;
     const profile = preferences.profile();
-    if (!servedBy(profile)) setPhase({ name: 'connecting' });
+    if (!servedBy(profile)) setPhase(initialPhase(profile));
     connect(profile)
       .then(() => controlledBy(profile))
       .then(
@@ -40,9 +44,10 @@ export function ConnectionGate({ connect, children }: { connect: Connect; childr
           // The identity to act as is the first thing the shell asks the server for: asked as soon as the
           // page is served by the profile's worker, not after the shell's render (a reload asked in main.tsx).
           void identity.resolve();
-          // The shell's first render is the largest of the page (every component's code runs cold): as a
-          // transition React renders it in slices, so the identities' answer, which comes meanwhile, sends the
-          // first screen's reads at once instead of after the whole render (0088).
+          // After a profile switch the shell's first render is the largest of the page (every component's code
+          // runs cold): as a transition React renders it in slices, so the identities' answer, which comes
+          // meanwhile, sends the first screen's reads at once instead of after the whole render (0088). A first
+          // visit rendered it before the worker took over, and this changes nothing.
           if (live) startTransition(() => setPhase({ name: 'connected' }));
         },
         (error: unknown) => live && setPhase({ name: 'failed', error }),
@@ -111,11 +116,12 @@ function StartingShell() {
   );
 }
 
-/** Whether the page's controller is the worker of `profile` (`/sw.js?profile=…`; none means orch). */
-export function servedBy(profile: string): boolean {
-  const url = navigator.serviceWorker?.controller?.scriptURL;
-  if (url === undefined) return false;
-  return (new URL(url).searchParams.get('profile') ?? 'orch') === profile;
+/**
+ * The shell at once when the profile's worker serves the page or none controls it yet (a first visit: its
+ * requests wait for the worker, lib/served.ts); the starting shell while another profile's worker still does.
+ */
+function initialPhase(profile: string): Phase {
+  return servedBy(profile) || uncontrolled() ? { name: 'connected' } : { name: 'connecting' };
 }
 
 /** Resolves once the page's controller is the worker of `profile`. */

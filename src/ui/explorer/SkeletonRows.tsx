@@ -1,8 +1,9 @@
 /**
  * What the objects pane shows before its first list: the table's shape in
  * grey rows, with what is happening in words (reading discovery, listing),
- * so the first visit's wait reads as progress, not as an empty pane. The
- * bars are decoration (hidden from assistive technology); the status line
+ * so the first visit's wait reads as progress, not as an empty pane; until
+ * the worker serves a first visit, the line says the server is starting
+ * instead (styles.css, decision 0112). The bars are decoration (hidden from assistive technology); the status line
  * is what a screen reader hears.
  */
 
@@ -20,7 +21,8 @@ export function SkeletonRows({ status }: { status: string }) {
   return (
     <div className="skeleton" data-testid="skeleton-rows">
       <p role="status" className="muted skeleton-status">
-        <span className="spinner" aria-hidden="true" /> {status}
+        <span className="spinner" aria-hidden="true" /> <span className="skeleton-reading">{status}</span>
+        <span className="skeleton-starting">Starting the API server in this browser…</span>
       </p>
       <table className="objects skeleton-table" aria-hidden="true">
         <thead>

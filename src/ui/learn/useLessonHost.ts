@@ -19,6 +19,7 @@ import { actingAsBuiltIn, type IdentityStore } from '../lib/identity';
 import { inspectorFeed } from '../lib/inspector-feed';
 import { preferences } from '../lib/preferences';
 import { recordingFetch, type LoggedRequest, type RequestLog } from '../lib/request-log';
+import { servedFetch } from '../lib/served';
 
 export function useLessonHost(): LessonHost {
   const log = useRequestLog();
@@ -30,10 +31,10 @@ function lessonHost(log: RequestLog, store: IdentityStore): LessonHost {
   const clientFor = async (identity: string, recorded: boolean): Promise<ApiClient> => {
     const token = identity === 'anonymous' ? undefined : await tokenOf(store, identity);
     const send = (request: Request): Promise<Response> => {
-      if (token === undefined || request.headers.has('authorization')) return fetch(request);
+      if (token === undefined || request.headers.has('authorization')) return servedFetch(request);
       const headers = new Headers(request.headers);
       headers.set('authorization', `Bearer ${token}`);
-      return fetch(new Request(request, { headers }));
+      return servedFetch(new Request(request, { headers }));
     };
     return createClient({ fetch: recorded ? recordingFetch(log, send) : send });
   };

@@ -14,6 +14,7 @@ import { preferences } from '../lib/preferences';
 import { signRequest } from '../../client/proof-of-possession';
 import { actingAsBuiltIn, credentialOf, type ActingAs, type IdentityStore } from '../lib/identity';
 import { recordingFetch, type RequestLog } from '../lib/request-log';
+import { servedFetch } from '../lib/served';
 import type { FileArea } from './file-area';
 
 export interface TerminalHost {
@@ -57,7 +58,7 @@ export async function terminalKubeconfig(store: IdentityStore): Promise<KubeConf
 }
 
 export function browserKubectlIO(host: TerminalHost): KubectlIO {
-  const base = recordingFetch(host.log, (request) => fetch(request));
+  const base = recordingFetch(host.log, (request) => servedFetch(request));
   return {
     // kubectl as if built for this tab's server: its group names are the profile's (decision 0063).
     names: compiledNamesFor(namingProfile(preferences.profile())),
