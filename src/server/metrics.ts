@@ -327,12 +327,7 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   observeStore(operation: string, type: string, seconds: number): void {
     // One frozen label set per operation and type, whose text is found by identity (prometheus.ts `labelText`):
     // every store call observes one.
-    const id = `${operation} ${type}`;
-    let labels = this.storeLabels.get(id);
-    if (labels === undefined) {
-      labels = Object.freeze({ operation, type });
-      this.storeLabels.set(id, labels);
-    }
+    const labels = keptLabels(this.storeLabels, `${operation} ${type}`, () => ({ operation, type }));
     this.etcdDuration.observe(labels, seconds);
   }
 
@@ -345,28 +340,22 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
       byPlugin = new Map();
       this.controllerLabels.set(l.name, byPlugin);
     }
-    const id = `${l.operation} ${l.type} ${l.rejected}`;
-    let labels = byPlugin.get(id);
-    if (labels === undefined) {
-      labels = Object.freeze({
-        name: l.name,
-        operation: l.operation,
-        rejected: String(l.rejected),
-        type: l.type,
-      });
-      byPlugin.set(id, labels);
-    }
+    const labels = keptLabels(byPlugin, `${l.operation} ${l.type} ${l.rejected}`, () => ({
+      name: l.name,
+      operation: l.operation,
+      rejected: String(l.rejected),
+      type: l.type,
+    }));
     this.controllerDuration.observe(labels, seconds);
   }
 
   observeStep(l: { operation: string; rejected: boolean; type: string }, seconds: number): void {
     // Frozen and kept as `observeStore`'s: every write observes two steps (admit, validate).
-    const id = `${l.operation} ${l.type} ${l.rejected}`;
-    let labels = this.stepLabels.get(id);
-    if (labels === undefined) {
-      labels = Object.freeze({ operation: l.operation, rejected: String(l.rejected), type: l.type });
-      this.stepLabels.set(id, labels);
-    }
+    const labels = keptLabels(this.stepLabels, `${l.operation} ${l.type} ${l.rejected}`, () => ({
+      operation: l.operation,
+      rejected: String(l.rejected),
+      type: l.type,
+    }));
     this.stepDuration.observe(labels, seconds);
   }
 
@@ -432,4 +421,17 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
       .flatMap((f) => f.lines());
     return `${lines.join('\n')}\n`;
   }
+}
+
+/**
+ * The frozen label set kept under `id` in `kept`, made by `make` the first time: an observation on a hot path
+ * passes the same object every time, whose text prometheus.ts finds by identity (`labelText`).
+ */
+function keptLabels(kept: Map<string, Labels>, id: string, make: () => Labels): Labels {
+  let labels = kept.get(id);
+  if (labels === undefined) {
+    labels = Object.freeze(make());
+    kept.set(id, labels);
+  }
+  return labels;
 }
