@@ -71,7 +71,7 @@ async function main(): Promise<void> {
           await page.addInitScript({ content: usableProbe });
           const cdp = await browser.newBrowserCDPSession();
           const events: TraceEvent[] = [];
-          cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as TraceEvent[])));
+          cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
           const complete = new Promise<void>((done) => cdp.once('Tracing.tracingComplete', () => done()));
           await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
           await usableAfter(page, () => page.goto(url));
