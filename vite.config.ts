@@ -79,7 +79,9 @@ export default defineConfig({
           input: { sw: WORKER_ENTRY },
           // Lazy libraries are separate scripts the worker loads itself; their `import()` stays, unused.
           external: (id) => isLazyModule(id),
-          output: { format: 'es', entryFileNames: WORKER_FILE, codeSplitting: false },
+          // `charset: 'ascii'`: a script with any character beyond Latin-1 (a `…`, a `μ`) becomes a two-byte
+          // string in Blink and V8, decoded and scanned as such (0114).
+          output: { format: 'es', entryFileNames: WORKER_FILE, codeSplitting: false, charset: 'ascii' },
         },
       },
     },
@@ -92,12 +94,29 @@ export default defineConfig({
       await builder.build(client);
       for (const [name, entry] of lazyModules()) await build(lazyBuildConfig(name, entry, true));
       await builder.build(sw);
+      assertAscii(resolve(OUT_DIR));
       // Last, so that the shell manifest (made by the worker's build) lists no `.gz`: `vite preview` serves them.
       precompressFiles(resolve(OUT_DIR));
     },
   },
   preview: { port: 4173, strictPort: true },
 });
+
+/**
+ * The worker script and the lazy scripts are ASCII: `charset: 'ascii'` escapes what it can, and a character it
+ * could not (a tagged template's raw text) would make Blink decode and V8 scan the whole script as two-byte
+ * text again (0114), so the build fails instead.
+ */
+function assertAscii(outDir: string): void {
+  const scripts = [
+    join(outDir, WORKER_FILE),
+    ...listFiles(join(outDir, LAZY_DIR)).filter((f) => f.endsWith('.js')),
+  ];
+  for (const file of scripts) {
+    const at = readFileSync(file).findIndex((byte) => byte > 0x7f);
+    if (at !== -1) throw new Error(`${relative(outDir, file)}: a non-ASCII byte at ${at} (see assertAscii)`);
+  }
+}
 
 /** In the worker build, MSW's cookie jar library is replaced by an empty jar (see msw-cookie-jar.ts). */
 function workerCookieJar(): Plugin {
@@ -236,6 +255,8 @@ function lazyBuildConfig(name: string, entry: string, write: boolean) {
           isResolved && sharedFile(id) !== undefined,
         output: {
           globals: (id: string) => `${LAZY_SHARED_GLOBAL}.${sharedKey(root, sharedFile(id) ?? id)}`,
+          // ASCII, as the worker script: its text is run by `new Function` (0114).
+          charset: 'ascii' as const,
         },
       },
     },
