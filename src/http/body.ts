@@ -46,7 +46,8 @@ export async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayB
   if (request.body === null) return new Uint8Array();
   if (readsWholeBodies()) {
     const whole = new Uint8Array(await request.arrayBuffer());
-    if (whole.byteLength > maxRequestBodyBytes) throw requestEntityTooLarge(`limit is ${maxRequestBodyBytes}`);
+    if (whole.byteLength > maxRequestBodyBytes)
+      throw requestEntityTooLarge(`limit is ${maxRequestBodyBytes}`);
     return whole;
   }
   const reader = request.body.getReader();

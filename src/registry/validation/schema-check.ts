@@ -6,7 +6,11 @@
  */
 
 import { fieldError, type FieldError } from '../../machinery/field-errors';
-import { resolveSchema as resolveUncached, type DefinitionSet, type SchemaNode } from '../../machinery/schema';
+import {
+  resolveSchema as resolveUncached,
+  type DefinitionSet,
+  type SchemaNode,
+} from '../../machinery/schema';
 
 export interface SchemaFindings {
   errors: FieldError[];
