@@ -127,7 +127,15 @@ function phases(events: TraceEvent[], mark: string): Map<string, number> {
   const opened = on('worker', 'IDBDatabase::transaction');
   const completed = on('worker', 'IDBTransaction::onComplete');
   const answered = on('worker', 'ServiceWorkerGlobalScope::RespondToFetchEvent');
-  const tasks = on('worker', 'ThreadControllerImpl::RunTask');
+  // The worker's tasks: the scheduler's (`ThreadControllerImpl::RunTask`) and those run outside it (`RunTask`
+  // alone, e.g. a body read with `arrayBuffer()` completing, decision 0115), outermost only, so none counts twice.
+  const tasks: TraceEvent[] = [];
+  for (const t of [...on('worker', 'ThreadControllerImpl::RunTask'), ...on('worker', 'RunTask')].sort(
+    (a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0),
+  )) {
+    const last = tasks[tasks.length - 1];
+    if (last === undefined || t.ts >= last.ts + (last.dur ?? 0)) tasks.push(t);
+  }
   const busy = (from: number, to: number) =>
     tasks.reduce((sum, t) => sum + Math.max(0, Math.min(t.ts + (t.dur ?? 0), to) - Math.max(t.ts, from)), 0);
   const rows = new Map<string, number[]>();

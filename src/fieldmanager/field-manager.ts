@@ -119,7 +119,7 @@ function newEngine(type: ObjectType, subresource: string, objects: (KubeObject |
       ? (v: JsonValue): JsonValue => goShape(type.definitions, v, type.root)
       : (v: JsonValue): JsonValue => v;
   const empty = shape({}) as KubeObject;
-  return { updater: new Updater({ types, root, ignored, shape }), shape, empty };
+  return { updater: new Updater({ types, root, ignored, shape, empty: empty as JsonValue }), shape, empty };
 }
 
 /** The object without its managedFields: a new top level and metadata, sharing everything else (read-only). */
@@ -209,6 +209,20 @@ function* finishWork(obj: KubeObject, m: Managed): Work<KubeObject> {
   return obj;
 }
 
+/** The whole second of the last entry time made, and its text: the writes of one second share it. */
+let timeSecond = Number.NaN;
+let timeText = '';
+
+/** `rfc3339Seconds(now)`, remembered for the second it names. */
+function entryTime(now: Date): string {
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== timeSecond) {
+    timeText = rfc3339Seconds(now);
+    timeSecond = second;
+  }
+  return timeText;
+}
+
 /** Records an update in `m`: computed under `current-operation`, then joined to `manager`'s Update entry (timestamped only if it took fields). */
 function* recordUpdate(
   e: Engine,
@@ -242,7 +256,7 @@ function* recordUpdate(
       ...current,
       set: previous === undefined ? current.set : current.set.union(previous.set),
     });
-    m.times.set(id, rfc3339Seconds(now));
+    m.times.set(id, entryTime(now));
   }
   m.fields = managers;
 }

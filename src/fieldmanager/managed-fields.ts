@@ -51,8 +51,19 @@ export function managerIdentifier(e: ManagerIdentity): string {
   return `{${parts.join(',')}}`;
 }
 
-export function parseIdentifier(id: string): ManagerIdentity {
-  return JSON.parse(id) as ManagerIdentity;
+/** Identities parsed so far (a server sees few managers): each entry is encoded from its identity on every write. */
+const parsedIdentifiers = new Map<string, Readonly<ManagerIdentity>>();
+const parsedIdentifiersMax = 1024;
+
+/** The identity spelled by `id` (read-only: shared by every caller asking for the same text). */
+export function parseIdentifier(id: string): Readonly<ManagerIdentity> {
+  let parsed = parsedIdentifiers.get(id);
+  if (parsed === undefined) {
+    parsed = Object.freeze(JSON.parse(id) as ManagerIdentity);
+    if (parsedIdentifiers.size >= parsedIdentifiersMax) parsedIdentifiers.clear();
+    parsedIdentifiers.set(id, parsed);
+  }
+  return parsed;
 }
 
 export class ManagedFieldsError extends Error {}

@@ -25,8 +25,20 @@ function isPrint(ch: string): boolean {
   return ch === ' ' || /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u.test(ch);
 }
 
+/** The last User-Agent seen and its manager: a client sends the same one with every request. */
+let lastUserAgent: string | null | undefined;
+let lastManager = '';
+
 /** The User-Agent before its first `/`, without unprintable characters, cut to 128 bytes. */
 export function managerFromUserAgent(userAgent: string | null): string {
+  if (userAgent === lastUserAgent) return lastManager;
+  const manager = managerOf(userAgent);
+  lastUserAgent = userAgent;
+  lastManager = manager;
+  return manager;
+}
+
+function managerOf(userAgent: string | null): string {
   const prefix = (userAgent ?? '').split('/')[0] ?? '';
   if (printableAscii.test(prefix)) return prefix.slice(0, fieldManagerMaxLength);
   let out = '';

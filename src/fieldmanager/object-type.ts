@@ -34,7 +34,7 @@ export interface ResourceShape {
  */
 const refNodes = new Map<string, SchemaNode>();
 
-function refNode(definition: string): SchemaNode {
+export function refNode(definition: string): SchemaNode {
   let node = refNodes.get(definition);
   if (node === undefined) refNodes.set(definition, (node = Object.freeze({ ref: definition })));
   return node;

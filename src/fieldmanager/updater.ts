@@ -40,14 +40,25 @@ export interface UpdaterOptions {
   ignored?: FieldSet;
   /** How objects are seen when compared (built-in kinds: as Go structs). */
   shape: (v: JsonValue) => JsonValue;
+  /** An object never changed (deeply frozen) that writes are often compared from (a create's empty object). */
+  empty?: JsonValue;
 }
 
 export class Updater {
   constructor(private readonly o: UpdaterOptions) {}
 
+  /** `empty` shaped, made when first compared. */
+  private shapedEmpty: JsonValue | undefined;
+
+  /** The old object shaped; the kind's empty object (which every create starts from) is shaped once. */
+  private shapeOld(oldObj: JsonValue): JsonValue {
+    if (this.o.empty === undefined || oldObj !== this.o.empty) return this.o.shape(oldObj);
+    return (this.shapedEmpty ??= this.o.shape(oldObj));
+  }
+
   /** The comparison of the shaped objects; pauses between its steps and inside wide objects. */
   private *compare(oldObj: JsonValue, newObj: JsonValue): Work<Comparison> {
-    const oldShaped = this.o.shape(oldObj);
+    const oldShaped = this.shapeOld(oldObj);
     if (sliceSpent()) yield;
     const newShaped = this.o.shape(newObj);
     if (sliceSpent()) yield;
@@ -76,10 +87,12 @@ export class Updater {
     force: boolean,
   ): Work<Comparison> {
     const c = yield* this.compare(oldObj, newObj);
-    const changed = c.modified.union(c.added);
+    // Only another manager's set can conflict: a create (no managers yet) needs no union of the changes.
+    let changed: FieldSet | undefined;
     const conflicts = new Map<string, FieldSet>();
     for (const [id, vs] of managers) {
       if (id === workflow) continue;
+      changed ??= c.modified.union(c.added);
       const conflict = vs.set.intersection(changed);
       if (!conflict.empty()) conflicts.set(id, conflict);
       if (sliceSpent()) yield;

@@ -15,6 +15,7 @@ import type { KindHooks, Strategy, StrategyContext } from '../rest/strategy';
 import type { ResourceType } from '../resource-type';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validation/object-meta';
 import { checkAgainstSchema } from '../validation/schema-check';
+import { refNode } from '../../fieldmanager/object-type';
 import { validateFinalizersOnTerminating } from '../deletion';
 import { breathe } from '../../machinery/cooperative';
 import { canonicalOrder } from '../canonical';
@@ -54,7 +55,8 @@ function generationFieldsChanged(rt: ResourceType, obj: KubeObject, old: KubeObj
 function schemaErrors(rt: ResourceType, obj: KubeObject, ctx: StrategyContext): FieldError[] {
   // Custom resources are validated against their full OpenAPI schema by their own hooks.
   if (rt.crd !== undefined) return [];
-  const root = rt.schema ?? (rt.definition !== undefined ? { ref: rt.definition } : undefined);
+  // One root node per definition (object-type.ts): the walk's resolutions are remembered per node.
+  const root = rt.schema ?? (rt.definition !== undefined ? refNode(rt.definition) : undefined);
   if (root === undefined) return [];
   return checkAgainstSchema(ctx.definitions, root, obj, { prune: false }).errors;
 }

@@ -6,7 +6,11 @@
  */
 
 import { fieldError, type FieldError } from '../../machinery/field-errors';
-import { resolveSchema, type DefinitionSet, type SchemaNode } from '../../machinery/schema';
+import {
+  resolveSchema as resolveUncached,
+  type DefinitionSet,
+  type SchemaNode,
+} from '../../machinery/schema';
 
 export interface SchemaFindings {
   errors: FieldError[];
@@ -17,6 +21,21 @@ export interface SchemaFindings {
 export interface SchemaCheckOptions {
   /** Remove unknown fields from the object while walking. */
   prune: boolean;
+}
+
+const resolvedIn = new WeakMap<DefinitionSet, WeakMap<SchemaNode, SchemaNode | undefined>>();
+
+/**
+ * Schema resolution remembered per node, as go-shape.ts remembers it: every write is checked, and resolving a
+ * node that carries markers beside its `ref` copies the target each time.
+ */
+function resolveSchema(defs: DefinitionSet, ref: SchemaNode): SchemaNode | undefined {
+  let resolved = resolvedIn.get(defs);
+  if (resolved === undefined) resolvedIn.set(defs, (resolved = new WeakMap()));
+  if (resolved.has(ref)) return resolved.get(ref);
+  const r = resolveUncached(defs, ref);
+  resolved.set(ref, r);
+  return r;
 }
 
 function typeOf(value: unknown): string {
