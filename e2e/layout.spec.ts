@@ -74,11 +74,14 @@ test('the Identity view: section links are tabs on first paint, Who am I fits, C
 test('the identity switcher stays inside the viewport with the longest built-in and saved names', async ({
   page,
 }) => {
+  // The full identities list waits for the built-in certificates and the service account's signing key, made
+  // on first use: key generation took over 10 s on a 2-core CI machine at load 20.
+  test.setTimeout(60_000);
   await withSavedIdentity(page);
   await openIdentity(page);
   await page.getByRole('button', { name: /^Acting as .*Change identity$/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Choose the identity the UI acts as' });
-  await expect(dialog.getByRole('radio', { name: /^service-account/ })).toBeVisible();
+  await expect(dialog.getByRole('radio', { name: /^service-account/ })).toBeVisible({ timeout: 30_000 });
   await expect(dialog.getByRole('radio', { name: new RegExp(`^${longSaved.name}`) })).toBeVisible();
   await expectInViewport(page, dialog, 'the switcher popover');
   for (const label of await dialog.locator('label').all()) await expectInViewport(page, label, 'a choice');
