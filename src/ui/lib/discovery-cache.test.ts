@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Discovery } from '../../client/index';
 import { discoveryScope, readDiscovery, writeDiscovery } from './discovery-cache';
 import { coreV1, memoryStorage } from './fixtures.test-support';
@@ -35,5 +35,27 @@ describe('discovery cache', () => {
     const storage = memoryStorage();
     storage.setItem('orch-sandbox.discovery', '{not json');
     expect(readDiscovery(discoveryScope('orch', undefined), storage)).toBeUndefined();
+  });
+
+  it('parses the same entry once, and not at all after writing it', () => {
+    const storage = memoryStorage();
+    // A scope no other case writes: the parse kept is the module's, whatever the storage.
+    const scope = discoveryScope('kubernetes', undefined);
+    storage.setItem('orch-sandbox.discovery', JSON.stringify({ scope, groupVersions: [coreV1] }));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(readDiscovery(scope, storage)).toEqual(discovery);
+      expect(readDiscovery(scope, storage)).toEqual(discovery);
+      expect(parse).toHaveBeenCalledTimes(1);
+      writeDiscovery(scope, discovery, storage);
+      expect(readDiscovery(scope, storage)?.groupVersions).toBe(discovery.groupVersions);
+      expect(parse).toHaveBeenCalledTimes(1);
+      // Another text (another tab's write, an edit) is parsed again.
+      storage.setItem('orch-sandbox.discovery', JSON.stringify({ scope: 'other', groupVersions: [] }));
+      expect(readDiscovery(scope, storage)).toBeUndefined();
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

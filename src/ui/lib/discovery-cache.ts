@@ -18,6 +18,14 @@ interface Entry {
   groupVersions: Discovery['groupVersions'];
 }
 
+/**
+ * The entry's text as last read or written here, with its parse: a load reads the entry twice (the main
+ * script's early reads, then the explorer's first render) and the `pagehide` handler once more, each a
+ * `JSON.parse` of the whole discovery on the page's main thread, the last one before the next page can
+ * commit. The same text gives the same entry, so each is parsed once.
+ */
+let known: { text: string; entry: Partial<Entry> } | undefined;
+
 /** Whose discovery it is: the profile, the identity (the built-in admin by default) and whom it impersonates. */
 export function discoveryScope(profile: string, acting: ActingAs | undefined): string {
   return JSON.stringify([profile, acting?.name ?? adminIdentityName, acting?.impersonate?.user ?? '']);
@@ -27,7 +35,8 @@ export function readDiscovery(scope: string, storage = sessionStorageOrUndefined
   try {
     const text = storage?.getItem(storageKey);
     if (text === null || text === undefined) return undefined;
-    const entry = JSON.parse(text) as Partial<Entry>;
+    if (known?.text !== text) known = { text, entry: JSON.parse(text) as Partial<Entry> };
+    const { entry } = known;
     if (entry.scope !== scope || !Array.isArray(entry.groupVersions)) return undefined;
     return { groupVersions: entry.groupVersions, failed: [] };
   } catch {
@@ -42,7 +51,12 @@ export function writeDiscovery(
 ): void {
   try {
     if (discovery.failed.length > 0) storage?.removeItem(storageKey);
-    else storage?.setItem(storageKey, JSON.stringify({ scope, groupVersions: discovery.groupVersions }));
+    else {
+      const entry = { scope, groupVersions: discovery.groupVersions };
+      const text = JSON.stringify(entry);
+      storage?.setItem(storageKey, text);
+      known = { text, entry };
+    }
   } catch {
     // Storage full or disabled: the next reload reads discovery before drawing the kinds, as a first visit does.
   }
