@@ -11,10 +11,9 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { preview } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import { summarize, type Figure } from './report';
-import { precompressedPreview } from '../scripts/precompressed';
+import { previewBuild } from './preview-build';
 import { waitForReadyz } from './started';
 import { settledPage, usableAfter, usableProbe } from './usable-probe';
 
@@ -43,14 +42,7 @@ export async function runTimelineBench(): Promise<Figure[]> {
       stdio: 'inherit',
     });
   const outDir = resolve(dist ?? 'dist');
-  const server = await preview({
-    configFile: false,
-    root: resolve(outDir, '..'),
-    build: { outDir },
-    preview: { port: 0, host: '127.0.0.1' },
-    plugins: [precompressedPreview()],
-    logLevel: 'warn',
-  });
+  const server = await previewBuild(outDir);
   const url = server.resolvedUrls?.local[0] ?? '';
   const browser = await chromium.launch({ executablePath: choice.executablePath, args: CHROMIUM_ARGS });
   const cold: Moments[] = [];

@@ -10,9 +10,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
-import { preview } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/support/chromium';
-import { precompressedPreview } from '../scripts/precompressed';
+import { previewBuild } from './preview-build';
 import { settledPage, usableAfter, usableProbe } from './usable-probe';
 
 interface TraceEvent {
@@ -48,18 +47,7 @@ async function main(): Promise<void> {
   if (out !== undefined) mkdirSync(out, { recursive: true });
   const choice = findChromium();
   if (choice === undefined) throw new Error('no Chromium');
-  const servers = await Promise.all(
-    dists.map((outDir) =>
-      preview({
-        configFile: false,
-        root: resolve(outDir, '..'),
-        build: { outDir },
-        preview: { port: 0, host: '127.0.0.1' },
-        plugins: [precompressedPreview()],
-        logLevel: 'warn',
-      }),
-    ),
-  );
+  const servers = await Promise.all(dists.map((outDir) => previewBuild(outDir)));
   const browser = await chromium.launch({ executablePath: choice.executablePath, args: CHROMIUM_ARGS });
   try {
     for (let visit = 0; visit < visits; visit++)

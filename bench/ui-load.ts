@@ -30,10 +30,11 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { chromium, type Browser } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
+import { build, type PreviewServer } from 'vite';
 import { CHROMIUM_ARGS, CHROMIUM_HELP, findChromium } from '../e2e/support/chromium';
 import { summarize, type Figure } from './report';
-import { precompressFiles, precompressedPreview } from '../scripts/precompressed';
+import { precompressFiles } from '../scripts/precompressed';
+import { previewBuild } from './preview-build';
 import { waitForReadyz } from './started';
 import { settledPage, usableAfter, usableProbe } from './usable-probe';
 
@@ -163,14 +164,7 @@ async function buildEmptyApp(): Promise<string> {
 }
 
 async function serve(dir: string, floor: boolean): Promise<Served> {
-  const server = await preview({
-    configFile: false,
-    root: floor ? resolve(dir, '..') : process.cwd(),
-    build: { outDir: dir },
-    preview: { port: 0, host: '127.0.0.1' },
-    plugins: [precompressedPreview()],
-    logLevel: 'warn',
-  });
+  const server = await previewBuild(dir, floor ? resolve(dir, '..') : process.cwd());
   return { url: server.resolvedUrls?.local[0] ?? '', dir, server };
 }
 

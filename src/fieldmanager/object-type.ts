@@ -6,7 +6,7 @@
  * endpoint resets).
  */
 
-import type { DefinitionSet, SchemaNode } from '../machinery/schema';
+import { refNode, type DefinitionSet, type SchemaNode } from '../machinery/schema';
 import { TypeResolver } from './typed/types';
 
 export interface ObjectType {
@@ -25,19 +25,6 @@ export interface ResourceShape {
   schema?: SchemaNode;
   custom: boolean;
   subresources: ReadonlyMap<string, unknown>;
-}
-
-/**
- * One root node per definition name: schema resolution is remembered per node
- * (go-shape.ts, keyed weakly by the node), so a fresh `{ ref }` per write
- * would miss every time and leave a dead entry per write for the collector.
- */
-const refNodes = new Map<string, SchemaNode>();
-
-export function refNode(definition: string): SchemaNode {
-  let node = refNodes.get(definition);
-  if (node === undefined) refNodes.set(definition, (node = Object.freeze({ ref: definition })));
-  return node;
 }
 
 export function objectTypeFor(rt: ResourceShape, definitions: DefinitionSet): ObjectType {

@@ -98,3 +98,32 @@ export function resolveSchema(defs: DefinitionSet, node: SchemaNode | undefined)
   }
   return current;
 }
+
+/**
+ * One root node per definition name: `resolveSchemaOnce` remembers per node (keyed weakly), so a fresh
+ * `{ ref }` per write would miss every time and leave a dead entry per write for the collector.
+ */
+const refNodes = new Map<string, SchemaNode>();
+
+export function refNode(definition: string): SchemaNode {
+  let node = refNodes.get(definition);
+  if (node === undefined) refNodes.set(definition, (node = Object.freeze({ ref: definition })));
+  return node;
+}
+
+const resolvedIn = new WeakMap<DefinitionSet, WeakMap<SchemaNode, SchemaNode | undefined>>();
+
+/**
+ * `resolveSchema`, remembered per node and definition set, for the walks run on every write (shaping objects
+ * as Go holds them, the schema check): resolving a node that carries markers beside its `ref` copies the
+ * target each time. Callers must reuse their nodes (one root node per definition) for it to pay.
+ */
+export function resolveSchemaOnce(defs: DefinitionSet, node: SchemaNode | undefined): SchemaNode | undefined {
+  if (node === undefined) return undefined;
+  let resolved = resolvedIn.get(defs);
+  if (resolved === undefined) resolvedIn.set(defs, (resolved = new WeakMap()));
+  if (resolved.has(node)) return resolved.get(node);
+  const r = resolveSchema(defs, node);
+  resolved.set(node, r);
+  return r;
+}

@@ -11,24 +11,7 @@
 
 import type { JsonValue } from '../../api/meta';
 import { isPlainObject, knownToBeWide } from '../../machinery/json';
-import {
-  resolveSchema as resolveUncached,
-  type DefinitionSet,
-  type SchemaNode,
-} from '../../machinery/schema';
-
-const resolvedIn = new WeakMap<DefinitionSet, WeakMap<SchemaNode, SchemaNode | undefined>>();
-
-/** Schema resolution, remembered per node (objects are shaped on every write). */
-function resolveSchema(defs: DefinitionSet, ref: SchemaNode | undefined): SchemaNode | undefined {
-  if (ref === undefined) return undefined;
-  let resolved = resolvedIn.get(defs);
-  if (resolved === undefined) resolvedIn.set(defs, (resolved = new WeakMap()));
-  if (resolved.has(ref)) return resolved.get(ref);
-  const r = resolveUncached(defs, ref);
-  resolved.set(ref, r);
-  return r;
-}
+import { resolveSchemaOnce, type DefinitionSet, type SchemaNode } from '../../machinery/schema';
 
 /**
  * `value` as the Go struct holds it, with the fields a Go struct always has filled in: a copy where
@@ -37,7 +20,7 @@ function resolveSchema(defs: DefinitionSet, ref: SchemaNode | undefined): Schema
  * result may share parts with `value`.
  */
 export function goShape(defs: DefinitionSet, value: JsonValue, ref: SchemaNode | undefined): JsonValue {
-  const node = resolveSchema(defs, ref);
+  const node = resolveSchemaOnce(defs, ref);
   if (node === undefined) return value;
   if (Array.isArray(value))
     return node.items === undefined || isScalar(defs, node.items)
@@ -75,7 +58,7 @@ const scalarTypes = new Set(['string', 'integer', 'number', 'boolean']);
 
 /** A schema whose values goShape leaves as they are: a plain string, number or boolean. */
 function isScalar(defs: DefinitionSet, ref: SchemaNode): boolean {
-  const r = resolveSchema(defs, ref);
+  const r = resolveSchemaOnce(defs, ref);
   return (
     r !== undefined &&
     r.properties === undefined &&
@@ -92,7 +75,7 @@ function isOmittedEmpty(defs: DefinitionSet, v: JsonValue, prop: SchemaNode, req
   if (Array.isArray(v)) return v.length === 0;
   // A value already seen wide is not empty: listing its 100,000 keys to learn so was one long step.
   if (!isPlainObject(v) || knownToBeWide(v) || Object.keys(v).length > 0) return false;
-  const r = resolveSchema(defs, prop);
+  const r = resolveSchemaOnce(defs, prop);
   return (
     r !== undefined &&
     r.properties === undefined &&
@@ -107,7 +90,7 @@ function isOmittedEmpty(defs: DefinitionSet, v: JsonValue, prop: SchemaNode, req
  * normalized.
  */
 export function normalizeAsGo(defs: DefinitionSet, value: JsonValue, ref: SchemaNode | undefined): void {
-  const node = resolveSchema(defs, ref);
+  const node = resolveSchemaOnce(defs, ref);
   if (Array.isArray(value)) {
     for (const v of value) normalizeAsGo(defs, v, node?.items);
     return;
@@ -125,7 +108,7 @@ export function normalizeAsGo(defs: DefinitionSet, value: JsonValue, ref: Schema
       if (
         declared !== undefined &&
         isEmptyObject(declared.default) &&
-        resolveSchema(defs, declared)?.properties !== undefined
+        resolveSchemaOnce(defs, declared)?.properties !== undefined
       )
         obj[key] = {};
       else delete obj[key];
@@ -142,7 +125,7 @@ function isEmptyObject(v: JsonValue | undefined): boolean {
 
 /** What an unset field looks like in the marshaled Go struct; undefined when it is omitted. */
 function zeroOf(defs: DefinitionSet, prop: SchemaNode, required: boolean): JsonValue | undefined {
-  const r = resolveSchema(defs, prop);
+  const r = resolveSchemaOnce(defs, prop);
   if (r === undefined) return undefined;
   if (isEmptyObject(prop.default)) {
     if (r.properties !== undefined) return goShape(defs, {}, prop);

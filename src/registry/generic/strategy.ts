@@ -15,7 +15,7 @@ import type { KindHooks, Strategy, StrategyContext } from '../rest/strategy';
 import type { ResourceType } from '../resource-type';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../validation/object-meta';
 import { checkAgainstSchema } from '../validation/schema-check';
-import { refNode } from '../../fieldmanager/object-type';
+import { refNode } from '../../machinery/schema';
 import { validateFinalizersOnTerminating } from '../deletion';
 import { breathe } from '../../machinery/cooperative';
 import { canonicalOrder } from '../canonical';

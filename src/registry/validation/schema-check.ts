@@ -6,11 +6,7 @@
  */
 
 import { fieldError, type FieldError } from '../../machinery/field-errors';
-import {
-  resolveSchema as resolveUncached,
-  type DefinitionSet,
-  type SchemaNode,
-} from '../../machinery/schema';
+import { resolveSchemaOnce, type DefinitionSet, type SchemaNode } from '../../machinery/schema';
 
 export interface SchemaFindings {
   errors: FieldError[];
@@ -21,21 +17,6 @@ export interface SchemaFindings {
 export interface SchemaCheckOptions {
   /** Remove unknown fields from the object while walking. */
   prune: boolean;
-}
-
-const resolvedIn = new WeakMap<DefinitionSet, WeakMap<SchemaNode, SchemaNode | undefined>>();
-
-/**
- * Schema resolution remembered per node, as go-shape.ts remembers it: every write is checked, and resolving a
- * node that carries markers beside its `ref` copies the target each time.
- */
-function resolveSchema(defs: DefinitionSet, ref: SchemaNode): SchemaNode | undefined {
-  let resolved = resolvedIn.get(defs);
-  if (resolved === undefined) resolvedIn.set(defs, (resolved = new WeakMap()));
-  if (resolved.has(ref)) return resolved.get(ref);
-  const r = resolveUncached(defs, ref);
-  resolved.set(ref, r);
-  return r;
 }
 
 function typeOf(value: unknown): string {
@@ -87,7 +68,7 @@ function walk(
   options: SchemaCheckOptions,
 ): void {
   if (value === null || value === undefined) return;
-  const node = resolveSchema(defs, raw);
+  const node = resolveSchemaOnce(defs, raw);
   if (node === undefined) return;
   if (node.preserveUnknownFields === true && node.properties === undefined && node.type === undefined) return;
   const actual = typeOf(value);
@@ -143,7 +124,7 @@ function walk(
     const element = node.additionalProperties;
     // A map of plain strings (labels, a ConfigMap's data): a look at each value's type, no walk per key.
     if (props === undefined && element !== undefined && element !== true && element !== false) {
-      const r = element.ref === undefined ? resolveSchema(defs, element) : undefined;
+      const r = element.ref === undefined ? resolveSchemaOnce(defs, element) : undefined;
       if (r?.type === 'string' && r.intOrString !== true) {
         for (const key of Object.keys(obj)) {
           const v = obj[key];
