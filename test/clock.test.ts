@@ -37,3 +37,25 @@ it('expires a client certificate when the clock passes its notAfter', async () =
   expect((await advance('48h')).status).toBe(200);
   expect((await host.request('GET', '/api', { as: 'admin-cert' })).status).toBe(401);
 });
+
+it("hands out the sandbox account's token again until 80 % of its year has passed, then a new one", async () => {
+  const accountToken = async (query: string): Promise<string> => {
+    const listed = await host.request('GET', `/sandbox/v1/identities${query}`);
+    expect(listed.status, listed.text).toBe(200);
+    const items: { name: string; token?: string }[] = listed.body.items;
+    return items.find((i) => i.name === 'service-account')?.token ?? '';
+  };
+  const first = await accountToken('');
+  expect(first).not.toBe('');
+  // Every page load lists the identities: the same token, not a signature per list (deferred or full).
+  expect(await accountToken('?certificates=deferred')).toBe(first);
+  expect(await accountToken('')).toBe(first);
+  expect((await advance('7000h')).status).toBe(200);
+  expect(await accountToken('')).toBe(first);
+  // Past 80 % of its 8760 h (7008 h): signed anew; both still authenticate until their own expiry.
+  expect((await advance('10h')).status).toBe(200);
+  const renewed = await accountToken('');
+  expect(renewed).not.toBe(first);
+  expect((await host.request('GET', '/api', { as: renewed })).status).toBe(200);
+  expect((await host.request('GET', '/api', { as: first })).status).toBe(200);
+});

@@ -459,6 +459,37 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
   });
 
   let certUser: { certPEM: string; keyPEM: string } | undefined;
+  // The identities list is asked on every page load, a reload's inline script first, and signing the sandbox
+  // account's RS256 token each time put a signature on the reload's path to its first screen (jose's script and
+  // WebCrypto, 8–39 ms in the timeline's reloads). The token is the same claims whoever asks, so the last one
+  // signed is handed out again while it has most of its life left, as a kubelet reuses a projected token until
+  // 80 % of its lifetime: same signer (a new key signs anew), same account uid, and the clock (the sandbox's,
+  // which may be moved) not before its issue nor past 80 % of its lifetime.
+  const accountTokenSeconds = 365 * 24 * 3600;
+  let accountToken:
+    { signer: ServiceAccountSigner; uid: string; issuedAt: number; token: string } | undefined;
+  const sandboxAccountToken = async (signer: ServiceAccountSigner, uid: string): Promise<string> => {
+    const now = Math.floor(o.now().getTime() / 1000);
+    const kept = accountToken;
+    if (
+      kept !== undefined &&
+      kept.signer === signer &&
+      kept.uid === uid &&
+      now >= kept.issuedAt &&
+      now < kept.issuedAt + accountTokenSeconds * 0.8
+    )
+      return kept.token;
+    const { namespace, name } = sandboxServiceAccount;
+    const token = await signer.signBound({
+      namespace,
+      account: { name, uid },
+      audiences: apiAudiences,
+      expirationSeconds: accountTokenSeconds,
+      now,
+    });
+    accountToken = { signer, uid, issuedAt: now, token };
+    return token;
+  };
   return {
     async save() {
       await o.storage.setSetting(identitySetting, state);
@@ -524,13 +555,8 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
         const { namespace, name } = sandboxServiceAccount;
         // The deferred list does not wait for the signer's key either: without it, the token is left out.
         const tokenSigner = options.certificates === false ? await existingSigner() : await signer();
-        const token = await tokenSigner?.signBound({
-          namespace,
-          account: { name, uid: serviceAccountUid },
-          audiences: apiAudiences,
-          expirationSeconds: 365 * 24 * 3600,
-          now: Math.floor(o.now().getTime() / 1000),
-        });
+        const token =
+          tokenSigner !== undefined ? await sandboxAccountToken(tokenSigner, serviceAccountUid) : undefined;
         list.push({
           name: 'service-account',
           username: serviceAccountUsername(namespace, name),
