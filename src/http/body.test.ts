@@ -5,7 +5,7 @@
  */
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { maxRequestBodyBytes, readBodyBytes, readBodyText } from './body';
+import { maxRequestBodyBytes, readBodyBytes, readBodyText, setReadBodiesWhole } from './body';
 import { StatusError } from '../machinery/errors';
 
 /** A POST whose body is a stream of `chunks` (no declared length). */
@@ -19,15 +19,13 @@ function streamed(chunks: Uint8Array[]): Request {
   return new Request('http://localhost/x', { method: 'POST', body, duplex: 'half' } as RequestInit);
 }
 
-const scope = globalThis as { ServiceWorkerGlobalScope?: unknown };
-
 for (const host of ['a socket server', 'a service worker']) {
   describe(`a body without a declared length, read in ${host}`, () => {
     afterEach(() => {
-      delete scope.ServiceWorkerGlobalScope;
+      setReadBodiesWhole(false);
     });
     const inHost = (): void => {
-      if (host === 'a service worker') scope.ServiceWorkerGlobalScope = class {};
+      setReadBodiesWhole(host === 'a service worker');
     };
 
     it('is read whole, chunks joined, as UTF-8', async () => {

@@ -25,14 +25,18 @@ export async function readBodyText(request: Request): Promise<string> {
 }
 
 /**
- * Whether bodies are read whole before their size is known: in a service worker every request comes from a
- * page it controls, whose body the browser already holds, so reading it as a stream guards no memory — and
- * there `arrayBuffer()` reads it natively where a reader costs a stream's setup and a promise per chunk
- * (decision 0115: the largest single item of a create's body read in the worker's profile). A server reading
- * from a socket (the Node host) keeps the stream, so that a chunked body is refused as soon as it is too long.
+ * Whether bodies without a declared length are read whole before their size is known; a host sets it once,
+ * before the server starts. In a service worker every request comes from a page it controls, whose body the
+ * browser already holds, so reading it as a stream guards no memory — and there `arrayBuffer()` reads it
+ * natively where a reader costs a stream's setup and a promise per chunk (decision 0115: the largest single
+ * item of a create's body read in the worker's profile). A server reading from a socket (the Node host) keeps
+ * the default, the stream, so that a chunked body is refused as soon as it is too long.
  */
-function readsWholeBodies(): boolean {
-  return 'ServiceWorkerGlobalScope' in globalThis;
+let wholeBodies = false;
+
+/** Reads bodies without a declared length whole (a host whose bodies are already in memory, the service worker). */
+export function setReadBodiesWhole(whole: boolean): void {
+  wholeBodies = whole;
 }
 
 /** The raw body, read with the size limit. */
@@ -44,7 +48,7 @@ export async function readBodyBytes(request: Request): Promise<Uint8Array<ArrayB
   // adapter read the socket directly instead of building a full Request with a stream around it.
   if (Number.isFinite(declared)) return new Uint8Array(await request.arrayBuffer());
   if (request.body === null) return new Uint8Array();
-  if (readsWholeBodies()) {
+  if (wholeBodies) {
     const whole = new Uint8Array(await request.arrayBuffer());
     if (whole.byteLength > maxRequestBodyBytes)
       throw requestEntityTooLarge(`limit is ${maxRequestBodyBytes}`);

@@ -176,6 +176,8 @@ export {
 export { serverVersion } from '../http/nonresource';
 export { showHiddenMetricsError } from './prometheus';
 export { isLongRunningRequest } from './lifecycle';
+// What a host whose request bodies are already in memory (the service worker) sets before the server starts.
+export { setReadBodiesWhole } from '../http/body';
 // What hosts need to run JavaScript webhook backends.
 export type { ScriptJob, ScriptOutcome, ScriptRunner } from '../admission/backends/types';
 // What hosts need to call webhooks (they import the server, never the admission layer).
