@@ -42,7 +42,7 @@ export class ForegroundRequests {
     if (this.inFlight > 0) return;
     if (this.waiters.length > 0) for (const wake of this.waiters.splice(0)) wake();
     // The pause's look is armed once this answer has been handed over, off the request's path.
-    if (this.pauseWaiters.length > 0 && !this.pauseLookArmed) afterAnswer(this.armPauseLookLater);
+    if (this.paused.length > 0 && !this.looking) afterAnswer(this.lookLater);
   }
 
   /** Resolves once no client request is in flight, or after `maxWaitMs`. */
@@ -82,77 +82,65 @@ export class ForegroundRequests {
    * `settled` for a caller that needs no promise and asks for it all the time (the in-process watches' fan-out,
    * once per burst of writes, decision 0111). No timer is armed while requests are in flight, nor on a request's
    * path: once the last one in flight has been answered, one look is armed a window ahead (after the answer,
-   * `afterAnswer`), so a stream of requests costs at most one timer per gap between them, none while they
-   * overlap; the bound is one timer at a time for all waiting runs (decision 0118).
+   * `afterAnswer`), so a stream of requests costs at most one timer per gap between them and none while they
+   * overlap, and the bound is one timer at a time (decision 0118). Runs waiting together run together: after
+   * the shortest window asked for, or at the earliest bound.
    */
   afterPause(windowMs: number, maxWaitMs: number, run: () => void): void {
-    const waiter: PauseWaiter = { windowMs, deadline: Date.now() + maxWaitMs, run };
-    if (this.inFlight === 0 && Date.now() - this.lastChange >= windowMs) {
-      run();
-      return;
-    }
-    this.pauseWaiters.push(waiter);
-    this.armBound(waiter.deadline);
-    if (this.inFlight === 0) this.armPauseLook();
+    if (this.inFlight === 0 && Date.now() - this.lastChange >= windowMs) return run();
+    this.paused.push(run);
+    this.pauseMs = Math.min(this.pauseMs, windowMs);
+    this.pauseBound = Math.min(this.pauseBound, Date.now() + maxWaitMs);
+    this.armBound();
+    this.lookLater();
   }
 
   /** The runs `afterPause` holds, in the order they came. */
-  private pauseWaiters: PauseWaiter[] = [];
-  private readonly armPauseLookLater = (): void => this.armPauseLook();
+  private paused: (() => void)[] = [];
+  /** The pause they wait for (ms): the shortest window asked for. */
+  private pauseMs = Infinity;
+  /** When they run anyway (ms, `Date.now()`): the earliest bound asked for. */
+  private pauseBound = Infinity;
+  /** When the look armed for a bound fires (Infinity: none armed). */
+  private boundArmedAt = Infinity;
   /** A look at the end of the current pause's window is armed. */
-  private pauseLookArmed = false;
-  /** When the earliest look armed for a waiting run's bound fires (ms, `Date.now()`; Infinity: none armed). */
-  private boundAt = Infinity;
+  private looking = false;
 
-  /** Arms a look at `deadline` unless one is armed no later. */
-  private armBound(deadline: number): void {
-    if (this.boundAt <= deadline) return;
-    this.boundAt = deadline;
-    setTimeout(
-      () => {
-        if (this.boundAt === deadline) this.boundAt = Infinity;
-        this.lookPauses();
-        let next = Infinity;
-        for (const waiter of this.pauseWaiters) next = Math.min(next, waiter.deadline);
-        if (next < Infinity) this.armBound(next);
-      },
-      Math.max(0, deadline - Date.now()),
-    );
-  }
-
-  /** Arms one look for when the current pause will have lasted the shortest waiting window, unless one is armed. */
-  private armPauseLook(): void {
-    if (this.pauseLookArmed || this.pauseWaiters.length === 0 || this.inFlight > 0) return;
-    this.pauseLookArmed = true;
-    let windowMs = Infinity;
-    for (const waiter of this.pauseWaiters) windowMs = Math.min(windowMs, waiter.windowMs);
-    setTimeout(
-      () => {
-        this.pauseLookArmed = false;
-        this.lookPauses();
-        // Idle, but not for long enough (a request came and went meanwhile): look again at its window's end.
-        // A request in flight arms the next look itself once it has been answered.
-        this.armPauseLook();
-      },
-      Math.max(0, windowMs - (Date.now() - this.lastChange)),
-    );
-  }
-
-  /** Runs the waiting runs whose pause or bound has come, in the order they came. */
-  private lookPauses(): void {
+  /** Runs the held runs if their pause or their bound has come. */
+  private look(): void {
     const now = Date.now();
-    const pausedFor = this.inFlight > 0 ? 0 : now - this.lastChange;
-    const due = (waiter: PauseWaiter): boolean => pausedFor >= waiter.windowMs || now >= waiter.deadline;
-    if (!this.pauseWaiters.some(due)) return;
-    const ready = this.pauseWaiters.filter(due);
-    this.pauseWaiters = this.pauseWaiters.filter((waiter) => !due(waiter));
-    for (const waiter of ready) waiter.run();
+    if (now < this.pauseBound && (this.inFlight > 0 || now - this.lastChange < this.pauseMs)) return;
+    const runs = this.paused;
+    this.paused = [];
+    this.pauseMs = this.pauseBound = Infinity;
+    for (const run of runs) run();
   }
-}
 
-/** A run `afterPause` holds: its window, its bound (ms, `Date.now()`) and itself. */
-interface PauseWaiter {
-  windowMs: number;
-  deadline: number;
-  run: () => void;
+  /** Arms a look at the held runs' bound unless one is armed no later. */
+  private armBound(): void {
+    const at = this.pauseBound;
+    if (this.boundArmedAt <= at) return;
+    this.boundArmedAt = at;
+    setTimeout(() => {
+      if (this.boundArmedAt === at) this.boundArmedAt = Infinity;
+      this.look();
+      if (this.paused.length > 0) this.armBound();
+    }, at - Date.now());
+  }
+
+  /** Arms one look for the end of the current pause's window, unless one is armed or a request is in flight. */
+  private readonly lookLater = (): void => {
+    if (this.looking || this.inFlight > 0 || this.paused.length === 0) return;
+    this.looking = true;
+    setTimeout(
+      () => {
+        this.looking = false;
+        this.look();
+        // Idle, but not for the whole window (a request came and went): look again at its end. A request in
+        // flight arms the next look itself once it has been answered.
+        this.lookLater();
+      },
+      this.lastChange + this.pauseMs - Date.now(),
+    );
+  };
 }
