@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ForegroundRequests } from './foreground';
 import { awaitedLater } from '../../test/support/awaited-later';
 
@@ -68,5 +68,46 @@ describe('ForegroundRequests', () => {
     f.afterPause(60_000, 5, () => (bounded = true));
     while (!bounded) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(bounded).toBe(true);
+  });
+
+  it('arms no timer per request for a run waiting for a pause: one look per gap, one bound', () => {
+    vi.useFakeTimers();
+    try {
+      const f = new ForegroundRequests();
+      const armed = vi.spyOn(globalThis, 'setTimeout');
+      let ran = 0;
+      // Overlapping requests (16 in flight): nothing but the bound is armed, however many come and go.
+      const ends = [f.begin(), f.begin()];
+      f.afterPause(5, 100, () => ran++);
+      expect(armed).toHaveBeenCalledTimes(1);
+      for (let i = 0; i < 50; i++) {
+        ends.push(f.begin());
+        ends.shift()?.();
+        vi.advanceTimersByTime(1);
+      }
+      expect(armed).toHaveBeenCalledTimes(1);
+      expect(ran).toBe(0);
+      // The bound runs it although the requests never paused.
+      vi.advanceTimersByTime(50);
+      expect(ran).toBe(1);
+      // Sequential requests, gaps shorter than the window: one look per gap (armed after the answer), no more.
+      armed.mockClear();
+      f.afterPause(5, 100, () => ran++);
+      for (const end of ends) end();
+      for (let i = 0; i < 10; i++) {
+        vi.advanceTimersByTime(2);
+        const end = f.begin();
+        vi.advanceTimersByTime(2);
+        end();
+      }
+      expect(ran).toBe(1);
+      expect(armed.mock.calls.length).toBeLessThanOrEqual(12);
+      // A whole window's pause runs it.
+      vi.advanceTimersByTime(5);
+      expect(ran).toBe(2);
+      armed.mockRestore();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -10,6 +10,8 @@
  * post-start writes until the rounds are over.
  */
 
+import { afterAnswer } from '../machinery/after-answer';
+
 export class ForegroundRequests {
   private inFlight = 0;
   private waiters: (() => void)[] = [];
@@ -37,7 +39,10 @@ export class ForegroundRequests {
   leave(): void {
     this.inFlight--;
     this.lastChange = Date.now();
-    if (this.inFlight === 0 && this.waiters.length > 0) for (const wake of this.waiters.splice(0)) wake();
+    if (this.inFlight > 0) return;
+    if (this.waiters.length > 0) for (const wake of this.waiters.splice(0)) wake();
+    // The pause's look is armed once this answer has been handed over, off the request's path.
+    if (this.paused.length > 0 && !this.looking) afterAnswer(this.lookLater);
   }
 
   /** Resolves once no client request is in flight, or after `maxWaitMs`. */
@@ -75,20 +80,67 @@ export class ForegroundRequests {
   /**
    * Runs `run` once no client request has been in flight for `windowMs` in a row, or after `maxWaitMs`:
    * `settled` for a caller that needs no promise and asks for it all the time (the in-process watches' fan-out,
-   * once per burst of writes, decision 0111). It looks at the requests only from a timer, at most one armed at a
-   * time, `windowMs` apart while they go on: no timer armed or cleared per request, as `settled`'s `quiet` does.
+   * once per burst of writes, decision 0111). No timer is armed while requests are in flight, nor on a request's
+   * path: once the last one in flight has been answered, one look is armed a window ahead (after the answer,
+   * `afterAnswer`), so a stream of requests costs at most one timer per gap between them and none while they
+   * overlap, and the bound is one timer at a time (decision 0118). Runs waiting together run together: after
+   * the shortest window asked for, or at the earliest bound.
    */
   afterPause(windowMs: number, maxWaitMs: number, run: () => void): void {
-    const deadline = Date.now() + maxWaitMs;
-    const look = (): void => {
-      const now = Date.now();
-      const pausedFor = this.inFlight > 0 ? 0 : now - this.lastChange;
-      if (pausedFor >= windowMs || now >= deadline) {
-        run();
-        return;
-      }
-      setTimeout(look, Math.min(windowMs - pausedFor, deadline - now));
-    };
-    look();
+    if (this.inFlight === 0 && Date.now() - this.lastChange >= windowMs) return run();
+    this.paused.push(run);
+    this.pauseMs = Math.min(this.pauseMs, windowMs);
+    this.pauseBound = Math.min(this.pauseBound, Date.now() + maxWaitMs);
+    this.armBound();
+    this.lookLater();
   }
+
+  /** The runs `afterPause` holds, in the order they came. */
+  private paused: (() => void)[] = [];
+  /** The pause they wait for (ms): the shortest window asked for. */
+  private pauseMs = Infinity;
+  /** When they run anyway (ms, `Date.now()`): the earliest bound asked for. */
+  private pauseBound = Infinity;
+  /** When the look armed for a bound fires (Infinity: none armed). */
+  private boundArmedAt = Infinity;
+  /** A look at the end of the current pause's window is armed. */
+  private looking = false;
+
+  /** Runs the held runs if their pause or their bound has come. */
+  private look(): void {
+    const now = Date.now();
+    if (now < this.pauseBound && (this.inFlight > 0 || now - this.lastChange < this.pauseMs)) return;
+    const runs = this.paused;
+    this.paused = [];
+    this.pauseMs = this.pauseBound = Infinity;
+    for (const run of runs) run();
+  }
+
+  /** Arms a look at the held runs' bound unless one is armed no later. */
+  private armBound(): void {
+    const at = this.pauseBound;
+    if (this.boundArmedAt <= at) return;
+    this.boundArmedAt = at;
+    setTimeout(() => {
+      if (this.boundArmedAt === at) this.boundArmedAt = Infinity;
+      this.look();
+      if (this.paused.length > 0) this.armBound();
+    }, at - Date.now());
+  }
+
+  /** Arms one look for the end of the current pause's window, unless one is armed or a request is in flight. */
+  private readonly lookLater = (): void => {
+    if (this.looking || this.inFlight > 0 || this.paused.length === 0) return;
+    this.looking = true;
+    setTimeout(
+      () => {
+        this.looking = false;
+        this.look();
+        // Idle, but not for the whole window (a request came and went): look again at its end. A request in
+        // flight arms the next look itself once it has been answered.
+        this.lookLater();
+      },
+      this.lastChange + this.pauseMs - Date.now(),
+    );
+  };
 }
