@@ -223,3 +223,49 @@ test('yaml: the first request that asks for YAML is answered in YAML, and a YAML
   expect(applied.status, applied.text).toBe(201);
   expect(JSON.parse(applied.text).data).toEqual({ a: '1' });
 });
+
+test('writes and subresources: a create, a strategic merge patch, an access review and a pod log on a worker that never loaded their code', async ({
+  page,
+}) => {
+  await openSandbox(page);
+  const json = { 'content-type': 'application/json' };
+  const name = `lazy-write-${Date.now().toString(36)}`;
+  const created = await rawRequest(
+    page,
+    'POST',
+    '/api/v1/namespaces/default/configmaps',
+    json,
+    JSON.stringify({ metadata: { name }, data: { a: '1' } }),
+  );
+  expect(created.status, created.text).toBe(201);
+  expect(JSON.parse(created.text).metadata.managedFields).toHaveLength(1);
+
+  const patched = await rawRequest(
+    page,
+    'PATCH',
+    `/api/v1/namespaces/default/configmaps/${name}`,
+    { 'content-type': 'application/strategic-merge-patch+json' },
+    JSON.stringify({ data: { b: '2' } }),
+  );
+  expect(patched.status, patched.text).toBe(200);
+  expect(JSON.parse(patched.text).data).toEqual({ a: '1', b: '2' });
+
+  const review = await rawRequest(
+    page,
+    'POST',
+    '/apis/authorization.orch.io/v1/selfsubjectaccessreviews',
+    json,
+    JSON.stringify({
+      apiVersion: 'authorization.orch.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { verb: 'create', resource: 'configmaps', namespace: 'default' } },
+    }),
+  );
+  expect(review.status, review.text).toBe(201);
+  expect(JSON.parse(review.text).status.allowed).toBe(true);
+
+  // A connect subresource's storage is loaded with its first request, which answers as before: no such pod.
+  const log = await rawRequest(page, 'GET', '/api/v1/namespaces/default/pods/no-such-pod/log', {});
+  expect(log.status, log.text).toBe(404);
+  expect(JSON.parse(log.text).reason).toBe('NotFound');
+});

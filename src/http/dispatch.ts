@@ -31,7 +31,7 @@ import { handleGet } from './handlers/get';
 import { handleList } from './handlers/list';
 import { handleCreate } from './handlers/create';
 import { handleUpdate } from './handlers/update';
-import { handlePatch } from './handlers/patch';
+import { patchHandler } from './handlers/patch-library';
 import { handleDelete } from './handlers/delete';
 import { handleDeleteCollection } from './handlers/deletecollection';
 import { handleWatch } from './handlers/watch';
@@ -134,7 +134,11 @@ export function dispatch(server: ServerContext, ctx: RequestContext): Response |
       if (!named || !isUpdater(storage) || !isGetter(storage)) throw methodNotAllowed();
       checkName(info);
       negotiate(server, ctx, rt, false, false);
-      return handlePatch(server, ctx, req, storage, isParentUpdater(storage) ? storage : undefined);
+      return patchHandler
+        .load()
+        .then((m) =>
+          m.handlePatch(server, ctx, req, storage, isParentUpdater(storage) ? storage : undefined),
+        );
     case 'DELETE':
       if (named) {
         if (!isGracefulDeleter(storage)) throw methodNotAllowed();

@@ -7,15 +7,9 @@
 
 import type { FieldError } from '../machinery/field-errors';
 import { fieldError } from '../machinery/field-errors';
-import { invalid, StatusError } from '../machinery/errors';
+import { invalid } from '../machinery/errors';
 import { queryBool } from '../machinery/query-bool';
-import {
-  ApplyConflictError,
-  applyConflictStatus,
-  FieldManagerError,
-  managerOrUserAgent,
-  validateFieldManager,
-} from '../fieldmanager/index';
+import { managerOrUserAgent, validateFieldManager } from '../fieldmanager/manager-name';
 import type { RequestContext } from './context';
 import type { ServerContext } from './server-context';
 
@@ -46,11 +40,4 @@ export function ownershipOptions(
     manager: managerOrUserAgent(fieldManager, ctx.request.headers.get('user-agent')),
     force: force === true,
   };
-}
-
-/** Apply's failures as the real server answers them: conflicts 409, failures without a Status of their own 500. */
-export function applyFailure(e: unknown): unknown {
-  if (e instanceof ApplyConflictError) return applyConflictStatus(e);
-  if (e instanceof FieldManagerError) return new StatusError(500, undefined, e.message);
-  return e;
 }

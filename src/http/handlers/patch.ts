@@ -30,8 +30,8 @@ import { checkNameAndNamespace } from './update';
 import { storageApiVersion } from './written-object';
 import { enforceFieldValidation, parseFieldValidation } from '../field-validation';
 import { decodePatch, patchStrictError } from '../patch-decode';
-import { apply as applyConfiguration, objectTypeFor } from '../../fieldmanager/index';
-import { applyFailure, ownershipOptions } from '../field-manager-options';
+import { fieldManagement } from '../../fieldmanager/library';
+import { ownershipOptions } from '../field-manager-options';
 import { decodeObjectBodyAsync, type DecodedBody } from '../body';
 import { optionsObject, requestScope } from '../scope';
 import { breathe } from '../../machinery/cooperative';
@@ -211,7 +211,8 @@ async function handleApply(
   const sub = req.info.subresource;
   const defs = server.catalog.definitions;
   const { config, findings } = await decodeApplyBody(text);
-  const type = objectTypeFor(req.rt, defs);
+  const fm = await fieldManagement.load();
+  const type = fm.objectTypeFor(req.rt, defs);
   const common = {
     manager: ownership.manager,
     force: ownership.force,
@@ -227,7 +228,7 @@ async function handleApply(
   const fieldManager = { manager: ownership.manager, recorded: true };
   const applyTo = (live: KubeObject | undefined, cfg: KubeObject): KubeObject => {
     try {
-      return applyConfiguration({
+      return fm.apply({
         ...common,
         type,
         live,
@@ -238,7 +239,7 @@ async function handleApply(
         now: server.now(),
       });
     } catch (e) {
-      throw applyFailure(e);
+      throw fm.applyFailure(e);
     }
   };
 

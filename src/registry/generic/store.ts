@@ -30,11 +30,7 @@ import type {
   AdmissionInterface,
   AdmissionOperation,
 } from '../../machinery/admission/attributes';
-import {
-  ignoreManagedFieldsTimestampsWork,
-  objectTypeFor,
-  updateManagedFieldsWork,
-} from '../../fieldmanager/index';
+import { fieldManagement } from '../../fieldmanager/library';
 import type {
   DeleteOptions,
   DeleteResult,
@@ -348,9 +344,11 @@ export class GenericStore implements RestStorage, StoredEntryGetter {
 
       // field ownership: the writer takes what it set or changed (apply recorded it while merging)
       if (w.fieldManager !== undefined && w.fieldManager.recorded !== true) {
+        // Loaded with the first such write (a first visit writes none); no turn once it is.
+        const fm = fieldManagement.loaded ? fieldManagement.get() : await fieldManagement.load();
         obj = await runSliced(
-          updateManagedFieldsWork({
-            type: objectTypeFor(rt, deps.definitions),
+          fm.updateManagedFieldsWork({
+            type: fm.objectTypeFor(rt, deps.definitions),
             live: current?.object,
             next: obj,
             manager: w.fieldManager.manager,
@@ -429,8 +427,10 @@ export class GenericStore implements RestStorage, StoredEntryGetter {
           }
         }
         if (obj.metadata !== undefined) obj.metadata.resourceVersion = String(current.revision);
-        if (w.fieldManager !== undefined)
-          obj = await runSliced(ignoreManagedFieldsTimestampsWork(obj, current.object));
+        if (w.fieldManager !== undefined) {
+          const fm = fieldManagement.loaded ? fieldManagement.get() : await fieldManagement.load();
+          obj = await runSliced(fm.ignoreManagedFieldsTimestampsWork(obj, current.object));
+        }
         await breathe();
         if (await deepEqualSliced(obj, current.object)) return { object: current.object, created: false };
         await breathe();

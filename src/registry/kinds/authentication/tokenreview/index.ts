@@ -1,8 +1,11 @@
-/** TokenReview: never stored; its whole storage is the review (see storage.ts). */
+/** TokenReview: never stored; its whole storage is the review (see storage.ts), loaded with the first one (reviews.ts). */
 
 import type { KindRegistration } from '../../types';
-import { TokenReviewStorage } from './storage';
+import { reviewStorage } from '../../reviews';
 
 export const tokenReview: KindRegistration = {
-  storage: (ctx) => new TokenReviewStorage(ctx.rt, ctx.services.tokenAuthenticator),
+  storage: (ctx) => {
+    const authenticator = ctx.services.tokenAuthenticator;
+    return reviewStorage((m) => new m.TokenReviewStorage(ctx.rt, authenticator));
+  },
 };

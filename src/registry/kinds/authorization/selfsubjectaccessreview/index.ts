@@ -1,8 +1,11 @@
-/** SelfSubjectAccessReview: never stored; its whole storage is the review (see storage.ts). */
+/** SelfSubjectAccessReview: never stored; its whole storage is the review (see storage.ts), loaded with the first one (reviews.ts). */
 
 import type { KindRegistration } from '../../types';
-import { SelfSubjectAccessReviewStorage } from './storage';
+import { reviewStorage } from '../../reviews';
 
 export const selfSubjectAccessReview: KindRegistration = {
-  storage: (ctx) => new SelfSubjectAccessReviewStorage(ctx.rt, ctx.services.authorizer),
+  storage: (ctx) => {
+    const authorizer = ctx.services.authorizer;
+    return reviewStorage((m) => new m.SelfSubjectAccessReviewStorage(ctx.rt, authorizer));
+  },
 };

@@ -1,8 +1,11 @@
-/** SelfSubjectRulesReview: never stored; its whole storage is the review (see storage.ts). */
+/** SelfSubjectRulesReview: never stored; its whole storage is the review (see storage.ts), loaded with the first one (reviews.ts). */
 
 import type { KindRegistration } from '../../types';
-import { SelfSubjectRulesReviewStorage } from './storage';
+import { reviewStorage } from '../../reviews';
 
 export const selfSubjectRulesReview: KindRegistration = {
-  storage: (ctx) => new SelfSubjectRulesReviewStorage(ctx.rt, ctx.services.authorizer),
+  storage: (ctx) => {
+    const authorizer = ctx.services.authorizer;
+    return reviewStorage((m) => new m.SelfSubjectRulesReviewStorage(ctx.rt, authorizer));
+  },
 };

@@ -1,8 +1,11 @@
-/** SubjectAccessReview: never stored; its whole storage is the review (see storage.ts). */
+/** SubjectAccessReview: never stored; its whole storage is the review (see storage.ts), loaded with the first one (reviews.ts). */
 
 import type { KindRegistration } from '../../types';
-import { SubjectAccessReviewStorage } from './storage';
+import { reviewStorage } from '../../reviews';
 
 export const subjectAccessReview: KindRegistration = {
-  storage: (ctx) => new SubjectAccessReviewStorage(ctx.rt, ctx.services.authorizer),
+  storage: (ctx) => {
+    const authorizer = ctx.services.authorizer;
+    return reviewStorage((m) => new m.SubjectAccessReviewStorage(ctx.rt, authorizer));
+  },
 };

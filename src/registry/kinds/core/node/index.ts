@@ -5,8 +5,8 @@
  */
 
 import type { KindRegistration } from '../../types';
-import { nodeProxyStorage } from './proxy';
+import { lazyConnecter, proxyMethods } from '../lazy-subresources';
 
 export const node: KindRegistration = {
-  subresources: { proxy: nodeProxyStorage },
+  subresources: { proxy: lazyConnecter(proxyMethods, (m, ctx) => m.nodeProxyStorage(ctx)) },
 };

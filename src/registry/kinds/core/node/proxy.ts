@@ -20,7 +20,7 @@ import {
   splitSchemeNamePort,
   unreachable,
 } from '../pod/connect';
-import { proxyMethods } from '../pod/proxy';
+import { proxyMethods } from '../lazy-subresources';
 import { joinHostPort, nodeConnection } from './connection';
 
 export function nodeProxyStorage(ctx: StoredKindContext): Connecter {

@@ -7,16 +7,11 @@
  */
 
 import type { KindRegistration } from '../../types';
-import { attachStorage } from './attach';
-import { bindingStorage } from './binding';
 import { ephemeralContainersStorage } from './ephemeral-containers';
 import { evictionStorage } from './eviction-storage';
-import { execStorage } from './exec';
-import { logStorage } from './log';
-import { portForwardStorage } from './portforward';
-import { podProxyStorage } from './proxy';
 import { podQOSClass } from './qos';
 import { podStatusStorage } from './status';
+import { lazyConnecter, lazyNamedCreater, proxyMethods } from '../lazy-subresources';
 import type { KindHooks } from '../../../rest/strategy';
 
 const hooks: KindHooks = {
@@ -32,11 +27,15 @@ export const pod: KindRegistration = {
     status: podStatusStorage(hooks),
     ephemeralcontainers: ephemeralContainersStorage,
     eviction: evictionStorage,
-    binding: bindingStorage,
-    log: logStorage,
-    exec: execStorage,
-    attach: attachStorage,
-    portforward: portForwardStorage,
-    proxy: podProxyStorage,
+    // Loaded with their first request (lazy-subresources.ts); the methods and kind are each storage's own.
+    binding: lazyNamedCreater(
+      () => ({ group: '', version: 'v1', kind: 'Binding' }),
+      (m, ctx) => m.bindingStorage(ctx),
+    ),
+    log: lazyConnecter(['GET'], (m, ctx) => m.logStorage(ctx)),
+    exec: lazyConnecter(['GET', 'POST'], (m, ctx) => m.execStorage(ctx)),
+    attach: lazyConnecter(['GET', 'POST'], (m, ctx) => m.attachStorage(ctx)),
+    portforward: lazyConnecter(['GET', 'POST'], (m, ctx) => m.portForwardStorage(ctx)),
+    proxy: lazyConnecter(proxyMethods, (m, ctx) => m.podProxyStorage(ctx)),
   },
 };

@@ -11,15 +11,13 @@ import { badRequest } from '../../../../machinery/errors';
 import type { Connecter } from '../../../rest/capabilities';
 import type { StoredKindContext } from '../../types';
 import { joinHostPort } from '../node/connection';
+import { proxyMethods } from '../lazy-subresources';
 import { admitConnect, isIpLiteral, isProxyableAddress, splitSchemeNamePort, unreachable } from './connect';
 
 interface PodNetwork {
   spec?: { containers?: { ports?: { containerPort?: number }[] }[] };
   status?: { podIP?: string; podIPs?: { ip?: string }[] };
 }
-
-/** The methods the real pod, node and service proxies accept. */
-export const proxyMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
 
 export function podProxyStorage(ctx: StoredKindContext): Connecter {
   return {

@@ -9,7 +9,7 @@ import type { KindHooks } from '../../../rest/strategy';
 import type { KindRegistration, KindStorageContext } from '../../types';
 import type { ResourceType } from '../../../resource-type';
 import { allocateCreate, allocateUpdate } from './allocation';
-import { serviceProxyStorage } from './proxy';
+import { lazyConnecter, proxyMethods } from '../lazy-subresources';
 import { serviceTypeErrors, serviceUpdateErrors } from './validation';
 
 function serviceHooks(_rt: ResourceType, ctx: KindStorageContext): KindHooks {
@@ -35,5 +35,5 @@ function serviceHooks(_rt: ResourceType, ctx: KindStorageContext): KindHooks {
 
 export const service: KindRegistration = {
   hooks: serviceHooks,
-  subresources: { proxy: serviceProxyStorage },
+  subresources: { proxy: lazyConnecter(proxyMethods, (m, ctx) => m.serviceProxyStorage(ctx)) },
 };

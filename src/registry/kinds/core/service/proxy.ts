@@ -20,7 +20,7 @@ import type { RequestScope } from '../../../rest/scope';
 import type { StoredKindContext } from '../../types';
 import { joinHostPort } from '../node/connection';
 import { admitConnect, splitSchemeNamePort, unreachable } from '../pod/connect';
-import { proxyMethods } from '../pod/proxy';
+import { proxyMethods } from '../lazy-subresources';
 
 interface EndpointAddress {
   ip?: string;

@@ -1,0 +1,58 @@
+/**
+ * The core kinds' rarely asked subresources as they are registered: a
+ * storage whose methods (the ones discovery and routing read: the connect
+ * methods, the object kind) are known at once, and whose handler
+ * (subresources.lazy.ts) is built on the first request to it. Their code
+ * was worker script every first visit compiled without running.
+ */
+
+import { LazyModule } from '../../../machinery/lazy-module';
+import type { Connecter, KindOverride, NamedCreater } from '../../rest/capabilities';
+import type { StoredKindContext } from '../types';
+import type * as Subresources from './subresources.lazy';
+
+type Module = typeof Subresources;
+
+const subresources = new LazyModule<Module>('subresources', () => import('./subresources.lazy'));
+
+/** The module, for a storage that needs one of its functions rather than a whole storage. */
+export function loadSubresources(): Promise<Module> {
+  return subresources.load();
+}
+
+/** The methods the real pod, node and service proxies accept. */
+export const proxyMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+
+/** A connect subresource (`make` names its storage in the loaded module) accepting `methods`. */
+export function lazyConnecter(
+  methods: readonly string[],
+  make: (module: Module, ctx: StoredKindContext) => Connecter,
+): (ctx: StoredKindContext) => Connecter {
+  return (ctx) => {
+    let handler: Connecter | undefined;
+    return {
+      connectMethods: methods,
+      async connect(scope, name, method, query) {
+        handler ??= make(await subresources.load(), ctx);
+        return handler.connect(scope, name, method, query);
+      },
+    };
+  };
+}
+
+/** A subresource that creates through a named object, answering as `objectKind` says (its kind known at once). */
+export function lazyNamedCreater(
+  objectKind: (ctx: StoredKindContext) => KindOverride['objectKind'],
+  make: (module: Module, ctx: StoredKindContext) => NamedCreater & KindOverride,
+): (ctx: StoredKindContext) => NamedCreater & KindOverride {
+  return (ctx) => {
+    let handler: (NamedCreater & KindOverride) | undefined;
+    return {
+      objectKind: objectKind(ctx),
+      async createNamed(scope, name, object, options) {
+        handler ??= make(await subresources.load(), ctx);
+        return handler.createNamed(scope, name, object, options);
+      },
+    };
+  };
+}
