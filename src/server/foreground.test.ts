@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ForegroundRequests } from './foreground';
 import { awaitedLater } from '../../test/support/awaited-later';
 
@@ -109,5 +109,100 @@ describe('ForegroundRequests', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+  describe('a page announced as coming', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('holds what waits for a pause until the page has asked and paused, beyond their own bounds', async () => {
+      vi.useFakeTimers();
+      const f = new ForegroundRequests();
+      f.pageComing(250, 1000);
+      let ran = 0;
+      let settled = false;
+      let quiet = false;
+      f.afterPause(5, 100, () => ran++);
+      void f.settled(5, 100).then(() => (settled = true));
+      void f.quiet(100).then(() => (quiet = true));
+      // The navigation: nothing asked for 200 ms, twice the waiters' own bound.
+      await vi.advanceTimersByTimeAsync(200);
+      expect([ran, settled, quiet]).toEqual([0, false, false]);
+      // The page's first round, then its second after a gap shorter than the window.
+      const first = f.begin();
+      await vi.advanceTimersByTimeAsync(20);
+      first();
+      await vi.advanceTimersByTimeAsync(100);
+      const second = f.begin();
+      await vi.advanceTimersByTimeAsync(30);
+      second();
+      await vi.advanceTimersByTimeAsync(240);
+      expect([ran, settled, quiet]).toEqual([0, false, false]);
+      // A whole window's pause after the last answer: the page's first rounds are over.
+      await vi.advanceTimersByTimeAsync(20);
+      expect([ran, settled, quiet]).toEqual([1, true, true]);
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(ran).toBe(1);
+    });
+
+    it('is loading until its first rounds are over', async () => {
+      vi.useFakeTimers();
+      const f = new ForegroundRequests();
+      expect(f.pageLoading()).toBeUndefined();
+      f.pageComing(250, 1000);
+      let loaded = false;
+      void f.pageLoading()?.then(() => (loaded = true));
+      f.begin()();
+      await vi.advanceTimersByTimeAsync(249);
+      expect(loaded).toBe(false);
+      expect(f.pageLoading()).toBeDefined();
+      await vi.advanceTimersByTimeAsync(2);
+      expect(loaded).toBe(true);
+      expect(f.pageLoading()).toBeUndefined();
+    });
+
+    it('holds them no longer than its bound when the page never asks', async () => {
+      vi.useFakeTimers();
+      const f = new ForegroundRequests();
+      f.pageComing(250, 1000);
+      let ran = 0;
+      f.afterPause(5, 100, () => ran++);
+      await vi.advanceTimersByTimeAsync(995);
+      expect(ran).toBe(0);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(ran).toBe(1);
+      // Over: a later wait is the usual one.
+      f.afterPause(5, 100, () => ran++);
+      await vi.advanceTimersByTimeAsync(5);
+      expect(ran).toBe(2);
+    });
+
+    it('holds them no longer than its bound when the page never pauses', async () => {
+      vi.useFakeTimers();
+      const f = new ForegroundRequests();
+      f.pageComing(250, 1000);
+      f.begin();
+      let settled = false;
+      void f.settled(5, 100).then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(995);
+      expect(settled).toBe(false);
+      // The page's bound, past the waiter's own: it waits no more.
+      await vi.advanceTimersByTimeAsync(10);
+      expect(settled).toBe(true);
+    });
+
+    it('starts its bound again when announced again', async () => {
+      vi.useFakeTimers();
+      const f = new ForegroundRequests();
+      f.pageComing(250, 1000);
+      let ran = 0;
+      f.afterPause(5, 100, () => ran++);
+      await vi.advanceTimersByTimeAsync(600);
+      f.pageComing(250, 1000);
+      await vi.advanceTimersByTimeAsync(995);
+      expect(ran).toBe(0);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(ran).toBe(1);
+    });
   });
 });

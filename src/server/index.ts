@@ -160,6 +160,8 @@ const FIRST_SCREEN_MAX_WAIT_MS = 1500;
 const BACKGROUND_PAUSE_MS = 5;
 /** …but no longer than this, so that a client that never pauses slows the cluster down without stopping it. */
 const BACKGROUND_MAX_WAIT_MS = 100;
+/** A page announced as coming that never asks, or never pauses, holds the background work no longer than this. */
+const PAGE_COMING_MAX_WAIT_MS = 1000;
 
 export type { ApiServerOptions } from './options';
 // What hosts need to carry exec streams (the Node host's SPDY and WebSocket) and to check simulation flags.
@@ -206,6 +208,12 @@ export interface ApiServer {
    * `serving`: when a host's own start-up work (the browser's shell precache) no longer holds them back.
    */
   readonly firstRequestsDone: Promise<void>;
+  /**
+   * A page is loading and its first requests are coming (the browser host hears of a page of its scope going
+   * away): the controllers' lists, the in-process watches' changes and the post-start steps wait for that page's
+   * first rounds, at most a second (`ForegroundRequests.pageComing`).
+   */
+  pageComing(): void;
   /**
    * Resolves once every post-start step has run (`/readyz` passes): the default RBAC policy and the start-up
    * objects exist and the controllers are started. Whoever acts as an identity other than the admin waits
@@ -930,13 +938,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
    * of 500, each taking the thread for a while, and a client's GET behind one of them took 12 ms instead of
    * 2–3 ms in the seconds after a cold start. A list that already began runs on; only the next page waits. Every
    * other request (a write, a GET, a watch) goes at once, so a controller reacts to a change as promptly as
-   * before (0106).
+   * before (0106) — except while a page announced as coming loads (a reload), when it waits too (0120).
    */
   const behindClients =
     (conn: ConnectionInfo) =>
     (request: Request): Promise<Response> => {
       const decoded = decodeRequest(request);
-      if (decoded.info.verb !== 'list') return handleRequest(deps, request, conn, decoded);
+      if (decoded.info.verb !== 'list') {
+        // While a page is on its way (a reload) every request of theirs waits for its first rounds, at most a
+        // second: their timers' and reactions' writes would otherwise fill the navigation's pause.
+        const page = foreground.pageLoading();
+        if (page === undefined) return handleRequest(deps, request, conn, decoded);
+        return page.then(() => handleRequest(deps, request, conn, decoded));
+      }
       return foreground
         .settled(BACKGROUND_PAUSE_MS, BACKGROUND_MAX_WAIT_MS)
         .then(() => handleRequest(deps, request, conn, decoded));
@@ -1334,6 +1348,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     clock,
     serving,
     firstRequestsDone: afterFirstRequests,
+    pageComing: () => foreground.pageComing(FIRST_SCREEN_PAUSE_MS, PAGE_COMING_MAX_WAIT_MS),
     ready,
     fetch(request: Request, conn?: ConnectionInfo): Promise<Response> {
       // The host's task that brought the request counts from here for long work's slices

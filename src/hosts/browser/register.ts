@@ -5,7 +5,7 @@
  */
 
 import type { ProfileName } from '../../machinery/naming';
-import { CLAIM_MESSAGE } from './messages';
+import { CLAIM_MESSAGE, PAGE_COMING_MESSAGE } from './messages';
 import { hostScriptRuns } from './script-host';
 import { workerRegistration, workerScriptUrl } from './worker-script';
 
@@ -30,6 +30,9 @@ export async function registerServiceWorker(
   const container = navigator.serviceWorker;
   // The worker asks this page to run JavaScript webhook backends (it cannot start Workers itself).
   hostScriptRuns(container);
+  // A reload's next page is answered from the worker's cache without its thread, so the worker hears of it
+  // here: its server keeps the cluster's background work behind that page's first requests (0120).
+  addEventListener('pagehide', () => container.controller?.postMessage({ type: PAGE_COMING_MESSAGE }));
   const url = workerScriptUrl(options.profile, options.scriptUrl);
   // Listen before registering: on a first visit the new worker claims the page as soon as it activates.
   const changed = new Promise<void>((resolve) =>

@@ -19,7 +19,7 @@ import './script-start-mark';
 import './local-storage-shim';
 import { getResponse, type RequestHandler } from 'msw';
 import type { Status } from '../../../api/meta';
-import { CLAIM_MESSAGE } from '../messages';
+import { CLAIM_MESSAGE, PAGE_COMING_MESSAGE } from '../messages';
 import { apiHandlers, isApiPath, pathOfSameOrigin } from './api-routes';
 import { withBodyAside, withBodyBack } from './request-body';
 import { apiServer, profileFromScriptUrl, startedApiServer } from './server-instance';
@@ -120,9 +120,10 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('message', (event) => {
   const data: unknown = event.data;
-  if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === CLAIM_MESSAGE) {
-    event.waitUntil(self.clients.claim());
-  }
+  const type = typeof data === 'object' && data !== null ? (data as { type?: unknown }).type : undefined;
+  if (type === CLAIM_MESSAGE) event.waitUntil(self.clients.claim());
+  // A page of this scope is going away (most often a reload): the next page's first requests are coming.
+  else if (type === PAGE_COMING_MESSAGE) startedApiServer()?.pageComing();
 });
 
 self.addEventListener('fetch', (event) => {
