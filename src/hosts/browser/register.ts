@@ -31,8 +31,12 @@ export async function registerServiceWorker(
   // The worker asks this page to run JavaScript webhook backends (it cannot start Workers itself).
   hostScriptRuns(container);
   // A reload's next page is answered from the worker's cache without its thread, so the worker hears of it
-  // here: its server keeps the cluster's background work behind that page's first requests (0120).
-  addEventListener('pagehide', () => container.controller?.postMessage({ type: PAGE_COMING_MESSAGE }));
+  // here: its server keeps the cluster's background work behind that page's first requests (0120). Told at
+  // `beforeunload`, as the navigation begins (`pagehide` comes only with the next page's commit, 20–100 ms
+  // later), and again at `pagehide` for a navigation that skips it.
+  const nextPageComing = () => container.controller?.postMessage({ type: PAGE_COMING_MESSAGE });
+  addEventListener('beforeunload', nextPageComing);
+  addEventListener('pagehide', nextPageComing);
   const url = workerScriptUrl(options.profile, options.scriptUrl);
   // Listen before registering: on a first visit the new worker claims the page as soon as it activates.
   const changed = new Promise<void>((resolve) =>
