@@ -7,7 +7,7 @@
 export const CLAIM_MESSAGE = 'orch-sandbox:claim';
 
 /**
- * Page → worker: "this page is going away; a page's first requests are likely coming" (its `pagehide`, most
- * often a reload). The next page's navigation is answered by a static route, so the worker does not see it.
+ * Page → worker: "this page is going away; a page's first requests are likely coming" (its `beforeunload` and
+ * `pagehide`, most often a reload). The next page's navigation is answered by a static route, so the worker does not see it.
  */
 export const PAGE_COMING_MESSAGE = 'orch-sandbox:page-coming';
