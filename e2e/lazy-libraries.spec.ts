@@ -224,7 +224,7 @@ test('yaml: the first request that asks for YAML is answered in YAML, and a YAML
   expect(JSON.parse(applied.text).data).toEqual({ a: '1' });
 });
 
-test('writes and subresources: a create, a strategic merge patch, an access review and a pod log on a worker that never loaded their code', async ({
+test('writes and subresources: a create, a strategic merge patch, an access review and a pod log on a fresh worker', async ({
   page,
 }) => {
   await openSandbox(page);

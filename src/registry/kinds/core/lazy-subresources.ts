@@ -12,6 +12,7 @@ import type { StoredKindContext } from '../types';
 import type * as Subresources from './subresources.lazy';
 
 type Module = typeof Subresources;
+type ObjectKind = NonNullable<KindOverride['objectKind']>;
 
 const subresources = new LazyModule<Module>('subresources', () => import('./subresources.lazy'));
 
@@ -20,8 +21,30 @@ export function loadSubresources(): Promise<Module> {
   return subresources.load();
 }
 
+// What a subresource's registration answers before its storage is loaded, and what that storage answers
+// once it is: each is written here once, for both.
+
 /** The methods the real pod, node and service proxies accept. */
 export const proxyMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+
+/** exec, attach and portforward: GET for browsers' WebSockets, POST for SPDY. */
+export const streamMethods = ['GET', 'POST'] as const;
+
+/** log: a getter with options in the real server, so GET only. */
+export const logMethods = ['GET'] as const;
+
+/** What pods/binding (and the top-level bindings) answer as. */
+export const bindingKind: ObjectKind = { group: '', version: 'v1', kind: 'Binding' };
+
+/** What serviceaccounts/token answers as: the TokenRequest of the served authentication group. */
+export function tokenRequestKind(ctx: StoredKindContext): ObjectKind {
+  const sub = ctx.rt.subresources.get('token');
+  return {
+    group: sub?.group ?? ctx.deps.profile.suffixed('authentication'),
+    version: sub?.version ?? 'v1',
+    kind: 'TokenRequest',
+  };
+}
 
 /** A connect subresource (`make` names its storage in the loaded module) accepting `methods`. */
 export function lazyConnecter(

@@ -9,10 +9,11 @@ import type { StoredKindContext } from '../../types';
 import { queryBool, queryString } from './connect';
 import { agentStream } from './node-agent';
 import { scheduledPod } from './stream';
+import { streamMethods } from '../lazy-subresources';
 
 export function attachStorage(ctx: StoredKindContext): Connecter {
   return {
-    connectMethods: ['GET', 'POST'],
+    connectMethods: streamMethods,
     async connect(scope, name, _method, query) {
       const streams = {
         stdin: queryBool(query, 'stdin'),

@@ -22,6 +22,7 @@ import type { StoreDeps } from '../../../generic/store';
 import type { StoredKindContext } from '../../types';
 import { admitCreate, createdStatus } from '../../../generic/create-admission';
 import { setPodCondition } from './conditions';
+import { bindingKind } from '../lazy-subresources';
 
 interface BindingTarget {
   kind?: string;
@@ -119,7 +120,7 @@ export async function bind(
 
 export function bindingStorage(ctx: StoredKindContext): NamedCreater & KindOverride {
   return {
-    objectKind: { group: '', version: 'v1', kind: 'Binding' },
+    objectKind: bindingKind,
     createNamed: (scope, name, object) => bind(ctx.deps, ctx.rt, ctx.store, scope, name, object),
   };
 }

@@ -15,10 +15,11 @@ import { badRequest, StatusError } from '../../../../machinery/errors';
 import { queryBool, queryString } from './connect';
 import { agentStream } from './node-agent';
 import { scheduledPod } from './stream';
+import { streamMethods } from '../lazy-subresources';
 
 export function execStorage(ctx: StoredKindContext): Connecter {
   return {
-    connectMethods: ['GET', 'POST'],
+    connectMethods: streamMethods,
     async connect(scope, name, _method, query) {
       const streams = {
         stdin: queryBool(query, 'stdin'),

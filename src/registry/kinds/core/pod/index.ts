@@ -11,7 +11,14 @@ import { ephemeralContainersStorage } from './ephemeral-containers';
 import { evictionStorage } from './eviction-storage';
 import { podQOSClass } from './qos';
 import { podStatusStorage } from './status';
-import { lazyConnecter, lazyNamedCreater, proxyMethods } from '../lazy-subresources';
+import {
+  bindingKind,
+  lazyConnecter,
+  lazyNamedCreater,
+  logMethods,
+  proxyMethods,
+  streamMethods,
+} from '../lazy-subresources';
 import type { KindHooks } from '../../../rest/strategy';
 
 const hooks: KindHooks = {
@@ -27,15 +34,15 @@ export const pod: KindRegistration = {
     status: podStatusStorage(hooks),
     ephemeralcontainers: ephemeralContainersStorage,
     eviction: evictionStorage,
-    // Loaded with their first request (lazy-subresources.ts); the methods and kind are each storage's own.
+    // Loaded with their first request; the methods and kind are the ones their storages answer (lazy-subresources.ts).
     binding: lazyNamedCreater(
-      () => ({ group: '', version: 'v1', kind: 'Binding' }),
+      () => bindingKind,
       (m, ctx) => m.bindingStorage(ctx),
     ),
-    log: lazyConnecter(['GET'], (m, ctx) => m.logStorage(ctx)),
-    exec: lazyConnecter(['GET', 'POST'], (m, ctx) => m.execStorage(ctx)),
-    attach: lazyConnecter(['GET', 'POST'], (m, ctx) => m.attachStorage(ctx)),
-    portforward: lazyConnecter(['GET', 'POST'], (m, ctx) => m.portForwardStorage(ctx)),
+    log: lazyConnecter(logMethods, (m, ctx) => m.logStorage(ctx)),
+    exec: lazyConnecter(streamMethods, (m, ctx) => m.execStorage(ctx)),
+    attach: lazyConnecter(streamMethods, (m, ctx) => m.attachStorage(ctx)),
+    portforward: lazyConnecter(streamMethods, (m, ctx) => m.portForwardStorage(ctx)),
     proxy: lazyConnecter(proxyMethods, (m, ctx) => m.podProxyStorage(ctx)),
   },
 };

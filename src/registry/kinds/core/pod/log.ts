@@ -19,6 +19,7 @@ import { joinHostPort } from '../node/connection';
 import { agentError, dialAgent } from './agent-dial';
 import { chooseContainer, queryBool, queryInt64, queryString } from './connect';
 import { agentLog } from './node-agent';
+import { logMethods } from '../lazy-subresources';
 
 export interface PodLogOptions {
   container: string;
@@ -76,8 +77,8 @@ export function validateLogOptions(o: PodLogOptions): FieldError[] {
 
 export function logStorage(ctx: StoredKindContext): Connecter {
   return {
-    // A getter with options in the real server: GET only, and no admission (reads are not admitted).
-    connectMethods: ['GET'],
+    // No admission either: reads are not admitted.
+    connectMethods: logMethods,
     async connect(scope, name, _method, query) {
       const options = parseLogOptions(query);
       const errors = validateLogOptions(options);

@@ -11,6 +11,7 @@ import type { Connecter } from '../../../rest/capabilities';
 import type { StoredKindContext } from '../../types';
 import { agentPortForward } from './node-agent';
 import { scheduledPod } from './stream';
+import { streamMethods } from '../lazy-subresources';
 
 /** The real conversion of `ports`: each comma-separated value an unsigned 16-bit number. */
 export function parsePorts(query: URLSearchParams): number[] {
@@ -33,7 +34,7 @@ export function parsePorts(query: URLSearchParams): number[] {
 
 export function portForwardStorage(ctx: StoredKindContext): Connecter {
   return {
-    connectMethods: ['GET', 'POST'],
+    connectMethods: streamMethods,
     async connect(scope, name, _method, query) {
       const options = { kind: 'PodPortForwardOptions', apiVersion: 'v1', ports: parsePorts(query) };
       const { pod } = await scheduledPod(ctx, scope, name, options, undefined);

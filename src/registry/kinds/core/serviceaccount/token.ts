@@ -24,6 +24,7 @@ import type { KindOverride, NamedCreater } from '../../../rest/capabilities';
 import type { RequestScope } from '../../../rest/scope';
 import type { StoredKindContext } from '../../types';
 import { admitCreate } from '../../../generic/create-admission';
+import { tokenRequestKind } from '../lazy-subresources';
 
 /** The v1 default lifetime. */
 export const defaultExpirationSeconds = 3600;
@@ -68,9 +69,8 @@ function nameProblem(name: string): StatusError | undefined {
 
 export function tokenRequestStorage(ctx: StoredKindContext): NamedCreater & KindOverride {
   const sub = ctx.rt.subresources.get('token');
-  const group = sub?.group ?? ctx.deps.profile.suffixed('authentication');
-  const version = sub?.version ?? 'v1';
-  const gk = { group, kind: 'TokenRequest' };
+  const objectKind = tokenRequestKind(ctx);
+  const gk = { group: objectKind.group, kind: objectKind.kind };
 
   /** The bound object by reference, read as the server (no authorization); throws the real errors. */
   async function boundObject(
@@ -109,7 +109,7 @@ export function tokenRequestStorage(ctx: StoredKindContext): NamedCreater & Kind
   }
 
   return {
-    objectKind: { group, version, kind: 'TokenRequest' },
+    objectKind,
 
     async createNamed(scope, name, body): Promise<KubeObject> {
       const tokens = ctx.services.serviceAccountTokens;
@@ -121,7 +121,7 @@ export function tokenRequestStorage(ctx: StoredKindContext): NamedCreater & Kind
           : decodeTypeError(ctx.deps.definitions, { ref: sub.definition }, body);
       if (typeError !== undefined)
         throw badRequest(
-          `TokenRequest in version ${JSON.stringify(version)} cannot be handled as a TokenRequest: ${typeError}`,
+          `TokenRequest in version ${JSON.stringify(objectKind.version)} cannot be handled as a TokenRequest: ${typeError}`,
         );
       // The v1 defaults, applied while decoding (so admission sees them).
       const decoded = deepClone(body);
