@@ -100,6 +100,34 @@ const lazyCode = [
     onWorkerPath: [],
   },
   {
+    lazy: 'src/admission/plugins/default-on-plugins.lazy.ts',
+    minimumOwn: 10,
+    // The plugins on by default, file by file (0122); the names, the order and their informers' table stay.
+    folders: [
+      'src/admission/plugins/namespace-lifecycle.ts',
+      'src/admission/plugins/limit-ranger.ts',
+      'src/admission/plugins/service-account.ts',
+      'src/admission/plugins/taint-nodes-by-condition.ts',
+      'src/admission/plugins/pod-security.ts',
+      'src/admission/plugins/priority.ts',
+      'src/admission/plugins/default-toleration-seconds.ts',
+      'src/admission/plugins/default-storage-class.ts',
+      'src/admission/plugins/storage-object-in-use-protection.ts',
+      'src/admission/plugins/persistent-volume-claim-resize.ts',
+      'src/admission/plugins/runtime-class.ts',
+      'src/admission/plugins/certificate-approval.ts',
+      'src/admission/plugins/certificate-signing.ts',
+      'src/admission/plugins/cluster-trust-bundle-attest.ts',
+      'src/admission/plugins/certificate-subject-restriction.ts',
+      'src/admission/plugins/default-ingress-class.ts',
+      'src/admission/plugins/mutating-admission-webhook.ts',
+      'src/admission/plugins/validating-admission-policy.ts',
+      'src/admission/plugins/validating-admission-webhook.ts',
+      'src/admission/plugins/resource-quota.ts',
+    ],
+    onWorkerPath: [],
+  },
+  {
     lazy: 'src/admission/webhook/webhook-dispatch.lazy.ts',
     minimumOwn: 5,
     // The dispatch; the plugins list configurations through the source, and matching shares the types.
@@ -127,21 +155,17 @@ const lazyCode = [
   {
     lazy: 'src/admission/pod-security/pod-security-checks.lazy.ts',
     minimumOwn: 15,
-    // The plugin reads the configuration (validated at start), the label keys and which kinds have a pod template.
+    // The plugin (default-on-plugins.lazy.ts, 0122) reads the configuration, the label keys and which kinds have a
+    // pod template; the worker holds only the script's loader, which the plugins' script binds to.
     folders: ['src/admission/pod-security/'],
-    onWorkerPath: [
-      'src/admission/pod-security/config.ts',
-      'src/admission/pod-security/levels.ts',
-      'src/admission/pod-security/pod-spec.ts',
-      'src/admission/pod-security/library.ts',
-    ],
+    onWorkerPath: ['src/admission/pod-security/library.ts'],
   },
   {
     lazy: 'src/admission/policy/policy-dispatch.lazy.ts',
     minimumOwn: 20,
     // The plugin lists the policies; the dispatch, matching and the CEL layer come with the first policy.
     folders: ['src/admission/policy/', 'src/admission/matching/', 'src/cel/'],
-    onWorkerPath: ['src/admission/policy/library.ts', 'src/admission/policy/source.ts', 'src/cel/engine.ts'],
+    onWorkerPath: ['src/admission/policy/library.ts', 'src/cel/engine.ts'],
   },
   {
     lazy: 'src/admission/backends/backend-calls.lazy.ts',

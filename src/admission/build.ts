@@ -3,22 +3,21 @@
  * `--enable-admission-plugins` adds to the default-on set and
  * `--disable-admission-plugins` removes from it (an unknown name, or a name
  * in both, refuses to start with the real message); the enabled plugins run
- * in the recommended order whatever order the flags give. The plugins off
- * by default are a lazy script (decision 0070): `loadAdmissionPlugins`
- * before building a chain that enables one, so that its configuration's
- * errors are the caller's (a start refused, a settings update's 400).
+ * in the recommended order whatever order the flags give. The plugins are
+ * two lazy scripts, those off by default (decision 0070) and those on by
+ * default (0122): `loadAdmissionPlugins` before building a chain, so that
+ * its configuration's errors are the caller's (a start refused, a settings
+ * update's 400). A chain of default-on plugins without a configuration built
+ * before their script is loaded (the browser worker's start) loads it at its
+ * first admission; it asks for the plugins' informers at once.
  */
 
 import { AdmissionChain, DeferredAdmissionChain } from './chain';
 import type { PluginConfigurations } from './config';
 import type { AdmissionMetrics } from './metrics';
-import {
-  defaultOnFactories,
-  defaultOnPluginNames,
-  orderedPluginNames,
-  type AdmissionPluginName,
-} from './plugins/index';
-import { offByDefaultPlugins } from './plugins/library';
+import { defaultOnListers } from './plugins/default-on-listers';
+import { defaultOnPluginNames, orderedPluginNames, type AdmissionPluginName } from './plugins/index';
+import { defaultOnPlugins, offByDefaultPlugins } from './plugins/library';
 import { webhookDispatch } from './webhook/library';
 import type { AdmissionPluginDeps, AdmissionPluginFactory } from './types';
 
@@ -62,11 +61,12 @@ export function enabledPluginNames(o: AdmissionOptions): AdmissionPluginName[] {
 }
 
 /**
- * Loads what building these options' chain needs from lazy scripts: the plugins off by default they enable, and the
- * webhook dispatch when a webhook plugin has a configuration.
+ * Loads what building these options' chain needs from lazy scripts: the plugins on by default, those off by
+ * default they enable, and the webhook dispatch when a webhook plugin has a configuration.
  */
 export async function loadAdmissionPlugins(o: AdmissionOptions): Promise<void> {
   const enabled = enabledPluginNames(o);
+  if (enabled.some((name) => defaultOnPluginNames.has(name))) await defaultOnPlugins.load();
   if (enabled.some((name) => !defaultOnPluginNames.has(name))) await offByDefaultPlugins.load();
   // A webhook plugin with a configuration reads its kubeconfig as it is built (the webhook dispatch, lazy too).
   if (enabled.some((name) => webhookPlugins.has(name) && o.pluginConfigurations?.get(name) !== undefined))
@@ -79,7 +79,9 @@ const webhookPlugins: ReadonlySet<string> = new Set([
 ]);
 
 function factoryOf(name: AdmissionPluginName): AdmissionPluginFactory {
-  const factory = defaultOnFactories[name] ?? offByDefaultPlugins.get().offByDefaultFactories[name];
+  const factory = defaultOnPluginNames.has(name)
+    ? defaultOnPlugins.get().defaultOnFactories[name]
+    : offByDefaultPlugins.get().offByDefaultFactories[name];
   if (factory === undefined) throw new Error(`admission plugin ${name} has no factory`);
   return factory;
 }
@@ -98,7 +100,21 @@ export function buildAdmissionChain(
       }),
       metrics,
     );
-  if (offByDefaultPlugins.loaded || names.every((name) => defaultOnPluginNames.has(name))) return build();
+  const defaultOnNeeded = names.some((name) => defaultOnPluginNames.has(name));
+  const offNeeded = names.some((name) => !defaultOnPluginNames.has(name));
+  if ((!defaultOnNeeded || defaultOnPlugins.loaded) && (!offNeeded || offByDefaultPlugins.loaded))
+    return build();
+  if (!offNeeded && names.every((name) => o.pluginConfigurations?.get(name) === undefined)) {
+    // Nothing to read that could fail (no configuration): built at the first admission, off the start's path.
+    // The informers its plugins would ask for as they are built are asked for now, in their order.
+    for (const name of names)
+      for (const [group, resource] of defaultOnListers(name, deps.profile)) deps.lister(group, resource);
+    return new DeferredAdmissionChain(names, () => defaultOnPlugins.load().then(build), metrics);
+  }
   // A caller that did not load them first: the chain loads them and builds itself before its first use.
-  return new DeferredAdmissionChain(names, offByDefaultPlugins.load().then(build), metrics);
+  const loading = Promise.all([
+    defaultOnNeeded ? defaultOnPlugins.load() : undefined,
+    offNeeded ? offByDefaultPlugins.load() : undefined,
+  ]);
+  return new DeferredAdmissionChain(names, loading.then(build), metrics);
 }

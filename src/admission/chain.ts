@@ -187,29 +187,51 @@ function added(
 }
 
 /**
- * A chain whose plugins are still loading (admission/build.ts: plugins off by default, enabled by a caller that
- * did not await their script): its names are known now, and every admission waits for the chain to be built.
+ * A chain whose plugins are still loading (admission/build.ts: plugins in a lazy script a caller did not await):
+ * its names are known now, and every admission waits for the chain to be built. Given a function, the loading
+ * starts with the first admission (decision 0122); once built, admissions go to the chain without waiting.
  */
 export class DeferredAdmissionChain extends AdmissionChain {
+  private readonly start: () => Promise<AdmissionChain>;
+  private chain: Promise<AdmissionChain> | undefined;
+  private built: AdmissionChain | undefined;
+
   constructor(
     private readonly pluginNames: readonly string[],
-    private readonly chain: Promise<AdmissionChain>,
+    chain: Promise<AdmissionChain> | (() => Promise<AdmissionChain>),
     metrics: AdmissionMetrics = noAdmissionMetrics,
   ) {
     super([], metrics);
-    // Failures reach the requests that wait for it; none is left unhandled meanwhile.
-    chain.catch(() => undefined);
+    this.start = typeof chain === 'function' ? chain : () => chain;
+    if (typeof chain !== 'function') this.ready();
+  }
+
+  /** The chain once built; a failed load is tried again by the next admission (LazyModule retries). */
+  private ready(): Promise<AdmissionChain> {
+    if (this.chain === undefined) {
+      const chain = this.start().then((built) => (this.built = built));
+      this.chain = chain;
+      // Failures reach the requests that wait for it; none is left unhandled meanwhile.
+      chain.catch(() => {
+        if (this.chain === chain) this.chain = undefined;
+      });
+    }
+    return this.chain;
   }
 
   override get names(): string[] {
     return [...this.pluginNames];
   }
 
-  override async mutate(attributes: AdmissionAttributes): Promise<KubeObject | undefined> {
-    return (await this.chain).mutate(attributes);
+  override mutate(attributes: AdmissionAttributes): Promise<KubeObject | undefined> {
+    return this.built !== undefined
+      ? this.built.mutate(attributes)
+      : this.ready().then((chain) => chain.mutate(attributes));
   }
 
-  override async validate(attributes: AdmissionAttributes): Promise<void> {
-    return (await this.chain).validate(attributes);
+  override validate(attributes: AdmissionAttributes): Promise<void> {
+    return this.built !== undefined
+      ? this.built.validate(attributes)
+      : this.ready().then((chain) => chain.validate(attributes));
   }
 }
