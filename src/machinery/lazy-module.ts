@@ -59,6 +59,22 @@ export class LazyModule<T> {
     return this.value !== undefined;
   }
 
+  /**
+   * What `make` builds from the module, built on the first call (which loads the module) and kept: for a
+   * registration whose handler lives in the module, so that registering it loads nothing. Callers racing the
+   * first load share one build; a failed load or build is tried again by the next call.
+   */
+  builtOnFirstUse<H>(make: (module: T) => H): () => Promise<H> {
+    let built: Promise<H> | undefined;
+    return () =>
+      (built ??= this.load()
+        .then(make)
+        .catch((error: unknown) => {
+          built = undefined;
+          throw error;
+        }));
+  }
+
   /** The loaded module; a caller that did not await `load()` first is a bug. */
   get(): T {
     if (this.value === undefined)

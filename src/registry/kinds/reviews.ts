@@ -18,11 +18,10 @@ const reviews = new LazyModule<typeof Reviews>('reviews', () => import('./review
 export function reviewStorage(
   make: (module: typeof Reviews) => Creater & RestStorage,
 ): Creater & RestStorage {
-  let handler: (Creater & RestStorage) | undefined;
+  const handler = reviews.builtOnFirstUse(make);
   return {
     async create(scope, object, options) {
-      handler ??= make(await reviews.load());
-      return handler.create(scope, object, options);
+      return (await handler()).create(scope, object, options);
     },
   };
 }

@@ -52,12 +52,11 @@ export function lazyConnecter(
   make: (module: Module, ctx: StoredKindContext) => Connecter,
 ): (ctx: StoredKindContext) => Connecter {
   return (ctx) => {
-    let handler: Connecter | undefined;
+    const handler = subresources.builtOnFirstUse((m) => make(m, ctx));
     return {
       connectMethods: methods,
       async connect(scope, name, method, query) {
-        handler ??= make(await subresources.load(), ctx);
-        return handler.connect(scope, name, method, query);
+        return (await handler()).connect(scope, name, method, query);
       },
     };
   };
@@ -69,12 +68,11 @@ export function lazyNamedCreater(
   make: (module: Module, ctx: StoredKindContext) => NamedCreater & KindOverride,
 ): (ctx: StoredKindContext) => NamedCreater & KindOverride {
   return (ctx) => {
-    let handler: (NamedCreater & KindOverride) | undefined;
+    const handler = subresources.builtOnFirstUse((m) => make(m, ctx));
     return {
       objectKind: objectKind(ctx),
       async createNamed(scope, name, object, options) {
-        handler ??= make(await subresources.load(), ctx);
-        return handler.createNamed(scope, name, object, options);
+        return (await handler()).createNamed(scope, name, object, options);
       },
     };
   };

@@ -16,12 +16,11 @@ const evictionHandler = new LazyModule<typeof EvictionHandler>('eviction', () =>
 /** The eviction storage of the pods whose store is `ctx.store` (see eviction.ts). */
 export function evictionStorage(ctx: StoredKindContext): NamedCreater & KindOverride {
   const sub = ctx.rt.subresources.get('eviction');
-  let handler: NamedCreater | undefined;
+  const handler = evictionHandler.builtOnFirstUse((m) => m.evictionStorage(ctx));
   return {
     objectKind: { group: sub?.group ?? 'policy', version: sub?.version ?? 'v1', kind: 'Eviction' },
     async createNamed(scope, name, object, options) {
-      handler ??= (await evictionHandler.load()).evictionStorage(ctx);
-      return handler.createNamed(scope, name, object, options);
+      return (await handler()).createNamed(scope, name, object, options);
     },
   };
 }
