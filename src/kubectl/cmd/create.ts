@@ -20,6 +20,7 @@ import { createServiceAccount } from './create/serviceaccount';
 import { createCronJob, createDeployment, createJob } from './create/workloads';
 import { checkOutput, dryRunStrategy, printResult, writeFlags, writeQuery } from './mutation';
 import { addSourceToError } from './source-error';
+import { setLastApplied } from './apply/last-applied';
 
 export const createCommand: Command = {
   name: 'create',
@@ -67,7 +68,6 @@ export const createCommand: Command = {
     for (const info of infos) {
       const object = info.object as KubeObject;
       if (ctx.flags.bool('save-config')) {
-        const { setLastApplied } = await import('./apply/last-applied');
         setLastApplied(object);
       }
       if (dryRun === 'client') {

@@ -11,6 +11,7 @@ import type { KubeList, KubeObject } from '../../api/meta';
 import { withQuery, type ApiClient } from '../../client';
 import type { Mapping } from '../restmapper';
 import { upstreamNames, type CompiledNames } from '../names';
+import { ageSince } from '../printers/age';
 import { formatLabels } from '../printers/table';
 import {
   describeEvents,
@@ -560,7 +561,7 @@ const node: Describer = async (ctx, _m, obj) => {
   for (const p of pods)
     w.write(
       0,
-      `  ${p.metadata?.namespace ?? ''}\t${p.metadata?.name ?? ''}\t\t0 (0%)\t0 (0%)\t0 (0%)\t0 (0%)\t${(await import('../printers/age')).ageSince(p.metadata?.creationTimestamp, ctx.now)}\n`,
+      `  ${p.metadata?.namespace ?? ''}\t${p.metadata?.name ?? ''}\t\t0 (0%)\t0 (0%)\t0 (0%)\t0 (0%)\t${ageSince(p.metadata?.creationTimestamp, ctx.now)}\n`,
     );
   w.write(0, 'Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n');
   w.write(0, '  Resource\tRequests\tLimits\n');

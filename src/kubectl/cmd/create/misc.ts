@@ -6,6 +6,7 @@ import type { KubeObject } from '../../../api/meta';
 import { withQuery } from '../../../client';
 import type { Command } from '../../command';
 import { KubectlError, usageError } from '../../errors';
+import { makePrinter } from '../../printers/output';
 import { generator, meta, sortedMap, typedPath } from './generator';
 
 export const createQuota = generator({
@@ -131,7 +132,6 @@ export const createToken: Command = {
     const output = ctx.flags.string('output');
     if (output === '') ctx.out(`${r.body.status?.token ?? ''}\n`);
     else {
-      const { makePrinter } = await import('../../printers/output');
       ctx.out((await makePrinter(output, { io: ctx.io })).print(r.body));
     }
     return 0;
