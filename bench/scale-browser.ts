@@ -6,13 +6,17 @@
  * stopped as the browser stops an idle one, and the first request after
  * that is timed: it pays for the worker's start over that store. Then
  * creates/s, GET p50, one page of 500 and a full list from the page, and
- * the worker's heap over CDP (after a collection).
+ * the worker's heap over CDP (after a collection). Last, once the worker is
+ * idle, each per-request figure's floor at the same size: the trivial
+ * handler plus the raw IndexedDB step on the server's own database
+ * (`x-bench-floor: store`, bench-floor.ts; decision 0125).
  */
 
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { createMemoryStorage } from '../src/storage/memory/memory-storage';
 import type { Figure } from './report';
 import { scaleFigures, scaleSizes, seedStore } from './scale';
+import { floorFigures } from './scale-floors';
 import { attachToWorker } from './worker-target';
 import { adminToken, settleOnVersion, startAppInChromium } from './app-in-chromium';
 
@@ -62,6 +66,9 @@ interface PageMeasured {
   getP50: number;
   page: number;
   list: number;
+  getFloor: number;
+  pageFloor: number;
+  createsFloor: number;
 }
 
 async function measureInPage(page: Page, token: string, n: number): Promise<PageMeasured> {
@@ -117,6 +124,41 @@ async function measureInPage(page: Page, token: string, n: number): Promise<Page
         if (r.status !== 201) throw new Error(`create answered ${r.status}`);
       }
       const later = (creates / (performance.now() - t2)) * 1000;
+      // The floors, in the same worker and database: the trivial handler plus the raw IndexedDB step. Other keys
+      // than the GETs' (IndexedDB's own cache would have their blocks); creates under a prefix of their own.
+      const idb = (globalThis as unknown as { indexedDB: { databases(): Promise<{ name?: string }[]> } })
+        .indexedDB;
+      const db = (await idb.databases()).find((d) => d.name?.startsWith('orch-sandbox-'))?.name;
+      if (db === undefined) throw new Error('no orch-sandbox-* database');
+      const floor = (key: string) => ({
+        ...headers,
+        'x-bench-floor': 'store',
+        'x-bench-floor-db': db,
+        'x-bench-floor-key': key,
+      });
+      const floorGets: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        const name = `scale-${(i * 7919 + 3571) % n}`;
+        const r = await timed(`${path}/${name}`, { headers: floor(`/core/configmaps/default/${name}`) });
+        if (r.status !== 200) throw new Error(`floor get answered ${r.status}`);
+        floorGets.push(r.ms);
+      }
+      const floorPages: number[] = [];
+      for (let i = 0; i < 7; i++)
+        floorPages.push(
+          (await timed(`${path}?limit=500`, { headers: floor('/core/configmaps/default/') })).ms,
+        );
+      const t3 = performance.now();
+      for (let i = 0; i < creates; i++) {
+        const r = await timed(path, {
+          method: 'POST',
+          headers: floor(''),
+          body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `floor-${i}` } }),
+        });
+        if (r.status !== 201) throw new Error(`floor create answered ${r.status}`);
+      }
+      const floorRate = (creates / (performance.now() - t3)) * 1000;
+      await timed(path, { method: 'DELETE', headers: floor('') });
       return {
         cold: first.ms,
         settled,
@@ -125,6 +167,9 @@ async function measureInPage(page: Page, token: string, n: number): Promise<Page
         getP50: median(gets),
         page: median(pages),
         list: median(lists),
+        getFloor: median(floorGets),
+        pageFloor: median(floorPages),
+        createsFloor: floorRate,
       };
     },
     { token, n },
@@ -155,25 +200,59 @@ async function measureBrowser(browser: Browser, url: string): Promise<Figure[]> 
     results.set(n, { ...measured, heapMB: await workerHeapMB(cdp) });
   }
   await page.context().close();
-  return scaleFigures(
-    'scale, browser (service worker + IndexedDB)',
-    scaleSizes,
-    new Map(
-      [...results].map(([n, r]) => [
-        n,
-        {
-          creates: r.creates,
-          getP50: r.getP50,
-          page: r.page,
-          list: r.list,
-          cold: r.cold,
-          busy: r.settled,
-          createsLater: r.later,
-          workerHeapMB: r.heapMB,
-        },
-      ]),
+  const section = 'scale, browser (service worker + IndexedDB)';
+  const at = (pick: (r: PageMeasured) => [number, number]) =>
+    new Map([...results].map(([n, r]) => [n, pick(r)] as const));
+  const floors = floorFigures(section, scaleSizes, [
+    {
+      name: 'GET p50',
+      floorName: 'trivial handler + raw IndexedDB get',
+      unit: 'ms',
+      values: at((r) => [r.getP50, r.getFloor]),
+    },
+    {
+      name: 'one page of 500',
+      floorName: 'trivial handler + raw getAll of 500',
+      unit: 'ms',
+      values: at((r) => [r.page, r.pageFloor]),
+    },
+    {
+      name: 'creates/s right after the cold start',
+      floorName: 'trivial handler + one raw write transaction, idle',
+      unit: '/s',
+      higherIsBetter: true,
+      values: at((r) => [r.creates, r.createsFloor]),
+    },
+    {
+      name: 'creates/s after the other figures',
+      floorName: 'trivial handler + one raw write transaction, idle',
+      unit: '/s',
+      higherIsBetter: true,
+      values: at((r) => [r.later, r.createsFloor]),
+    },
+  ]);
+  return [
+    ...scaleFigures(
+      section,
+      scaleSizes,
+      new Map(
+        [...results].map(([n, r]) => [
+          n,
+          {
+            creates: r.creates,
+            getP50: r.getP50,
+            page: r.page,
+            list: r.list,
+            cold: r.cold,
+            busy: r.settled,
+            createsLater: r.later,
+            workerHeapMB: r.heapMB,
+          },
+        ]),
+      ),
     ),
-  );
+    ...floors,
+  ];
 }
 
 export async function runBrowserScale(): Promise<Figure[]> {
