@@ -1,11 +1,12 @@
 // The worker's one API route: every prefix the server answers goes to it (and nothing else of the origin, nor
 // another origin), and the benches' trivial handler is asked first inside it.
-import { indexedDB } from 'fake-indexeddb';
+import { IDBKeyRange, indexedDB } from 'fake-indexeddb';
 import { getResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { apiHandlers, pathOfSameOrigin } from './api-routes';
 import { benchFloor } from './bench-floor';
 import { withBodyAside } from './request-body';
+import { openDatabase } from '../../../storage/dexie/schema';
 
 const origin = 'https://sandbox.test';
 
@@ -107,6 +108,67 @@ describe('apiHandlers', () => {
         },
       ]);
       expect(served).toEqual([]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("answers the store floor from the server's own database, and writes and removes its creates outside it", async () => {
+    served.length = 0;
+    vi.stubGlobal('indexedDB', indexedDB);
+    vi.stubGlobal('IDBKeyRange', IDBKeyRange);
+    try {
+      const db = openDatabase('orch-sandbox-floor-test', { indexedDB, IDBKeyRange });
+      const row = (name: string, revision: number) => ({
+        key: `/core/configmaps/default/${name}`,
+        revision,
+        object: { kind: 'ConfigMap', metadata: { name } },
+      });
+      await db.objects.bulkAdd([
+        row('a', 1),
+        row('b', 2),
+        row('c', 3),
+        { ...row('x', 4), key: '/core/secrets/default/x' },
+      ]);
+      await db.changes.bulkAdd(
+        [1, 2, 3, 4].map((revision) => ({ revision, type: 'ADDED' as const, key: `k${revision}` })),
+      );
+      const floor = (key: string) => ({
+        'x-bench-floor': 'store',
+        'x-bench-floor-db': 'orch-sandbox-floor-test',
+        'x-bench-floor-key': key,
+      });
+      const collection = `${origin}/api/v1/namespaces/default/configmaps`;
+      expect(
+        JSON.parse((await answer(`${collection}/b`, floor('/core/configmaps/default/b'))) ?? ''),
+      ).toEqual(row('b', 2).object);
+      const page = JSON.parse(
+        (await answer(`${collection}?limit=2`, floor('/core/configmaps/default/'))) ?? '',
+      ) as {
+        items: unknown[];
+      };
+      expect(page.items).toEqual([row('a', 1).object, row('b', 2).object]);
+      const send = (method: string, body?: string) =>
+        getResponse(
+          handlers,
+          withBodyAside(new Request(collection, { method, headers: floor(''), ...(body ? { body } : {}) })),
+        );
+      for (const name of ['f1', 'f2'])
+        expect((await send('POST', JSON.stringify({ metadata: { name } })))?.status).toBe(201);
+      const written = await db.objects.where('key').startsWith('/~bench-floor/').toArray();
+      expect(written.map((r) => r.object)).toEqual([
+        { metadata: { name: 'f1' } },
+        { metadata: { name: 'f2' } },
+      ]);
+      expect(written.every((r) => r.revision < 0)).toBe(true);
+      expect(await db.changes.where('revision').below(0).count()).toBe(2);
+      // The server's revision (the history's last key) is not moved by them.
+      expect(await db.changes.orderBy('revision').lastKey()).toBe(4);
+      expect((await send('DELETE'))?.status).toBe(200);
+      expect(await db.objects.count()).toBe(4);
+      expect(await db.changes.count()).toBe(4);
+      expect(served).toEqual([]);
+      db.close();
     } finally {
       vi.unstubAllGlobals();
     }

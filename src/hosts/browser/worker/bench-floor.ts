@@ -13,11 +13,23 @@
  * transaction of its own (committed at once, as the store's batches are)
  * before answering — the composite floor measured inside the worker, where a
  * create's transaction runs, rather than in the page.
+ * `x-bench-floor: store` is the scale bench's floor (decision 0125): the
+ * trivial handler plus the one raw IndexedDB step the request needs, on the
+ * server's own database (`x-bench-floor-db`), so that a figure at 100k objects
+ * can be set beside what IndexedDB itself costs at that size. A GET reads the
+ * row at `x-bench-floor-key` in one transaction and answers its object; a GET
+ * with `limit` reads that many rows from the prefix `x-bench-floor-key` (the
+ * range and the `getAll` a list uses) and answers them as a list; a POST writes
+ * its body as a create does (an object row and a history row, one transaction
+ * over `objects` and `changes`, committed at once), under `/~bench-floor/` and
+ * at negative revisions, which no collection, revision read or history read of
+ * the server reaches; a DELETE removes those rows again.
  * `npm run bench` compares the API's figures with these; nothing else sends
  * that header.
  */
 
-import type { NativeTransaction } from '../../../storage/dexie/write-batch';
+import type { NativeDatabase, NativeRequest, NativeTransaction } from '../../../storage/dexie/write-batch';
+import { prefixRange } from '../../../storage/keys';
 import { withBodyBack } from './request-body';
 
 const constant = JSON.stringify({
@@ -70,6 +82,112 @@ async function writeOnce(object: unknown): Promise<void> {
   });
 }
 
+/** Where the store floor writes: outside every collection's prefix, at revisions no read of the server asks for. */
+const storeFloorPrefix = '/~bench-floor/';
+/** Negative and unique across worker restarts (a restarted worker starts again from its own clock). */
+let storeFloorRevision = -Date.now() * 1000;
+
+interface KeyRanges {
+  bound(lower: string | number, upper: string | number, lowerOpen: boolean, upperOpen: boolean): unknown;
+}
+interface StoreDatabase extends NativeDatabase {
+  onversionchange: (() => void) | null;
+  close(): void;
+}
+
+/** The server's own database, one more connection to it, opened on first use (closed when an upgrade or a delete asks). */
+const storeDatabases = new Map<string, Promise<StoreDatabase>>();
+
+function openStoreDatabase(name: string): Promise<StoreDatabase> {
+  let opened = storeDatabases.get(name);
+  if (opened === undefined) {
+    opened = new Promise<StoreDatabase>((resolve, reject) => {
+      const idb = (globalThis as unknown as { indexedDB: { open(name: string): OpenRequest } }).indexedDB;
+      const req = idb.open(name);
+      req.onsuccess = () => {
+        const db = req.result as unknown as StoreDatabase;
+        db.onversionchange = () => {
+          storeDatabases.delete(name);
+          db.close();
+        };
+        resolve(db);
+      };
+      req.onerror = () => reject(req.error);
+    });
+    storeDatabases.set(name, opened);
+  }
+  return opened;
+}
+
+function settled<T>(request: NativeRequest): Promise<T> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result as T);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function done(tx: NativeTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error ?? new Error('aborted'));
+  });
+}
+
+function keyRanges(): KeyRanges {
+  return (globalThis as unknown as { IDBKeyRange: KeyRanges }).IDBKeyRange;
+}
+
+const json = { 'content-type': 'application/json' };
+
+/** The store floor (see above): the trivial handler plus one raw IndexedDB step on the server's database. */
+async function storeFloor(request: Request): Promise<Response> {
+  const db = await openStoreDatabase(request.headers.get('x-bench-floor-db') ?? '');
+  const key = request.headers.get('x-bench-floor-key') ?? '';
+  if (request.method === 'POST') {
+    const object = JSON.parse(await request.text()) as unknown;
+    const revision = --storeFloorRevision;
+    const floorKey = `${storeFloorPrefix}${-revision}`;
+    const tx = db.transaction(['objects', 'changes'], 'readwrite');
+    tx.objectStore('objects').add({ key: floorKey, revision, object });
+    tx.objectStore('changes').add({ revision, type: 'ADDED', key: floorKey });
+    tx.commit?.();
+    await done(tx);
+    return new Response(constant, { status: 201, headers: json });
+  }
+  if (request.method === 'DELETE') {
+    const tx = db.transaction(['objects', 'changes'], 'readwrite');
+    const ranges = keyRanges();
+    const range = prefixRange(storeFloorPrefix);
+    const remove = (store: string, query: unknown) =>
+      (tx.objectStore(store) as unknown as { delete(query: unknown): NativeRequest }).delete(query);
+    remove('objects', ranges.bound(storeFloorPrefix, range?.upper ?? storeFloorPrefix, false, true));
+    remove('changes', ranges.bound(-Infinity, 0, false, true));
+    tx.commit?.();
+    await done(tx);
+    return new Response(constant, { status: 200, headers: json });
+  }
+  const limit = new URL(request.url).searchParams.get('limit');
+  const objects = db.transaction(['objects'], 'readonly').objectStore('objects');
+  if (limit === null) {
+    const row = await settled<{ object: unknown } | undefined>(objects.get(key));
+    return new Response(row === undefined ? constant : JSON.stringify(row.object), {
+      status: row === undefined ? 404 : 200,
+      headers: json,
+    });
+  }
+  const range = prefixRange(key);
+  const rows =
+    range === undefined
+      ? []
+      : await settled<{ object: unknown }[]>(
+          objects.getAll(keyRanges().bound(range.lower, range.upper ?? '\uffff', false, true), Number(limit)),
+        );
+  return new Response(JSON.stringify({ kind: 'List', apiVersion: 'v1', items: rows.map((r) => r.object) }), {
+    status: 200,
+    headers: json,
+  });
+}
+
 function constantResponse(request: Request, floor: string | null): Response {
   return new Response(
     floor === 'blob' ? (constantBlob ??= new Blob([constant], { type: 'application/json' })) : constant,
@@ -81,10 +199,11 @@ function constantResponse(request: Request, floor: string | null): Response {
 export const benchFloor = {
   matches: (request: Request): boolean => {
     const floor = request.headers.get('x-bench-floor');
-    return floor === '1' || floor === 'blob' || floor === 'idb';
+    return floor === '1' || floor === 'blob' || floor === 'idb' || floor === 'store';
   },
   answer: async (request: Request): Promise<Response> => {
     const floor = request.headers.get('x-bench-floor');
+    if (floor === 'store') return storeFloor(withBodyBack(request));
     const original = withBodyBack(request);
     if (original.body === null) return constantResponse(request, floor);
     const body = await original.arrayBuffer();
