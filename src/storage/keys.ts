@@ -185,6 +185,15 @@ export class PageBuilder {
     this.nextOverlay = 0;
   }
 
+  /**
+   * Takes the overlay keys before `key`, which the read went past without feeding a row after them (a list by
+   * name feeds only its matches): before it goes on in another read, whose overlay starts after `key`.
+   * False once no further rows are needed.
+   */
+  passTo(key: string): boolean {
+    return this.takeOverlayBefore(key);
+  }
+
   /** Called after the last live row of the range: takes the overlay keys after it. */
   finish(): void {
     this.takeOverlayBefore(undefined);

@@ -151,6 +151,55 @@ describe('dexie storage: a long list between writes', () => {
     await store.close();
   });
 
+  it('finds the objects of one name in namespaces of many objects, seeking past the rest, as a full read does', async () => {
+    const store = readingRows(3);
+    const named = (o: KubeObject) => o.metadata?.name === 'kube-root-ca.crt';
+    const namespaces = ['ns0', 'ns0-a', 'ns00', 'ns1', 'ns2'];
+    for (const ns of namespaces) {
+      for (let i = 0; i < 40; i++) {
+        const object = `o${String(i).padStart(2, '0')}`;
+        await store.create(`/c/${ns}/${object}`, thing(object, i));
+        if (i === namespaces.indexOf(ns) * 9)
+          await store.create(`/c/${ns}/kube-root-ca.crt`, thing('kube-root-ca.crt', i));
+      }
+    }
+    const then = await store.currentRevision();
+    const deleted = await store.get('/c/ns1/kube-root-ca.crt');
+    await store.delete('/c/ns1/kube-root-ca.crt');
+    const updated = await store.get('/c/ns2/kube-root-ca.crt');
+    await store.update('/c/ns2/kube-root-ca.crt', thing('kube-root-ca.crt', -2), updated?.revision ?? 0);
+    await store.create('/c/ns1a/kube-root-ca.crt', thing('kube-root-ca.crt', 1000));
+    expect(deleted).toBeDefined();
+    for (const prefix of ['/c/', '/c/ns0/'])
+      for (const revision of [then, undefined])
+        for (const limit of [undefined, 1, 2]) {
+          const pages = async (byName: boolean) => {
+            const keys: string[] = [];
+            let after: string | undefined;
+            for (let i = 0; i < 50; i++) {
+              const page = await store.list({
+                prefix,
+                predicate: named,
+                ...(revision !== undefined ? { revision } : {}),
+                ...(byName ? { name: 'kube-root-ca.crt' } : {}),
+                ...(limit !== undefined ? { limit } : {}),
+                ...(after !== undefined ? { after } : {}),
+              });
+              keys.push(...page.items.map((item) => `${item.key}@${item.revision}`));
+              if (!page.more) return keys;
+              after = page.items.at(-1)?.key;
+            }
+            throw new Error('no last page');
+          };
+          const want = await pages(false);
+          expect(want.length).toBeGreaterThan(0);
+          expect(await pages(true), `${prefix} at ${revision ?? 'now'}, limit ${limit ?? 'none'}`).toEqual(
+            want,
+          );
+        }
+    await store.close();
+  });
+
   it('is read again at the current revision when compaction passes it between transactions', async () => {
     const store = readingRows(5);
     for (let i = 0; i < 40; i++) await store.create(key(i), thing(key(i), i));
