@@ -113,6 +113,30 @@ describe('dexie storage: a long list between writes', () => {
     await store.close();
   });
 
+  /** Every page of a list, as `key@revision`: by name when `name` is given, else by the predicate alone. */
+  const namedPages = async (
+    store: ReturnType<typeof readingRows>,
+    options: { prefix: string; predicate: (o: KubeObject) => boolean; revision?: number; limit?: number },
+    name: string | undefined,
+  ): Promise<string[]> => {
+    const keys: string[] = [];
+    let after: string | undefined;
+    for (let i = 0; i < 100; i++) {
+      const page = await store.list({
+        prefix: options.prefix,
+        predicate: options.predicate,
+        ...(options.revision !== undefined ? { revision: options.revision } : {}),
+        ...(name !== undefined ? { name } : {}),
+        ...(options.limit !== undefined ? { limit: options.limit } : {}),
+        ...(after !== undefined ? { after } : {}),
+      });
+      keys.push(...page.items.map((item) => `${item.key}@${item.revision}`));
+      if (!page.more) return keys;
+      after = page.items.at(-1)?.key;
+    }
+    throw new Error('no last page');
+  };
+
   it('finds the objects of one name by their keys, at a past revision and in pages, as a full read does', async () => {
     const store = readingRows(2);
     const names = ['a', 'kube-root-ca.crt', 'kube-root-ca.crt.old'];
@@ -126,23 +150,12 @@ describe('dexie storage: a long list between writes', () => {
     await store.create('/c/ns004a/kube-root-ca.crt', thing('kube-root-ca.crt', 1000));
     for (const revision of [then, undefined]) {
       for (const limit of [undefined, 3]) {
-        const options = { prefix: '/c/', predicate: named, ...(revision !== undefined ? { revision } : {}) };
-        const pages = async (byName: boolean) => {
-          const keys: string[] = [];
-          let after: string | undefined;
-          for (let i = 0; i < 100; i++) {
-            const page = await store.list({
-              ...options,
-              ...(byName ? { name: 'kube-root-ca.crt' } : {}),
-              ...(limit !== undefined ? { limit } : {}),
-              ...(after !== undefined ? { after } : {}),
-            });
-            keys.push(...page.items.map((item) => `${item.key}@${item.revision}`));
-            if (!page.more) return keys;
-            after = page.items.at(-1)?.key;
-          }
-          throw new Error('no last page');
-        };
+        const pages = (byName: boolean) =>
+          namedPages(
+            store,
+            { prefix: '/c/', predicate: named, revision, limit },
+            byName ? 'kube-root-ca.crt' : undefined,
+          );
         const want = await pages(false);
         expect(want).toHaveLength(revision === undefined ? 40 : 40);
         expect(await pages(true), `at ${revision ?? 'now'}, limit ${limit ?? 'none'}`).toEqual(want);
@@ -173,24 +186,12 @@ describe('dexie storage: a long list between writes', () => {
     for (const prefix of ['/c/', '/c/ns0/'])
       for (const revision of [then, undefined])
         for (const limit of [undefined, 1, 2]) {
-          const pages = async (byName: boolean) => {
-            const keys: string[] = [];
-            let after: string | undefined;
-            for (let i = 0; i < 50; i++) {
-              const page = await store.list({
-                prefix,
-                predicate: named,
-                ...(revision !== undefined ? { revision } : {}),
-                ...(byName ? { name: 'kube-root-ca.crt' } : {}),
-                ...(limit !== undefined ? { limit } : {}),
-                ...(after !== undefined ? { after } : {}),
-              });
-              keys.push(...page.items.map((item) => `${item.key}@${item.revision}`));
-              if (!page.more) return keys;
-              after = page.items.at(-1)?.key;
-            }
-            throw new Error('no last page');
-          };
+          const pages = (byName: boolean) =>
+            namedPages(
+              store,
+              { prefix, predicate: named, revision, limit },
+              byName ? 'kube-root-ca.crt' : undefined,
+            );
           const want = await pages(false);
           expect(want.length).toBeGreaterThan(0);
           expect(await pages(true), `${prefix} at ${revision ?? 'now'}, limit ${limit ?? 'none'}`).toEqual(
