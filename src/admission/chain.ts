@@ -11,6 +11,7 @@ import type { AdmissionTraceStep, JsonPatchOperation } from '../api/admission-tr
 import type { JsonObject, KubeObject } from '../api/meta';
 import { StatusError, toStatusError } from '../machinery/errors';
 import { jsonPatchLibrary } from '../machinery/json-patch-library';
+import { onceAsync } from '../machinery/once-async';
 import { noAdmissionMetrics, type AdmissionMetrics } from './metrics';
 import type { AdmissionAttributes, AdmissionPlugin, ReinvocationContext } from './types';
 
@@ -192,8 +193,8 @@ function added(
  * starts with the first admission (decision 0122); once built, admissions go to the chain without waiting.
  */
 export class DeferredAdmissionChain extends AdmissionChain {
-  private readonly start: () => Promise<AdmissionChain>;
-  private chain: Promise<AdmissionChain> | undefined;
+  /** The chain once built; a failed load is tried again by the next admission (LazyModule retries). */
+  private readonly ready: () => Promise<AdmissionChain>;
   private built: AdmissionChain | undefined;
 
   constructor(
@@ -202,21 +203,10 @@ export class DeferredAdmissionChain extends AdmissionChain {
     metrics: AdmissionMetrics = noAdmissionMetrics,
   ) {
     super([], metrics);
-    this.start = typeof chain === 'function' ? chain : () => chain;
-    if (typeof chain !== 'function') this.ready();
-  }
-
-  /** The chain once built; a failed load is tried again by the next admission (LazyModule retries). */
-  private ready(): Promise<AdmissionChain> {
-    if (this.chain === undefined) {
-      const chain = this.start().then((built) => (this.built = built));
-      this.chain = chain;
-      // Failures reach the requests that wait for it; none is left unhandled meanwhile.
-      chain.catch(() => {
-        if (this.chain === chain) this.chain = undefined;
-      });
-    }
-    return this.chain;
+    const start = typeof chain === 'function' ? chain : () => chain;
+    // Failures reach the requests that wait for it; onceAsync leaves none unhandled meanwhile.
+    this.ready = onceAsync(() => start().then((built) => (this.built = built)));
+    if (typeof chain !== 'function') void this.ready();
   }
 
   override get names(): string[] {

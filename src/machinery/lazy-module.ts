@@ -65,14 +65,7 @@ export class LazyModule<T> {
    * first load share one build; a failed load or build is tried again by the next call.
    */
   builtOnFirstUse<H>(make: (module: T) => H): () => Promise<H> {
-    let built: Promise<H> | undefined;
-    return () =>
-      (built ??= this.load()
-        .then(make)
-        .catch((error: unknown) => {
-          built = undefined;
-          throw error;
-        }));
+    return onceAsync(() => this.load().then(make));
   }
 
   /** The loaded module; a caller that did not await `load()` first is a bug. */
