@@ -6,7 +6,7 @@
  * and the TTL — the deadlines passing on the server's clock, moved forward
  * by the test — then CronJobs creating their Jobs at each activation of
  * the schedule, forbidding concurrent runs, keeping their history within
- * the limits, and a schedule the server refuses.
+ * the limits, a schedule that never comes, and a schedule the server refuses.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -280,6 +280,34 @@ describe('job, cronjob and ttl-after-finished controllers', () => {
       jobsPath,
       (b) => ownedBy(b, uid).length === 1 && ownedBy(b, uid)[0].metadata.name === second.metadata.name,
       'the history limited to one',
+    );
+  });
+
+  it('reports a schedule that never comes (31 February) as an InvalidSchedule warning and creates nothing', async () => {
+    const r = await host.request('POST', cronPath, {
+      body: {
+        metadata: { name: 'never' },
+        spec: { schedule: '59 23 31 2 *', jobTemplate: { spec: job('x', {}).spec } },
+      },
+    });
+    expect(r.status, r.text).toBe(201);
+    const events = await waitFor(
+      host,
+      `/api/v1/namespaces/${ns}/events?fieldSelector=involvedObject.name=never`,
+      (b) => (b.items as Json[]).some((e) => e.reason === 'InvalidSchedule'),
+      'InvalidSchedule',
+    );
+    const warning = (events.items as Json[]).find((e) => e.reason === 'InvalidSchedule');
+    expect(warning).toMatchObject({
+      type: 'Warning',
+      message: 'invalid schedule: 59 23 31 2 * : time difference between two schedules is less than 1 second',
+      source: { component: 'cronjob-controller' },
+      involvedObject: { kind: 'CronJob', name: 'never', apiVersion: 'batch/v1' },
+    });
+    host.api.clock.advance(366 * 24 * 3600_000);
+    await host.api.controllersIdle();
+    expect(ownedBy((await host.request('GET', jobsPath)).body, r.body.metadata.uid as string)).toHaveLength(
+      0,
     );
   });
 

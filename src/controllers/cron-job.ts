@@ -61,19 +61,30 @@ const ms = (t: string | undefined | null): number | undefined => {
   return Number.isNaN(v) ? undefined : v;
 };
 
-/** The latest activation at or before `now` not yet run, and how many were missed. */
+/**
+ * Upstream's error for a schedule that never comes twice (`59 23 31 2 *`, a 31 February): the cron
+ * library answers "never" as the zero time, so the two next activations are equal.
+ */
+const neverTwice = 'time difference between two schedules is less than 1 second';
+
+/**
+ * The latest activation at or before `now` not yet run, and how many were missed; `invalid` when the
+ * schedule has no next activation within the cron search's horizon (five years), as upstream reports it.
+ */
 function mostRecent(
   cj: CronJob,
   schedule: CronSchedule,
   now: number,
   withDeadline: boolean,
-): { earliest: number; due?: number; missed: number } {
+): { earliest: number; due?: number; missed: number; invalid?: string } {
   let earliest = ms(cj.status?.lastScheduleTime) ?? ms(cj.metadata?.creationTimestamp) ?? now;
   const deadline = cj.spec?.startingDeadlineSeconds;
   if (withDeadline && deadline !== undefined) earliest = Math.max(earliest, now - deadline * 1000);
   const zone = cj.spec?.timeZone;
   const t1 = nextActivation(schedule, earliest, zone);
-  if (t1 === undefined || t1 > now) return { earliest, missed: 0 };
+  if (t1 === undefined) return { earliest, missed: 0, invalid: neverTwice };
+  if (t1 > now) return { earliest, missed: 0 };
+  if (nextActivation(schedule, t1, zone) === undefined) return { earliest, missed: 0, invalid: neverTwice };
   let due = t1;
   let missed = 1;
   for (;;) {
@@ -205,7 +216,12 @@ export function cronJobController(ctx: ControllerContext, informers: SharedInfor
         const next = nextActivation(schedule, base.due ?? base.earliest, zone);
         if (next !== undefined) requeueAfterMs = Math.max(0, next + wakeDelayMs - now);
       };
-      const { due, missed } = mostRecent(cj, schedule, now, true);
+      const { due, missed, invalid } = mostRecent(cj, schedule, now, true);
+      if (invalid !== undefined) {
+        // Upstream stops here without a requeue: the CronJob waits for a change of its spec.
+        event(cj, 'Warning', 'InvalidSchedule', `invalid schedule: ${cj.spec?.schedule ?? ''} : ${invalid}`);
+        return;
+      }
       if (missed > 100)
         event(
           cj,
