@@ -82,8 +82,11 @@ export interface ApiServerOptions {
    * The simulated cluster around the server — scheduler, node agents, node lifecycle controller, pod GC (see
    * simulation/). Settings given here (the host's flags) win over the workshop settings; `false`: none, the
    * server alone. Runs with the controller manager's controllers (and not when `controllers` is false).
+   * `defaultStorageClass` (default true): whether its start makes the default StorageClass `standard`, as a
+   * cluster installer does (kind, minikube); false leaves the classes to the user, as a bare kube-apiserver and
+   * controller manager do (decision 0130).
    */
-  simulation?: false | { settings?: Partial<SimulationSettings> };
+  simulation?: false | { settings?: Partial<SimulationSettings>; defaultStorageClass?: boolean };
   /**
    * The controller manager's `--controllers`: `*` for every controller on by default, `name` to enable one,
    * `-name` to disable one (default `['*']`). Applies to the workload controllers.

@@ -52,6 +52,8 @@ export interface SimulationOptions {
   /** The host the control plane runs on (the scheduler's Events name it). */
   hostname: string;
   settings: SimulationSettings;
+  /** Whether a start makes the default StorageClass (see storage-class.ts); default true. */
+  defaultStorageClass?: boolean;
   /** Nodes whose agent starts stopped (a stop that was saved). */
   stoppedNodes?: readonly string[];
   /** Told after each move of the server's clock. */
@@ -73,7 +75,7 @@ export class Simulation {
   private settingsNow: SimulationSettings;
   private readonly stopped: Set<string>;
   private started = false;
-  private stopStorageClass: (() => void) | undefined;
+  private storageClass: { stop(): void; idle(): Promise<void> } | undefined;
 
   constructor(private readonly o: SimulationOptions) {
     this.settingsNow = o.settings;
@@ -114,7 +116,8 @@ export class Simulation {
     this.components.scheduler.start();
     this.components.lifecycle.start();
     this.components.podGC.start();
-    this.stopStorageClass = ensureDefaultStorageClass(o.clients.operator, o.profile, o.clock);
+    if (o.defaultStorageClass !== false)
+      this.storageClass = ensureDefaultStorageClass(o.clients.operator, o.profile, o.clock);
     void this.resize().catch(() => undefined);
   }
 
@@ -125,7 +128,8 @@ export class Simulation {
     this.components?.lifecycle.stop();
     this.components?.podGC.stop();
     this.components = undefined;
-    this.stopStorageClass?.();
+    this.storageClass?.stop();
+    this.storageClass = undefined;
     for (const k of this.kubelets.values()) k.shutdown();
     this.kubelets.clear();
     this.agents.clear();
@@ -170,9 +174,9 @@ export class Simulation {
     return [...this.stopped].filter((n) => this.kubelets.has(n)).sort();
   }
 
-  /** Resolves when the scheduler has nothing queued (tests). */
-  idle(): Promise<void> {
-    return this.components?.scheduler.idle() ?? Promise.resolve();
+  /** Resolves when the scheduler has nothing queued and the default StorageClass's attempt has settled (tests). */
+  async idle(): Promise<void> {
+    await Promise.all([this.components?.scheduler.idle(), this.storageClass?.idle()]);
   }
 
   private speed(): number {

@@ -34,25 +34,36 @@ export function defaultStorageClass(profile: NamingProfile): KubeObject {
   } as KubeObject;
 }
 
-/** Creates the default class unless it exists; tried again a few times (on the server's clock) if the server is not ready yet. */
+/**
+ * Creates the default class unless it exists; tried again a few times (on the server's clock) if the server is
+ * not ready yet. `idle` settles once the latest attempt has (so a caller waiting for the cluster's work sees the
+ * class, or knows the attempt failed).
+ */
 export function ensureDefaultStorageClass(
   client: ApiClient,
   profile: NamingProfile,
   clock: Clock,
   attempts = 5,
-): () => void {
+): { stop(): void; idle(): Promise<void> } {
   let cancel: (() => void) | undefined;
   let stopped = false;
+  let latest: Promise<void> = Promise.resolve();
   const attempt = (left: number): void => {
     const ref = { group: profile.suffixed('storage'), version: 'v1', resource: 'storageclasses' };
-    void client.create(ref, defaultStorageClass(profile)).catch((e: unknown) => {
-      if (isAlreadyExists(e) || stopped || left <= 1) return;
-      cancel = clock.setTimer(1000, () => attempt(left - 1));
-    });
+    latest = client.create(ref, defaultStorageClass(profile)).then(
+      () => undefined,
+      (e: unknown) => {
+        if (isAlreadyExists(e) || stopped || left <= 1) return;
+        cancel = clock.setTimer(1000, () => attempt(left - 1));
+      },
+    );
   };
   attempt(attempts);
-  return () => {
-    stopped = true;
-    cancel?.();
+  return {
+    stop: () => {
+      stopped = true;
+      cancel?.();
+    },
+    idle: () => latest,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The simulated cluster (scheduler, node agents): `--nodes`,
  * `--node-capacity`, `--node-labels` and `--simulation-speed`, validated as
- * the sandbox settings API validates them.
+ * the sandbox settings API validates them, and `--default-storage-class`
+ * (whether its start makes the default StorageClass).
  */
 
 import { namingProfile } from '../../../machinery/naming';
@@ -36,6 +37,13 @@ export const simulationFlags = {
     usage:
       "Labels each simulated node registers with, as the kubelet's --node-labels (key=value,...; labels in the product's domain only those a node may set on itself).",
   },
+  'default-storage-class': {
+    kind: 'bool',
+    section: 'simulation',
+    usage:
+      "Make the default StorageClass 'standard' when the simulated cluster starts, as kind and minikube install one (false: no StorageClass, as a bare kube-apiserver and controller manager have).",
+    default: 'true',
+  },
   'simulation-speed': {
     kind: 'string',
     section: 'simulation',
@@ -47,9 +55,13 @@ export const simulationFlags = {
 
 type SimulationFlag = keyof typeof simulationFlags;
 
-/** `--nodes`, `--node-capacity`, `--node-labels`, `--simulation-speed`: the simulated cluster's settings. */
+/**
+ * `--nodes`, `--node-capacity`, `--node-labels`, `--simulation-speed`: the simulated cluster's settings;
+ * `--default-storage-class=false`: none made.
+ */
 export function simulationOf(raw: RawFlags<SimulationFlag>, options: NodeHostOptions): void {
   const s = raw.strings;
+  if (raw.bools['default-storage-class'] === false) options.simulation = { defaultStorageClass: false };
   const settings: Partial<SimulationSettings> = {};
   if (s.nodes !== undefined) {
     if (!/^\d+$/.test(s.nodes))
@@ -72,6 +84,7 @@ export function simulationOf(raw: RawFlags<SimulationFlag>, options: NodeHostOpt
   const speed = s['simulation-speed'];
   if (speed !== undefined) settings.speed = speed === 'instant' ? 'instant' : Number(speed);
   if (Object.keys(settings).length === 0) return;
+  const base = options.simulation === undefined || options.simulation === false ? {} : options.simulation;
   try {
     validateSimulationSettings(namingProfile(options.profile ?? 'orch'), settings);
   } catch (e) {
@@ -85,5 +98,5 @@ export function simulationOf(raw: RawFlags<SimulationFlag>, options: NodeHostOpt
           : 'nodes';
     throw invalid(flag, s[flag] ?? '', e.message);
   }
-  options.simulation = { settings };
+  options.simulation = { ...base, settings };
 }
