@@ -11,7 +11,13 @@
  * - taint-based eviction: a pod on a node with NoExecute taints it does not
  *   tolerate is deleted at once, one that tolerates them for a while
  *   (DefaultTolerationSeconds gives 300 s) once that time has passed since
- *   the taint was added — marked `DisruptionTarget` first, as v1.27 does.
+ *   the taint was added — marked `DisruptionTarget` first, as v1.27 does;
+ * - disruption: when no node is Ready (every zone fully disrupted, as a
+ *   control plane cut off from all its nodes sees it), the controller
+ *   stops tainting `NoExecute` and lifts the taints it put, so nothing is
+ *   evicted; once a node is Ready again each node gets a fresh grace
+ *   period. Nodes labelled `node.<domain>/exclude-disruption` are not
+ *   counted.
  * After the clock is moved forward the health check waits a moment, so
  * that running agents (whose timers fired too) renew first.
  */
@@ -65,6 +71,7 @@ export class NodeLifecycleController {
     notReady: string;
     unreachable: string;
     unschedulable: string;
+    excludeDisruption: string;
     pressure: Record<string, string>;
   };
   private cancelMonitor: (() => void) | undefined;
@@ -73,6 +80,8 @@ export class NodeLifecycleController {
   private stopped = false;
   /** When (real time) the server's clock last moved forward. */
   private settlingSince = 0;
+  /** Upstream's "master disruption mode": no counted node is Ready, so no NoExecute taints (see disruption()). */
+  private disrupted = false;
 
   constructor(private readonly ctx: NodeLifecycleContext) {
     const key = (name: string) => ctx.profile.subPrefixed('node', name);
@@ -80,6 +89,7 @@ export class NodeLifecycleController {
       notReady: key('not-ready'),
       unreachable: key('unreachable'),
       unschedulable: key('unschedulable'),
+      excludeDisruption: key('exclude-disruption'),
       pressure: {
         MemoryPressure: key('memory-pressure'),
         DiskPressure: key('disk-pressure'),
@@ -198,6 +208,7 @@ export class NodeLifecycleController {
     // Right after a move of the clock the agents are still renewing: the run after the settling judges.
     if (Date.now() - this.settlingSince < settleAfterAdvanceMs) return;
     const now = this.now();
+    const markedNow = new Set<string>();
     for (const obj of this.nodes.cache.values()) {
       const node = obj as Node;
       const name = node.metadata?.name ?? '';
@@ -208,7 +219,33 @@ export class NodeLifecycleController {
       const grace = neverPosted ? startupGracePeriodMs : gracePeriodMs;
       if (now <= h.probeMs + grace || ready?.status === 'Unknown') continue;
       await this.markUnknown(node, neverPosted, now);
+      markedNow.add(name);
     }
+    await this.disruption(markedNow, now);
+  }
+
+  /**
+   * Upstream's handling of a disruption, for the case it changes behaviour in: every zone fully disrupted, which
+   * is no counted node Ready (a zone is fully disrupted when it has nodes and none is Ready). Entering it lifts
+   * the NoExecute taints and stops adding them (no evictions: the control plane more likely lost the network than
+   * all nodes died); leaving it gives every node a new grace period before it is judged again. The eviction rate
+   * limits of a partial disruption are not modelled: this controller taints at once.
+   */
+  private async disruption(markedNow: ReadonlySet<string>, now: number): Promise<void> {
+    const counted = [...this.nodes.cache.values()].filter(
+      (n) => n.metadata?.labels?.[this.keys.excludeDisruption] === undefined,
+    ) as Node[];
+    // No node at all: neither state changes (upstream's loop over no zones).
+    if (counted.length === 0) return;
+    const allDown = counted.every(
+      (n) =>
+        markedNow.has(n.metadata?.name ?? '') ||
+        n.status?.conditions?.find((c) => c.type === 'Ready')?.status !== 'True',
+    );
+    if (allDown === this.disrupted) return;
+    this.disrupted = allDown;
+    if (!allDown) for (const h of this.health.values()) h.probeMs = now;
+    for (const n of counted) await this.reconcileTaints(n.metadata?.name ?? '');
   }
 
   private async markUnknown(node: Node, neverPosted: boolean, now: number): Promise<void> {
@@ -289,10 +326,11 @@ export class NodeLifecycleController {
     const k = this.keys;
     const wanted: { key: string; effect: string }[] = [];
     const ready = status('Ready');
-    if (ready === 'False')
-      wanted.push({ key: k.notReady, effect: 'NoSchedule' }, { key: k.notReady, effect: 'NoExecute' });
-    if (ready === 'Unknown')
-      wanted.push({ key: k.unreachable, effect: 'NoSchedule' }, { key: k.unreachable, effect: 'NoExecute' });
+    if (ready === 'False') wanted.push({ key: k.notReady, effect: 'NoSchedule' });
+    if (ready === 'Unknown') wanted.push({ key: k.unreachable, effect: 'NoSchedule' });
+    // In a disruption of every zone nothing is tainted NoExecute (see disruption()).
+    if (ready === 'False' && !this.disrupted) wanted.push({ key: k.notReady, effect: 'NoExecute' });
+    if (ready === 'Unknown' && !this.disrupted) wanted.push({ key: k.unreachable, effect: 'NoExecute' });
     // A node that never reported is not ready (TaintNodesByCondition admission put this taint on it).
     if (ready === undefined) wanted.push({ key: k.notReady, effect: 'NoSchedule' });
     for (const [type, key] of Object.entries(k.pressure))
