@@ -1200,10 +1200,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         kubeletVersion: serverVersion.gitVersion,
         hostname: 'control-plane',
         settings: simulationSettings,
-        ...(options.simulation !== undefined &&
-        options.simulation !== false &&
-        options.simulation.defaultStorageClass === false
-          ? { defaultStorageClass: false }
+        ...(options.simulation !== undefined && options.simulation !== false
+          ? {
+              ...(options.simulation.defaultStorageClass === false ? { defaultStorageClass: false } : {}),
+              ...(options.simulation.scheduler === false ? { scheduler: false } : {}),
+            }
           : {}),
         stoppedNodes,
         onClockAdvance: (listener) => clock.onAdvance(() => listener()),

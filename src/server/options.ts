@@ -84,9 +84,11 @@ export interface ApiServerOptions {
    * server alone. Runs with the controller manager's controllers (and not when `controllers` is false).
    * `defaultStorageClass` (default true): whether its start makes the default StorageClass `standard`, as a
    * cluster installer does (kind, minikube); false leaves the classes to the user, as a bare kube-apiserver and
-   * controller manager do (decision 0130).
+   * controller manager do (decision 0130). `scheduler` (default true): whether the scheduler runs; false leaves
+   * pods unscheduled unless they name a node, as a control plane without kube-scheduler (decision 0131).
    */
-  simulation?: false | { settings?: Partial<SimulationSettings>; defaultStorageClass?: boolean };
+  simulation?:
+    false | { settings?: Partial<SimulationSettings>; defaultStorageClass?: boolean; scheduler?: boolean };
   /**
    * The controller manager's `--controllers`: `*` for every controller on by default, `name` to enable one,
    * `-name` to disable one (default `['*']`). Applies to the workload controllers.

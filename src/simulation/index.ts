@@ -54,6 +54,8 @@ export interface SimulationOptions {
   settings: SimulationSettings;
   /** Whether a start makes the default StorageClass (see storage-class.ts); default true. */
   defaultStorageClass?: boolean;
+  /** Whether the scheduler runs; default true (false: as a cluster with no kube-scheduler, decision 0131). */
+  scheduler?: boolean;
   /** Nodes whose agent starts stopped (a stop that was saved). */
   stoppedNodes?: readonly string[];
   /** Told after each move of the server's clock. */
@@ -71,7 +73,8 @@ export const nodeName = (index: number) => `node-${index}`;
 export class Simulation {
   private readonly kubelets = new Map<string, Kubelet>();
   private readonly agents = new Map<string, NodeAgent>();
-  private components: { scheduler: Scheduler; lifecycle: NodeLifecycleController; podGC: PodGC } | undefined;
+  private components:
+    { scheduler: Scheduler | undefined; lifecycle: NodeLifecycleController; podGC: PodGC } | undefined;
   private settingsNow: SimulationSettings;
   private readonly stopped: Set<string>;
   private started = false;
@@ -93,12 +96,15 @@ export class Simulation {
     this.started = true;
     const o = this.o;
     this.components = {
-      scheduler: new Scheduler({
-        client: o.clients.scheduler,
-        clock: o.clock,
-        profile: o.profile,
-        hostname: o.hostname,
-      }),
+      scheduler:
+        o.scheduler === false
+          ? undefined
+          : new Scheduler({
+              client: o.clients.scheduler,
+              clock: o.clock,
+              profile: o.profile,
+              hostname: o.hostname,
+            }),
       lifecycle: new NodeLifecycleController({
         client: o.clients.nodeController,
         informerClient: o.clients.controllerManager,
@@ -113,7 +119,7 @@ export class Simulation {
         profile: o.profile,
       }),
     };
-    this.components.scheduler.start();
+    this.components.scheduler?.start();
     this.components.lifecycle.start();
     this.components.podGC.start();
     if (o.defaultStorageClass !== false)
@@ -124,7 +130,7 @@ export class Simulation {
   stop(): void {
     if (!this.started) return;
     this.started = false;
-    this.components?.scheduler.stop();
+    this.components?.scheduler?.stop();
     this.components?.lifecycle.stop();
     this.components?.podGC.stop();
     this.components = undefined;
@@ -176,7 +182,7 @@ export class Simulation {
 
   /** Resolves when the scheduler has nothing queued and the default StorageClass's attempt has settled (tests). */
   async idle(): Promise<void> {
-    await Promise.all([this.components?.scheduler.idle(), this.storageClass?.idle()]);
+    await Promise.all([this.components?.scheduler?.idle(), this.storageClass?.idle()]);
   }
 
   private speed(): number {

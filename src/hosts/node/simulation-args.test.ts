@@ -1,4 +1,4 @@
-/** The simulation flags of `parseHostArgs`: `--default-storage-class` beside the settings, unset unless given. */
+/** The simulation flags of `parseHostArgs`: `--default-storage-class` and `--scheduler` beside the settings, unset unless given. */
 
 import { describe, expect, it } from 'vitest';
 import { parseHostArgs } from './args';
@@ -17,6 +17,12 @@ describe('simulation flags', () => {
     {
       argv: ['--nodes=2', '--default-storage-class=false'],
       want: { defaultStorageClass: false, settings: { nodes: 2 } },
+    },
+    { argv: ['--scheduler=true'], want: undefined },
+    { argv: ['--scheduler=false'], want: { scheduler: false } },
+    {
+      argv: ['--scheduler=false', '--default-storage-class=false', '--nodes=0'],
+      want: { scheduler: false, defaultStorageClass: false, settings: { nodes: 0 } },
     },
   ])('$argv', ({ argv, want }) => {
     expect(parseHostArgs(argv).simulation).toEqual(want);

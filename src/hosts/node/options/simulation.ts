@@ -1,8 +1,9 @@
 /**
  * The simulated cluster (scheduler, node agents): `--nodes`,
  * `--node-capacity`, `--node-labels` and `--simulation-speed`, validated as
- * the sandbox settings API validates them, and `--default-storage-class`
- * (whether its start makes the default StorageClass).
+ * the sandbox settings API validates them; `--default-storage-class`
+ * (whether its start makes the default StorageClass) and `--scheduler`
+ * (whether the scheduler runs).
  */
 
 import { namingProfile } from '../../../machinery/naming';
@@ -44,6 +45,13 @@ export const simulationFlags = {
       "Make the default StorageClass 'standard' when the simulated cluster starts, as kind and minikube install one (false: no StorageClass, as a bare kube-apiserver and controller manager have).",
     default: 'true',
   },
+  scheduler: {
+    kind: 'bool',
+    section: 'simulation',
+    usage:
+      'Run the scheduler beside the server (false: pods stay unscheduled unless they name a node, as in a control plane without kube-scheduler).',
+    default: 'true',
+  },
   'simulation-speed': {
     kind: 'string',
     section: 'simulation',
@@ -57,11 +65,14 @@ type SimulationFlag = keyof typeof simulationFlags;
 
 /**
  * `--nodes`, `--node-capacity`, `--node-labels`, `--simulation-speed`: the simulated cluster's settings;
- * `--default-storage-class=false`: none made.
+ * `--default-storage-class=false`: none made; `--scheduler=false`: no scheduler.
  */
 export function simulationOf(raw: RawFlags<SimulationFlag>, options: NodeHostOptions): void {
   const s = raw.strings;
-  if (raw.bools['default-storage-class'] === false) options.simulation = { defaultStorageClass: false };
+  const parts: { defaultStorageClass?: boolean; scheduler?: boolean } = {};
+  if (raw.bools['default-storage-class'] === false) parts.defaultStorageClass = false;
+  if (raw.bools.scheduler === false) parts.scheduler = false;
+  if (Object.keys(parts).length > 0) options.simulation = parts;
   const settings: Partial<SimulationSettings> = {};
   if (s.nodes !== undefined) {
     if (!/^\d+$/.test(s.nodes))
