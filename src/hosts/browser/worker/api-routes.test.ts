@@ -175,6 +175,85 @@ describe('apiHandlers', () => {
   });
 });
 
+describe('the bench floors on bad input', () => {
+  const handlers = apiHandlers(origin, () => Promise.resolve(new Response('served')), benchFloor);
+  const send = (method: string, headers: Record<string, string>, body?: string) =>
+    getResponse(
+      handlers,
+      withBodyAside(
+        new Request(`${origin}/api/v1/namespaces/default/configmaps`, {
+          method,
+          headers,
+          ...(body !== undefined ? { body } : {}),
+        }),
+      ),
+    );
+
+  it("answers a Status with the request's own code, and creates no database", async () => {
+    vi.stubGlobal('indexedDB', indexedDB);
+    vi.stubGlobal('IDBKeyRange', IDBKeyRange);
+    try {
+      // A database that exists but is not the server's: no `objects` and `changes` tables.
+      await new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('not-a-server-store', 1);
+        open.onupgradeneeded = () => open.result.createObjectStore('other');
+        open.onsuccess = () => {
+          open.result.close();
+          resolve();
+        };
+        open.onerror = () => reject(open.error);
+      });
+      const before = (await indexedDB.databases()).map((d) => d.name).sort();
+      const store = (db?: string) => ({
+        'x-bench-floor': 'store',
+        ...(db !== undefined ? { 'x-bench-floor-db': db } : {}),
+      });
+      const cases: {
+        name: string;
+        method: string;
+        headers: Record<string, string>;
+        body?: string;
+        code: number;
+      }[] = [
+        { name: 'store floor without a database', method: 'GET', headers: store(), code: 404 },
+        { name: 'store floor naming no database', method: 'GET', headers: store('nowhere'), code: 404 },
+        {
+          name: 'store floor create naming no database',
+          method: 'POST',
+          headers: store('nowhere'),
+          body: '{}',
+          code: 404,
+        },
+        {
+          name: "store floor on a database not the server's",
+          method: 'GET',
+          headers: store('not-a-server-store'),
+          code: 404,
+        },
+        {
+          name: 'IndexedDB floor with a body not JSON',
+          method: 'POST',
+          headers: { 'x-bench-floor': 'idb' },
+          body: '{no',
+          code: 400,
+        },
+      ];
+      for (const c of cases) {
+        const response = await send(c.method, c.headers, c.body);
+        expect(response?.status, c.name).toBe(c.code);
+        expect(await response?.json(), c.name).toMatchObject({
+          kind: 'Status',
+          status: 'Failure',
+          code: c.code,
+        });
+      }
+      expect((await indexedDB.databases()).map((d) => d.name).sort(), 'databases').toEqual(before);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
 describe('pathOfSameOrigin', () => {
   it('reads the path a URL parser would, without the query or fragment', () => {
     for (const url of [

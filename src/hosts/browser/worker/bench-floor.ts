@@ -25,12 +25,15 @@
  * at negative revisions, which no collection, revision read or history read of
  * the server reaches; a DELETE removes those rows again.
  * `npm run bench` compares the API's figures with these; nothing else sends
- * that header.
+ * that header. A floor never creates a database or answers a 500 for what a
+ * request got wrong: a store floor naming no existing database of the server's
+ * shape is a 404, a body that is not JSON a 400, each a Status as the API's.
  */
 
 import type { NativeDatabase, NativeRequest, NativeTransaction } from '../../../storage/dexie/write-batch';
 import { prefixRange } from '../../../storage/keys';
 import { withBodyBack } from './request-body';
+import { badRequest, StatusError, toStatusError } from '../../../machinery/errors';
 
 const constant = JSON.stringify({
   kind: 'ConfigMap',
@@ -98,22 +101,48 @@ interface StoreDatabase extends NativeDatabase {
 /** The server's own database, one more connection to it, opened on first use (closed when an upgrade or a delete asks). */
 const storeDatabases = new Map<string, Promise<StoreDatabase>>();
 
+/** A 404 for a store floor whose database is not one of the server's (a Status, as the API's own). */
+function noSuchDatabase(name: string): StatusError {
+  return new StatusError(404, 'NotFound', `bench floor: no server database ${JSON.stringify(name)}`);
+}
+
+interface StoreIndexedDB {
+  open(name: string): OpenRequest;
+  databases?(): Promise<{ name?: string }[]>;
+}
+
+/**
+ * Opens an existing database only: `open` without a version would create one named by any header, so the
+ * name is looked up first; a database without the store's tables (not the server's) is refused too.
+ */
+async function openExistingStore(name: string): Promise<StoreDatabase> {
+  const idb = (globalThis as unknown as { indexedDB: StoreIndexedDB }).indexedDB;
+  if (name === '' || idb.databases === undefined) throw noSuchDatabase(name);
+  if (!(await idb.databases()).some((d) => d.name === name)) throw noSuchDatabase(name);
+  const db = await new Promise<StoreDatabase>((resolve, reject) => {
+    const req = idb.open(name);
+    req.onsuccess = () => resolve(req.result as unknown as StoreDatabase);
+    req.onerror = () => reject(req.error);
+  });
+  const stores = (db as unknown as { objectStoreNames: { contains(name: string): boolean } })
+    .objectStoreNames;
+  if (!stores.contains('objects') || !stores.contains('changes')) {
+    db.close();
+    throw noSuchDatabase(name);
+  }
+  db.onversionchange = () => {
+    storeDatabases.delete(name);
+    db.close();
+  };
+  return db;
+}
+
 function openStoreDatabase(name: string): Promise<StoreDatabase> {
   let opened = storeDatabases.get(name);
   if (opened === undefined) {
-    opened = new Promise<StoreDatabase>((resolve, reject) => {
-      const idb = (globalThis as unknown as { indexedDB: { open(name: string): OpenRequest } }).indexedDB;
-      const req = idb.open(name);
-      req.onsuccess = () => {
-        const db = req.result as unknown as StoreDatabase;
-        db.onversionchange = () => {
-          storeDatabases.delete(name);
-          db.close();
-        };
-        resolve(db);
-      };
-      req.onerror = () => reject(req.error);
-    });
+    opened = openExistingStore(name);
+    // A refusal is not kept: the database may exist by the next request.
+    opened.catch(() => storeDatabases.delete(name));
     storeDatabases.set(name, opened);
   }
   return opened;
@@ -144,7 +173,7 @@ async function storeFloor(request: Request): Promise<Response> {
   const db = await openStoreDatabase(request.headers.get('x-bench-floor-db') ?? '');
   const key = request.headers.get('x-bench-floor-key') ?? '';
   if (request.method === 'POST') {
-    const object = JSON.parse(await request.text()) as unknown;
+    const object = parsedBody(await request.text());
     const revision = --storeFloorRevision;
     const floorKey = `${storeFloorPrefix}${-revision}`;
     const tx = db.transaction(['objects', 'changes'], 'readwrite');
@@ -188,6 +217,23 @@ async function storeFloor(request: Request): Promise<Response> {
   });
 }
 
+/** The body as JSON, or the API's 400 for a body that is not. */
+function parsedBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw badRequest(
+      `bench floor: the body is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** A floor's failure as a Status: the request's own fault as its code, anything else as the API's 500. */
+function failed(error: unknown): Response {
+  const status = toStatusError(error);
+  return Response.json(status.status, { status: status.code });
+}
+
 function constantResponse(request: Request, floor: string | null): Response {
   return new Response(
     floor === 'blob' ? (constantBlob ??= new Blob([constant], { type: 'application/json' })) : constant,
@@ -202,12 +248,16 @@ export const benchFloor = {
     return floor === '1' || floor === 'blob' || floor === 'idb' || floor === 'store';
   },
   answer: async (request: Request): Promise<Response> => {
-    const floor = request.headers.get('x-bench-floor');
-    if (floor === 'store') return storeFloor(withBodyBack(request));
-    const original = withBodyBack(request);
-    if (original.body === null) return constantResponse(request, floor);
-    const body = await original.arrayBuffer();
-    if (floor === 'idb') await writeOnce(JSON.parse(new TextDecoder().decode(body)) as unknown);
-    return constantResponse(request, floor);
+    try {
+      const floor = request.headers.get('x-bench-floor');
+      if (floor === 'store') return await storeFloor(withBodyBack(request));
+      const original = withBodyBack(request);
+      if (original.body === null) return constantResponse(request, floor);
+      const body = await original.arrayBuffer();
+      if (floor === 'idb') await writeOnce(parsedBody(new TextDecoder().decode(body)));
+      return constantResponse(request, floor);
+    } catch (error) {
+      return failed(error);
+    }
   },
 };
