@@ -203,7 +203,7 @@ describe('the bench floors on bad input', () => {
         };
         open.onerror = () => reject(open.error);
       });
-      const before = (await indexedDB.databases()).map((d) => d.name).sort();
+      const before = (await indexedDB.databases()).map((d: { name?: string }) => d.name).sort();
       const store = (db?: string) => ({
         'x-bench-floor': 'store',
         ...(db !== undefined ? { 'x-bench-floor-db': db } : {}),
@@ -247,7 +247,9 @@ describe('the bench floors on bad input', () => {
           code: c.code,
         });
       }
-      expect((await indexedDB.databases()).map((d) => d.name).sort(), 'databases').toEqual(before);
+      expect((await indexedDB.databases()).map((d: { name?: string }) => d.name).sort(), 'databases').toEqual(
+        before,
+      );
     } finally {
       vi.unstubAllGlobals();
     }
