@@ -255,6 +255,11 @@ export interface ApiServer {
    * and updates a kept one that names another address or CA.
    */
   advertise(url: string, caPEM?: string): Promise<void>;
+  /**
+   * The CAs client certificates are verified against (PEM bundle): a host serving TLS names them in its
+   * handshake's certificate request, as the real server does (`--client-ca-file`, `--requestheader-client-ca-file`).
+   */
+  clientCertificateAuthorities(): Promise<string>;
   /** A serving certificate for the host, issued by the cluster CA the server keeps with its state. */
   servingCertificate(
     dnsNames: string[],
@@ -1439,6 +1444,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async servingCertificate(dnsNames, ipAddresses) {
       await serving;
       return need().servingCertificate(dnsNames, ipAddresses);
+    },
+    async clientCertificateAuthorities() {
+      await serving;
+      return need().clientCertificateAuthoritiesPEM();
     },
     prepareClusterCA() {
       clusterCAWanted = true;
