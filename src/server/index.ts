@@ -74,7 +74,13 @@ import { instrumentStorage } from './instrumented-storage';
 import { storedObjectCounter } from './object-counts';
 import { bootstrapHooks, ServerHealth } from './health/checks';
 import { Lifecycle, type Entry } from './lifecycle';
-import { bootstrap, createFreshStartupObjects, ensureSandboxServiceAccount } from './bootstrap';
+import {
+  bootstrap,
+  createFreshStartupObjects,
+  ensureNamespaces,
+  ensureSandboxServiceAccount,
+} from './bootstrap';
+import { runSystemNamespaces, systemNamespaces } from './system-namespaces';
 import { defaultOnPluginNames } from '../admission/plugins/index';
 import { ForegroundRequests } from './foreground';
 import { createOpenApiService } from '../http/openapi/service';
@@ -792,6 +798,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       },
     );
   let stopMasterWatch: (() => void) | undefined;
+  let stopSystemNamespaces: (() => void) | undefined;
+  const loggedNamespaceErrors = new Set<string>();
+  const ensureSystemNamespaces = () =>
+    ensureNamespaces(
+      installer,
+      profile,
+      systemNamespaces(profile),
+      systemApiserver,
+      now(),
+      informers.informerFor({ group: '', resource: 'namespaces' }),
+    );
+  const systemNamespaceFailed = (e: unknown) => {
+    const message = `unable to create required ${profile.word} system namespace: ${e instanceof Error ? e.message : String(e)}`;
+    if (closing || loggedNamespaceErrors.has(message)) return;
+    loggedNamespaceErrors.add(message);
+    console.error(message);
+  };
 
   /**
    * As the real post-start hooks do, a start-up write that admission refuses (AlwaysDeny, a webhook) is logged and
@@ -1142,6 +1165,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (!bootstrapRefused) health.complete(...bootstrapHooks);
     stopMasterWatch = watchMasterService(informers, profile, reconcileMaster);
+    stopSystemNamespaces = runSystemNamespaces(clock, ensureSystemNamespaces, systemNamespaceFailed);
     compactor.start();
     // Bad signing flags stop the start, as they stop the real controller manager.
     const certificateSigning = await clusterSigningService(profile, options.clusterSigning, () =>
@@ -1409,6 +1433,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       compactor.stop();
       crdRegistrar.stop();
       stopMasterWatch?.();
+      stopSystemNamespaces?.();
       watchCaches.stop();
       watchHub.stop();
       stopServiceFollow?.();
