@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionInfo } from '../src/api/connection';
 import { startTestHost, type TestHost } from './support/host';
 import { createTestCA, issueCertificate } from './support/pki';
+import { v1LeafKeyPEM, v1LeafPEM, v1RootPEM } from './support/v1-ca';
 
 /** The DER bytes of each certificate in a PEM bundle. */
 function derOf(pem: string): Uint8Array[] {
@@ -194,4 +195,30 @@ describe('the certificate request names the client CAs', () => {
         await host.close();
       }
     });
+});
+
+describe('--client-ca-file naming a version 1 CA (no extensions, as kubectl’s suite uses)', () => {
+  it('a certificate it issued authenticates as its CN and O groups', async () => {
+    const host = await startTestHost({
+      profile: 'kubernetes',
+      runtimeConfig: 'authentication.k8s.io/v1beta1=true',
+      authentication: { clientCA: v1RootPEM },
+    });
+    try {
+      const res = await fetch(`${host.url}/apis/authentication.k8s.io/v1beta1/selfsubjectreviews`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1beta1', kind: 'SelfSubjectReview' }),
+        dispatcher: dispatcher({ ca: host.caPEM, cert: v1LeafPEM, key: v1LeafKeyPEM }),
+      });
+      const review = (await res.json()) as { status: { userInfo: { username: string; groups: string[] } } };
+      expect(res.status, JSON.stringify(review)).toBe(201);
+      expect(review.status.userInfo).toMatchObject({
+        username: 'v1-user',
+        groups: ['dev', 'system:authenticated'],
+      });
+    } finally {
+      await host.close();
+    }
+  });
 });

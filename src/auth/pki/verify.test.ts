@@ -8,34 +8,7 @@ import {
 import { decodePEM } from './pem';
 import { certificateVersion, verifyChain } from './verify';
 import { x509, x509Library } from './x509';
-
-/**
- * A version 1 root (no extensions at all, as `openssl x509 -req -signkey` makes one; kubectl's own suite trusts
- * such a CA) and a client certificate it issued, valid 2026-12-07 to 2046.
- */
-const v1RootPEM = `-----BEGIN CERTIFICATE-----
-MIIBHjCBxQIUE2z6LvD978K9lYZ7uKQm8MrQSrMwCgYIKoZIzj0EAwIwEjEQMA4G
-A1UEAwwHdjEtcm9vdDAeFw0yNjEyMDcxOTQ5NDRaFw00NjEyMDIxOTQ5NDRaMBIx
-EDAOBgNVBAMMB3YxLXJvb3QwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAQhPf6z
-/k7lMuJntUsYXyRezWkiA7wLBV6O8I/in+FzkNGfP1Z37cwZdFUpF/gGgfvrljk/
-rTmdg4sgKnwLHIqFMAoGCCqGSM49BAMCA0gAMEUCIQCtb0D/iH4RQ0dSPy/GUryC
-R//91sTF6FjdxSRj1w3KkQIgFzRJNCdU99xeyvdBuwSjbQ8kSBgr90Ox1LxHstyg
-3uY=
------END CERTIFICATE-----
-`;
-const v1LeafPEM = `-----BEGIN CERTIFICATE-----
-MIIBrjCCAVSgAwIBAgIUVVniJmBCyXNklZ8hyzAKWnq5QdcwCgYIKoZIzj0EAwIw
-EjEQMA4GA1UEAwwHdjEtcm9vdDAeFw0yNjEyMDcxOTQ5NDRaFw00NjAyMDUxOTQ5
-NDRaMCAxEDAOBgNVBAMMB3YxLXVzZXIxDDAKBgNVBAoMA2RldjBZMBMGByqGSM49
-AgEGCCqGSM49AwEHA0IABJbc5V5Ghu2657MOtVkE7kvloTbbdM/KEg5F8JQn1Cj+
-4+6cE//NRkX0XRV+e6O63F9IWvQptzdMeJ3aqBt3NfijejB4MBMGA1UdJQQMMAoG
-CCsGAQUFBwMCMAkGA1UdEwQCMAAwHQYDVR0OBBYEFDXnRMFShCnU15+1JOZF4N/u
-jd7IMDcGA1UdIwQwMC6hFqQUMBIxEDAOBgNVBAMMB3YxLXJvb3SCFBNs+i7w/e/C
-vZWGe7ikJvDK0EqzMAoGCCqGSM49BAMCA0gAMEUCIGnr+rYzzi2laj2SwgHvQql/
-+XGLVmdOCDBNhrpm70LGAiEAoyvtjbu2M/SwTu7+275zeifGWKRB+4DgA/Novwwd
-QZE=
------END CERTIFICATE-----
-`;
+import { v1LeafPEM, v1RootPEM } from '../../../test/support/v1-ca';
 
 const day = 86_400_000;
 const now = new Date('2030-06-01T12:00:00Z');
