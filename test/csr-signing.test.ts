@@ -473,6 +473,29 @@ describe('signing flags', () => {
     }
   });
 
+  it('signs with a version 1 CA and its key in SEC1 form (EC PRIVATE KEY), as Go’s keyutil reads it', async () => {
+    const { v1RootKeyPEM, v1RootPEM } = await import('./support/v1-ca');
+    const host = await startTestHost({
+      clusterSigning: {
+        default: { certPEM: v1RootPEM, keyPEM: v1RootKeyPEM, certFile: '/ca.crt', keyFile: '/ca.key' },
+      },
+    });
+    try {
+      await createCsr(host, {
+        name: 'v1-ca',
+        subject: { cn: 'jay' },
+        signerName: signers.client,
+        usages: clientUsages,
+      });
+      await setCondition(host, 'v1-ca', 'Approved');
+      const cert = certificateOf(await waitFor(host, 'v1-ca', issued));
+      expect(cert.issuer).toBe('CN=v1-root');
+      expect(cert.subject).toBe('CN=jay');
+    } finally {
+      await host.close();
+    }
+  });
+
   it('refuses to start with a key that is not the certificate’s', async () => {
     const { createTestCA } = await import('./support/pki');
     const a = await createTestCA('a');

@@ -5,7 +5,11 @@
  * pods not Ready and, once their toleration (300 s from
  * DefaultTolerationSeconds) has run out, evicted by the taint manager;
  * started again, it finishes them. The node count is a setting: a node
- * added registers, a node removed is deleted and its pods collected.
+ * added registers, a node removed is deleted and its pods collected. The
+ * node lease namespace, which (unlike `default` and the system namespace)
+ * may be deleted, is made again by the server's system-namespaces loop
+ * within a minute; the agents then renew their Leases and report Ready
+ * again, and the unreachable taints are lifted.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +150,64 @@ describe('a deleted Node', () => {
         : undefined;
     });
     expect(again.status.capacity.cpu).toBe('4');
+  });
+});
+
+describe('the node lease namespace, deleted', () => {
+  const leases = '/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases';
+  const held = '/api/v1/namespaces/orch-node-lease/configmaps/held';
+  // Every node is down at once (a full disruption): tainted NoSchedule, and no NoExecute taint evicts their pods.
+  const unreachable = (n: Obj) =>
+    readyCondition(n)?.status === 'Unknown' &&
+    (n.spec?.taints ?? []).some(
+      (t: Obj) => t.key === 'node.orch.io/unreachable' && t.effect === 'NoSchedule',
+    );
+
+  it('leaves the nodes unreachable while it is gone, and is made again within a minute', async () => {
+    await nodesReady(host);
+    // A finalizer keeps the namespace Terminating (nothing can make it again) until the test lets it go.
+    const hold = await host.request('POST', '/api/v1/namespaces/orch-node-lease/configmaps', {
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'held', finalizers: ['example.com/hold'] },
+      },
+    });
+    expect(hold.status, hold.text).toBe(201);
+    expect((await host.request('DELETE', '/api/v1/namespaces/orch-node-lease')).status).toBe(200);
+    await until('the Leases deleted with their namespace', async () => {
+      const r = await host.request('GET', leases);
+      return r.status === 200 && r.body.items.length === 0 ? true : undefined;
+    });
+    // No Lease can be made in a terminating namespace: past the grace period the nodes are unreachable.
+    await advance(host, '45s');
+    await until('3 unreachable nodes', async () => {
+      const r = await host.request('GET', '/api/v1/nodes');
+      return r.body.items.filter(unreachable).length === 3 ? true : undefined;
+    });
+    await host.request('PATCH', held, {
+      body: { metadata: { finalizers: null } },
+      contentType: 'application/merge-patch+json',
+    });
+    await until('the namespace gone', async () =>
+      (await host.request('GET', '/api/v1/namespaces/orch-node-lease')).status === 404 ? true : undefined,
+    );
+    // The system-namespaces loop runs every minute of the server's clock.
+    await advance(host, '60s');
+    const again = await until('the namespace made again', async () => {
+      const r = await host.request('GET', '/api/v1/namespaces/orch-node-lease');
+      return r.status === 200 && r.body.status.phase === 'Active' ? r.body : undefined;
+    });
+    expect(again.metadata.labels).toEqual({ 'orch.io/metadata.name': 'orch-node-lease' });
+    // At their next heartbeat the agents make their Leases again and report Ready: the taints are lifted.
+    await advance(host, '10s');
+    await nodesReady(host);
+    const renewed = await host.request('GET', leases);
+    expect(renewed.body.items.map((l: Obj) => l.metadata.name).sort()).toEqual([
+      'node-1',
+      'node-2',
+      'node-3',
+    ]);
   });
 });
 

@@ -6,22 +6,62 @@
  * self-issued root), verifying nothing itself; a client certificate from
  * the kubeconfig authenticates as its CN and O groups, and one from a CA
  * the server does not trust is a 401, and a request without credentials
- * is anonymous (open endpoints only). Raw
+ * is anonymous (open endpoints only). The certificate request names the
+ * CAs the server trusts for client certificates, as the real server's
+ * handshake does (kubectl's test suite reads them with `openssl s_client`). Raw
  * targets (dot segments) and Node parser errors answered as Status bodies
  * are covered over TLS by test/reliability.test.ts.
  */
 
+import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionInfo } from '../src/api/connection';
 import { startTestHost, type TestHost } from './support/host';
 import { createTestCA, issueCertificate } from './support/pki';
+import { v1LeafKeyPEM, v1LeafPEM, v1RootPEM } from './support/v1-ca';
 
 /** The DER bytes of each certificate in a PEM bundle. */
 function derOf(pem: string): Uint8Array[] {
   return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map(
     (m) => new Uint8Array(Buffer.from((m[1] ?? '').replace(/\s/g, ''), 'base64')),
   );
+}
+
+/** `CN = name` as openssl prints a subject, from a PEM certificate. */
+function opensslSubject(pem: string): string {
+  return new X509Certificate(pem).subject.replace(/\n/g, ', ').replace(/=/g, ' = ');
+}
+
+const openssl = '/usr/bin/openssl';
+const opensslSkip = existsSync(openssl) ? undefined : `${openssl} is missing: the handshake check is skipped`;
+if (opensslSkip !== undefined) console.warn(`SKIP: ${opensslSkip}`);
+
+/** The acceptable client CA names of the server's certificate request, as `openssl s_client` prints them. */
+function acceptableClientCANames(port: number): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      openssl,
+      ['s_client', '-connect', `127.0.0.1:${port}`],
+      { timeout: 20_000 },
+      (error, stdout) => {
+        // s_client exits 0 once its input ends; its output is read either way.
+        if (error !== null && stdout === '') return reject(error);
+        const lines = stdout.split('\n');
+        const start = lines.indexOf('Acceptable client certificate CA names');
+        if (start < 0) return resolve([]);
+        const names: string[] = [];
+        for (const line of lines.slice(start + 1)) {
+          if (!/^(?:[A-Za-z]+ = )/.test(line)) break;
+          names.push(line.trim());
+        }
+        resolve(names);
+      },
+    );
+    child.stdin?.end();
+  });
 }
 
 function dispatcher(connect: { ca?: string; cert?: string; key?: string }): RequestInit['dispatcher'] {
@@ -110,5 +150,75 @@ describe('TLS serving (profile kubernetes)', () => {
     const list = await host.request('GET', '/api/v1/namespaces', { as: 'anonymous' });
     expect(list.status).toBe(403);
     expect(list.body.message).toContain('User "system:anonymous" cannot list resource "namespaces"');
+  });
+});
+
+describe('the certificate request names the client CAs', () => {
+  const cases: {
+    name: string;
+    cas: () => Promise<{ file?: string; proxy?: string }>;
+    expected: (cas: { file?: string; cluster: string; proxy?: string }) => (string | undefined)[];
+  }[] = [
+    {
+      name: 'the cluster CA alone, by default',
+      cas: () => Promise.resolve({}),
+      expected: ({ cluster }) => [cluster],
+    },
+    {
+      name: '--client-ca-file, the cluster CA, then --requestheader-client-ca-file',
+      cas: async () => ({
+        file: (await createTestCA('127.0.0.1')).certPEM,
+        proxy: (await createTestCA('front-proxy-ca')).certPEM,
+      }),
+      expected: ({ file, cluster, proxy }) => [file, cluster, proxy],
+    },
+  ];
+  for (const c of cases)
+    it.skipIf(opensslSkip !== undefined)(c.name, async () => {
+      const { file, proxy } = await c.cas();
+      const host = await startTestHost({
+        profile: 'kubernetes',
+        authentication: {
+          ...(file !== undefined ? { clientCA: file } : {}),
+          ...(proxy !== undefined
+            ? { requestHeader: { usernameHeaders: ['X-Remote-User'], clientCA: proxy } }
+            : {}),
+        },
+      });
+      try {
+        const names = await acceptableClientCANames(host.port);
+        const expected = c.expected({ file, cluster: host.caPEM ?? '', proxy });
+        expect(names).toEqual(expected.map((pem) => opensslSubject(pem ?? '')));
+        // The name kubectl's suite looks for (its apiserver's --client-ca-file is a CA named so).
+        if (file !== undefined) expect(names[0]).toBe('CN = 127.0.0.1');
+      } finally {
+        await host.close();
+      }
+    });
+});
+
+describe('--client-ca-file naming a version 1 CA (no extensions, as kubectl’s suite uses)', () => {
+  it('a certificate it issued authenticates as its CN and O groups', async () => {
+    const host = await startTestHost({
+      profile: 'kubernetes',
+      runtimeConfig: 'authentication.k8s.io/v1beta1=true',
+      authentication: { clientCA: v1RootPEM },
+    });
+    try {
+      const res = await fetch(`${host.url}/apis/authentication.k8s.io/v1beta1/selfsubjectreviews`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1beta1', kind: 'SelfSubjectReview' }),
+        dispatcher: dispatcher({ ca: host.caPEM, cert: v1LeafPEM, key: v1LeafKeyPEM }),
+      });
+      const review = (await res.json()) as { status: { userInfo: { username: string; groups: string[] } } };
+      expect(res.status, JSON.stringify(review)).toBe(201);
+      expect(review.status.userInfo).toMatchObject({
+        username: 'v1-user',
+        groups: ['dev', 'system:authenticated'],
+      });
+    } finally {
+      await host.close();
+    }
   });
 });

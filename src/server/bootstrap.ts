@@ -66,6 +66,21 @@ export async function bootstrap(
   now: Date,
   cached?: CachedResource,
 ): Promise<void> {
+  await ensureNamespaces(rest, profile, profile.initialNamespaces, user, now, cached);
+}
+
+/**
+ * Creates those of `names` that do not exist (a terminating one exists: it is made again once it is gone), as
+ * the start does and as the real server's system-namespaces loop does every minute (system-namespaces.ts).
+ */
+export async function ensureNamespaces(
+  rest: RestInstaller,
+  profile: NamingProfile,
+  names: readonly string[],
+  user: UserInfo,
+  now: Date,
+  cached?: CachedResource,
+): Promise<void> {
   const store = rest.storeFor('', 'namespaces');
   if (store === undefined) return;
   const target = {
@@ -87,7 +102,7 @@ export async function bootstrap(
       if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
     }
   };
-  await Promise.all(profile.initialNamespaces.map(ensure));
+  await Promise.all(names.map(ensure));
 }
 
 /** The service account whose token the sandbox offers as a built-in identity; returns its uid. */

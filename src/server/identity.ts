@@ -168,6 +168,12 @@ export interface Identity {
   knownCaPEM(): string | undefined;
   /** The cluster CA with its key: the default signer of certificate requests (`--cluster-signing-*-file` unset). */
   clusterCA(): Promise<CertificateAuthority>;
+  /**
+   * Every CA a client certificate is verified against, as one PEM bundle, in the order the real server's TLS
+   * handshake names them to the client: `--client-ca-file`'s, the cluster CA (which this server always trusts),
+   * then `--requestheader-client-ca-file`'s. Creates the cluster CA on a fresh store.
+   */
+  clientCertificateAuthoritiesPEM(): Promise<string>;
   /** Issues a serving certificate for the host from the cluster CA. */
   servingCertificate(
     dnsNames: string[],
@@ -512,6 +518,12 @@ export async function createIdentity(o: IdentityOptions): Promise<Identity> {
     caPEM,
     knownCaPEM: () => knownCA?.certificatePEM,
     clusterCA: loadCA,
+    async clientCertificateAuthoritiesPEM() {
+      return [config.clientCA, await caPEM(), config.requestHeader?.clientCA]
+        .filter((pem): pem is string => pem !== undefined && pem.trim() !== '')
+        .map((pem) => pem.trim())
+        .join('\n');
+    },
     async servingCertificate(dnsNames, ipAddresses) {
       const issued = await issueServingCertificate(await loadCA(), {
         commonName: dnsNames[0] ?? 'localhost',

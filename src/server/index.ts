@@ -74,7 +74,13 @@ import { instrumentStorage } from './instrumented-storage';
 import { storedObjectCounter } from './object-counts';
 import { bootstrapHooks, ServerHealth } from './health/checks';
 import { Lifecycle, type Entry } from './lifecycle';
-import { bootstrap, createFreshStartupObjects, ensureSandboxServiceAccount } from './bootstrap';
+import {
+  bootstrap,
+  createFreshStartupObjects,
+  ensureNamespaces,
+  ensureSandboxServiceAccount,
+} from './bootstrap';
+import { runSystemNamespaces, systemNamespaces } from './system-namespaces';
 import { defaultOnPluginNames } from '../admission/plugins/index';
 import { ForegroundRequests } from './foreground';
 import { createOpenApiService } from '../http/openapi/service';
@@ -255,6 +261,11 @@ export interface ApiServer {
    * and updates a kept one that names another address or CA.
    */
   advertise(url: string, caPEM?: string): Promise<void>;
+  /**
+   * The CAs client certificates are verified against (PEM bundle): a host serving TLS names them in its
+   * handshake's certificate request, as the real server does (`--client-ca-file`, `--requestheader-client-ca-file`).
+   */
+  clientCertificateAuthorities(): Promise<string>;
   /** A serving certificate for the host, issued by the cluster CA the server keeps with its state. */
   servingCertificate(
     dnsNames: string[],
@@ -787,6 +798,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       },
     );
   let stopMasterWatch: (() => void) | undefined;
+  let stopSystemNamespaces: (() => void) | undefined;
+  const loggedNamespaceErrors = new Set<string>();
+  const ensureSystemNamespaces = () =>
+    ensureNamespaces(
+      installer,
+      profile,
+      systemNamespaces(profile),
+      systemApiserver,
+      now(),
+      informers.informerFor({ group: '', resource: 'namespaces' }),
+    );
+  const systemNamespaceFailed = (e: unknown) => {
+    const message = `unable to create required ${profile.word} system namespace: ${e instanceof Error ? e.message : String(e)}`;
+    if (closing || loggedNamespaceErrors.has(message)) return;
+    loggedNamespaceErrors.add(message);
+    console.error(message);
+  };
 
   /**
    * As the real post-start hooks do, a start-up write that admission refuses (AlwaysDeny, a webhook) is logged and
@@ -1137,6 +1165,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (!bootstrapRefused) health.complete(...bootstrapHooks);
     stopMasterWatch = watchMasterService(informers, profile, reconcileMaster);
+    stopSystemNamespaces = runSystemNamespaces(clock, ensureSystemNamespaces, systemNamespaceFailed);
     compactor.start();
     // Bad signing flags stop the start, as they stop the real controller manager.
     const certificateSigning = await clusterSigningService(profile, options.clusterSigning, () =>
@@ -1404,6 +1433,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       compactor.stop();
       crdRegistrar.stop();
       stopMasterWatch?.();
+      stopSystemNamespaces?.();
       watchCaches.stop();
       watchHub.stop();
       stopServiceFollow?.();
@@ -1439,6 +1469,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     async servingCertificate(dnsNames, ipAddresses) {
       await serving;
       return need().servingCertificate(dnsNames, ipAddresses);
+    },
+    async clientCertificateAuthorities() {
+      await serving;
+      return need().clientCertificateAuthoritiesPEM();
     },
     prepareClusterCA() {
       clusterCAWanted = true;

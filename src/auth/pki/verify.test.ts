@@ -5,7 +5,10 @@ import {
   issueCertificate,
   issueClientCertificate,
 } from './issue';
-import { verifyChain } from './verify';
+import { decodePEM } from './pem';
+import { certificateVersion, verifyChain } from './verify';
+import { x509, x509Library } from './x509';
+import { v1LeafPEM, v1RootPEM } from '../../../test/support/v1-ca';
 
 const day = 86_400_000;
 const now = new Date('2030-06-01T12:00:00Z');
@@ -122,6 +125,11 @@ describe('verifyChain', () => {
       want: 'x509: certificate signed by unknown authority (possibly because of "x509: invalid signature: parent certificate cannot sign this kind of certificate" while trying to verify candidate authority certificate "not-a-ca")',
     },
     {
+      name: 'issued by a version 1 root, which has no basic constraints',
+      build: () => Promise.resolve({ chain: decodePEM(v1LeafPEM), roots: v1RootPEM }),
+      want: 'ok',
+    },
+    {
       name: 'valid through an intermediate',
       build: async () => {
         const inter = await issueCertificate(ca, {
@@ -209,4 +217,14 @@ describe('verifyChain', () => {
       }
     });
   }
+});
+
+describe('certificateVersion', () => {
+  it('reads the version from the TBSCertificate, 1 when it is absent', async () => {
+    await x509Library.load();
+    const { X509Certificate } = x509();
+    expect(certificateVersion(new X509Certificate(v1RootPEM))).toBe(1);
+    expect(certificateVersion(new X509Certificate(v1LeafPEM))).toBe(3);
+    expect(certificateVersion(new X509Certificate(ca.pem))).toBe(3);
+  });
 });

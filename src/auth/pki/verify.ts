@@ -44,7 +44,37 @@ function validityError(cert: X509Certificate, now: Date): string | undefined {
   return undefined;
 }
 
-/** Go's `CheckSignatureFrom`: the parent must be a CA allowed to sign certificates, and its key must verify the child. */
+/** Skips a DER tag and length at `at`; answers where the contents start, or -1 on a malformed header. */
+function derContents(der: Uint8Array, at: number): number {
+  const first = der[at + 1];
+  if (first === undefined) return -1;
+  if (first < 0x80) return at + 2;
+  const octets = first & 0x7f;
+  return octets === 0 || octets > 4 ? -1 : at + 2 + octets;
+}
+
+/**
+ * The certificate's version (1 to 3): the `[0] EXPLICIT Version` at the head of the TBSCertificate, absent in a
+ * version 1 certificate (such as the CA openssl's `req -x509` made before v3 defaults, still used as roots).
+ */
+export function certificateVersion(cert: X509Certificate): number {
+  const der = new Uint8Array(cert.rawData);
+  const tbs = derContents(der, 0);
+  if (tbs < 0 || der[tbs] !== 0x30) return 3;
+  const field = derContents(der, tbs);
+  if (field < 0 || der[field] !== 0xa0) return 1;
+  // [0] { INTEGER v }: a0 03 02 01 v, version = v + 1.
+  const integer = derContents(der, field);
+  const value = integer < 0 ? -1 : derContents(der, integer);
+  const v = value < 0 ? undefined : der[value];
+  return v === undefined ? 3 : v + 1;
+}
+
+/**
+ * Go's `CheckSignatureFrom`: the parent must be allowed to sign certificates (a version 3 certificate only with
+ * basic constraints saying it is a CA; one of an earlier version, which has no extensions, may; key usage, when
+ * present, must include certificate signing), and its key must verify the child.
+ */
 async function checkSignatureFrom(
   child: X509Certificate,
   parent: X509Certificate,
@@ -52,7 +82,8 @@ async function checkSignatureFrom(
   const { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension } = x509();
   const bc = parent.getExtension(BasicConstraintsExtension);
   const ku = parent.getExtension(KeyUsagesExtension);
-  if (bc === null || !bc.ca || (ku !== null && (ku.usages & KeyUsageFlags.keyCertSign) === 0)) {
+  const notCA = bc === null ? certificateVersion(parent) === 3 : !bc.ca;
+  if (notCA || (ku !== null && (ku.usages & KeyUsageFlags.keyCertSign) === 0)) {
     return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
   }
   let valid = false;

@@ -1,7 +1,8 @@
 /**
  * What the Node host's TLS layer tells the core about a connection. The
- * server asks every client for a certificate but accepts any (as the real
- * server's `RequestClientCert` does): the core verifies the chain against
+ * server asks every client for a certificate, naming the CAs it trusts, but
+ * accepts any (as the real server's `RequestClientCert` with its ClientCAs
+ * does): the core verifies the chain against
  * the CAs its configuration names (`--client-ca-file`, the request-header
  * CA), so this side only hands over the raw DER chain, leaf first.
  */

@@ -26,6 +26,7 @@ import { StageRunner } from '../stages/runner';
 import { apply, type Stage } from '../stages/stage';
 import { apiObjectSource } from './object-source';
 import {
+  conditionsDiffer,
   leaseObject,
   microTime,
   nodeIP,
@@ -340,9 +341,11 @@ export class Kubelet {
   /** Posts the node's status when it changed, or when the report is due. */
   private async postStatus(force: boolean, current?: Node): Promise<void> {
     const now = this.ctx.clock.now().getTime();
-    if (!force && !this.imagesChanged && now - this.lastStatusPost < statusReportMs) return;
-    const ref = { group: '', version: 'v1', resource: 'nodes', name: this.config.name };
     let node = current ?? (this.nodeInformer?.cache.get(this.configNow.name) as Node | undefined);
+    const due = force || this.imagesChanged || now - this.lastStatusPost >= statusReportMs;
+    // Conditions the node controller marked Unknown (a Lease not renewed) are put right at once.
+    if (!due && (node === undefined || !conditionsDiffer(this.ready, node.status?.conditions))) return;
+    const ref = { group: '', version: 'v1', resource: 'nodes', name: this.config.name };
     try {
       node ??= await this.ctx.client.get<Node>(ref);
     } catch (e) {

@@ -102,6 +102,23 @@ function conditions(ready: boolean, now: number, old: NodeCondition[] | undefine
   ];
 }
 
+/**
+ * Whether the Node's conditions as the server has them (`posted`) say other than the agent would report,
+ * heartbeat and transition times aside: the node controller set them Unknown while the agent's Lease was not
+ * renewed. A kubelet posts its status at once then, not at its next periodic report.
+ */
+export function conditionsDiffer(ready: boolean, posted: NodeCondition[] | undefined): boolean {
+  return conditions(ready, 0, posted).some((want) => {
+    const have = posted?.find((c) => c.type === want.type);
+    return (
+      have === undefined ||
+      have.status !== want.status ||
+      have.reason !== want.reason ||
+      have.message !== want.message
+    );
+  });
+}
+
 export function nodeStatus(
   config: NodeConfig,
   o: {
