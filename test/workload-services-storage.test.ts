@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
 import { kubectl, kubectlSkipReason } from './support/kubectl';
 import { startKwok, type Kwok } from './support/kwok';
+import { advance } from './support/simulation';
 import { createNamespace, isReady, podTemplate, waitFor, type Json } from './support/workloads';
 
 const ns = 'svc-test';
@@ -291,6 +292,14 @@ describe('endpoints, disruption, volumes and autoscaling', () => {
       },
     });
     expect(hpa.status, hpa.text).toBe(201);
+    // As upstream's controller, the first sync waits one period (15 s) of the server's clock.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const early = await host.request(
+      'GET',
+      `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/busy`,
+    );
+    expect(early.body.status?.conditions, 'synced before its period').toBeUndefined();
+    await advance(host, '15s');
     const scaled = await waitFor(
       host,
       `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/busy`,
@@ -321,6 +330,44 @@ describe('endpoints, disruption, volumes and autoscaling', () => {
     expect((events.items as Json[]).map((e) => e.message)).toContain(
       'New size: 3; reason: cpu resource utilization (percentage of request) above target',
     );
+  });
+
+  it('syncs no HPA deleted within its first period, so that it records no Event', async () => {
+    const hpaPath = `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`;
+    const spec = (name: string) => ({
+      metadata: { name },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'absent' },
+        minReplicas: 1,
+        maxReplicas: 2,
+        metrics: [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } },
+          },
+        ],
+      },
+    });
+    for (const name of ['brief', 'kept'])
+      expect((await host.request('POST', hpaPath, { body: spec(name) })).status, name).toBe(201);
+    expect((await host.request('DELETE', `${hpaPath}/brief`)).status).toBe(200);
+    await advance(host, '15s');
+    // 'kept' was queued with 'brief': once it has synced (its target is missing), 'brief' would have too.
+    await waitFor(
+      host,
+      `${hpaPath}/kept`,
+      (b) => (b.status?.conditions ?? []).some((c: Json) => c.type === 'AbleToScale'),
+      'the kept HPA synced',
+    );
+    const eventsOf = (name: string) =>
+      `/api/v1/namespaces/${ns}/events?fieldSelector=involvedObject.name=${name},involvedObject.kind=HorizontalPodAutoscaler`;
+    await waitFor(
+      host,
+      eventsOf('kept'),
+      (b) => (b.items ?? []).length > 0,
+      'the kept HPA recording its failure',
+    );
+    expect((await host.request('GET', eventsOf('brief'))).body.items).toEqual([]);
   });
 
   it.skipIf(skip !== undefined)('gives kubectl autoscale without a target the 80% CPU metric', async () => {

@@ -4,8 +4,10 @@
  * `sandbox.orch.io/cpu-usage` annotation (the simulation writes it; a
  * learner may too, `kubectl annotate pod … sandbox.orch.io/cpu-usage=900m`),
  * compared with the CPU its containers request. Every 15 s of the server's
- * clock (and when an HPA changes) each HPA reads its target's scale and
- * pods, computes the replicas the CPU metric asks for (`ceil(current ×
+ * clock each HPA reads its target's scale and pods (a new or changed HPA
+ * too waits for that period, as upstream's queue adds every key a resync
+ * period late and keeps the earlier of two waits: an HPA deleted within
+ * 15 s of its creation is never synced and records no Event), computes the replicas the CPU metric asks for (`ceil(current ×
  * usage / target)`, unchanged within the 10% tolerance), keeps the highest
  * recommendation of the last five minutes when scaling down, bounds it by
  * min and max, and writes the scale — with the real events
@@ -297,10 +299,11 @@ export function horizontalPodAutoscaler(ctx: ControllerContext, informers: Share
   };
   const queue = new WorkQueue(reconcile, { clock: ctx.clock });
   hpas.addHandlers({
-    add: (h) => queue.add(objectKey(h)),
+    add: (h) => queue.addAfter(objectKey(h), syncPeriodMs),
     update: (old, h) => {
-      // Our own status writes do not trigger a sync: the period does.
-      if (!deepEqual(old.spec, h.spec)) queue.add(objectKey(h));
+      // Our own status writes do not trigger a sync: the period does. A changed spec is seen at the next
+      // period's sync (a wait already under way is kept, being the earlier).
+      if (!deepEqual(old.spec, h.spec)) queue.addAfter(objectKey(h), syncPeriodMs);
     },
   });
 
