@@ -11,6 +11,7 @@
 
 import { joseLibrary, type JWK } from '../../machinery/jose';
 import type { NamingProfile } from '../../machinery/naming';
+import { pkcs8FromPKCS1, pkcs8FromSEC1, readTlv, spkiFromPKCS1, tlvChildren } from '../pki/der';
 
 // DER OIDs (tag and length included) and the WebCrypto parameters they stand for.
 const OID_RSA = '06092a864886f70d010101';
@@ -32,60 +33,8 @@ export interface VerificationKey {
   spkiPEM: string;
 }
 
-interface Tlv {
-  tag: number;
-  start: number;
-  end: number;
-}
-
-function readTlv(der: Uint8Array, offset: number): Tlv {
-  const tag = der[offset] ?? 0;
-  let length = der[offset + 1] ?? 0;
-  let start = offset + 2;
-  if (length & 0x80) {
-    const count = length & 0x7f;
-    length = 0;
-    for (let i = 0; i < count; i++) length = length * 256 + (der[start + i] ?? 0);
-    start += count;
-  }
-  if (start + length > der.length) throw new Error('truncated DER');
-  return { tag, start, end: start + length };
-}
-
-function children(der: Uint8Array, tlv: Tlv): Tlv[] {
-  const out: Tlv[] = [];
-  for (let at = tlv.start; at < tlv.end;) {
-    const child = readTlv(der, at);
-    out.push({ tag: child.tag, start: at, end: child.end });
-    at = child.end;
-  }
-  return out;
-}
-
 function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-function fromHex(text: string): Bytes {
-  return Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h, 16));
-}
-
-function encodeTlv(tag: number, ...parts: Uint8Array[]): Bytes {
-  const length = parts.reduce((n, p) => n + p.length, 0);
-  const lengthBytes: number[] = [];
-  if (length < 0x80) lengthBytes.push(length);
-  else {
-    for (let n = length; n > 0; n = Math.floor(n / 256)) lengthBytes.unshift(n % 256);
-    lengthBytes.unshift(0x80 | lengthBytes.length);
-  }
-  const out = new Uint8Array(1 + lengthBytes.length + length);
-  out.set([tag, ...lengthBytes]);
-  let at = 1 + lengthBytes.length;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 type Bytes = Uint8Array<ArrayBuffer>;
@@ -114,32 +63,24 @@ type KeyDer = { format: 'spki' | 'pkcs8'; der: Bytes };
 /** Rewraps PKCS#1, SEC1 and certificates into the SPKI/PKCS#8 forms WebCrypto imports. */
 function normalize(block: PemBlock): KeyDer | undefined {
   const { der } = block;
-  const top = readTlv(der, 0);
-  const parts = children(der, top);
-  const rsaAlg = encodeTlv(0x30, fromHex(OID_RSA), fromHex('0500'));
   switch (block.label) {
     case 'PUBLIC KEY':
       return { format: 'spki', der };
     case 'PRIVATE KEY':
       return { format: 'pkcs8', der };
     case 'RSA PUBLIC KEY':
-      return { format: 'spki', der: encodeTlv(0x30, rsaAlg, encodeTlv(0x03, new Uint8Array([0]), der)) };
+      return { format: 'spki', der: spkiFromPKCS1(der) };
     case 'RSA PRIVATE KEY':
-      return { format: 'pkcs8', der: encodeTlv(0x30, fromHex('020100'), rsaAlg, encodeTlv(0x04, der)) };
-    case 'EC PRIVATE KEY': {
-      const params = parts.find((p) => p.tag === 0xa0);
-      if (params === undefined) return undefined;
-      const curve = der.slice(readTlv(der, params.start).start, params.end);
-      const alg = encodeTlv(0x30, fromHex(OID_EC), curve);
-      return { format: 'pkcs8', der: encodeTlv(0x30, fromHex('020100'), alg, encodeTlv(0x04, der)) };
-    }
+      return { format: 'pkcs8', der: pkcs8FromPKCS1(der) };
+    case 'EC PRIVATE KEY':
+      return { format: 'pkcs8', der: pkcs8FromSEC1(der) };
     case 'CERTIFICATE': {
-      const tbs = parts[0];
+      const tbs = tlvChildren(der, readTlv(der, 0))[0];
       if (tbs === undefined) return undefined;
-      const fields = children(der, readTlv(der, tbs.start));
+      const fields = tlvChildren(der, tbs);
       const rest = fields[0]?.tag === 0xa0 ? fields.slice(1) : fields;
       const spki = rest[5];
-      return spki === undefined ? undefined : { format: 'spki', der: der.slice(spki.start, spki.end) };
+      return spki === undefined ? undefined : { format: 'spki', der: der.slice(spki.at, spki.end) };
     }
     default:
       return undefined;
@@ -148,14 +89,14 @@ function normalize(block: PemBlock): KeyDer | undefined {
 
 /** The WebCrypto import parameters for a SPKI or PKCS#8 key, from its AlgorithmIdentifier. */
 function importParams(key: KeyDer): RsaHashedImportParams | EcKeyImportParams | undefined {
-  const parts = children(key.der, readTlv(key.der, 0));
+  const parts = tlvChildren(key.der, readTlv(key.der, 0));
   const algId = parts[key.format === 'spki' ? 0 : 1];
   if (algId === undefined) return undefined;
-  const [oid, param] = children(key.der, readTlv(key.der, algId.start));
+  const [oid, param] = tlvChildren(key.der, algId);
   if (oid === undefined) return undefined;
-  const oidHex = hex(key.der.slice(oid.start, oid.end));
+  const oidHex = hex(key.der.slice(oid.at, oid.end));
   if (oidHex === OID_RSA) return { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
-  const curve = param === undefined ? undefined : CURVES[hex(key.der.slice(param.start, param.end))];
+  const curve = param === undefined ? undefined : CURVES[hex(key.der.slice(param.at, param.end))];
   if (oidHex === OID_EC && curve !== undefined) return { name: 'ECDSA', namedCurve: curve.crv };
   return undefined;
 }
