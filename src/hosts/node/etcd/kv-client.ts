@@ -73,6 +73,10 @@ export class EtcdKvClient {
   private session: ClientHttp2Session | undefined;
   private next = 0;
   private closed = false;
+  /** Calls under way per session: a session holds the process open only while it has some, as a grpc-js channel. */
+  private readonly pending = new WeakMap<ClientHttp2Session, number>();
+  /** Why the last session failed, for the errors of calls that found no connection (as grpc-js words them). */
+  private lastError = '';
 
   constructor(private readonly options: KvClientOptions) {}
 
@@ -107,7 +111,9 @@ export class EtcdKvClient {
   private send(path: string, frame: Buffer): Promise<Buffer> {
     if (this.closed) return Promise.reject(new GrpcError(1, 'the etcd client was closed', false));
     const session = this.connection();
-    return new Promise((resolve, reject) => {
+    this.pending.set(session, (this.pending.get(session) ?? 0) + 1);
+    session.ref();
+    return new Promise<Buffer>((resolve, reject) => {
       let answered = false;
       let status: string | undefined;
       let details = '';
@@ -143,10 +149,15 @@ export class EtcdKvClient {
         }
         chunks.push(chunk);
       });
-      stream.on('error', () => undefined);
+      let failure = '';
+      stream.on('error', (error: Error) => {
+        failure = error.message;
+      });
       stream.on('close', () => {
         if (status === undefined) {
-          const reason = answered ? 'the stream ended without a status' : 'no connection to etcd';
+          const reason = answered
+            ? 'the stream ended without a status'
+            : `No connection established. Last error: ${failure || this.lastError}`;
           reject(new GrpcError(14, reason, answered));
           return;
         }
@@ -162,6 +173,10 @@ export class EtcdKvClient {
         resolve(body.subarray(5, 5 + body.readUInt32BE(1)));
       });
       stream.end(frame);
+    }).finally(() => {
+      const left = (this.pending.get(session) ?? 1) - 1;
+      this.pending.set(session, left);
+      if (left === 0 && !session.destroyed) session.unref();
     });
   }
 
@@ -182,10 +197,12 @@ export class EtcdKvClient {
       clearTimeout(dial);
       if (this.session === session) this.session = undefined;
     };
-    session.on('error', forget);
+    session.on('error', (error: Error) => {
+      this.lastError = error.message;
+      forget();
+    });
     session.on('goaway', forget);
     session.on('close', forget);
-    // The store's watch (etcd3) keeps the process's other connection; this one must not hold the process open.
     session.unref();
     return session;
   }
