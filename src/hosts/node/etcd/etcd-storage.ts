@@ -13,7 +13,7 @@
  * revision, so the revision sequence can have gaps where one was written.
  */
 
-import type { Etcd3, IKeyValue } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../../api/meta';
 import { assertRevision, PageBuilder, prefixRange } from '../../../storage/keys';
 import { buildExport, exportRowCount, parseExport } from '../../../storage/export-format';
@@ -42,9 +42,14 @@ const exportName = 'orch-sandbox-etcd';
 /** Puts per transaction when importing (etcd's default --max-txn-ops is 128). */
 const importBatch = 100;
 
-type Event = { type: 'Put' | 'Delete'; kv: IKeyValue; prev_kv?: IKeyValue };
 /** A row as either client reads it (etcd3 gives int64 as strings, kv-wire as numbers). */
 type Row = { value: Buffer; mod_revision: string | number };
+/** A change, from the commit feed (kv-wire) or from etcd3's history reads (history.ts). */
+type Event = {
+  type: 'Put' | 'Delete';
+  kv: Row & { key: Buffer; version: string | number };
+  prev_kv?: Row | null;
+};
 
 export async function createEtcdStorage(options: EtcdOptions): Promise<EtcdStorage> {
   const client = createEtcdClient(options);
@@ -81,7 +86,7 @@ export class EtcdStorage implements Storage {
     private readonly kv: EtcdKvClient,
     private readonly layout: KeyLayout,
   ) {
-    this.feed = new CommitFeed(client, layout.all, (events, revision) => this.onEvents(events, revision));
+    this.feed = new CommitFeed(kv, layout.all, (events, revision) => this.onEvents(events, revision));
   }
 
   async open(): Promise<void> {
@@ -528,7 +533,7 @@ export class EtcdStorage implements Storage {
       return { revision, type: 'DELETED', key, object: stamp(previous, revision), previous };
     }
     const object = decodeObject(event.kv.value, revision);
-    return event.kv.version === '1' || !previous
+    return Number(event.kv.version) === 1 || !previous
       ? { revision, type: 'ADDED', key, object }
       : { revision, type: 'MODIFIED', key, object, previous };
   }

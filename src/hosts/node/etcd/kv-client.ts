@@ -16,7 +16,12 @@
  * store maps them as before.
  */
 
-import { connect, type ClientHttp2Session, type SecureClientSessionOptions } from 'node:http2';
+import {
+  connect,
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type SecureClientSessionOptions,
+} from 'node:http2';
 import {
   decodeRangeResponse,
   decodeTxnResponse,
@@ -88,6 +93,19 @@ export class EtcdKvClient {
     return decodeTxnResponse(await this.unary('/etcdserverpb.KV/Txn', encodeTxnRequest(request)));
   }
 
+  /**
+   * A streaming call on the current session, its request open: the caller
+   * writes `frameOf` messages and reads framed answers (commit-feed.ts).
+   */
+  stream(path: string): ClientHttp2Stream {
+    if (this.closed) throw new GrpcError(1, 'the etcd client was closed', false);
+    const session = this.connection();
+    this.hold(session);
+    const stream = session.request(headersOf(path), { endStream: false });
+    stream.once('close', () => this.release(session));
+    return stream;
+  }
+
   close(): void {
     this.closed = true;
     this.session?.close();
@@ -95,10 +113,7 @@ export class EtcdKvClient {
   }
 
   private async unary(path: string, message: Uint8Array): Promise<Buffer> {
-    const frame = Buffer.allocUnsafe(5 + message.length);
-    frame[0] = 0;
-    frame.writeUInt32BE(message.length, 1);
-    frame.set(message, 5);
+    const frame = frameOf(message);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.send(path, frame);
@@ -111,8 +126,7 @@ export class EtcdKvClient {
   private send(path: string, frame: Buffer): Promise<Buffer> {
     if (this.closed) return Promise.reject(new GrpcError(1, 'the etcd client was closed', false));
     const session = this.connection();
-    this.pending.set(session, (this.pending.get(session) ?? 0) + 1);
-    session.ref();
+    this.hold(session);
     return new Promise<Buffer>((resolve, reject) => {
       let answered = false;
       let status: string | undefined;
@@ -125,15 +139,7 @@ export class EtcdKvClient {
         status = value;
         details = decodeDetails(headers['grpc-message']);
       };
-      const stream = session.request(
-        {
-          ':method': 'POST',
-          ':path': path,
-          'content-type': 'application/grpc',
-          te: 'trailers',
-        },
-        { endStream: false },
-      );
+      const stream = session.request(headersOf(path), { endStream: false });
       stream.on('response', (headers) => {
         answered = true;
         readStatus(headers);
@@ -173,11 +179,18 @@ export class EtcdKvClient {
         resolve(body.subarray(5, 5 + body.readUInt32BE(1)));
       });
       stream.end(frame);
-    }).finally(() => {
-      const left = (this.pending.get(session) ?? 1) - 1;
-      this.pending.set(session, left);
-      if (left === 0 && !session.destroyed) session.unref();
-    });
+    }).finally(() => this.release(session));
+  }
+
+  private hold(session: ClientHttp2Session): void {
+    this.pending.set(session, (this.pending.get(session) ?? 0) + 1);
+    session.ref();
+  }
+
+  private release(session: ClientHttp2Session): void {
+    const left = (this.pending.get(session) ?? 1) - 1;
+    this.pending.set(session, left);
+    if (left === 0 && !session.destroyed) session.unref();
   }
 
   /** The open session, or a new one to the next server in turn. */
@@ -206,6 +219,19 @@ export class EtcdKvClient {
     session.unref();
     return session;
   }
+}
+
+/** A gRPC message frame: uncompressed, its length, the message. */
+export function frameOf(message: Uint8Array): Buffer {
+  const frame = Buffer.allocUnsafe(5 + message.length);
+  frame[0] = 0;
+  frame.writeUInt32BE(message.length, 1);
+  frame.set(message, 5);
+  return frame;
+}
+
+function headersOf(path: string): Record<string, string> {
+  return { ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers' };
 }
 
 /** grpc-message is percent-encoded (gRPC over HTTP/2). */

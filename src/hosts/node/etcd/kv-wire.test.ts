@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeRangeResponse,
   decodeTxnResponse,
+  decodeWatchResponse,
   encodeRangeRequest,
+  encodeWatchCreate,
   encodeTxnRequest,
   type TxnRequest,
 } from './kv-wire';
@@ -134,6 +136,59 @@ describe('etcd KV wire codec', () => {
       header: { revision: 0 },
       succeeded: false,
       responses: [],
+    });
+  });
+
+  it("encodes a watch's create request and decodes its answers", () => {
+    const request = type('WatchRequest');
+    const decoded = request.toObject(
+      request.decode(encodeWatchCreate(b('/registry#'), b('/registry0'), big)),
+      plain,
+    );
+    expect(decoded).toMatchObject({
+      create_request: {
+        key: b('/registry#'),
+        range_end: b('/registry0'),
+        start_revision: big,
+        prev_kv: true,
+        progress_notify: false,
+        filters: [],
+      },
+      request_union: 'create_request',
+    });
+    const kv = { key: b('/registry/a'), create_revision: 5, mod_revision: big, version: 2, value: b('{}') };
+    const prev = { ...kv, mod_revision: 5, version: 1 };
+    const response = type('WatchResponse');
+    const header = { revision: big };
+    const bytes = (value: object) => Buffer.from(response.encode(response.fromObject(value)).finish());
+    expect(
+      decodeWatchResponse(
+        bytes({
+          header,
+          watch_id: 0,
+          events: [
+            { type: 'Put', kv, prev_kv: prev },
+            { type: 'Delete', kv: { ...kv, value: b('') } },
+          ],
+        }),
+      ),
+    ).toEqual({
+      header,
+      created: false,
+      canceled: false,
+      compact_revision: 0,
+      cancel_reason: '',
+      events: [
+        { type: 'Put', kv, prev_kv: prev },
+        { type: 'Delete', kv: { ...kv, value: b('') } },
+      ],
+    });
+    expect(
+      decodeWatchResponse(bytes({ header, canceled: true, compact_revision: 9, cancel_reason: 'compacted' })),
+    ).toMatchObject({ canceled: true, compact_revision: 9, cancel_reason: 'compacted', events: [] });
+    expect(decodeWatchResponse(bytes({ header, created: true }))).toMatchObject({
+      created: true,
+      events: [],
     });
   });
 });
