@@ -1,10 +1,10 @@
 /**
- * etcd's unary KV calls (Range, Txn) as plain gRPC over one `node:http2`
- * session, beside the `etcd3` client that keeps the watch, compaction and
- * the rest. Every create, update, delete and read of the store is one of
+ * etcd's unary KV calls (Range, Txn) and the store's watch stream as plain
+ * gRPC over one `node:http2` session, beside the `etcd3` client that keeps
+ * compaction, history reads and the import's puts. Every create, update, delete and read of the store is one of
  * these calls, and through `etcd3` each one went through its connection
  * pool and retry policies, grpc-js's interceptor, resolving, retrying and
- * load-balancing call layers, and the generic protobuf codec: about a third
+ * load-balancing call layers, and the generic protobuf codec: close to half
  * of what etcd added to a create's server CPU (decision 0133). The wire
  * protocol is the same (etcd cannot tell the two apart).
  *
