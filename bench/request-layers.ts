@@ -8,9 +8,13 @@
  * beside the floor: the host's trivial handler (`x-bench-floor: 1`) over the
  * same TLS and HTTP server, profiled the same way, so the TLS and HTTP rows
  * of the two read side by side. The client (undici, in this process) is
- * charged to its own row and left out of the totals.
+ * charged to its own row and left out of the totals. `LAYERS_TOP=n` prints
+ * the n functions with the most self time; `LAYERS_CPUPROFILE=dir` writes
+ * each run's profile there, for a look at whole stacks (whose code a row's
+ * Node-internal time is spent for).
  */
 
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { Agent } from 'undici';
 import { startNodeHost, type NodeHostOptions } from '../src/hosts/node/host';
@@ -138,6 +142,13 @@ export async function profileCreates(
     const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
     const perCreate = new Map([...attribute(profile)].map(([k, v]) => [k, v / creates]));
     if (process.env['LAYERS_TOP'] !== undefined) printTop(profile, Number(process.env['LAYERS_TOP']) || 40);
+    const keep = process.env['LAYERS_CPUPROFILE'];
+    if (keep !== undefined) {
+      // Self time alone cannot say whose work a Node-internal frame does; the stacks in the file can.
+      const file = `${keep}/layers-${options.storage ?? 'memory'}${headers['x-bench-floor'] ? '-floor' : ''}.cpuprofile`;
+      writeFileSync(file, JSON.stringify(profile));
+      process.stderr.write(`profile written to ${file}\n`);
+    }
     return { perCreate, rate };
   } finally {
     session.disconnect();

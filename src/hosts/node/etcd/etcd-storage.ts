@@ -13,7 +13,7 @@
  * revision, so the revision sequence can have gaps where one was written.
  */
 
-import type { Etcd3, IKeyValue } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../../api/meta';
 import { assertRevision, PageBuilder, prefixRange } from '../../../storage/keys';
 import { buildExport, exportRowCount, parseExport } from '../../../storage/export-format';
@@ -32,7 +32,9 @@ import { CommitFeed } from './commit-feed';
 import { findCompactedRevision } from './compaction';
 import { isCompactedError, storageErrorOf } from './errors';
 import { KeyLayout } from './layout';
-import { createEtcdClient, defaultEtcdPrefix, type EtcdOptions } from './options';
+import type { EtcdKvClient } from './kv-client';
+import type { KeyValue } from './kv-wire';
+import { createEtcdClient, createKvClient, defaultEtcdPrefix, type EtcdOptions } from './options';
 import { readHistory } from './history';
 import { planImport } from './import-plan';
 
@@ -40,15 +42,24 @@ const exportName = 'orch-sandbox-etcd';
 /** Puts per transaction when importing (etcd's default --max-txn-ops is 128). */
 const importBatch = 100;
 
-type Event = { type: 'Put' | 'Delete'; kv: IKeyValue; prev_kv?: IKeyValue };
+/** A row as either client reads it (etcd3 gives int64 as strings, kv-wire as numbers). */
+type Row = { value: Buffer; mod_revision: string | number };
+/** A change, from the commit feed (kv-wire) or from etcd3's history reads (history.ts). */
+type Event = {
+  type: 'Put' | 'Delete';
+  kv: Row & { key: Buffer; version: string | number };
+  prev_kv?: Row | null;
+};
 
 export async function createEtcdStorage(options: EtcdOptions): Promise<EtcdStorage> {
   const client = createEtcdClient(options);
-  const store = new EtcdStorage(client, new KeyLayout(options.prefix ?? defaultEtcdPrefix));
+  const kv = createKvClient(options);
+  const store = new EtcdStorage(client, kv, new KeyLayout(options.prefix ?? defaultEtcdPrefix));
   try {
     await store.open();
   } catch (error) {
     client.close();
+    kv.close();
     throw error;
   }
   return store;
@@ -71,13 +82,15 @@ export class EtcdStorage implements Storage {
 
   constructor(
     private readonly client: Etcd3,
+    /** Range and Txn: the hot path (kv-client.ts); the watch, compaction and import's puts stay on `client`. */
+    private readonly kv: EtcdKvClient,
     private readonly layout: KeyLayout,
   ) {
-    this.feed = new CommitFeed(client, layout.all, (events, revision) => this.onEvents(events, revision));
+    this.feed = new CommitFeed(kv, layout.all, (events, revision) => this.onEvents(events, revision));
   }
 
   async open(): Promise<void> {
-    const response = await this.client.kv.range({ key: Buffer.from(this.layout.base) });
+    const response = await this.kv.range({ key: Buffer.from(this.layout.base) });
     const revision = Number(response.header.revision);
     this.setBase(response.kvs[0]);
     this.etcdCompacted = await findCompactedRevision(this.client, this.layout.base, 1, revision);
@@ -93,9 +106,7 @@ export class EtcdStorage implements Storage {
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
-    const response = await this.call(() =>
-      this.client.kv.range({ key: Buffer.from(this.layout.object(key)) }),
-    );
+    const response = await this.call(() => this.kv.range({ key: Buffer.from(this.layout.object(key)) }));
     const kv = response.kvs[0];
     return kv && this.stored(key, kv);
   }
@@ -104,7 +115,7 @@ export class EtcdStorage implements Storage {
     assertRevision(revision);
     await this.checkReadable(revision);
     const response = await this.read(revision, () =>
-      this.client.kv.range({ key: Buffer.from(this.layout.object(key)), revision: this.toEtcd(revision) }),
+      this.kv.range({ key: Buffer.from(this.layout.object(key)), revision: this.toEtcd(revision) }),
     );
     const kv = response.kvs[0];
     return kv && this.stored(key, kv);
@@ -125,7 +136,7 @@ export class EtcdStorage implements Storage {
     const batch = Number.isFinite(page.firstBatch) ? Math.max(page.firstBatch, 1) : 0;
     for (;;) {
       const response = await this.read(revision, () =>
-        this.client.kv.range({
+        this.kv.range({
           key: Buffer.from(start),
           range_end: Buffer.from(end),
           revision: etcdRevision,
@@ -138,12 +149,12 @@ export class EtcdStorage implements Storage {
         page.finish();
         break;
       }
-      start = (response.kvs.at(-1) as IKeyValue).key.toString() + '\0';
+      start = (response.kvs.at(-1) as KeyValue).key.toString() + '\0';
     }
     const countAfter = page.countAfter;
     if (countAfter !== undefined) {
       const counted = await this.read(revision, () =>
-        this.client.kv.range({
+        this.kv.range({
           key: Buffer.from(this.layout.object(countAfter) + '\0'),
           range_end: Buffer.from(end),
           revision: etcdRevision,
@@ -159,7 +170,7 @@ export class EtcdStorage implements Storage {
     const range = prefixRange(prefix);
     if (!range) return 0;
     const response = await this.call(() =>
-      this.client.kv.range({
+      this.kv.range({
         key: Buffer.from(this.layout.object(range.lower)),
         range_end: Buffer.from(this.layout.end(range.upper)),
         count_only: true,
@@ -173,14 +184,14 @@ export class EtcdStorage implements Storage {
     const value = encodeObject(object);
     const etcdKey = Buffer.from(this.layout.object(key));
     const response = await this.call(() =>
-      this.client.kv.txn({
+      this.kv.txn({
         compare: [{ key: etcdKey, target: 'Version', result: 'Equal', version: 0 }],
         success: [{ request_put: { key: etcdKey, value: Buffer.from(value) } }],
         failure: [{ request_range: { key: etcdKey } }],
       }),
     );
     if (!response.succeeded) {
-      const current = response.responses[0]?.response_range.kvs[0];
+      const current = response.responses[0]?.response_range?.kvs[0];
       throw new StorageError('KeyExists', `${key} already exists`, current && this.stored(key, current));
     }
     const revision = Number(response.header.revision);
@@ -193,7 +204,7 @@ export class EtcdStorage implements Storage {
     const value = encodeObject(object);
     const etcdKey = Buffer.from(this.layout.object(key));
     const response = await this.call(() =>
-      this.client.kv.txn({
+      this.kv.txn({
         compare: [
           { key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: this.toEtcd(expectedRevision) },
         ],
@@ -202,7 +213,7 @@ export class EtcdStorage implements Storage {
       }),
     );
     if (!response.succeeded)
-      throw this.writeFailure(key, response.responses[0]?.response_range.kvs[0], expectedRevision);
+      throw this.writeFailure(key, response.responses[0]?.response_range?.kvs[0], expectedRevision);
     const revision = Number(response.header.revision);
     await this.feed.waitFor(revision);
     return { key, revision: this.toStore(revision), object: decodeObject(value, this.toStore(revision)) };
@@ -221,15 +232,15 @@ export class EtcdStorage implements Storage {
             mod_revision: this.toEtcd(expectedRevision),
           };
     const response = await this.call(() =>
-      this.client.kv.txn({
+      this.kv.txn({
         compare: [compare],
         success: [{ request_delete_range: { key: etcdKey, prev_kv: true } }],
         failure: [{ request_range: { key: etcdKey } }],
       }),
     );
     if (!response.succeeded)
-      throw this.writeFailure(key, response.responses[0]?.response_range.kvs[0], expectedRevision);
-    const previous = response.responses[0]?.response_delete_range.prev_kvs[0];
+      throw this.writeFailure(key, response.responses[0]?.response_range?.kvs[0], expectedRevision);
+    const previous = response.responses[0]?.response_delete_range?.prev_kvs[0];
     // The compare held, so the row existed and prev_kv is it; guard anyway rather than invent an object.
     if (!previous) throw new StorageError('NotFound', `${key} not found`);
     const revision = this.toStore(Number(response.header.revision));
@@ -275,9 +286,7 @@ export class EtcdStorage implements Storage {
   }
 
   async getSetting<T>(name: string): Promise<T | undefined> {
-    const response = await this.call(() =>
-      this.client.kv.range({ key: Buffer.from(this.layout.setting(name)) }),
-    );
+    const response = await this.call(() => this.kv.range({ key: Buffer.from(this.layout.setting(name)) }));
     const kv = response.kvs[0];
     return kv ? decodeValue<T>(kv.value) : undefined;
   }
@@ -287,7 +296,7 @@ export class EtcdStorage implements Storage {
     const encoded = Buffer.from(encodeValue(value));
     // Rewriting a setting with its value writes nothing, so it takes no revision (etcd gives every put one).
     await this.call(() =>
-      this.client.kv.txn({
+      this.kv.txn({
         compare: [{ key, target: 'Value', result: 'Equal', value: encoded }],
         failure: [{ request_put: { key, value: encoded } }],
       }),
@@ -299,13 +308,13 @@ export class EtcdStorage implements Storage {
     const encoded = encodeValue(value);
     // One transaction: replicas starting together on one etcd all end up with the first value stored.
     const response = await this.call(() =>
-      this.client.kv.txn({
+      this.kv.txn({
         compare: [{ key, target: 'Version', result: 'Equal', version: 0 }],
         success: [{ request_put: { key, value: Buffer.from(encoded) } }],
         failure: [{ request_range: { key } }],
       }),
     );
-    const stored = response.succeeded ? undefined : response.responses[0]?.response_range.kvs[0];
+    const stored = response.succeeded ? undefined : response.responses[0]?.response_range?.kvs[0];
     return stored ? (decodeValue<T>(stored.value) as T) : (decodeValue<T>(Buffer.from(encoded)) as T);
   }
 
@@ -350,7 +359,7 @@ export class EtcdStorage implements Storage {
     const revision = changes.at(-1)?.revision ?? 0;
     const settings = new Map<string, unknown>();
     const rows = await this.call(() =>
-      this.client.kv.range({
+      this.kv.range({
         key: Buffer.from(this.layout.settings),
         range_end: Buffer.from(this.settingsEnd()),
       }),
@@ -384,7 +393,7 @@ export class EtcdStorage implements Storage {
       completedRows += state.settings.size + 2;
       for (const batch of plan.batches) {
         const response = await this.call(() =>
-          this.client.kv.txn({
+          this.kv.txn({
             success: batch.map((stored) => ({
               request_put: {
                 key: Buffer.from(this.layout.object(stored.key)),
@@ -423,6 +432,7 @@ export class EtcdStorage implements Storage {
   async close(): Promise<void> {
     await this.feed.stop();
     this.client.close();
+    this.kv.close();
   }
 
   /**
@@ -438,7 +448,7 @@ export class EtcdStorage implements Storage {
   ): Promise<number> {
     const objects = this.layout.objects;
     const names = await this.call(() =>
-      this.client.kv.range({
+      this.kv.range({
         key: Buffer.from(this.layout.settings),
         range_end: Buffer.from(this.settingsEnd()),
         keys_only: true,
@@ -448,7 +458,7 @@ export class EtcdStorage implements Storage {
       .map((kv) => kv.key.toString())
       .filter((key) => !settings.has(key.slice(this.layout.settings.length)));
     const response = await this.call(() =>
-      this.client.kv.txn({
+      this.kv.txn({
         success: [
           { request_delete_range: { key: Buffer.from(objects.start), range_end: Buffer.from(objects.end) } },
           ...stale.map((key) => ({ request_delete_range: { key: Buffer.from(key) } })),
@@ -523,12 +533,12 @@ export class EtcdStorage implements Storage {
       return { revision, type: 'DELETED', key, object: stamp(previous, revision), previous };
     }
     const object = decodeObject(event.kv.value, revision);
-    return event.kv.version === '1' || !previous
+    return Number(event.kv.version) === 1 || !previous
       ? { revision, type: 'ADDED', key, object }
       : { revision, type: 'MODIFIED', key, object, previous };
   }
 
-  private setBase(kv: IKeyValue | undefined): void {
+  private setBase(kv: Row | undefined): void {
     if (!kv) {
       this.base = 0;
       return;
@@ -537,16 +547,12 @@ export class EtcdStorage implements Storage {
     this.base = Number(kv.mod_revision) - offset;
   }
 
-  private stored(key: string, kv: IKeyValue): StoredObject {
+  private stored(key: string, kv: Row): StoredObject {
     const revision = this.toStore(Number(kv.mod_revision));
     return { key, revision, object: decodeObject(kv.value, revision) };
   }
 
-  private writeFailure(
-    key: string,
-    current: IKeyValue | undefined,
-    expected: number | undefined,
-  ): StorageError {
+  private writeFailure(key: string, current: Row | undefined, expected: number | undefined): StorageError {
     if (!current) return new StorageError('NotFound', `${key} not found`);
     const stored = this.stored(key, current);
     return new StorageError(
@@ -579,7 +585,7 @@ export class EtcdStorage implements Storage {
 
   private async etcdRevision(): Promise<number> {
     const response = await this.call(() =>
-      this.client.kv.range({ key: Buffer.from(this.layout.base), count_only: true }),
+      this.kv.range({ key: Buffer.from(this.layout.base), count_only: true }),
     );
     return Number(response.header.revision);
   }

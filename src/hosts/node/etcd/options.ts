@@ -7,6 +7,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Etcd3, type IOptions } from 'etcd3';
+import { EtcdKvClient } from './kv-client';
 
 export interface EtcdOptions {
   servers: string[];
@@ -39,8 +40,10 @@ export function parseEtcdServers(value: string): string[] {
   return servers;
 }
 
+const dialTimeoutMs = 5000;
+
 export function createEtcdClient(options: EtcdOptions): Etcd3 {
-  const client: IOptions = { hosts: options.servers, dialTimeout: 5000 };
+  const client: IOptions = { hosts: options.servers, dialTimeout: dialTimeoutMs };
   if (options.caFile !== undefined) {
     client.credentials = { rootCertificate: readFileSync(options.caFile) };
     if (options.certFile !== undefined && options.keyFile !== undefined) {
@@ -49,4 +52,26 @@ export function createEtcdClient(options: EtcdOptions): Etcd3 {
     }
   }
   return new Etcd3(client);
+}
+
+/** The store's Range and Txn client (kv-client.ts), on the same servers and credentials. */
+export function createKvClient(options: EtcdOptions): EtcdKvClient {
+  const withClientCert = options.certFile !== undefined && options.keyFile !== undefined;
+  return new EtcdKvClient({
+    servers: options.servers,
+    dialTimeoutMs,
+    ...(options.caFile !== undefined
+      ? {
+          tls: {
+            ca: readFileSync(options.caFile),
+            ...(withClientCert
+              ? {
+                  cert: readFileSync(options.certFile as string),
+                  key: readFileSync(options.keyFile as string),
+                }
+              : {}),
+          },
+        }
+      : {}),
+  });
 }
