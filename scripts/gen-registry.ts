@@ -2,8 +2,9 @@
  * The registry generator (`npm run gen`): reads the upstream reference data
  * (OpenAPI v3 documents of v1.28.4 and the v1.27 protobuf definitions) and
  * writes the project's own v1.27 facts under `src/registry/generated/`:
- * `resources.json` (discovery), `definitions.json` (schemas) and `proto.json`
- * (protobuf descriptor), all with neutral names and no upstream description
+ * `resources.json` (discovery), `definitions.json` and `definitions-lazy.json`
+ * (schemas: the worker's start path and the rest, gen-registry/parts.ts) with
+ * the Go field order of each, `go-pointers.json` and `proto.json` (protobuf descriptor), all with neutral names and no upstream description
  * text. The project never reads the reference data at build, run or test
  * time, so the output is committed; re-running it must give no diff.
  *
@@ -23,6 +24,7 @@ import { exportDescriptor, loadProtos } from './gen-registry/proto';
 import { encodeGoFieldOrder, goFieldOrder } from './gen-registry/field-order';
 import { goPointerFacts } from './gen-registry/go-pointer-facts';
 import { deriveRegistry } from './gen-registry/resources';
+import { isStartPathDefinition } from './gen-registry/parts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const referenceDir = resolve(repoRoot, process.argv[2] ?? '../shared');
@@ -31,6 +33,11 @@ const outDir = join(repoRoot, 'src/registry/generated');
 /** Plain data built by the generator is JSON by construction; this only changes the static type. */
 function json(value: object): JsonValue {
   return value as JsonValue;
+}
+
+/** The entries of a record whose names `keep` accepts. */
+function pick<T>(record: Record<string, T>, keep: (name: string) => boolean): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([name]) => keep(name)));
 }
 
 function printList(title: string, items: readonly string[]): void {
@@ -59,21 +66,28 @@ function main(): void {
   }
   const proto = exportDescriptor(protos, packages, converted.annotations);
 
+  // The worker's start carries the first part; the second is a lazy script (gen-registry/parts.ts).
+  const fieldOrder = goFieldOrder(definitions, protos, converted.annotations);
+  const definitionParts: [string, typeof definitions][] = [
+    ['', pick(definitions, isStartPathDefinition)],
+    ['-lazy', pick(definitions, (name) => !isStartPathDefinition(name))],
+  ];
+
   const outputs: [string, string][] = [
     [
       'resources.json',
       // One resource per line: root › groups › group › versions › version › resources › resource.
       formatJson(json(derived.registry), (_value, path) => path.length >= 6),
     ],
-    ['definitions.json', formatJson(sortKeysDeep(json(definitions)), (_value, path) => path.length >= 1)],
+    ...definitionParts.flatMap(([suffix, part]): [string, string][] => [
+      [`definitions${suffix}.json`, formatJson(sortKeysDeep(json(part)), (_value, path) => path.length >= 1)],
+      // Each part's order is aligned with its own sorted names (registry/go-field-order.ts).
+      [
+        `go-field-order${suffix}.json`,
+        formatJson(json(encodeGoFieldOrder(part, fieldOrder)), (_value, path) => path.length >= 1),
+      ],
+    ]),
     ['go-pointers.json', formatJson(json(goPointerFacts(definitions)), (_value, path) => path.length >= 1)],
-    [
-      'go-field-order.json',
-      formatJson(
-        json(encodeGoFieldOrder(definitions, goFieldOrder(definitions, protos, converted.annotations))),
-        (_value, path) => path.length >= 1,
-      ),
-    ],
     [
       'proto.json',
       formatJson(
@@ -98,7 +112,7 @@ function main(): void {
     const raw = Buffer.byteLength(text);
     const gzip = gzipSync(text, { level: 9 }).length;
     console.log(
-      `  ${file.padEnd(18)} ${(raw / 1024).toFixed(1).padStart(7)} KiB raw ${(gzip / 1024).toFixed(1).padStart(6)} KiB gzip`,
+      `  ${file.padEnd(24)} ${(raw / 1024).toFixed(1).padStart(7)} KiB raw ${(gzip / 1024).toFixed(1).padStart(6)} KiB gzip`,
     );
   }
 

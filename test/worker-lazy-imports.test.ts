@@ -255,6 +255,16 @@ const lazyCode = [
     ],
   },
   {
+    lazy: 'src/registry/builtin-definitions.lazy.ts',
+    // Every group's definitions but the core group's, meta's and the CRD kinds', with their Go field order (0134).
+    minimumOwn: 1,
+    folders: [
+      'src/registry/generated/definitions-lazy.json',
+      'src/registry/generated/go-field-order-lazy.json',
+    ],
+    onWorkerPath: [],
+  },
+  {
     lazy: 'src/http/protobuf/protobufjs.lazy.ts',
     // Both tables, nothing of them on the worker's path: the descriptor and the Go pointer fields; and the codec.
     minimumOwn: 3,

@@ -892,8 +892,15 @@ const scenarios: Scenario[] = [
   },
 ];
 
-const defs = JSON.parse(
-  readFileSync(new URL('../registry/generated/definitions.json', import.meta.url), 'utf8'),
+// Both parts of the generated definitions (the start path's and the lazy one's, registry/builtins.ts).
+const defs = Object.fromEntries(
+  ['definitions.json', 'definitions-lazy.json'].flatMap((file) =>
+    Object.entries(
+      JSON.parse(
+        readFileSync(new URL(`../registry/generated/${file}`, import.meta.url), 'utf8'),
+      ) as DefinitionSet,
+    ),
+  ),
 ) as DefinitionSet;
 const deploymentType: ObjectType = {
   definitions: defs,

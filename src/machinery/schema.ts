@@ -1,7 +1,7 @@
 /**
  * Schema facts: the structural description of a kind that the server needs
  * to validate, prune, default and merge objects. Built-in kinds get them from
- * the generated registry data (`registry/generated/definitions.json`); custom
+ * the generated registry data (`registry/generated/definitions*.json`); custom
  * resources get them from their CRD's OpenAPI schema. Markers keep neutral
  * names here; the naming profile spells them (`x-orch-list-type`) on the wire.
  */

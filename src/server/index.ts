@@ -31,7 +31,7 @@ import { unreachableTransport } from '../admission/webhook-transport';
 import { backendStore, sandboxTransport } from '../admission/backends/index';
 import { handleWebhookBackendApi, isWebhookBackendApiPath } from './sandbox-webhook-api';
 import { Catalog } from '../registry/catalog';
-import { builtInDefinitions, builtInRegistry } from '../registry/builtins';
+import { builtInDefinitions, builtInRegistry, loadBuiltInDefinitions } from '../registry/builtins';
 import { RestInstaller } from '../registry/installer';
 import { legacyTokenTracker } from './legacy-token-tracking';
 import type { StoreDeps } from '../registry/generic/store';
@@ -885,6 +885,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await quiet();
     const postStart = await loadLibrary(postStartLibrary, 'the post-start hooks could not run');
     if (postStart === undefined) return;
+    // Their writes reach groups whose definitions the start does not carry (RBAC, APF, PriorityClasses,
+    // APIServices) through the storages, not the pipeline that loads them for a request (decision 0134).
+    const definitions = await loadLibrary(
+      { load: () => loadBuiltInDefinitions().then(() => true) },
+      'the post-start hooks could not run',
+    );
+    if (definitions === undefined) return;
     const { reconcileBootstrapPolicy, ensureStartupObjects } = postStart;
     // A fresh store's cluster CA does not exist yet: cluster-info is written once it does, beside the start
     // (the real API server never writes cluster-info, so no readiness check waits for it).
@@ -1330,7 +1337,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
    * A lazy library the start needs, tried again with a growing delay while it cannot be loaded (offline before
    * the shell was cached); undefined once the server closes.
    */
-  async function loadLibrary<T>(library: LazyModule<T>, failure: string): Promise<T | undefined> {
+  async function loadLibrary<T>(
+    library: Pick<LazyModule<T>, 'load'>,
+    failure: string,
+  ): Promise<T | undefined> {
     for (let attempt = 1; ; attempt++) {
       try {
         const loaded = await library.load();

@@ -33,6 +33,7 @@ import type { RequestAudit } from './audit';
 import { mentionsProtobuf, protobufLibrary } from '../http/protobuf/library';
 import { acceptsYaml, yamlLibrary } from '../machinery/decode/yaml-library';
 import { afterAnswer } from '../machinery/after-answer';
+import { builtInDefinitionsComplete, loadBuiltInDefinitions } from '../registry/builtins';
 
 export interface PipelineDeps {
   server: ServerContext;
@@ -134,12 +135,15 @@ export function answerRequest(
     // The protobuf codec is loaded on first use: a request that may be answered or sent in protobuf waits for it;
     // so is YAML, for an answer in YAML (a YAML body loads it where it is decoded: most apply bodies are JSON),
     // and the built-in kinds' table printers, for an answer as a Table.
+    // The built-in definitions the start does not carry, for every request but a read of what the start's own
+    // part describes (mayNeedLazyDefinitions).
     const protobuf = mentionsProtobuf(accept, headers.get('content-type'));
     const yaml = acceptsYaml(accept);
     const table = acceptsTable(accept);
+    const definitions = !builtInDefinitionsComplete() && mayNeedLazyDefinitions(info, url, protobuf);
     answer =
-      protobuf || yaml || table
-        ? loadLibraries(protobuf, yaml, table).then(() => authenticate(pass, conn))
+      protobuf || yaml || table || definitions
+        ? loadLibraries(protobuf, yaml, table, definitions).then(() => authenticate(pass, conn))
         : authenticate(pass, conn);
   } catch (e) {
     return finish(pass, ...failed(ctx, deps, e));
@@ -151,10 +155,35 @@ export function answerRequest(
   );
 }
 
-async function loadLibraries(protobuf: boolean, yaml: boolean, table: boolean): Promise<void> {
+async function loadLibraries(
+  protobuf: boolean,
+  yaml: boolean,
+  table: boolean,
+  definitions: boolean,
+): Promise<void> {
+  if (definitions) await loadBuiltInDefinitions();
   if (protobuf) await protobufLibrary.load();
   if (yaml) await yamlLibrary.load();
   if (table) await tablePrinters.load();
+}
+
+/**
+ * Whether a request may read a built-in definition the worker's start does not carry (registry/builtins.ts):
+ * all but a read of the core group's objects themselves or their status (their definitions, with meta's, are
+ * the start's part), discovery, health, metrics and the sandbox's own reads. A write may reach any group's
+ * kinds (admission's policies and their parameters, a namespace's deletion, a subresource's body), OpenAPI
+ * documents and the state export hold every group's, and the protobuf codec indexes them all when made.
+ */
+export function mayNeedLazyDefinitions(info: RequestInfo, url: URL, protobuf: boolean): boolean {
+  if (protobuf) return true;
+  // A non-resource request's verb is its method's name (`head` too); a resource request's HEAD is a `get`.
+  const read = info.verb === 'get' || info.verb === 'head' || info.verb === 'list' || info.verb === 'watch';
+  if (!read) return true;
+  if (info.isResourceRequest)
+    return info.group !== '' || (info.subresource !== '' && info.subresource !== 'status');
+  // The sandbox's other answers are its own JSON, not shaped as kinds (no negotiated output).
+  const path = url.pathname;
+  return path.startsWith('/openapi') || path.startsWith('/sandbox/v1/export');
 }
 
 /** A stage's failure as its Status answer. */

@@ -3,22 +3,38 @@
  * the CRD kinds' schema facts come from upstream with `x-kubernetes-*`
  * property names on JSONSchemaProps, which are renamed to the profile's
  * (`x-orch-*` in profile orch) so that bodies written in the profile's
- * spelling decode, prune and merge. Built once per profile.
+ * spelling decode, prune and merge. Built once per profile, and grown in
+ * place when the built-in definitions' lazy part is loaded (decision 0134).
  */
 
 import type { Definition, DefinitionSet } from '../../machinery/schema';
 import { PROFILES, type NamingProfile } from '../../machinery/naming';
+import { builtInDefinitions, onBuiltInDefinitionsAdded } from '../builtins';
 
 const JSON_SCHEMA_PROPS = 'apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps';
 const VALIDATION_RULE = 'apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule';
 /** How the generated data (upstream names) spells schema extensions. */
 const UPSTREAM_PREFIX = PROFILES.kubernetes.ext('');
 
-const cache = new Map<string, { source: DefinitionSet; result: DefinitionSet }>();
+const cache = new Map<string, { profile: NamingProfile; source: DefinitionSet; result: DefinitionSet }>();
 
 export function profileDefinitions(profile: NamingProfile, defs: DefinitionSet): DefinitionSet {
   const cached = cache.get(profile.name);
   if (cached?.source === defs) return cached.result;
+  const result = profiled(profile, defs);
+  cache.set(profile.name, { profile, source: defs, result });
+  return result;
+}
+
+// The built-in definitions grow when their lazy part is loaded (registry/builtins.ts): each profile's set made
+// from them grows with it, in place, since the catalog, the store and the encoders hold that very object.
+onBuiltInDefinitionsAdded((added) => {
+  for (const { profile, source, result } of cache.values())
+    if (source === builtInDefinitions) Object.assign(result, profiled(profile, added));
+});
+
+/** `defs` as the profile serves them (a copy; the definitions it does not rename are shared). */
+function profiled(profile: NamingProfile, defs: DefinitionSet): DefinitionSet {
   const result: DefinitionSet = { ...defs };
   const props = defs[JSON_SCHEMA_PROPS];
   if (props?.properties !== undefined) {
@@ -37,6 +53,5 @@ export function profileDefinitions(profile: NamingProfile, defs: DefinitionSet):
       properties: { ...rule.properties, reason: { type: 'string' }, fieldPath: { type: 'string' } },
     };
   }
-  cache.set(profile.name, { source: defs, result });
   return result;
 }

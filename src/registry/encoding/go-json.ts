@@ -19,7 +19,7 @@
 import { knownToBeWide, rememberWide, slicedAbove } from '../../machinery/json';
 import type { Definition, DefinitionSet, SchemaNode } from '../../machinery/schema';
 import type { NamingProfile } from '../../machinery/naming';
-import { builtInDefinitions, builtInRegistry } from '../builtins';
+import { builtInDefinitions, builtInRegistry, onBuiltInDefinitionsAdded } from '../builtins';
 import { profileDefinitions } from '../crd/definitions';
 import { goFieldOrder } from '../go-field-order';
 
@@ -169,19 +169,29 @@ export class GoJson {
     private readonly definitions: DefinitionSet,
     private readonly zeros = true,
   ) {
+    this.indexKinds(definitions);
+    for (const g of builtInRegistry.groups)
+      this.ownGroups.add(g.suffixed ? profile.suffixed(g.name) : g.name);
+    for (const g of ownGroupsWithoutResources) this.ownGroups.add(profile.suffixed(g));
+  }
+
+  /**
+   * Maps the kinds of `definitions` (the constructor's, or those added to them later: the built-in definitions'
+   * lazy part) to their definitions. No kind has definitions in both parts (generated.test.ts), so the order
+   * in which parts are indexed decides no owner.
+   */
+  indexKinds(definitions: DefinitionSet): void {
     for (const [name, def] of Object.entries(definitions))
       for (const g of def.gvk ?? []) {
-        const group = g.groupSuffixed === true ? profile.suffixed(g.group) : g.group;
+        const group = g.groupSuffixed === true ? this.profile.suffixed(g.group) : g.group;
         this.ownGroups.add(group);
-        const versions = group === profile.metaGroup && g.version === 'v1' ? ['v1', 'v1beta1'] : [g.version];
+        const versions =
+          group === this.profile.metaGroup && g.version === 'v1' ? ['v1', 'v1beta1'] : [g.version];
         for (const v of versions) {
           const key = `${group === '' ? v : `${group}/${v}`}|${g.kind}`;
           if (!this.kinds.has(key)) this.kinds.set(key, name);
         }
       }
-    for (const g of builtInRegistry.groups)
-      this.ownGroups.add(g.suffixed ? profile.suffixed(g.name) : g.name);
-    for (const g of ownGroupsWithoutResources) this.ownGroups.add(profile.suffixed(g));
   }
 
   /** Set while `shapeForSlicedText` runs: the wide maps of scalars left as they are, to be written in order. */
@@ -367,8 +377,10 @@ function shaper(profile: NamingProfile, zeros: boolean): GoJson {
   const key = `${profile.name}|${zeros}`;
   let g = cache.get(key);
   if (g === undefined) {
-    g = new GoJson(profile, profileDefinitions(profile, builtInDefinitions), zeros);
-    cache.set(key, g);
+    const shaper = new GoJson(profile, profileDefinitions(profile, builtInDefinitions), zeros);
+    // Its definitions (the profile's set) grow in place with the lazy part; its index of kinds grows here.
+    onBuiltInDefinitionsAdded((added) => shaper.indexKinds(added));
+    cache.set(key, (g = shaper));
   }
   return g;
 }

@@ -9,13 +9,16 @@
 import { Root, type INamespace, type Type } from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import { resolveSchema, type DefinitionSet, type SchemaNode } from '../../machinery/schema';
-import definitionsJson from './definitions.json';
+import startDefinitionsJson from './definitions.json';
+import lazyDefinitionsJson from './definitions-lazy.json';
 import type { GeneratedRegistry, GeneratedResource, GeneratedVersion } from './format';
 import protoJson from './proto.json';
 import resourcesJson from './resources.json';
 
 const registry = resourcesJson as GeneratedRegistry;
-const definitions = definitionsJson as DefinitionSet;
+const startDefinitions = startDefinitionsJson as DefinitionSet;
+const lazyDefinitions = lazyDefinitionsJson as DefinitionSet;
+const definitions: DefinitionSet = { ...startDefinitions, ...lazyDefinitions };
 
 function version(group: string, name: string): GeneratedVersion | undefined {
   return registry.groups.find((g) => g.name === group)?.versions.find((v) => v.version === name);
@@ -96,7 +99,7 @@ describe('generated discovery', () => {
   });
 
   it('spells no upstream group suffix in any generated file', () => {
-    for (const data of [resourcesJson, definitionsJson, protoJson])
+    for (const data of [resourcesJson, startDefinitionsJson, lazyDefinitionsJson, protoJson])
       expect(JSON.stringify(data)).not.toContain('k8s.io');
   });
 
@@ -401,6 +404,49 @@ describe('generated definitions', () => {
       if (typeof node.additionalProperties === 'object') visit(node.additionalProperties, `${where}{}`);
     };
     for (const [name, definition] of Object.entries(definitions)) visit(definition, name);
+  });
+});
+
+describe('the definitions’ two parts (the worker’s start path and the lazy script, 0134)', () => {
+  const refsOf = (node: unknown, out: string[] = []): string[] => {
+    if (Array.isArray(node)) for (const item of node) refsOf(item, out);
+    else if (node !== null && typeof node === 'object')
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'ref' && typeof value === 'string') out.push(value);
+        else refsOf(value, out);
+      }
+    return out;
+  };
+
+  it('split the definitions without sharing one', () => {
+    const start = Object.keys(startDefinitions);
+    expect(start.filter((name) => lazyDefinitions[name] !== undefined)).toEqual([]);
+    expect(start.length).toBeGreaterThan(200);
+    expect(Object.keys(lazyDefinitions).length).toBeGreaterThan(200);
+  });
+
+  it('keep the start path’s part whole: it refers to no definition of the lazy part', () => {
+    const refs = Object.values(startDefinitions).flatMap((def) => refsOf(def));
+    expect(refs.length).toBeGreaterThan(300);
+    expect(refs.filter((ref) => startDefinitions[ref] === undefined)).toEqual([]);
+  });
+
+  it('give every core resource and its status its definition on the start path', () => {
+    for (const r of version('', 'v1')?.resources ?? []) {
+      expect(startDefinitions[r.definition], r.name).toBeDefined();
+      for (const s of r.subresources.filter((sub) => sub.name === 'status'))
+        if (s.definition !== undefined)
+          expect(startDefinitions[s.definition], `${r.name}/status`).toBeDefined();
+    }
+  });
+
+  it('give no kind a definition in both parts (the encoders index each part as it comes)', () => {
+    const kindsOf = (part: DefinitionSet) =>
+      new Set(
+        Object.values(part).flatMap((def) => (def.gvk ?? []).map((g) => `${g.group}/${g.version}|${g.kind}`)),
+      );
+    const start = kindsOf(startDefinitions);
+    expect([...kindsOf(lazyDefinitions)].filter((kind) => start.has(kind))).toEqual([]);
   });
 });
 

@@ -57,6 +57,9 @@ const origin = self.location.origin;
 if (self.registration.active === null && self.registration.waiting === null)
   queueMicrotask(() => {
     prefetchLazyModule('table-printers');
+    // The definitions the start does not carry (0134): the post-start writes load them right after the first
+    // screen, before the shell cache holds them.
+    prefetchLazyModule('builtin-definitions');
     void apiServer(profile).catch(() => undefined);
     // The request handlers too, in the next task: the thread then waits for the browser's install and
     // IndexedDB's creation of the store, where the page's first request (at activation) would make them
