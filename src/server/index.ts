@@ -184,6 +184,8 @@ export {
 export { serverVersion } from '../http/nonresource';
 export { showHiddenMetricsError } from './prometheus';
 export { isLongRunningRequest } from './lifecycle';
+// What a host whose scripts are local modules (Node) loads before its first request (0134).
+export { loadBuiltInDefinitions } from '../registry/builtins';
 // What a host whose request bodies are already in memory (the service worker) sets before the server starts.
 export { setReadBodiesWhole } from '../http/body';
 // What hosts need to run JavaScript webhook backends.

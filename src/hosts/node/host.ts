@@ -25,6 +25,7 @@ import { indexedDB, IDBKeyRange } from 'fake-indexeddb';
 import {
   createApiServer,
   isLongRunningRequest,
+  loadBuiltInDefinitions,
   type ApiServer,
   type ApiServerOptions,
 } from '../../server/index';
@@ -303,6 +304,9 @@ export async function startNodeHost(options: NodeHostOptions = {}): Promise<Node
   // The plugins the flags enable that are off by default (a lazy script): loaded first, so a bad configuration
   // refuses the start as the real server's does.
   await loadAdmissionPlugins(options.admission ?? {});
+  // Every group's definitions before the first request, as the tests have them (a module import here, not a
+  // fetch): only the worker's first visit gains from the other groups' arriving later (0134).
+  await loadBuiltInDefinitions();
   const api = createApiServer(apiOptions);
   await api.ready;
 
