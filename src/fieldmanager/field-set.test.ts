@@ -68,4 +68,23 @@ describe('FieldSet', () => {
       const expected = tagged.slice().sort((a, b) => comparePE(a.pe, b.pe));
       expect(sortedByElementForTest(tagged, (t) => t.pe)).toEqual(expected);
     });
+
+  // A level of at most one block is sorted at once by plain calls, a longer one by the work in blocks: both read
+  // back as the stable sort's first of each element, children merged.
+  for (const [name, items] of sortCases)
+    for (const size of [300, items.length])
+      it(`reads ${size} members and children of ${name} sorted and unique`, () => {
+        const some = items.slice(0, size);
+        const expected = some
+          .slice()
+          .sort(comparePE)
+          .filter((pe, i, all) => i === 0 || comparePE(all[i - 1] as PathElement, pe) !== 0);
+        const s = new FieldSet();
+        for (const pe of some) s.insertMember(pe);
+        expect(s.members).toEqual(expected);
+        const c = new FieldSet();
+        some.forEach((pe, i) => c.descend(pe).insertMember(fieldPE(`x${i}`)));
+        expect(c.children.map((ch) => ch.pe)).toEqual(expected);
+        expect(c.children.reduce((n, ch) => n + ch.set.size(), 0)).toBe(size);
+      });
 });

@@ -46,14 +46,33 @@ export class FieldSet {
    * it per field (quadratic in the number of fields).
    */
   get members(): PathElement[] {
-    if (this.membersUnsorted) runNow(this.sortWork());
+    if (this.membersUnsorted) this.sortNow();
     return this.memberList;
   }
 
   /** Sorted by element, unique; may be empty sets only transiently (operations drop them). */
   get children(): Child[] {
-    if (this.childrenUnsorted) runNow(this.sortWork());
+    if (this.childrenUnsorted) this.sortNow();
     return this.childList;
+  }
+
+  /**
+   * `sortWork` at once. A short list (a create's few fields per level) is sorted by plain calls: the same
+   * stable sort by the same order, without a generator per step and per level.
+   */
+  private sortNow(): void {
+    if (this.memberList.length > sortBlock || this.childList.length > sortBlock) {
+      runNow(this.sortWork());
+      return;
+    }
+    if (this.membersUnsorted) {
+      this.memberList = sortedUnique(this.memberList);
+      this.membersUnsorted = false;
+    }
+    if (this.childrenUnsorted) {
+      this.childList = sortedUniqueChildren(this.childList);
+      this.childrenUnsorted = false;
+    }
   }
 
   /**
@@ -300,14 +319,7 @@ function* sortedByElementWork<T>(items: readonly T[], key: (item: T) => PathElem
     }
     if (pauseDue()) yield;
   }
-  const name = (item: T): string => (key(item) as { name: string }).name;
-  const compare = plain
-    ? (a: T, b: T): number => {
-        const x = name(a);
-        const y = name(b);
-        return x < y ? -1 : x > y ? 1 : 0;
-      }
-    : (a: T, b: T): number => comparePE(key(a), key(b));
+  const compare = elementOrder(plain, key);
   let runs: T[][] = [];
   for (let i = 0; i < items.length; i += sortBlock) {
     runs.push(items.slice(i, i + sortBlock).sort(compare));
@@ -342,6 +354,52 @@ function* sortedByElementWork<T>(items: readonly T[], key: (item: T) => PathElem
     runs = merged;
   }
   return runs[0] ?? [];
+}
+
+/** The order `sortedByElementWork` sorts by: native `<` of plain field names, else `comparePE`. */
+function elementOrder<T>(plain: boolean, key: (item: T) => PathElement): (a: T, b: T) => number {
+  const name = (item: T): string => (key(item) as { name: string }).name;
+  return plain
+    ? (a: T, b: T): number => {
+        const x = name(a);
+        const y = name(b);
+        return x < y ? -1 : x > y ? 1 : 0;
+      }
+    : (a: T, b: T): number => comparePE(key(a), key(b));
+}
+
+/** `sortedByElementWork` of at most `sortBlock` items, at once: one native stable sort, as its one block. */
+function sortedByElement<T>(items: readonly T[], key: (item: T) => PathElement): T[] {
+  let plain = true;
+  for (const item of items) {
+    const pe = key(item);
+    if (pe.kind !== 'field' || surrogate.test(pe.name)) {
+      plain = false;
+      break;
+    }
+  }
+  return items.slice().sort(elementOrder(plain, key));
+}
+
+/** `sortedUniqueWork` of a short list of members, at once. */
+function sortedUnique(items: readonly PathElement[]): PathElement[] {
+  const out: PathElement[] = [];
+  for (const item of sortedByElement(items, self)) {
+    const last = out[out.length - 1];
+    if (last === undefined || comparePE(last, item) !== 0) out.push(item);
+  }
+  return out;
+}
+
+/** `sortedUniqueChildrenWork` of a short list, at once. */
+function sortedUniqueChildren(items: readonly Child[]): Child[] {
+  const out: Child[] = [];
+  for (const item of sortedByElement(items, childPE)) {
+    const last = out[out.length - 1];
+    if (last !== undefined && comparePE(last.pe, item.pe) === 0) last.set = last.set.union(item.set);
+    else out.push({ pe: item.pe, set: item.set });
+  }
+  return out;
 }
 
 function* sortedUniqueWork<T>(items: readonly T[], key: (item: T) => PathElement): Work<T[]> {

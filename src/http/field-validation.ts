@@ -114,13 +114,20 @@ const objectMetaRef = 'apimachinery.pkg.apis.meta.v1.ObjectMeta';
 /** The error builders `undecodable` made: bodies of POST and PUT, whose type errors are 400s too. */
 const bodyDecodeErrors = new WeakSet<(message: string) => StatusError>();
 
+/** `undecodable`'s builders, one per resource type: every create and update asks for one. */
+const undecodableOf = new WeakMap<Pick<ResourceType, 'kind' | 'version'>, (message: string) => StatusError>();
+
 /** Strict errors of a POST or PUT body: the real server could not decode it as the kind. */
 export function undecodable(rt: Pick<ResourceType, 'kind' | 'version'>): (message: string) => StatusError {
-  const build = (message: string): StatusError =>
-    badRequest(
-      `${rt.kind} in version ${JSON.stringify(rt.version)} cannot be handled as a ${rt.kind}: ${message}`,
-    );
-  bodyDecodeErrors.add(build);
+  let build = undecodableOf.get(rt);
+  if (build === undefined) {
+    build = (message: string): StatusError =>
+      badRequest(
+        `${rt.kind} in version ${JSON.stringify(rt.version)} cannot be handled as a ${rt.kind}: ${message}`,
+      );
+    bodyDecodeErrors.add(build);
+    undecodableOf.set(rt, build);
+  }
   return build;
 }
 

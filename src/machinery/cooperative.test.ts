@@ -166,3 +166,24 @@ it('a piece that throws in the shared task is reported as uncaught, and the othe
   expect(ran).toEqual(['after']);
   expect(thrown).toEqual([new Error('boom')]);
 });
+
+it('a breathe with the slice not spent resumes its caller in the microtask an async function returning at once would', async () => {
+  // What runs between a request's phases must not move: `breathe` answers with one settled promise where it
+  // used to be an `async` function that returned at once.
+  const returnsAtOnce = async (): Promise<void> => {};
+  for (const breatheFirst of [true, false]) {
+    coop.turnArrived();
+    const order: string[] = [];
+    const viaBreathe = async () => {
+      await coop.breathe();
+      order.push('breathe');
+    };
+    const viaAsync = async () => {
+      await returnsAtOnce();
+      order.push('async');
+    };
+    await Promise.all(breatheFirst ? [viaBreathe(), viaAsync()] : [viaAsync(), viaBreathe()]);
+    expect(order).toEqual(breatheFirst ? ['breathe', 'async'] : ['async', 'breathe']);
+  }
+  expect(vi.getTimerCount()).toBe(0);
+});

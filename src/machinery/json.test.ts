@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { runNow } from './cooperative';
-import { deepEqual, deepEqualWork } from './json';
+import { deepEqual, deepEqualWork, dropNulls, dropNullsSliced } from './json';
 
 const wide = (n: number, change?: (o: Record<string, unknown>) => void): Record<string, unknown> => {
   const o: Record<string, unknown> = {};
@@ -46,4 +46,29 @@ describe('deepEqualWork', () => {
       expect(runNow(deepEqualWork(a, b))).toBe(equal);
       expect(runNow(deepEqualWork(b, a))).toBe(equal);
     });
+});
+
+describe('dropNulls', () => {
+  const value = (): unknown => ({
+    a: null,
+    b: { c: null, d: [null, { e: null, f: 1 }, [{ g: null }]], h: '' },
+    i: [null],
+    j: { k: { l: null } },
+  });
+  const dropped = { b: { d: [null, { f: 1 }, [{}]], h: '' }, i: [null], j: { k: {} } };
+
+  it('removes null fields at every depth and keeps null list items, at once or in slices', async () => {
+    const once = value();
+    dropNulls(once);
+    expect(once).toEqual(dropped);
+    const sliced = value();
+    await dropNullsSliced(sliced);
+    expect(sliced).toEqual(dropped);
+    const wideOne = wide(5000, (o) => (o['k7'] = null));
+    const wideTwo = wide(5000, (o) => (o['k7'] = null));
+    dropNulls(wideOne);
+    await dropNullsSliced(wideTwo);
+    expect(wideOne).toEqual(wideTwo);
+    expect('k7' in wideOne).toBe(false);
+  });
 });

@@ -6,7 +6,7 @@
  * run while a wide object is copied (machinery/cooperative.ts).
  */
 
-import { pauseDue, runNow, runSliced, sliceSpent, type Work } from './cooperative';
+import { pauseDue, runSliced, sliceSpent, type Work } from './cooperative';
 
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -200,9 +200,22 @@ export async function deepCloneSliced<T>(value: T): Promise<T> {
   return (await runSliced(copyJsonWork(value))) as T;
 }
 
-/** Removes fields whose value is null, recursively (list items are kept). */
+/**
+ * Removes fields whose value is null, recursively (list items are kept). Plain recursion, the same walk as
+ * `dropNullsWork` without its generator per object (every create's body is walked).
+ */
 export function dropNulls(value: unknown): void {
-  runNow(dropNullsWork(value));
+  if (Array.isArray(value)) {
+    for (const item of value) if (typeof item === 'object' && item !== null) dropNulls(item);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const obj = value as Record<string, unknown>;
+  for (const k of Object.keys(obj)) {
+    const v = obj[k];
+    if (v === null) delete obj[k];
+    else if (typeof v === 'object') dropNulls(v);
+  }
 }
 
 /** `dropNulls`, letting other requests run while a wide value is walked. */

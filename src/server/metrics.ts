@@ -182,14 +182,15 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   /** The frozen label set of each watched kind (see watchEventSent). */
   private readonly watchLabels = new Map<string, Labels>();
   /**
-   * The frozen label sets of admission controllers' observations, by plugin name, then operation, type and
-   * outcome: every admission observes each plugin it runs (a create some twenty), and a frozen set's text is
-   * kept (prometheus.ts) where a new one's is spelled out on every observation. As many as the series.
+   * The series of admission controllers' observations, by outcome, plugin name, operation and type: every
+   * admission observes each plugin it runs (a create some twenty). Found by nested lookups of the label values
+   * themselves, no text made per observation; the histogram's series never go away. As many as the series.
    */
-  private readonly controllerLabels = new Map<string, Map<string, Labels>>();
-  /** The store's and admission steps' label sets, frozen, by their values (bounded: a few operations and types). */
-  private readonly storeLabels = new Map<string, Labels>();
-  private readonly stepLabels = new Map<string, Labels>();
+  private readonly controllerSeries: SeriesTree = new Map();
+  private readonly rejectedControllerSeries: SeriesTree = new Map();
+  /** The store's and admission steps' series, the same way (bounded: a few operations and types). */
+  private readonly storeSeries: SeriesTree = new Map();
+  private readonly stepSeries: SeriesTree = new Map();
   private readonly watchEvents = new Scalar(
     {
       name: 'apiserver_watch_events_total',
@@ -325,38 +326,47 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
 
   /** One store call, for `etcd_request_duration_seconds`. */
   observeStore(operation: string, type: string, seconds: number): void {
-    // One frozen label set per operation and type, whose text is found by identity (prometheus.ts `labelText`):
-    // every store call observes one.
-    const labels = keptLabels(this.storeLabels, `${operation} ${type}`, () => ({ operation, type }));
-    this.etcdDuration.observe(labels, seconds);
+    // Every store call observes one.
+    const h = this.etcdDuration;
+    const tree = this.storeSeries;
+    h.observeIn(
+      seriesIn(tree, operation, type, '') ??
+        keepSeries(tree, operation, type, '', h.seriesOf({ operation, type })),
+      seconds,
+    );
   }
 
   observeController(
     l: { name: string; operation: string; rejected: boolean; type: string },
     seconds: number,
   ): void {
-    let byPlugin = this.controllerLabels.get(l.name);
-    if (byPlugin === undefined) {
-      byPlugin = new Map();
-      this.controllerLabels.set(l.name, byPlugin);
-    }
-    const labels = keptLabels(byPlugin, `${l.operation} ${l.type} ${l.rejected}`, () => ({
-      name: l.name,
-      operation: l.operation,
-      rejected: String(l.rejected),
-      type: l.type,
-    }));
-    this.controllerDuration.observe(labels, seconds);
+    const h = this.controllerDuration;
+    const { name, operation, rejected, type } = l;
+    const tree = rejected ? this.rejectedControllerSeries : this.controllerSeries;
+    h.observeIn(
+      seriesIn(tree, name, operation, type) ??
+        keepSeries(
+          tree,
+          name,
+          operation,
+          type,
+          h.seriesOf({ name, operation, rejected: String(rejected), type }),
+        ),
+      seconds,
+    );
   }
 
   observeStep(l: { operation: string; rejected: boolean; type: string }, seconds: number): void {
-    // Frozen and kept as `observeStore`'s: every write observes two steps (admit, validate).
-    const labels = keptLabels(this.stepLabels, `${l.operation} ${l.type} ${l.rejected}`, () => ({
-      operation: l.operation,
-      rejected: String(l.rejected),
-      type: l.type,
-    }));
-    this.stepDuration.observe(labels, seconds);
+    // Every write observes two steps (admit, validate).
+    const h = this.stepDuration;
+    const { operation, rejected, type } = l;
+    const outcome = rejected ? 'true' : 'false';
+    const tree = this.stepSeries;
+    h.observeIn(
+      seriesIn(tree, operation, type, outcome) ??
+        keepSeries(tree, operation, type, outcome, h.seriesOf({ operation, rejected: outcome, type })),
+      seconds,
+    );
   }
 
   observeWebhook(
@@ -423,15 +433,26 @@ export class Metrics implements MetricsSink, AdmissionMetrics {
   }
 }
 
-/**
- * The frozen label set kept under `id` in `kept`, made by `make` the first time: an observation on a hot path
- * passes the same object every time, whose text prometheus.ts finds by identity (`labelText`).
- */
-function keptLabels(kept: Map<string, Labels>, id: string, make: () => Labels): Labels {
-  let labels = kept.get(id);
-  if (labels === undefined) {
-    labels = Object.freeze(make());
-    kept.set(id, labels);
-  }
-  return labels;
+/** Series found by three label values in turn (`Metrics.controllerSeries`). */
+type SeriesTree = Map<string, Map<string, Map<string, HistogramSeries>>>;
+
+/** The series kept under `a`, `b`, `c` in `tree`, if any. */
+function seriesIn(tree: SeriesTree, a: string, b: string, c: string): HistogramSeries | undefined {
+  return tree.get(a)?.get(b)?.get(c);
+}
+
+/** Keeps `series` under `a`, `b`, `c` in `tree`, and returns it. */
+function keepSeries(
+  tree: SeriesTree,
+  a: string,
+  b: string,
+  c: string,
+  series: HistogramSeries,
+): HistogramSeries {
+  let byA = tree.get(a);
+  if (byA === undefined) tree.set(a, (byA = new Map()));
+  let byB = byA.get(b);
+  if (byB === undefined) byA.set(b, (byB = new Map()));
+  byB.set(c, series);
+  return series;
 }

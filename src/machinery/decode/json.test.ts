@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeJson, formatPath, JsonSyntaxError, mergeTyped } from './json';
+import { scanDuplicateKeysWork } from './json-scan';
+import { runNow } from '../cooperative';
 
 const paths = (text: string) => decodeJson(text).duplicates.map((d) => d.path);
 
@@ -38,6 +40,18 @@ describe('duplicate fields', () => {
   it('handles objects with many keys', () => {
     const keys = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`);
     expect(paths(`{${keys.join(',')},"k7":0,"k39":1}`)).toEqual(['k7', 'k39']);
+  });
+
+  it('scans alike after a scan that failed or grew its key table', () => {
+    // The scanner keeps one key table for the next scan: nothing of an earlier scan may show through.
+    const wide = `{${Array.from({ length: 600 }, (_, i) => `"k${i}":{"a":1}`).join(',')}}`;
+    expect(paths(wide)).toEqual([]);
+    expect(() => decodeJson('{"a":1,"b":')).toThrow(JsonSyntaxError);
+    expect(paths('{"b":1,"c":{"b":2},"b":3}')).toEqual(['b']);
+    const grown = `{${Array.from({ length: 3000 }, (_, i) => `"k${i}":0`).join(',')},"k1":1}`;
+    expect(runNow(scanDuplicateKeysWork(grown)).map((d) => d.segments)).toEqual([['k1']]);
+    expect(paths('{"x":1,"y":{"x":2,"x":3},"x":4}')).toEqual(['y.x', 'x']);
+    expect(paths('{"p":1,"q":[{"p":1,"p":2}]}')).toEqual(['q[0].p']);
   });
 
   it('keeps the last value, or merges repeats when decoding into a type', () => {

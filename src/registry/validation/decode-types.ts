@@ -115,11 +115,10 @@ function check(defs: DefinitionSet, raw: SchemaNode, value: unknown, ctx: Contex
     if (typeof value !== 'string') throw mismatch(undefined, jsonKind(value), 'string');
     return;
   }
-  // Go's name of the type is only spelled out for a mismatch (a wide map checks many values).
-  const type = (): string => goType(defs, raw);
+  // Go's name of the type (`goType`) is only spelled out for a mismatch: a wide map checks many values.
   switch (node.type) {
     case 'string':
-      if (typeof value !== 'string') throw mismatch(ctx, jsonKind(value), type());
+      if (typeof value !== 'string') throw mismatch(ctx, jsonKind(value), goType(defs, raw));
       // A `[]byte` field is base64 in JSON; Go's decoder fails on the text itself, without a field path.
       if (node.format === 'byte') {
         const decoded = decodeGoBase64(value);
@@ -127,20 +126,20 @@ function check(defs: DefinitionSet, raw: SchemaNode, value: unknown, ctx: Contex
       }
       return;
     case 'boolean':
-      if (typeof value !== 'boolean') throw mismatch(ctx, jsonKind(value), type());
+      if (typeof value !== 'boolean') throw mismatch(ctx, jsonKind(value), goType(defs, raw));
       return;
     case 'integer': {
-      if (typeof value !== 'number') throw mismatch(ctx, jsonKind(value), type());
+      if (typeof value !== 'number') throw mismatch(ctx, jsonKind(value), goType(defs, raw));
       const range = node.format === 'int32' ? int32Range : int64Range;
       if (!Number.isInteger(value) || value >= range || value < -range)
-        throw mismatch(ctx, `number ${String(value)}`, type());
+        throw mismatch(ctx, `number ${String(value)}`, goType(defs, raw));
       return;
     }
     case 'number':
-      if (typeof value !== 'number') throw mismatch(ctx, jsonKind(value), type());
+      if (typeof value !== 'number') throw mismatch(ctx, jsonKind(value), goType(defs, raw));
       return;
     case 'array': {
-      if (!Array.isArray(value)) throw mismatch(ctx, jsonKind(value), type());
+      if (!Array.isArray(value)) throw mismatch(ctx, jsonKind(value), goType(defs, raw));
       const items = node.items;
       if (items !== undefined) for (const item of value) check(defs, items, item, ctx);
       return;
@@ -150,7 +149,8 @@ function check(defs: DefinitionSet, raw: SchemaNode, value: unknown, ctx: Contex
   }
   if (node.type !== 'object' && node.properties === undefined && node.additionalProperties === undefined)
     return;
-  if (typeof value !== 'object' || Array.isArray(value)) throw mismatch(ctx, jsonKind(value), type());
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw mismatch(ctx, jsonKind(value), goType(defs, raw));
   const obj = value as Record<string, unknown>;
   const ap = node.additionalProperties;
   if (node.properties === undefined) {
@@ -172,7 +172,9 @@ function check(defs: DefinitionSet, raw: SchemaNode, value: unknown, ctx: Contex
     return;
   }
   const struct = ref !== undefined ? structName(ref) : (ctx?.struct ?? '');
-  for (const [key, child] of Object.entries(obj)) {
+  // Keys, not entries: no pair made per member (the object does not change while it is checked).
+  for (const key of Object.keys(obj)) {
+    const child = obj[key];
     const field = node.properties[key];
     // Unknown fields are skipped by the decoder (field validation reports them).
     if (field === undefined) continue;
