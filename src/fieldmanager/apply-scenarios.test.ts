@@ -8,8 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../api/meta';
 import type { SchemaNode } from '../machinery/schema';
-import { readFileSync } from 'node:fs';
-import type { DefinitionSet } from '../machinery/schema';
+import { generatedDefinitions } from '../../test/support/generated-definitions';
 import { lastAppliedAnnotation as lastApplied } from './test-fixture';
 import type { ObjectType } from './object-type';
 import { Fixture, ownership, payload, unstructuredType, widget, widgetType, type Step } from './test-fixture';
@@ -892,16 +891,7 @@ const scenarios: Scenario[] = [
   },
 ];
 
-// Both parts of the generated definitions (the start path's and the lazy one's, registry/builtins.ts).
-const defs = Object.fromEntries(
-  ['definitions.json', 'definitions-lazy.json'].flatMap((file) =>
-    Object.entries(
-      JSON.parse(
-        readFileSync(new URL(`../registry/generated/${file}`, import.meta.url), 'utf8'),
-      ) as DefinitionSet,
-    ),
-  ),
-) as DefinitionSet;
+const defs = generatedDefinitions;
 const deploymentType: ObjectType = {
   definitions: defs,
   root: { ref: 'api.apps.v1.Deployment' },

@@ -297,6 +297,11 @@ export class FieldSet {
 
 const surrogate = /[\uD800-\uDFFF]/;
 
+/** A field name whose code point order is the native `<` of the names (no surrogates). */
+function plainField(pe: PathElement): boolean {
+  return pe.kind === 'field' && !surrogate.test(pe.name);
+}
+
 /** Items sorted natively per block before the blocks are merged: one block's sort is one step that cannot pause. */
 const sortBlock = 1024;
 
@@ -312,8 +317,7 @@ const sortBlock = 1024;
 function* sortedByElementWork<T>(items: readonly T[], key: (item: T) => PathElement): Work<T[]> {
   let plain = true;
   for (const item of items) {
-    const pe = key(item);
-    if (pe.kind !== 'field' || surrogate.test(pe.name)) {
+    if (!plainField(key(item))) {
       plain = false;
       break;
     }
@@ -370,14 +374,7 @@ function elementOrder<T>(plain: boolean, key: (item: T) => PathElement): (a: T, 
 
 /** `sortedByElementWork` of at most `sortBlock` items, at once: one native stable sort, as its one block. */
 function sortedByElement<T>(items: readonly T[], key: (item: T) => PathElement): T[] {
-  let plain = true;
-  for (const item of items) {
-    const pe = key(item);
-    if (pe.kind !== 'field' || surrogate.test(pe.name)) {
-      plain = false;
-      break;
-    }
-  }
+  const plain = items.every((item) => plainField(key(item)));
   return items.slice().sort(elementOrder(plain, key));
 }
 

@@ -1,22 +1,12 @@
 // Strategic merge patch against the generated v1.27 schema facts of a
 // Deployment: one row per directive and list strategy, with the result or
 // the status and message the real server answers.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { DefinitionSet } from '../machinery/schema';
 import { StatusError } from '../machinery/errors';
 import { strategicMergePatch } from './strategic-merge-patch';
+import { generatedDefinitions } from '../../test/support/generated-definitions';
 
-// Both parts of the generated definitions (the start path's and the lazy one's, registry/builtins.ts).
-const defs = Object.fromEntries(
-  ['definitions.json', 'definitions-lazy.json'].flatMap((file) =>
-    Object.entries(
-      JSON.parse(
-        readFileSync(new URL(`../registry/generated/${file}`, import.meta.url), 'utf8'),
-      ) as DefinitionSet,
-    ),
-  ),
-) as DefinitionSet;
+const defs = generatedDefinitions;
 const root = { ref: 'api.apps.v1.Deployment' };
 
 function deployment(): Record<string, unknown> {
