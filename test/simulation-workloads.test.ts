@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
 import { advance, isRunningReady, nodesReady, until, type Obj } from './support/simulation';
+import { hpaBody } from './support/workloads';
 
 let host: TestHost;
 
@@ -226,22 +227,7 @@ describe('workloads on the simulated cluster', () => {
       'POST',
       '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers',
       {
-        body: {
-          apiVersion: 'autoscaling/v2',
-          kind: 'HorizontalPodAutoscaler',
-          metadata: { name: 'burn' },
-          spec: {
-            scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'burn' },
-            minReplicas: 1,
-            maxReplicas: 3,
-            metrics: [
-              {
-                type: 'Resource',
-                resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } },
-              },
-            ],
-          },
-        },
+        body: hpaBody('burn', 'burn', 3, 80),
       },
     );
     expect(hpa.status, hpa.text).toBe(201);

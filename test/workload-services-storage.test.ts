@@ -13,7 +13,7 @@ import { startTestHost, type TestHost } from './support/host';
 import { kubectl, kubectlSkipReason } from './support/kubectl';
 import { startKwok, type Kwok } from './support/kwok';
 import { advance } from './support/simulation';
-import { createNamespace, isReady, podTemplate, waitFor, type Json } from './support/workloads';
+import { createNamespace, hpaBody, isReady, podTemplate, waitFor, type Json } from './support/workloads';
 
 const ns = 'svc-test';
 const podsPath = `/api/v1/namespaces/${ns}/pods`;
@@ -276,20 +276,7 @@ describe('endpoints, disruption, volumes and autoscaling', () => {
       contentType: 'application/merge-patch+json',
     });
     const hpa = await host.request('POST', `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`, {
-      body: {
-        metadata: { name: 'busy' },
-        spec: {
-          scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'busy' },
-          minReplicas: 1,
-          maxReplicas: 3,
-          metrics: [
-            {
-              type: 'Resource',
-              resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } },
-            },
-          ],
-        },
-      },
+      body: hpaBody('busy', 'busy', 3),
     });
     expect(hpa.status, hpa.text).toBe(201);
     // As upstream's controller, the first sync waits one period (15 s) of the server's clock.
@@ -334,20 +321,7 @@ describe('endpoints, disruption, volumes and autoscaling', () => {
 
   it('syncs no HPA deleted within its first period, so that it records no Event', async () => {
     const hpaPath = `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers`;
-    const spec = (name: string) => ({
-      metadata: { name },
-      spec: {
-        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'absent' },
-        minReplicas: 1,
-        maxReplicas: 2,
-        metrics: [
-          {
-            type: 'Resource',
-            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } },
-          },
-        ],
-      },
-    });
+    const spec = (name: string) => hpaBody(name, 'absent', 2);
     for (const name of ['brief', 'kept'])
       expect((await host.request('POST', hpaPath, { body: spec(name) })).status, name).toBe(201);
     expect((await host.request('DELETE', `${hpaPath}/brief`)).status).toBe(200);

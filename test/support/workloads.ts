@@ -47,3 +47,20 @@ export async function createNamespace(host: TestHost, name: string): Promise<voi
 export function isReady(pod: Json): boolean {
   return ((pod?.status?.conditions ?? []) as Json[]).some((c) => c.type === 'Ready' && c.status === 'True');
 }
+
+/** An autoscaling/v2 HPA of a Deployment, scaling on CPU utilization against `averageUtilization` percent. */
+export function hpaBody(name: string, target: string, maxReplicas: number, averageUtilization = 50): Json {
+  return {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target },
+      minReplicas: 1,
+      maxReplicas,
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization } } },
+      ],
+    },
+  };
+}
