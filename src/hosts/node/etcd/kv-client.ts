@@ -1,12 +1,11 @@
 /**
- * etcd's unary KV calls (Range, Txn) and the store's watch stream as plain
- * gRPC over one `node:http2` session, beside the `etcd3` client that keeps
- * compaction, history reads and the import's puts. Every create, update, delete and read of the store is one of
- * these calls, and through `etcd3` each one went through its connection
- * pool and retry policies, grpc-js's interceptor, resolving, retrying and
- * load-balancing call layers, and the generic protobuf codec: close to half
- * of what etcd added to a create's server CPU (decision 0133). The wire
- * protocol is the same (etcd cannot tell the two apart).
+ * The etcd store's one client: etcd's unary KV calls (Range, Txn, Compact)
+ * and its watch streams as plain gRPC over one `node:http2` session. Through
+ * the `etcd3` library (the store's client until decisions 0133 and 0135)
+ * each call went through its connection pool and retry policies, grpc-js's
+ * interceptor, resolving, retrying and load-balancing call layers, and the
+ * generic protobuf codec: close to half of what etcd added to a create's
+ * server CPU. The wire protocol is the same (etcd cannot tell them apart).
  *
  * What is kept from the etcd3/grpc-js behaviour: the servers are tried in
  * turn and a call that could not reach one is sent again to the next (up to
@@ -23,10 +22,14 @@ import {
   type SecureClientSessionOptions,
 } from 'node:http2';
 import {
+  decodeCompactionResponse,
   decodeRangeResponse,
   decodeTxnResponse,
+  encodeCompactionRequest,
   encodeRangeRequest,
   encodeTxnRequest,
+  type CompactionRequest,
+  type CompactionResponse,
   type RangeRequest,
   type RangeResponse,
   type TxnRequest,
@@ -82,6 +85,8 @@ export class EtcdKvClient {
   private readonly pending = new WeakMap<ClientHttp2Session, number>();
   /** Why the last session failed, for the errors of calls that found no connection (as grpc-js words them). */
   private lastError = '';
+  /** Sessions whose server sent its HTTP/2 settings: one that closes without them did not speak HTTP/2. */
+  private readonly spoke = new WeakSet<ClientHttp2Session>();
 
   constructor(private readonly options: KvClientOptions) {}
 
@@ -93,9 +98,15 @@ export class EtcdKvClient {
     return decodeTxnResponse(await this.unary('/etcdserverpb.KV/Txn', encodeTxnRequest(request)));
   }
 
+  async compact(request: CompactionRequest): Promise<CompactionResponse> {
+    return decodeCompactionResponse(
+      await this.unary('/etcdserverpb.KV/Compact', encodeCompactionRequest(request)),
+    );
+  }
+
   /**
    * A streaming call on the current session, its request open: the caller
-   * writes `frameOf` messages and reads framed answers (commit-feed.ts).
+   * writes `frameOf` messages and reads framed answers (watch-stream.ts).
    */
   stream(path: string): ClientHttp2Stream {
     if (this.closed) throw new GrpcError(1, 'the etcd client was closed', false);
@@ -163,7 +174,7 @@ export class EtcdKvClient {
         if (status === undefined) {
           const reason = answered
             ? 'the stream ended without a status'
-            : `No connection established. Last error: ${failure || this.lastError}`;
+            : `No connection established. Last error: ${failure || this.lastError || this.silence(session)}`;
           reject(new GrpcError(14, reason, answered));
           return;
         }
@@ -180,6 +191,15 @@ export class EtcdKvClient {
       });
       stream.end(frame);
     }).finally(() => this.release(session));
+  }
+
+  /** Why a call ended on a session that reported no error: a server that never spoke HTTP/2 is named as such. */
+  private silence(session: ClientHttp2Session): string {
+    if (this.spoke.has(session)) return 'the connection closed';
+    // A member serving TLS answers a plain-text HTTP/2 preface with an HTTP/1 400 that Node's client drops silently.
+    return this.options.tls
+      ? 'the server closed the connection without speaking HTTP/2'
+      : 'the server closed the connection without speaking HTTP/2 (a member that serves TLS needs --etcd-cafile)';
   }
 
   private hold(session: ClientHttp2Session): void {
@@ -206,6 +226,7 @@ export class EtcdKvClient {
     const dial = setTimeout(() => session.destroy(new Error('dial timeout')), this.options.dialTimeoutMs);
     dial.unref();
     session.once('connect', () => clearTimeout(dial));
+    session.once('remoteSettings', () => this.spoke.add(session));
     const forget = (): void => {
       clearTimeout(dial);
       if (this.session === session) this.session = undefined;
@@ -235,7 +256,7 @@ function headersOf(path: string): Record<string, string> {
 }
 
 /** grpc-message is percent-encoded (gRPC over HTTP/2). */
-function decodeDetails(value: unknown): string {
+export function decodeDetails(value: unknown): string {
   if (typeof value !== 'string') return '';
   try {
     return decodeURIComponent(value);
