@@ -5,7 +5,8 @@
  * need etcd call `etcdSkipReason()` first and skip with that reason when
  * /usr/bin/etcd is missing or cannot start. A member started with `tls`
  * serves its clients over TLS only and asks each for a certificate its CA
- * signed (`--client-cert-auth`), as a production member does.
+ * signed (`--client-cert-auth`), as a production member does; a cluster of
+ * several members starts with `startEtcdCluster`.
  */
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -71,23 +72,56 @@ async function freePort(): Promise<number> {
 let noFsync: boolean | undefined;
 
 export async function startEtcd(options: { tls?: EtcdServerTls } = {}): Promise<EtcdMember> {
+  return (await startMembers(1, options.tls))[0] as EtcdMember;
+}
+
+/** A cluster of `size` members (a host on it takes all their client URLs as its --etcd-servers). */
+export async function startEtcdCluster(size: number): Promise<EtcdMember[]> {
+  return startMembers(size, undefined);
+}
+
+interface MemberPlan {
+  name: string;
+  dataDir: string;
+  clientPort: number;
+  peerPort: number;
+}
+
+async function startMembers(size: number, tls: EtcdServerTls | undefined): Promise<EtcdMember[]> {
   const reason = etcdSkipReason();
   if (reason) throw new Error(reason);
   noFsync ??= supportsNoFsync();
-  const dataDir = mkdtempSync(join(tmpdir(), 'etcd-test-'));
-  const clientPort = await freePort();
-  const peerPort = await freePort();
-  const tls = options.tls;
-  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
-  const peer = `http://127.0.0.1:${peerPort}`;
+  const plans: MemberPlan[] = [];
+  for (let i = 0; i < size; i++)
+    plans.push({
+      name: size === 1 ? 'test' : `member-${i}`,
+      dataDir: mkdtempSync(join(tmpdir(), 'etcd-test-')),
+      clientPort: await freePort(),
+      peerPort: await freePort(),
+    });
+  const initialCluster = plans.map((p) => `${p.name}=http://127.0.0.1:${p.peerPort}`).join(',');
+  const members = plans.map((plan) => member(plan, initialCluster, tls));
+  // A cluster's members become ready together (a leader needs a quorum), so they start at once.
+  try {
+    await Promise.all(members.map((m) => m.restart()));
+  } catch (error) {
+    await Promise.all(members.map((m) => m.stop()));
+    throw error;
+  }
+  return members;
+}
+
+function member(plan: MemberPlan, initialCluster: string, tls: EtcdServerTls | undefined): EtcdMember {
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${plan.clientPort}`;
+  const peer = `http://127.0.0.1:${plan.peerPort}`;
   const args = [
-    '--name=test',
-    `--data-dir=${dataDir}`,
+    `--name=${plan.name}`,
+    `--data-dir=${plan.dataDir}`,
     `--listen-client-urls=${url}`,
     `--advertise-client-urls=${url}`,
     `--listen-peer-urls=${peer}`,
     `--initial-advertise-peer-urls=${peer}`,
-    `--initial-cluster=test=${peer}`,
+    `--initial-cluster=${initialCluster}`,
     '--log-level=error',
     ...(noFsync ? ['--unsafe-no-fsync'] : []),
     ...(tls
@@ -117,15 +151,14 @@ export async function startEtcd(options: { tls?: EtcdServerTls } = {}): Promise<
       running.kill('SIGKILL');
     });
   };
-  await launch();
   return {
     url,
-    dataDir,
+    dataDir: plan.dataDir,
     kill,
     restart: launch,
     stop: async () => {
       await kill();
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(plan.dataDir, { recursive: true, force: true });
     },
   };
 }
