@@ -3,19 +3,32 @@
  * with its own temporary data directory (fast: `--unsafe-no-fsync` where the
  * installed etcd has it), and is killed and removed afterwards. Tests that
  * need etcd call `etcdSkipReason()` first and skip with that reason when
- * /usr/bin/etcd is missing or cannot start.
+ * /usr/bin/etcd is missing or cannot start. A member started with `tls`
+ * serves its clients over TLS only and asks each for a certificate its CA
+ * signed (`--client-cert-auth`), as a production member does; a cluster of
+ * several members starts with `startEtcdCluster`.
  */
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const etcdBinary = process.env['ETCD_BINARY'] ?? '/usr/bin/etcd';
 
+/** A TLS member's files: its CA (which signs the clients it accepts), its own pair, and a client pair for its health checks. */
+export interface EtcdServerTls {
+  caFile: string;
+  certFile: string;
+  keyFile: string;
+  clientCertFile: string;
+  clientKeyFile: string;
+}
+
 export interface EtcdMember {
-  /** The client URL (`http://127.0.0.1:port`). */
+  /** The client URL (`http://127.0.0.1:port`, or `https://` with `tls`). */
   url: string;
   dataDir: string;
   /** Kills the member (as a crash would: SIGKILL), keeping its data. */
@@ -58,25 +71,67 @@ async function freePort(): Promise<number> {
 
 let noFsync: boolean | undefined;
 
-export async function startEtcd(): Promise<EtcdMember> {
+export async function startEtcd(options: { tls?: EtcdServerTls } = {}): Promise<EtcdMember> {
+  return (await startMembers(1, options.tls))[0] as EtcdMember;
+}
+
+/** A cluster of `size` members (a host on it takes all their client URLs as its --etcd-servers). */
+export async function startEtcdCluster(size: number): Promise<EtcdMember[]> {
+  return startMembers(size, undefined);
+}
+
+interface MemberPlan {
+  name: string;
+  dataDir: string;
+  clientPort: number;
+  peerPort: number;
+}
+
+async function startMembers(size: number, tls: EtcdServerTls | undefined): Promise<EtcdMember[]> {
   const reason = etcdSkipReason();
   if (reason) throw new Error(reason);
   noFsync ??= supportsNoFsync();
-  const dataDir = mkdtempSync(join(tmpdir(), 'etcd-test-'));
-  const clientPort = await freePort();
-  const peerPort = await freePort();
-  const url = `http://127.0.0.1:${clientPort}`;
-  const peer = `http://127.0.0.1:${peerPort}`;
+  const plans: MemberPlan[] = [];
+  for (let i = 0; i < size; i++)
+    plans.push({
+      name: size === 1 ? 'test' : `member-${i}`,
+      dataDir: mkdtempSync(join(tmpdir(), 'etcd-test-')),
+      clientPort: await freePort(),
+      peerPort: await freePort(),
+    });
+  const initialCluster = plans.map((p) => `${p.name}=http://127.0.0.1:${p.peerPort}`).join(',');
+  const members = plans.map((plan) => member(plan, initialCluster, tls));
+  // A cluster's members become ready together (a leader needs a quorum), so they start at once.
+  try {
+    await Promise.all(members.map((m) => m.restart()));
+  } catch (error) {
+    await Promise.all(members.map((m) => m.stop()));
+    throw error;
+  }
+  return members;
+}
+
+function member(plan: MemberPlan, initialCluster: string, tls: EtcdServerTls | undefined): EtcdMember {
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${plan.clientPort}`;
+  const peer = `http://127.0.0.1:${plan.peerPort}`;
   const args = [
-    '--name=test',
-    `--data-dir=${dataDir}`,
+    `--name=${plan.name}`,
+    `--data-dir=${plan.dataDir}`,
     `--listen-client-urls=${url}`,
     `--advertise-client-urls=${url}`,
     `--listen-peer-urls=${peer}`,
     `--initial-advertise-peer-urls=${peer}`,
-    `--initial-cluster=test=${peer}`,
+    `--initial-cluster=${initialCluster}`,
     '--log-level=error',
     ...(noFsync ? ['--unsafe-no-fsync'] : []),
+    ...(tls
+      ? [
+          '--client-cert-auth',
+          `--trusted-ca-file=${tls.caFile}`,
+          `--cert-file=${tls.certFile}`,
+          `--key-file=${tls.keyFile}`,
+        ]
+      : []),
   ];
   let child: ChildProcess | undefined;
   const launch = async (): Promise<void> => {
@@ -85,7 +140,7 @@ export async function startEtcd(): Promise<EtcdMember> {
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
-    await waitReady(url, child, () => stderr);
+    await waitReady(url, child, () => stderr, tls);
   };
   const kill = async (): Promise<void> => {
     const running = child;
@@ -96,26 +151,29 @@ export async function startEtcd(): Promise<EtcdMember> {
       running.kill('SIGKILL');
     });
   };
-  await launch();
   return {
     url,
-    dataDir,
+    dataDir: plan.dataDir,
     kill,
     restart: launch,
     stop: async () => {
       await kill();
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(plan.dataDir, { recursive: true, force: true });
     },
   };
 }
 
-async function waitReady(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+async function waitReady(
+  url: string,
+  child: ChildProcess,
+  stderr: () => string,
+  tls: EtcdServerTls | undefined,
+): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`etcd exited (${child.exitCode}): ${stderr()}`);
     try {
-      const response = await fetch(`${url}/health`);
-      if (response.ok) return;
+      if (tls ? await healthyOverTls(url, tls) : (await fetch(`${url}/health`)).ok) return;
     } catch {
       // not listening yet
     }
@@ -123,4 +181,25 @@ async function waitReady(url: string, child: ChildProcess, stderr: () => string)
   }
   child.kill('SIGKILL');
   throw new Error(`etcd at ${url} did not become ready: ${stderr()}`);
+}
+
+/** `/health` with the member's CA and a client certificate (fetch takes neither). */
+function healthyOverTls(url: string, tls: EtcdServerTls): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest(
+      `${url}/health`,
+      {
+        ca: readFileSync(tls.caFile),
+        cert: readFileSync(tls.clientCertFile),
+        key: readFileSync(tls.clientKeyFile),
+        agent: false,
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode === 200);
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
 }

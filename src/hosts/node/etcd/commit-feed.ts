@@ -5,7 +5,7 @@
  * Writes of this process wait until the feed has passed their revision, so
  * a caller that sees a write acknowledged also sees its change delivered,
  * as with the in-process backends. The watch is a gRPC stream on the KV
- * client's connection (kv-client.ts; before decision 0133 it was etcd3's
+ * client's connection (watch-stream.ts; before decision 0133 it was etcd3's
  * watcher, whose layers cost ~150 µs of server CPU per create). A broken
  * stream is opened again after a backoff (128 ms doubling to 30 s, as
  * etcd3's), from the revision after the last one delivered, so a restarted
@@ -13,8 +13,9 @@
  * reported and not resumed, as etcd3 did.
  */
 
-import { frameOf, type EtcdKvClient } from './kv-client';
-import { decodeWatchResponse, encodeWatchCreate, type WatchEvent, type WatchResponse } from './kv-wire';
+import type { EtcdKvClient } from './kv-client';
+import type { WatchEvent, WatchResponse } from './kv-wire';
+import { openWatch, type WatchStream } from './watch-stream';
 
 export type EventSink = (events: WatchEvent[], revision: number) => void;
 
@@ -24,7 +25,7 @@ const firstBackoffMs = 128;
 const lastBackoffMs = 30_000;
 
 export class CommitFeed {
-  private stream: ReturnType<EtcdKvClient['stream']> | undefined;
+  private watch: WatchStream | undefined;
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
   private backoffMs = firstBackoffMs;
@@ -60,57 +61,44 @@ export class CommitFeed {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retry);
-    const stream = this.stream;
-    this.stream = undefined;
-    stream?.close();
+    const watch = this.watch;
+    this.watch = undefined;
+    watch?.close();
     for (const waiter of this.waiters) waiter.resolve();
     this.waiters = [];
   }
 
   private open(created: (() => void) | undefined): void {
     if (this.stopped) return;
-    let stream: ReturnType<EtcdKvClient['stream']>;
+    let watch: WatchStream;
     try {
-      stream = this.kv.stream('/etcdserverpb.Watch/Watch');
+      watch = openWatch(this.kv, this.range, this.delivered + 1, {
+        onResponse: (response) => {
+          this.backoffMs = firstBackoffMs;
+          if (response.canceled) {
+            // The feed's only watch is gone (its start revision was compacted): say so; there is nothing to resume.
+            console.error(`etcd watch: Watcher canceled: ${response.cancel_reason}`);
+            this.watch = undefined;
+            watch.close();
+            return;
+          }
+          if (response.created) {
+            created?.();
+            created = undefined;
+          }
+          this.onData(response);
+        },
+        onEnd: () => {
+          if (this.watch !== watch) return;
+          this.watch = undefined;
+          this.reopen(created);
+        },
+      });
     } catch {
       this.reopen(created);
       return;
     }
-    this.stream = stream;
-    let unread: Buffer = Buffer.alloc(0);
-    stream.on('data', (chunk: Buffer) => {
-      unread = unread.length === 0 ? chunk : Buffer.concat([unread, chunk]);
-      while (unread.length >= 5 && this.stream === stream) {
-        const end = 5 + unread.readUInt32BE(1);
-        if (unread.length < end) break;
-        const response = decodeWatchResponse(unread.subarray(5, end));
-        unread = unread.subarray(end);
-        this.backoffMs = firstBackoffMs;
-        if (response.canceled) {
-          // The feed's only watch is gone (its start revision was compacted): say so; there is nothing to resume.
-          console.error(`etcd watch: Watcher canceled: ${response.cancel_reason}`);
-          this.stream = undefined;
-          stream.close();
-          return;
-        }
-        if (response.created) {
-          created?.();
-          created = undefined;
-        }
-        this.onData(response);
-      }
-    });
-    stream.on('error', () => undefined);
-    stream.on('close', () => {
-      if (this.stream !== stream) return;
-      this.stream = undefined;
-      this.reopen(created);
-    });
-    stream.write(
-      frameOf(
-        encodeWatchCreate(Buffer.from(this.range.start), Buffer.from(this.range.end), this.delivered + 1),
-      ),
-    );
+    this.watch = watch;
   }
 
   private reopen(created: (() => void) | undefined): void {

@@ -6,19 +6,19 @@
  * cached value stale (another replica compacted).
  */
 
-import type { Etcd3 } from 'etcd3';
 import { isCompactedError } from './errors';
+import type { EtcdKvClient } from './kv-client';
 
 /** The oldest readable etcd revision in [low, high], given that `high` is readable. */
 export async function findCompactedRevision(
-  client: Etcd3,
+  kv: EtcdKvClient,
   probeKey: string,
   low: number,
   high: number,
 ): Promise<number> {
   const readable = async (revision: number): Promise<boolean> => {
     try {
-      await client.kv.range({ key: Buffer.from(probeKey), revision, limit: 1, count_only: true });
+      await kv.range({ key: Buffer.from(probeKey), revision, limit: 1, count_only: true });
       return true;
     } catch (error) {
       if (isCompactedError(error)) return false;

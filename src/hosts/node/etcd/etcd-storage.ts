@@ -13,7 +13,6 @@
  * revision, so the revision sequence can have gaps where one was written.
  */
 
-import type { Etcd3 } from 'etcd3';
 import type { KubeObject } from '../../../api/meta';
 import { assertRevision, PageBuilder, prefixRange } from '../../../storage/keys';
 import { buildExport, exportRowCount, parseExport } from '../../../storage/export-format';
@@ -33,8 +32,8 @@ import { findCompactedRevision } from './compaction';
 import { isCompactedError, storageErrorOf } from './errors';
 import { KeyLayout } from './layout';
 import type { EtcdKvClient } from './kv-client';
-import type { KeyValue } from './kv-wire';
-import { createEtcdClient, createKvClient, defaultEtcdPrefix, type EtcdOptions } from './options';
+import type { KeyValue, WatchEvent } from './kv-wire';
+import { createKvClient, defaultEtcdPrefix, type EtcdOptions } from './options';
 import { readHistory } from './history';
 import { planImport } from './import-plan';
 
@@ -42,23 +41,15 @@ const exportName = 'orch-sandbox-etcd';
 /** Puts per transaction when importing (etcd's default --max-txn-ops is 128). */
 const importBatch = 100;
 
-/** A row as either client reads it (etcd3 gives int64 as strings, kv-wire as numbers). */
-type Row = { value: Buffer; mod_revision: string | number };
-/** A change, from the commit feed (kv-wire) or from etcd3's history reads (history.ts). */
-type Event = {
-  type: 'Put' | 'Delete';
-  kv: Row & { key: Buffer; version: string | number };
-  prev_kv?: Row | null;
-};
+/** What the store reads of a row (the revisions are numbers: see kv-wire.ts). */
+type Row = Pick<KeyValue, 'value' | 'mod_revision'>;
 
 export async function createEtcdStorage(options: EtcdOptions): Promise<EtcdStorage> {
-  const client = createEtcdClient(options);
   const kv = createKvClient(options);
-  const store = new EtcdStorage(client, kv, new KeyLayout(options.prefix ?? defaultEtcdPrefix));
+  const store = new EtcdStorage(kv, new KeyLayout(options.prefix ?? defaultEtcdPrefix));
   try {
     await store.open();
   } catch (error) {
-    client.close();
     kv.close();
     throw error;
   }
@@ -81,8 +72,7 @@ export class EtcdStorage implements Storage {
   private suppressThrough = 0;
 
   constructor(
-    private readonly client: Etcd3,
-    /** Range and Txn: the hot path (kv-client.ts); the watch, compaction and import's puts stay on `client`. */
+    /** Every call and watch (kv-client.ts). */
     private readonly kv: EtcdKvClient,
     private readonly layout: KeyLayout,
   ) {
@@ -91,9 +81,9 @@ export class EtcdStorage implements Storage {
 
   async open(): Promise<void> {
     const response = await this.kv.range({ key: Buffer.from(this.layout.base) });
-    const revision = Number(response.header.revision);
+    const revision = response.header.revision;
     this.setBase(response.kvs[0]);
-    this.etcdCompacted = await findCompactedRevision(this.client, this.layout.base, 1, revision);
+    this.etcdCompacted = await findCompactedRevision(this.kv, this.layout.base, 1, revision);
     await this.feed.start(revision);
   }
 
@@ -161,7 +151,7 @@ export class EtcdStorage implements Storage {
           count_only: true,
         }),
       );
-      page.setLiveCountAfter(Number(counted.count));
+      page.setLiveCountAfter(counted.count);
     }
     return page.result(revision);
   }
@@ -176,7 +166,7 @@ export class EtcdStorage implements Storage {
         count_only: true,
       }),
     );
-    return Number(response.count);
+    return response.count;
   }
 
   async create(key: string, object: KubeObject): Promise<StoredObject> {
@@ -194,7 +184,7 @@ export class EtcdStorage implements Storage {
       const current = response.responses[0]?.response_range?.kvs[0];
       throw new StorageError('KeyExists', `${key} already exists`, current && this.stored(key, current));
     }
-    const revision = Number(response.header.revision);
+    const revision = response.header.revision;
     await this.feed.waitFor(revision);
     return { key, revision: this.toStore(revision), object: decodeObject(value, this.toStore(revision)) };
   }
@@ -214,7 +204,7 @@ export class EtcdStorage implements Storage {
     );
     if (!response.succeeded)
       throw this.writeFailure(key, response.responses[0]?.response_range?.kvs[0], expectedRevision);
-    const revision = Number(response.header.revision);
+    const revision = response.header.revision;
     await this.feed.waitFor(revision);
     return { key, revision: this.toStore(revision), object: decodeObject(value, this.toStore(revision)) };
   }
@@ -243,8 +233,8 @@ export class EtcdStorage implements Storage {
     const previous = response.responses[0]?.response_delete_range?.prev_kvs[0];
     // The compare held, so the row existed and prev_kv is it; guard anyway rather than invent an object.
     if (!previous) throw new StorageError('NotFound', `${key} not found`);
-    const revision = this.toStore(Number(response.header.revision));
-    await this.feed.waitFor(Number(response.header.revision));
+    const revision = this.toStore(response.header.revision);
+    await this.feed.waitFor(response.header.revision);
     return { key, revision, object: decodeObject(previous.value, revision) };
   }
 
@@ -256,7 +246,7 @@ export class EtcdStorage implements Storage {
       throw new StorageError('FutureRevision', `revision ${after} is newer than the current revision`);
     try {
       const events = await readHistory(
-        this.client,
+        this.kv,
         this.layout.all,
         this.toEtcd(after) + 1,
         current,
@@ -277,7 +267,7 @@ export class EtcdStorage implements Storage {
     if (target > (await this.etcdRevision()))
       throw new StorageError('FutureRevision', `revision ${revision} is newer than the current revision`);
     try {
-      await this.client.kv.compact({ revision: target, physical: true });
+      await this.kv.compact({ revision: target, physical: true });
     } catch (error) {
       // Another replica compacted further already.
       if (!isCompactedError(error)) throw storageErrorOf(error, revision);
@@ -334,7 +324,7 @@ export class EtcdStorage implements Storage {
     // The format keeps the change at the compacted revision too (etcd still has it), and one change per revision.
     const history = (
       await readHistory(
-        this.client,
+        this.kv,
         this.layout.all,
         this.toEtcd(Math.max(compacted, 1)),
         await this.etcdRevision(),
@@ -402,18 +392,23 @@ export class EtcdStorage implements Storage {
             })),
           }),
         );
-        last = Number(response.header.revision);
+        last = response.header.revision;
         completedRows += batch.length;
         options.onProgress?.({ completedRows: Math.min(completedRows, totalRows), totalRows });
       }
       for (const change of state.changes) {
         const etcdKey = Buffer.from(this.layout.object(change.key));
-        const response = await this.call((): Promise<{ header: { revision: string } }> =>
-          change.type === 'DELETED'
-            ? this.client.kv.deleteRange({ key: etcdKey })
-            : this.client.kv.put({ key: etcdKey, value: Buffer.from(encodeObject(change.object)) }),
+        // One write per change: a transaction of one operation takes one revision, as a Put or DeleteRange would.
+        const response = await this.call(() =>
+          this.kv.txn({
+            success: [
+              change.type === 'DELETED'
+                ? { request_delete_range: { key: etcdKey } }
+                : { request_put: { key: etcdKey, value: Buffer.from(encodeObject(change.object)) } },
+            ],
+          }),
         );
-        last = Number(response.header.revision);
+        last = response.header.revision;
         completedRows++;
         if (completedRows % 50 === 0)
           options.onProgress?.({ completedRows: Math.min(completedRows, totalRows), totalRows });
@@ -431,7 +426,6 @@ export class EtcdStorage implements Storage {
 
   async close(): Promise<void> {
     await this.feed.stop();
-    this.client.close();
     this.kv.close();
   }
 
@@ -477,7 +471,7 @@ export class EtcdStorage implements Storage {
         ],
       }),
     );
-    const revision = Number(response.header.revision);
+    const revision = response.header.revision;
     this.base = revision - baseRevision;
     this.suppressThrough = Math.max(this.suppressThrough, revision);
     await this.feed.waitFor(revision);
@@ -494,7 +488,7 @@ export class EtcdStorage implements Storage {
     return this.layout.settings.slice(0, -1) + '0';
   }
 
-  private onEvents(events: Event[], revision: number): void {
+  private onEvents(events: WatchEvent[], revision: number): void {
     const baseRow = events.find((event) => event.kv.key.toString() === this.layout.base);
     if (baseRow) {
       // A clear or an import (here or in another replica): its deletions are not changes anyone hears.
@@ -520,20 +514,20 @@ export class EtcdStorage implements Storage {
     }
   }
 
-  private change(event: Event): ChangeRecord | undefined {
+  private change(event: WatchEvent): ChangeRecord | undefined {
     const key = this.layout.storeKey(event.kv.key.toString());
     if (key === undefined) return undefined;
-    const revision = this.toStore(Number(event.kv.mod_revision));
+    const revision = this.toStore(event.kv.mod_revision);
     const previous =
       event.prev_kv && event.prev_kv.value.length > 0
-        ? decodeObject(event.prev_kv.value, this.toStore(Number(event.prev_kv.mod_revision)))
+        ? decodeObject(event.prev_kv.value, this.toStore(event.prev_kv.mod_revision))
         : undefined;
     if (event.type === 'Delete') {
       if (!previous) return undefined;
       return { revision, type: 'DELETED', key, object: stamp(previous, revision), previous };
     }
     const object = decodeObject(event.kv.value, revision);
-    return Number(event.kv.version) === 1 || !previous
+    return event.kv.version === 1 || !previous
       ? { revision, type: 'ADDED', key, object }
       : { revision, type: 'MODIFIED', key, object, previous };
   }
@@ -544,11 +538,11 @@ export class EtcdStorage implements Storage {
       return;
     }
     const { offset } = JSON.parse(kv.value.toString()) as { offset: number };
-    this.base = Number(kv.mod_revision) - offset;
+    this.base = kv.mod_revision - offset;
   }
 
   private stored(key: string, kv: Row): StoredObject {
-    const revision = this.toStore(Number(kv.mod_revision));
+    const revision = this.toStore(kv.mod_revision);
     return { key, revision, object: decodeObject(kv.value, revision) };
   }
 
@@ -575,19 +569,14 @@ export class EtcdStorage implements Storage {
 
   private async learnCompacted(): Promise<void> {
     const current = await this.etcdRevision();
-    this.etcdCompacted = await findCompactedRevision(
-      this.client,
-      this.layout.base,
-      this.etcdCompacted,
-      current,
-    );
+    this.etcdCompacted = await findCompactedRevision(this.kv, this.layout.base, this.etcdCompacted, current);
   }
 
   private async etcdRevision(): Promise<number> {
     const response = await this.call(() =>
       this.kv.range({ key: Buffer.from(this.layout.base), count_only: true }),
     );
-    return Number(response.header.revision);
+    return response.header.revision;
   }
 
   /** A read at a store revision: a compaction by another replica shows here first. */

@@ -2,54 +2,43 @@
  * The change history between two etcd revisions, read the way etcd keeps
  * it: a watch from the first revision whose events are collected up to the
  * last one (etcd replays its retained history to a watch that starts in the
- * past). A start before etcd's compaction cancels the watch with etcd's
- * "required revision has been compacted", which the caller turns into 410.
+ * past). A start before etcd's compaction cancels the watch with a compact
+ * revision, which becomes etcd's "required revision has been compacted" and
+ * the caller turns into 410.
  */
 
-import { Range, type Etcd3, type IKeyValue, type IWatchResponse } from 'etcd3';
 import { StorageError } from '../../../storage/types';
-
-export interface HistoryEvent {
-  type: 'Put' | 'Delete';
-  kv: IKeyValue;
-  prev_kv?: IKeyValue;
-}
+import type { EtcdKvClient } from './kv-client';
+import type { WatchEvent, WatchResponse } from './kv-wire';
+import { openWatch, type WatchStream } from './watch-stream';
 
 const historyTimeoutMs = 15_000;
 
 /** Events with etcd revisions in [from, to], oldest first; at most `limit` events under `objectPrefix` when given. */
 export async function readHistory(
-  client: Etcd3,
+  kv: EtcdKvClient,
   range: { start: string; end: string },
   from: number,
   to: number,
   limit?: number,
   objectPrefix?: string,
-): Promise<HistoryEvent[]> {
+): Promise<WatchEvent[]> {
   if (from > to || (limit !== undefined && limit <= 0)) return [];
-  const watcher = client
-    .watch()
-    .inRange(new Range(range.start, range.end))
-    .withPreviousKV()
-    .startRevision(String(from))
-    .watcher();
-  const events: HistoryEvent[] = [];
+  const events: WatchEvent[] = [];
   let full = Infinity;
+  let watch: WatchStream | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new StorageError('Internal', `etcd: reading the history from ${from} timed out`)),
-        historyTimeoutMs,
-      );
       const done = (error?: Error): void => {
         clearTimeout(timer);
+        watch?.close();
         if (error) reject(error);
         else resolve();
       };
-      watcher.on('error', (error: Error) => done(error));
-      watcher.on('data', (response: IWatchResponse) => {
-        for (const event of response.events as HistoryEvent[]) {
-          const revision = Number(event.kv.mod_revision);
+      const onResponse = (response: WatchResponse): void => {
+        if (response.canceled) return done(cancelError(response));
+        for (const event of response.events) {
+          const revision = event.kv.mod_revision;
           if (revision > to || revision > full) return done();
           if (objectPrefix === undefined || event.kv.key.toString().startsWith(objectPrefix))
             events.push(event);
@@ -59,11 +48,25 @@ export async function readHistory(
         if (full !== Infinity) return done();
         // A revision's events all come in one response, so its last event ends the read.
         const last = response.events.at(-1);
-        if (last && Number(last.kv.mod_revision) >= to) done();
-      });
+        if (last && last.kv.mod_revision >= to) done();
+      };
+      watch = openWatch(kv, range, from, { onResponse, onEnd: done });
+      // Set after the watch opened (opening throws on a closed client); `done` only runs later, from the stream.
+      const timer = setTimeout(
+        () => done(new StorageError('Internal', `etcd: reading the history from ${from} timed out`)),
+        historyTimeoutMs,
+      );
     });
   } finally {
-    await watcher.cancel().catch(() => undefined);
+    watch?.close();
   }
   return events;
+}
+
+/** etcd cancels a watch whose start is compacted with the compact revision and, in etcd 3.4, no reason. */
+function cancelError(response: WatchResponse): Error {
+  const reason =
+    response.cancel_reason ||
+    (response.compact_revision > 0 ? 'etcdserver: mvcc: required revision has been compacted' : 'canceled');
+  return new Error(`Watcher canceled: ${reason}`);
 }

@@ -1,16 +1,16 @@
 /**
- * etcd's unary KV calls (Range, Txn) and the store's watch stream as plain
- * gRPC over one `node:http2` session, beside the `etcd3` client that keeps
- * compaction, history reads and the import's puts. Every create, update, delete and read of the store is one of
- * these calls, and through `etcd3` each one went through its connection
- * pool and retry policies, grpc-js's interceptor, resolving, retrying and
- * load-balancing call layers, and the generic protobuf codec: close to half
- * of what etcd added to a create's server CPU (decision 0133). The wire
- * protocol is the same (etcd cannot tell the two apart).
+ * The etcd store's one client: etcd's unary KV calls (Range, Txn, Compact)
+ * and its watch streams as plain gRPC over `node:http2`, one session per
+ * server, calls going round the servers (server-rotation.ts). Through
+ * the `etcd3` library (the store's client until decisions 0133 and 0135)
+ * each call went through its connection pool and retry policies, grpc-js's
+ * interceptor, resolving, retrying and load-balancing call layers, and the
+ * generic protobuf codec: close to half of what etcd added to a create's
+ * server CPU. The wire protocol is the same (etcd cannot tell them apart).
  *
- * What is kept from the etcd3/grpc-js behaviour: the servers are tried in
- * turn and a call that could not reach one is sent again to the next (up to
- * three attempts, as etcd3's retry policy); a connection waits at most the
+ * What is kept from the etcd3/grpc-js behaviour: a call that could not reach
+ * a server is sent again to the next (up to three attempts, as etcd3's
+ * retry policy); a connection waits at most the
  * dial timeout; answers larger than grpc-js's default 4 MiB receive limit
  * are refused; errors read as grpc-js's (`<code> <NAME>: <details>`), so the
  * store maps them as before.
@@ -23,15 +23,20 @@ import {
   type SecureClientSessionOptions,
 } from 'node:http2';
 import {
+  decodeCompactionResponse,
   decodeRangeResponse,
   decodeTxnResponse,
+  encodeCompactionRequest,
   encodeRangeRequest,
   encodeTxnRequest,
+  type CompactionRequest,
+  type CompactionResponse,
   type RangeRequest,
   type RangeResponse,
   type TxnRequest,
   type TxnResponse,
 } from './kv-wire';
+import { ServerRotation } from './server-rotation';
 
 /** grpc-js's default `grpc.max_receive_message_length`. */
 const maxReceiveBytes = 4 * 1024 * 1024;
@@ -72,18 +77,26 @@ export interface KvClientOptions {
   servers: string[];
   dialTimeoutMs: number;
   tls?: Pick<SecureClientSessionOptions, 'ca' | 'cert' | 'key'>;
+  /** How long a server a call could not reach is skipped (default 5 s). */
+  restMs?: number;
 }
 
 export class EtcdKvClient {
-  private session: ClientHttp2Session | undefined;
-  private next = 0;
+  /** The open session of each server, by index in `options.servers`. */
+  private readonly sessions: Array<ClientHttp2Session | undefined> = [];
+  private readonly serverOf = new WeakMap<ClientHttp2Session, number>();
+  private readonly rotation: ServerRotation;
   private closed = false;
   /** Calls under way per session: a session holds the process open only while it has some, as a grpc-js channel. */
   private readonly pending = new WeakMap<ClientHttp2Session, number>();
   /** Why the last session failed, for the errors of calls that found no connection (as grpc-js words them). */
   private lastError = '';
+  /** Sessions whose server sent its HTTP/2 settings: one that closes without them did not speak HTTP/2. */
+  private readonly spoke = new WeakSet<ClientHttp2Session>();
 
-  constructor(private readonly options: KvClientOptions) {}
+  constructor(private readonly options: KvClientOptions) {
+    this.rotation = new ServerRotation(options.servers.length, options.restMs);
+  }
 
   async range(request: RangeRequest): Promise<RangeResponse> {
     return decodeRangeResponse(await this.unary('/etcdserverpb.KV/Range', encodeRangeRequest(request)));
@@ -93,9 +106,15 @@ export class EtcdKvClient {
     return decodeTxnResponse(await this.unary('/etcdserverpb.KV/Txn', encodeTxnRequest(request)));
   }
 
+  async compact(request: CompactionRequest): Promise<CompactionResponse> {
+    return decodeCompactionResponse(
+      await this.unary('/etcdserverpb.KV/Compact', encodeCompactionRequest(request)),
+    );
+  }
+
   /**
-   * A streaming call on the current session, its request open: the caller
-   * writes `frameOf` messages and reads framed answers (commit-feed.ts).
+   * A streaming call on the next server's session, its request open: the caller
+   * writes `frameOf` messages and reads framed answers (watch-stream.ts).
    */
   stream(path: string): ClientHttp2Stream {
     if (this.closed) throw new GrpcError(1, 'the etcd client was closed', false);
@@ -108,24 +127,29 @@ export class EtcdKvClient {
 
   close(): void {
     this.closed = true;
-    this.session?.close();
-    this.session = undefined;
+    for (const session of this.sessions) session?.close();
+    this.sessions.length = 0;
   }
 
   private async unary(path: string, message: Uint8Array): Promise<Buffer> {
     const frame = frameOf(message);
     for (let attempt = 1; ; attempt++) {
+      if (this.closed) throw new GrpcError(1, 'the etcd client was closed', false);
+      const session = this.connection();
+      const server = this.serverOf.get(session) as number;
       try {
-        return await this.send(path, frame);
+        const answer = await this.send(session, path, frame);
+        this.rotation.answered(server);
+        return answer;
       } catch (error) {
-        if (!(error instanceof GrpcError) || error.reached || attempt >= attempts || this.closed) throw error;
+        if (!(error instanceof GrpcError) || error.reached) throw error;
+        this.rotation.failed(server);
+        if (attempt >= attempts || this.closed) throw error;
       }
     }
   }
 
-  private send(path: string, frame: Buffer): Promise<Buffer> {
-    if (this.closed) return Promise.reject(new GrpcError(1, 'the etcd client was closed', false));
-    const session = this.connection();
+  private send(session: ClientHttp2Session, path: string, frame: Buffer): Promise<Buffer> {
     this.hold(session);
     return new Promise<Buffer>((resolve, reject) => {
       let answered = false;
@@ -163,7 +187,7 @@ export class EtcdKvClient {
         if (status === undefined) {
           const reason = answered
             ? 'the stream ended without a status'
-            : `No connection established. Last error: ${failure || this.lastError}`;
+            : `No connection established. Last error: ${failure || this.lastError || this.silence(session)}`;
           reject(new GrpcError(14, reason, answered));
           return;
         }
@@ -182,6 +206,15 @@ export class EtcdKvClient {
     }).finally(() => this.release(session));
   }
 
+  /** Why a call ended on a session that reported no error: a server that never spoke HTTP/2 is named as such. */
+  private silence(session: ClientHttp2Session): string {
+    if (this.spoke.has(session)) return 'the connection closed';
+    // A member serving TLS answers a plain-text HTTP/2 preface with an HTTP/1 400 that Node's client drops silently.
+    return this.options.tls
+      ? 'the server closed the connection without speaking HTTP/2'
+      : 'the server closed the connection without speaking HTTP/2 (a member that serves TLS needs --etcd-cafile)';
+  }
+
   private hold(session: ClientHttp2Session): void {
     this.pending.set(session, (this.pending.get(session) ?? 0) + 1);
     session.ref();
@@ -193,22 +226,24 @@ export class EtcdKvClient {
     if (left === 0 && !session.destroyed) session.unref();
   }
 
-  /** The open session, or a new one to the next server in turn. */
+  /** The next server's open session, or a new one to it. */
   private connection(): ClientHttp2Session {
-    const current = this.session;
+    const index = this.rotation.pick();
+    const current = this.sessions[index];
     if (current && !current.closed && !current.destroyed) return current;
-    const servers = this.options.servers;
-    const server = servers[this.next++ % servers.length] as string;
+    const server = this.options.servers[index] as string;
     // As etcd3: TLS whenever credentials are given, whatever the URL's scheme says.
     const url = this.options.tls ? server.replace(/^http:/, 'https:') : server;
     const session = connect(url, this.options.tls ?? {});
-    this.session = session;
+    this.sessions[index] = session;
+    this.serverOf.set(session, index);
     const dial = setTimeout(() => session.destroy(new Error('dial timeout')), this.options.dialTimeoutMs);
     dial.unref();
     session.once('connect', () => clearTimeout(dial));
+    session.once('remoteSettings', () => this.spoke.add(session));
     const forget = (): void => {
       clearTimeout(dial);
-      if (this.session === session) this.session = undefined;
+      if (this.sessions[index] === session) this.sessions[index] = undefined;
     };
     session.on('error', (error: Error) => {
       this.lastError = error.message;
@@ -235,7 +270,7 @@ function headersOf(path: string): Record<string, string> {
 }
 
 /** grpc-message is percent-encoded (gRPC over HTTP/2). */
-function decodeDetails(value: unknown): string {
+export function decodeDetails(value: unknown): string {
   if (typeof value !== 'string') return '';
   try {
     return decodeURIComponent(value);

@@ -1,21 +1,23 @@
-// The hand-written KV codec against protobufjs reading etcd's own rpc.proto (the one etcd3 ships): what we encode
-// decodes to the same request etcd3 sent, and the answers etcd3's codec encodes decode to the same fields here.
-import { createRequire } from 'node:module';
+// The hand-written KV codec against protobufjs reading etcd's own rpc.proto (testdata/etcd-proto, the copy etcd3
+// shipped): what we encode decodes to the intended request, and the answers protobufjs encodes (int64 above 2^32)
+// decode to the same fields here.
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
 import {
+  decodeCompactionResponse,
   decodeRangeResponse,
   decodeTxnResponse,
   decodeWatchResponse,
+  encodeCompactionRequest,
   encodeRangeRequest,
   encodeWatchCreate,
   encodeTxnRequest,
   type TxnRequest,
 } from './kv-wire';
 
-const require = createRequire(import.meta.url);
-const protoDir = join(dirname(require.resolve('etcd3/package.json')), 'proto');
+const protoDir = join(dirname(fileURLToPath(import.meta.url)), 'testdata', 'etcd-proto');
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => join(protoDir, target.replace(/^.*\//, ''));
 root.loadSync('rpc.proto', { keepCase: true });
@@ -190,5 +192,21 @@ describe('etcd KV wire codec', () => {
       created: true,
       events: [],
     });
+  });
+
+  it('encodes a compaction request and decodes its answer', () => {
+    const request = type('CompactionRequest');
+    expect(
+      request.toObject(request.decode(encodeCompactionRequest({ revision: big, physical: true })), plain),
+    ).toEqual({ revision: big, physical: true });
+    expect(request.toObject(request.decode(encodeCompactionRequest({ revision: 5 })), plain)).toEqual({
+      revision: 5,
+      physical: false,
+    });
+    const response = type('CompactionResponse');
+    const header = { cluster_id: 1, member_id: 2, revision: big, raft_term: 3 };
+    const bytes = Buffer.from(response.encode(response.fromObject({ header })).finish());
+    expect(decodeCompactionResponse(bytes)).toEqual({ header: { revision: big } });
+    expect(decodeCompactionResponse(Buffer.alloc(0))).toEqual({ header: { revision: 0 } });
   });
 });

@@ -1,10 +1,11 @@
 /**
- * etcd's KV and watch messages on the wire (etcdserverpb Range, Txn and
- * Watch, mvccpb KeyValue and Event), encoded and decoded by hand for the
- * store's hot path: the generic codec (`@grpc/proto-loader` over protobufjs,
- * with defaults filled in and int64 turned into strings) cost about 100 µs
- * of server CPU per create (decision 0133). Only the fields the store sends or reads exist here;
- * field numbers are those of etcd's rpc.proto and kv.proto. int64 values are
+ * etcd's KV and watch messages on the wire (etcdserverpb Range, Txn,
+ * Compact and Watch, mvccpb KeyValue and Event), encoded and decoded by hand:
+ * the generic codec (`@grpc/proto-loader` over protobufjs, with defaults
+ * filled in and int64 turned into strings) cost about 100 µs of server CPU
+ * per create (decision 0133), and since decision 0135 this is the store's
+ * only codec. Only the fields the store sends or reads exist here; field
+ * numbers are those of etcd's rpc.proto and kv.proto. int64 values are
  * JavaScript numbers: revisions and counts stay far below 2^53.
  */
 
@@ -79,6 +80,15 @@ export interface TxnResponse {
   header: { revision: number };
   succeeded: boolean;
   responses: ResponseOp[];
+}
+
+export interface CompactionRequest {
+  revision: number;
+  physical?: boolean;
+}
+
+export interface CompactionResponse {
+  header: { revision: number };
 }
 
 const compareResults = { Equal: 0, Greater: 1, Less: 2, NotEqual: 3 } as const;
@@ -177,6 +187,11 @@ function encodeCompare(compare: Compare): Uint8Array {
 
 export function encodeRangeRequest(request: RangeRequest): Uint8Array {
   return encodeRange(request);
+}
+
+/** A CompactionRequest; `physical` waits until the compaction is applied in the backend. */
+export function encodeCompactionRequest(request: CompactionRequest): Uint8Array {
+  return new Writer().varintField(1, request.revision).boolField(2, request.physical).finish();
 }
 
 export function encodeTxnRequest(request: TxnRequest): Uint8Array {
@@ -311,6 +326,15 @@ export function decodeTxnResponse(bytes: Buffer): TxnResponse {
     else reader.skip(wireType);
   }
   return response;
+}
+
+export function decodeCompactionResponse(bytes: Buffer): CompactionResponse {
+  const reader = new Reader(bytes);
+  let header = { revision: 0 };
+  for (let tag = reader.tag(); tag; tag = reader.tag())
+    if (tag[0] === 1 && tag[1] === 2) header = decodeHeader(reader.bytes());
+    else reader.skip(tag[1]);
+  return { header };
 }
 
 export interface WatchEvent {

@@ -1,12 +1,12 @@
 /**
  * Connection options of the etcd backend, as the real server's flags give
  * them (`--etcd-servers`, `--etcd-prefix`, `--etcd-cafile`, `--etcd-certfile`,
- * `--etcd-keyfile`), and the client built from them. TLS is used when a CA
- * file is given; a client certificate needs both the cert and the key file.
+ * `--etcd-keyfile`), and the client built from them (kv-client.ts). TLS is
+ * used when a CA file is given; a client certificate needs both the cert and
+ * the key file.
  */
 
 import { readFileSync } from 'node:fs';
-import { Etcd3, type IOptions } from 'etcd3';
 import { EtcdKvClient } from './kv-client';
 
 export interface EtcdOptions {
@@ -42,19 +42,7 @@ export function parseEtcdServers(value: string): string[] {
 
 const dialTimeoutMs = 5000;
 
-export function createEtcdClient(options: EtcdOptions): Etcd3 {
-  const client: IOptions = { hosts: options.servers, dialTimeout: dialTimeoutMs };
-  if (options.caFile !== undefined) {
-    client.credentials = { rootCertificate: readFileSync(options.caFile) };
-    if (options.certFile !== undefined && options.keyFile !== undefined) {
-      client.credentials.certChain = readFileSync(options.certFile);
-      client.credentials.privateKey = readFileSync(options.keyFile);
-    }
-  }
-  return new Etcd3(client);
-}
-
-/** The store's Range and Txn client (kv-client.ts), on the same servers and credentials. */
+/** The store's client (kv-client.ts) on the given servers, with the given credentials. */
 export function createKvClient(options: EtcdOptions): EtcdKvClient {
   const withClientCert = options.certFile !== undefined && options.keyFile !== undefined;
   return new EtcdKvClient({
